@@ -1,0 +1,31 @@
+/**
+ * Who is acting, passed to every domain function. Keys act through MCP or REST; owners through the dashboard or
+ * owner REST; the system for jobs. `agent`/`platform` are what the ledger records as the agent identity.
+ */
+export interface Actor {
+  type: "key" | "owner" | "system";
+  projectId: string;
+  /** Key id or owner id; null for the system. */
+  id: string | null;
+  keyId: string | null;
+  keyName?: string;
+  keyPrefix?: string;
+  projectName?: string;
+  scopes: readonly string[];
+  mailboxId?: string | null;
+  agent: string | null;
+  platform: string | null;
+  via: "mcp" | "rest" | "dashboard" | "system";
+  sessionId?: string | null;
+}
+
+export const systemActor = (projectId: string): Actor => ({
+  type: "system",
+  projectId,
+  id: null,
+  keyId: null,
+  scopes: [],
+  agent: "brynth",
+  platform: null,
+  via: "system",
+});

@@ -1,0 +1,59 @@
+import { decode } from "next-auth/jwt";
+import { getDb } from "@/lib/db/client";
+import type { Owner } from "@/lib/db/schema/owners";
+import { AppError } from "@/lib/errors";
+import { checkAuthThrottle, noteAuthFailure } from "@/lib/http/auth-throttle";
+import { clientIp } from "@/lib/http/request-info";
+import { checkOwnerPassword } from "@/lib/owners/find-owner";
+import { liveSessionOwner } from "@/lib/owners/owner-sessions";
+import { nextAuthSecret } from "@/lib/auth/auth-secret";
+
+const COOKIE_NAMES = ["__Secure-next-auth.session-token", "next-auth.session-token"];
+
+export function readCookie(header: string | null, name: string): string | undefined {
+  for (const part of (header ?? "").split(";")) {
+    const [k, ...v] = part.trim().split("=");
+    if (k === name) return decodeURIComponent(v.join("="));
+  }
+  return undefined;
+}
+
+/** The owner behind a dashboard JWT cookie value, if its session row is live. */
+export async function ownerFromSessionToken(token: string | undefined): Promise<{ owner: Owner; sessionId: string } | null> {
+  if (!token) return null;
+  const jwt = await decode({ token, secret: nextAuthSecret() }).catch(() => null);
+  if (!jwt?.sid) return null;
+  const live = await liveSessionOwner(await getDb(), String(jwt.sid));
+  return live ? { owner: live.owner, sessionId: live.session.id } : null;
+}
+
+/**
+ * Owner REST accepts the dashboard session cookie or HTTP Basic with the owner's email and password, so an
+ * instance can be set up from a script. API keys are never accepted here.
+ */
+export async function authenticateOwner(req: Request): Promise<{ owner: Owner; sessionId: string | null }> {
+  const auth = req.headers.get("authorization");
+  if (auth?.toLowerCase().startsWith("basic ")) {
+    const ip = clientIp(req);
+    checkAuthThrottle(`owner:${ip}`);
+    const decoded = Buffer.from(auth.slice(6).trim(), "base64").toString("utf8");
+    const sep = decoded.indexOf(":");
+    const owner = sep > 0 ? await checkOwnerPassword(await getDb(), decoded.slice(0, sep), decoded.slice(sep + 1)) : null;
+    if (!owner) {
+      noteAuthFailure(`owner:${ip}`);
+      throw ownerUnauthorized();
+    }
+    return { owner, sessionId: null };
+  }
+  const cookie = req.headers.get("cookie");
+  for (const name of COOKIE_NAMES) {
+    const found = await ownerFromSessionToken(readCookie(cookie, name));
+    if (found) return found;
+  }
+  throw ownerUnauthorized();
+}
+
+const ownerUnauthorized = () =>
+  new AppError("unauthorized", "This operation is for the instance owner.", {
+    fix: "Sign in to the dashboard, or send HTTP Basic credentials of the owner (OWNER_EMAIL / OWNER_PASSWORD). API keys are not accepted here.",
+  });

@@ -1,0 +1,55 @@
+import type { NextAuthOptions } from "next-auth";
+import CredentialsProvider from "next-auth/providers/credentials";
+import { getDb } from "@/lib/db/client";
+import { checkOwnerPassword } from "@/lib/owners/find-owner";
+import { revokeOwnerSession, SESSION_TTL_S, startOwnerSession } from "@/lib/owners/owner-sessions";
+import { nextAuthSecret } from "@/lib/auth/auth-secret";
+import { checkAuthThrottle, noteAuthFailure } from "@/lib/http/auth-throttle";
+
+/**
+ * Credentials sign-in with JWT cookies (next-auth 4 requires JWT for credentials). Each sign-in also creates an
+ * owner_sessions row whose id rides in the JWT: the dashboard checks that row on every request, so an owner can
+ * see and revoke sessions.
+ */
+export function authOptions(): NextAuthOptions {
+  return {
+    secret: nextAuthSecret(),
+    session: { strategy: "jwt", maxAge: SESSION_TTL_S },
+    pages: { signIn: "/login" },
+    providers: [
+      CredentialsProvider({
+        name: "Email and password",
+        credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
+        async authorize(credentials, req) {
+          const headers = (req?.headers ?? {}) as Record<string, string | undefined>;
+          const ip = headers["x-brynth-remote-address"] ?? "unknown";
+          checkAuthThrottle(`login:${ip}`);
+          const db = await getDb();
+          const owner = await checkOwnerPassword(db, credentials?.email ?? "", credentials?.password ?? "");
+          if (!owner) {
+            noteAuthFailure(`login:${ip}`);
+            return null;
+          }
+          const session = await startOwnerSession(db, { ownerId: owner.id, userAgent: headers["user-agent"], ip });
+          return { id: owner.id, email: owner.email, sid: session.id };
+        },
+      }),
+    ],
+    callbacks: {
+      jwt({ token, user }) {
+        if (user) token.sid = (user as { sid?: string }).sid;
+        return token;
+      },
+      session({ session, token }) {
+        return { ...session, sid: token.sid, ownerId: token.sub };
+      },
+    },
+    events: {
+      async signOut({ token }) {
+        if (token?.sid && token.sub) {
+          await revokeOwnerSession(await getDb(), { ownerId: token.sub, sessionId: String(token.sid) });
+        }
+      },
+    },
+  };
+}

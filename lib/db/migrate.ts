@@ -1,0 +1,24 @@
+import { join } from "node:path";
+import { getHandle } from "@/lib/db/client";
+
+/** Any fixed number: the advisory lock that serialises migrations between instances starting together. */
+const MIGRATION_LOCK = 7_224_301;
+
+export async function migrateDb(folder = join(process.cwd(), "drizzle")): Promise<void> {
+  const handle = await getHandle();
+  if (handle.kind === "pglite") {
+    const { migrate } = await import("drizzle-orm/pglite/migrator");
+    // PGlite is single-process (data-dir lock), so no advisory lock is needed.
+    await migrate(handle.db as never, { migrationsFolder: folder });
+    return;
+  }
+  const reserved = await handle.sql!.reserve();
+  try {
+    await reserved`select pg_advisory_lock(${MIGRATION_LOCK})`;
+    const { migrate } = await import("drizzle-orm/postgres-js/migrator");
+    await migrate(handle.db, { migrationsFolder: folder });
+  } finally {
+    await reserved`select pg_advisory_unlock(${MIGRATION_LOCK})`.catch(() => {});
+    reserved.release();
+  }
+}

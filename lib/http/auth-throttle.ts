@@ -1,0 +1,38 @@
+import { env } from "@/lib/env";
+import { AppError } from "@/lib/errors";
+
+/**
+ * Failed authentications per client address in a one-minute window. In-process on purpose: throttling is a defence,
+ * not correctness, and N instances each allowing the limit is still a hard cap on guessing.
+ */
+const WINDOW_MS = 60_000;
+const g = globalThis as { __brynthAuthFailures?: Map<string, { count: number; resetAt: number }> };
+const failures = () => (g.__brynthAuthFailures ??= new Map());
+
+export function checkAuthThrottle(ip: string): void {
+  const entry = failures().get(ip);
+  if (!entry) return;
+  const now = Date.now();
+  if (entry.resetAt <= now) {
+    failures().delete(ip);
+    return;
+  }
+  if (entry.count >= env().AUTH_FAILURES_PER_MINUTE) {
+    const retryAfter = Math.ceil((entry.resetAt - now) / 1000);
+    throw new AppError("rate_limited", "Too many failed authentication attempts from this address.", {
+      fix: `Wait ${retryAfter} s, then retry with a valid key.`,
+      headers: { "Retry-After": String(retryAfter) },
+    });
+  }
+}
+
+export function noteAuthFailure(ip: string): void {
+  const now = Date.now();
+  const map = failures();
+  const entry = map.get(ip);
+  if (!entry || entry.resetAt <= now) map.set(ip, { count: 1, resetAt: now + WINDOW_MS });
+  else entry.count++;
+  if (map.size > 10_000) {
+    for (const [k, v] of map) if (v.resetAt <= now) map.delete(k);
+  }
+}

@@ -1,0 +1,32 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { handleMcp } from "@/lib/tools/adapters/mcp";
+import { handleRest, API_PREFIX } from "@/lib/tools/adapters/rest";
+import { sendWebResponse, toWebRequest } from "@/lib/http/node-adapter";
+
+/**
+ * The hot API paths, served by server.ts straight from the same fetch-style handlers the route files export
+ * (ARCHITECTURE §2: one handler, two ways in). Returns false for everything else, which goes to Next.
+ */
+export function fastPathHandler(origin: string) {
+  return (req: IncomingMessage, res: ServerResponse): boolean => {
+    const path = (req.url ?? "/").split("?")[0];
+    let handler: ((r: Request) => Promise<Response>) | undefined;
+    if (path === "/mcp") handler = handleMcp;
+    else if (path.startsWith(`${API_PREFIX}/`) && path !== `${API_PREFIX}/stream`) handler = handleRest;
+    if (!handler) return false;
+    const request = toWebRequest(req, res, origin);
+    handler(request)
+      .then((response) => sendWebResponse(res, response))
+      .catch((err) => {
+        console.error("[brynth] unhandled error on", path, err);
+        if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
+        res.end(JSON.stringify({ error: { name: "InternalError", code: "internal_error", message: "Something went wrong on the server." } }));
+      });
+    return true;
+  };
+}
+
+/** The client address, from the socket only: a header of that name sent by a client is dropped first. */
+export function stampRemoteAddress(req: IncomingMessage) {
+  req.headers["x-brynth-remote-address"] = req.socket.remoteAddress ?? "unknown";
+}

@@ -1,0 +1,37 @@
+import { AppError } from "@/lib/errors";
+
+/** Reads a request body up to `limit` bytes; a larger one is refused with 413 before any parsing. */
+export async function readBody(req: Request, limit: number): Promise<Uint8Array> {
+  const declared = Number(req.headers.get("content-length") ?? "NaN");
+  if (declared > limit) throw tooLarge(limit);
+  if (!req.body) return new Uint8Array();
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge(limit);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks);
+}
+
+const tooLarge = (limit: number) =>
+  new AppError("payload_too_large", `The request body is larger than ${limit} bytes.`, {
+    fix: "Send a smaller body; large files go through file_put's presigned upload.",
+  });
+
+export async function readJson(req: Request, limit: number): Promise<unknown> {
+  const bytes = await readBody(req, limit);
+  if (bytes.byteLength === 0) return undefined;
+  try {
+    return JSON.parse(Buffer.from(bytes).toString("utf8"));
+  } catch {
+    throw new AppError("bad_request", "The request body is not valid JSON.", { fix: "Send a JSON body." });
+  }
+}

@@ -1,0 +1,52 @@
+import { eq, sql } from "drizzle-orm";
+import { getDb } from "@/lib/db/client";
+import { apiKeys, type ApiKey } from "@/lib/db/schema/keys";
+import { projects } from "@/lib/db/schema/projects";
+import { AppError } from "@/lib/errors";
+import { hashKey, looksLikeKey } from "@/lib/keys/key-format";
+import { noteAuthFailure, checkAuthThrottle } from "@/lib/http/auth-throttle";
+
+const unauthorized = () =>
+  new AppError("unauthorized", "Missing or invalid API key.", {
+    fix: "Send `Authorization: Bearer brk_live_…` with an active key from the API keys screen.",
+  });
+
+/** last_used_at is written at most once a minute per key, off the request's critical path. */
+const LAST_USED_EVERY_MS = 60_000;
+
+/**
+ * Looks the key up by hash on every request, so revocation applies at once. Failures count toward the client
+ * address's throttle (429 with Retry-After) so keys cannot be guessed at speed.
+ */
+export async function authenticateKey(
+  authorization: string | null,
+  clientIp: string,
+): Promise<ApiKey & { projectName: string }> {
+  checkAuthThrottle(clientIp);
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? "");
+  const secret = match?.[1];
+  if (!secret || !looksLikeKey(secret)) {
+    noteAuthFailure(clientIp);
+    throw unauthorized();
+  }
+  const db = await getDb();
+  const [row] = await db
+    .select({ key: apiKeys, projectName: projects.name })
+    .from(apiKeys)
+    .innerJoin(projects, eq(projects.id, apiKeys.projectId))
+    .where(eq(apiKeys.hash, hashKey(secret)));
+  const key = row && { ...row.key, projectName: row.projectName };
+  if (!key || key.revokedAt) {
+    noteAuthFailure(clientIp);
+    throw unauthorized();
+  }
+  const now = Date.now();
+  if (!key.lastUsedAt || now - key.lastUsedAt.getTime() > LAST_USED_EVERY_MS) {
+    key.lastUsedAt = new Date(now);
+    db.update(apiKeys)
+      .set({ lastUsedAt: sql`now()` })
+      .where(eq(apiKeys.id, key.id))
+      .catch((err) => console.error("[brynth] last_used_at update failed", err));
+  }
+  return key;
+}

@@ -1,0 +1,22 @@
+import { and, eq, isNull } from "drizzle-orm";
+import type { Actor } from "@/lib/actor";
+import type { Executor } from "@/lib/db/client";
+import { apiKeys, mcpSessions } from "@/lib/db/schema/keys";
+import { notFound } from "@/lib/errors";
+import { appendEntry } from "@/lib/ledger/append-entry";
+
+/** Takes effect on the next request: every call looks the key up, and its MCP sessions end now. */
+export async function revokeKey(tx: Executor, opts: { actor: Actor; keyId: string }) {
+  const [row] = await tx
+    .update(apiKeys)
+    .set({ revokedAt: new Date(), updatedAt: new Date() })
+    .where(and(eq(apiKeys.id, opts.keyId), eq(apiKeys.projectId, opts.actor.projectId), isNull(apiKeys.revokedAt)))
+    .returning();
+  if (!row) throw notFound(`Key ${opts.keyId}`);
+  await tx
+    .update(mcpSessions)
+    .set({ endedAt: new Date() })
+    .where(and(eq(mcpSessions.keyId, row.id), isNull(mcpSessions.endedAt)));
+  await appendEntry(tx, { actor: opts.actor, op: "key.revoke", subject: row.id });
+  return row;
+}

@@ -1,0 +1,55 @@
+import { sha256Hex } from "@/lib/crypto/hash";
+
+export const GENESIS_HASH = "0".repeat(64);
+
+/** The fields an entry's hash covers, in a fixed order. Never derived from jsonb, whose key order Postgres changes. */
+export interface ChainedFields {
+  projectId: string;
+  seq: number;
+  ts: Date;
+  op: string;
+  actorType: string;
+  actorId: string | null;
+  keyId: string | null;
+  agent: string | null;
+  platform: string | null;
+  via: string;
+  subject: string | null;
+  inputDigest: string | null;
+  outputDigest: string | null;
+  prevHash: string;
+}
+
+export function entryHash(e: ChainedFields): string {
+  return sha256Hex(
+    JSON.stringify([
+      "brynth-ledger-v1",
+      e.projectId,
+      e.seq,
+      e.ts.toISOString(),
+      e.op,
+      e.actorType,
+      e.actorId,
+      e.keyId,
+      e.agent,
+      e.platform,
+      e.via,
+      e.subject,
+      e.inputDigest,
+      e.outputDigest,
+      e.prevHash,
+    ]),
+  );
+}
+
+/** Stable JSON (sorted keys) so the same content always has the same digest. */
+export function stableStringify(value: unknown): string {
+  if (value === undefined) return "null";
+  if (value === null || typeof value !== "object") return JSON.stringify(value);
+  if (Array.isArray(value)) return `[${value.map(stableStringify).join(",")}]`;
+  const obj = value as Record<string, unknown>;
+  const keys = Object.keys(obj).filter((k) => obj[k] !== undefined).sort();
+  return `{${keys.map((k) => `${JSON.stringify(k)}:${stableStringify(obj[k])}`).join(",")}}`;
+}
+
+export const digest = (value: unknown) => (value === undefined ? null : `sha256:${sha256Hex(stableStringify(value))}`);

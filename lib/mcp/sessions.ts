@@ -1,0 +1,23 @@
+import { eq } from "drizzle-orm";
+import type { Executor } from "@/lib/db/client";
+import { mcpSessions, type McpSession } from "@/lib/db/schema/keys";
+import { AppError } from "@/lib/errors";
+import { randomBase62 } from "@/lib/ids";
+
+/** Session ids are visible ASCII (spec) and unguessable; they never authenticate — the key does, every time. */
+export const newSessionId = () => randomBase62(32);
+
+export async function loadSession(db: Executor, sessionId: string, keyId: string): Promise<McpSession> {
+  const [row] = await db.select().from(mcpSessions).where(eq(mcpSessions.id, sessionId));
+  if (!row || row.endedAt) {
+    throw new AppError("not_found", "Unknown or ended MCP session.", {
+      fix: "Start a new session: send initialize without Mcp-Session-Id.",
+    });
+  }
+  if (row.keyId !== keyId) {
+    throw new AppError("forbidden", "This MCP session belongs to another key.", {
+      fix: "Use the key that started the session, or initialize a new session with this key.",
+    });
+  }
+  return row;
+}

@@ -1,0 +1,18 @@
+/**
+ * Background services of one process (SMTP listener, job runner, Telegram bot, …). Each entry starts once per
+ * process (kept on globalThis by the service itself) and returns its stop function.
+ */
+export type Service = { name: string; start: () => Promise<() => Promise<void>> };
+
+export const services: Service[] = [];
+
+export async function startServices(log: (line: string) => void = console.log): Promise<() => Promise<void>> {
+  const stops: Array<() => Promise<void>> = [];
+  for (const s of services) {
+    stops.push(await s.start());
+    log(`  ${s.name} started`);
+  }
+  return async () => {
+    for (const stop of stops.reverse()) await stop().catch((err) => console.error(err));
+  };
+}

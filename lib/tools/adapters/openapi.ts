@@ -1,0 +1,87 @@
+import { z } from "zod";
+import { env } from "@/lib/env";
+import { errorCodes } from "@/lib/errors";
+import { scopesOf } from "@/lib/tools/define-tool";
+import { toolSchemas, type JsonSchema } from "@/lib/tools/json-schema";
+import { restRoutes } from "@/lib/tools/adapters/rest-routes";
+
+let cached: unknown;
+
+/** Generated from the registry: the operationId is the tool name, parameters come from the tool's input schema. */
+export function openApiDocument(): unknown {
+  if (cached) return cached;
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const r of restRoutes) {
+    const def = r.kind === "tool" ? r.tool : r.route;
+    const { input, output } =
+      r.kind === "tool"
+        ? toolSchemas(r.tool)
+        : {
+            input: z.toJSONSchema(r.route.input, { io: "input", unrepresentable: "any" }) as JsonSchema,
+            output: z.toJSONSchema(r.route.output, { io: "output", unrepresentable: "any" }) as JsonSchema,
+          };
+    const props = input.properties ?? {};
+    const required = new Set((input.required as string[] | undefined) ?? []);
+    const inPath = r.params.map((name) => ({ name, in: "path", required: true, schema: props[name] ?? { type: "string" } }));
+    const bodyless = r.method === "GET" || r.method === "DELETE";
+    const inQuery = bodyless
+      ? Object.entries(props)
+          .filter(([name]) => !r.params.includes(name))
+          .map(([name, schema]) => ({ name, in: "query", required: required.has(name), schema, description: schema.description }))
+      : [];
+    const op: Record<string, unknown> = {
+      operationId: def.name,
+      summary: def.description.split(". ")[0],
+      description: def.description,
+      tags: [r.kind === "tool" ? r.tool.family : "owner"],
+      parameters: [...inPath, ...inQuery],
+      security: r.kind === "tool" ? [{ bearer: [] }] : [{ ownerBasic: [] }, { ownerCookie: [] }],
+      "x-scopes": r.kind === "tool" ? scopesOf(r.tool) : ["owner"],
+      responses: {
+        [String(r.kind === "owner" ? (r.route.status ?? 200) : 200)]: {
+          description: "Success",
+          content: { "application/json": { schema: output } },
+        },
+        default: { description: "Error", content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } },
+      },
+    };
+    if (!bodyless) {
+      const { properties, ...rest } = input;
+      const bodyProps = Object.fromEntries(Object.entries(properties ?? {}).filter(([n]) => !r.params.includes(n)));
+      op.requestBody = { required: true, content: { "application/json": { schema: { ...rest, properties: bodyProps } } } };
+    }
+    const oaPath = `/api/v1${r.path}`;
+    (paths[oaPath] ??= {})[r.method.toLowerCase()] = op;
+  }
+  cached = {
+    openapi: "3.1.0",
+    info: { title: "Brynth API", version: "1", description: "Every MCP tool as a REST operation with the same parameters." },
+    servers: [{ url: env().publicUrl }],
+    paths,
+    components: {
+      securitySchemes: {
+        bearer: { type: "http", scheme: "bearer", description: "API key brk_live_…" },
+        ownerBasic: { type: "http", scheme: "basic", description: "Owner email and password" },
+        ownerCookie: { type: "apiKey", in: "cookie", name: "next-auth.session-token" },
+      },
+      schemas: {
+        Error: {
+          type: "object",
+          properties: {
+            error: {
+              type: "object",
+              required: ["name", "code", "message"],
+              properties: {
+                name: { type: "string" },
+                code: { type: "string", enum: Object.keys(errorCodes) },
+                message: { type: "string" },
+                fix: { type: "string" },
+              },
+            },
+          },
+        },
+      },
+    },
+  };
+  return cached;
+}

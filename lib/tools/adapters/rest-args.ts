@@ -1,0 +1,58 @@
+import type { z } from "zod";
+import { z as zod } from "zod";
+import { AppError } from "@/lib/errors";
+import { readJson } from "@/lib/http/read-body";
+import { env } from "@/lib/env";
+import type { JsonSchema } from "@/lib/tools/json-schema";
+
+const schemaCache = new WeakMap<z.ZodType, JsonSchema>();
+function propertyTypes(input: z.ZodType): Record<string, JsonSchema> {
+  let s = schemaCache.get(input);
+  if (!s) {
+    s = zod.toJSONSchema(input, { io: "input", unrepresentable: "any" }) as JsonSchema;
+    schemaCache.set(input, s);
+  }
+  return s.properties ?? {};
+}
+
+const typesOf = (p: JsonSchema | undefined): string[] => {
+  if (!p) return [];
+  if (p.type) return Array.isArray(p.type) ? p.type : [p.type];
+  const alts = (p.anyOf ?? p.oneOf) as JsonSchema[] | undefined;
+  return alts ? alts.flatMap(typesOf) : [];
+};
+
+/** Query strings are text: numbers, booleans and arrays are coerced by the tool's own schema before parsing. */
+function coerce(value: string[], prop: JsonSchema | undefined): unknown {
+  const types = typesOf(prop);
+  if (types.includes("array")) return value;
+  const v = value[value.length - 1];
+  if ((types.includes("integer") || types.includes("number")) && /^-?\d+(\.\d+)?$/.test(v)) return Number(v);
+  if (types.includes("boolean") && (v === "true" || v === "false")) return v === "true";
+  return v;
+}
+
+/**
+ * The tool's arguments from a REST request: path params, plus the query (GET/DELETE) or the JSON body
+ * (POST/PUT/PATCH), all parsed afterwards by the tool's own schema.
+ */
+export async function restArgs(req: Request, url: URL, input: z.ZodType, params: Record<string, string>) {
+  const props = propertyTypes(input);
+  let args: Record<string, unknown> = {};
+  if (req.method === "GET" || req.method === "DELETE") {
+    for (const key of new Set(url.searchParams.keys())) args[key] = coerce(url.searchParams.getAll(key), props[key]);
+  } else {
+    const body = await readJson(req, env().MAX_BODY_BYTES);
+    if (body !== undefined && (typeof body !== "object" || body === null || Array.isArray(body))) {
+      throw new AppError("validation_error", "The request body must be a JSON object.", { fix: "Send the tool's arguments as a JSON object." });
+    }
+    args = (body as Record<string, unknown>) ?? {};
+  }
+  for (const [name, value] of Object.entries(params)) {
+    if (name in args && args[name] !== value) {
+      throw new AppError("validation_error", `${name}: differs between the path and the body.`, { fix: `Send ${name} in the path only.` });
+    }
+    args[name] = value;
+  }
+  return args;
+}

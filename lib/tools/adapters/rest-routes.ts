@@ -1,0 +1,47 @@
+import type { OwnerRoute } from "@/lib/owner-api/define-owner-route";
+import { ownerRoutes } from "@/lib/owner-api/owner-routes";
+import type { AnyTool } from "@/lib/tools/run-tool";
+import { tools } from "@/lib/tools/registry";
+
+export type RestRoute =
+  | { kind: "tool"; method: string; path: string; pattern: RegExp; params: string[]; tool: AnyTool }
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  | { kind: "owner"; method: string; path: string; pattern: RegExp; params: string[]; route: OwnerRoute<any, any> };
+
+/**
+ * `/kv/{key}` → a regex. A parameter that ends the path takes the rest of it, slashes included (`/files/{path}`
+ * serves `reports/2026/09.pdf`); others stop at `/`.
+ */
+function compile(path: string) {
+  const params: string[] = [];
+  const segments = path.split("/").filter(Boolean);
+  const source = segments
+    .map((seg, i) => {
+      const m = /^\{(\w+)\}$/.exec(seg);
+      if (!m) return `/${seg.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`;
+      params.push(m[1]);
+      return i === segments.length - 1 ? "/(.+)" : "/([^/]+)";
+    })
+    .join("");
+  return { pattern: new RegExp(`^${source}/?$`), params };
+}
+
+/** Literal routes before parameterised ones, so `/events/wait` wins over `/events/{event_id}`. */
+export const restRoutes: RestRoute[] = [
+  ...tools.map((tool) => ({ kind: "tool" as const, method: tool.rest.method, path: tool.rest.path, tool, ...compile(tool.rest.path) })),
+  ...ownerRoutes.map((route) => ({ kind: "owner" as const, method: route.rest.method, path: route.rest.path, route, ...compile(route.rest.path) })),
+].sort((a, b) => a.params.length - b.params.length || b.path.length - a.path.length);
+
+export function matchRoute(method: string, path: string) {
+  let pathMatched = false;
+  for (const route of restRoutes) {
+    const m = route.pattern.exec(path);
+    if (!m) continue;
+    pathMatched = true;
+    if (route.method !== method) continue;
+    const params: Record<string, string> = {};
+    route.params.forEach((name, i) => (params[name] = decodeURIComponent(m[i + 1])));
+    return { route, params, pathMatched: true };
+  }
+  return { route: null, params: null, pathMatched };
+}

@@ -1,0 +1,51 @@
+import { getDb } from "@/lib/db/client";
+import { AppError, toErrorBody } from "@/lib/errors";
+import { clientIp, isAllowedOrigin } from "@/lib/http/request-info";
+import { authenticateKey } from "@/lib/keys/authenticate-key";
+import { keyActor } from "@/lib/keys/key-actor";
+import { authenticateOwner } from "@/lib/auth/authenticate-owner";
+import { ownerActor } from "@/lib/owner-api/owner-actor";
+import { parseOrThrow } from "@/lib/validation";
+import { runTool } from "@/lib/tools/run-tool";
+import { matchRoute } from "@/lib/tools/adapters/rest-routes";
+import { restArgs } from "@/lib/tools/adapters/rest-args";
+import { openApiDocument } from "@/lib/tools/adapters/openapi";
+
+export const API_PREFIX = "/api/v1";
+
+const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", ...headers } });
+
+/** REST under /api/v1, dispatched from the registry: one wrapper for auth, scope and error rendering. */
+export async function handleRest(req: Request): Promise<Response> {
+  try {
+    const url = new URL(req.url);
+    const path = url.pathname.slice(API_PREFIX.length) || "/";
+    if (req.method === "GET" && path === "/openapi.json") return json(200, openApiDocument());
+    if (req.method !== "GET" && !isAllowedOrigin(req.headers.get("origin"))) {
+      throw new AppError("forbidden", "Origin not allowed.", { fix: "Call the API from an allowed origin." });
+    }
+    const { route, params, pathMatched } = matchRoute(req.method, path);
+    if (!route) {
+      if (pathMatched) throw new AppError("method_not_allowed", `${req.method} is not allowed on ${path}.`);
+      throw new AppError("not_found", `No API route ${req.method} ${path}.`, { fix: "See GET /api/v1/openapi.json." });
+    }
+    if (route.kind === "tool") {
+      const key = await authenticateKey(req.headers.get("authorization"), clientIp(req));
+      const args = await restArgs(req, url, route.tool.input, params!);
+      const out = await runTool(route.tool, keyActor(key, req.headers, "rest"), args, req.signal);
+      return json(200, out);
+    }
+    const { owner } = await authenticateOwner(req);
+    const db = await getDb();
+    const actor = await ownerActor(db, owner, req.headers.get("x-brynth-project"), "rest");
+    const input = parseOrThrow(route.route.input, await restArgs(req, url, route.route.input, params!));
+    const out = await db.transaction((tx) => route.route.handler({ actor, owner, db: tx }, input));
+    return json(route.route.status ?? 200, out);
+  } catch (err) {
+    const { status, body, headers } = toErrorBody(err);
+    const extra: Record<string, string> = { ...headers };
+    if (status === 401) extra["WWW-Authenticate"] = 'Bearer realm="brynth"';
+    return json(status, { error: body }, extra);
+  }
+}

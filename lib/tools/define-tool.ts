@@ -1,0 +1,61 @@
+import type { z } from "zod";
+import type { Actor } from "@/lib/actor";
+import type { Executor } from "@/lib/db/client";
+import type { Scope } from "@/lib/keys/scopes";
+
+export interface ToolAnnotations {
+  title?: string;
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: boolean;
+}
+
+export interface ToolContext {
+  /** Mutable: session_hello changes the identity its own ledger entry records. */
+  actor: Actor;
+  /** The call's transaction, or the database for tools that wait (`transaction: false`). */
+  db: Executor;
+  /** Aborted when the client goes away; waiting tools stop early. */
+  signal: AbortSignal;
+  /** The id of the object the call touched, for the ledger's `subject`. */
+  subject: string | null;
+}
+
+export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z.ZodType = z.ZodType> {
+  name: string;
+  family: "brynth" | "mailboxes";
+  /** "any" works with every key; several scopes must all be held. */
+  scope: Scope | "any" | readonly Scope[];
+  description: string;
+  input: I;
+  output: O;
+  annotations: ToolAnnotations;
+  rest: { method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE"; path: string };
+  /** Ledger operation name; default: the tool name with its first `_` as `.` (`session_hello` → `session.hello`). */
+  op?: string;
+  /**
+   * Default true: the handler and its ledger entry share one transaction. Tools that wait (long-polls, approvals)
+   * set false so no transaction stays open while they wait; their entry is appended once they finish.
+   */
+  transaction?: boolean;
+  /** The result carries third-party content (events, mail, files). */
+  untrusted?: boolean;
+  /** The call may wait for a long time: MCP answers it as an SSE stream with keep-alives. */
+  waits?: boolean;
+  handler: (ctx: ToolContext, input: z.output<I>) => Promise<z.input<O>>;
+}
+
+export function defineTool<I extends z.ZodObject, O extends z.ZodType>(def: ToolDefinition<I, O>): ToolDefinition<I, O> {
+  return def;
+}
+
+export const toolOp = (t: Pick<ToolDefinition, "name" | "op">) => t.op ?? t.name.replace("_", ".");
+
+export function scopesOf(t: Pick<ToolDefinition, "scope">): readonly string[] {
+  if (t.scope === "any") return [];
+  return typeof t.scope === "string" ? [t.scope] : t.scope;
+}
+
+export const keyMayUse = (t: Pick<ToolDefinition, "scope">, scopes: readonly string[]) =>
+  scopesOf(t).every((s) => scopes.includes(s));

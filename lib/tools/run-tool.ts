@@ -1,0 +1,52 @@
+import type { Actor } from "@/lib/actor";
+import { getDb } from "@/lib/db/client";
+import { AppError } from "@/lib/errors";
+import { appendEntry } from "@/lib/ledger/append-entry";
+import { parseOrThrow } from "@/lib/validation";
+import { keyMayUse, scopesOf, toolOp, type ToolContext, type ToolDefinition } from "@/lib/tools/define-tool";
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyTool = ToolDefinition<any, any>;
+
+/**
+ * The one pipeline from a transport to a handler: scope check → input parse → handler (in a transaction) →
+ * ledger entry (same transaction) → output check. Authentication happened in the adapter, which built the actor.
+ * A refused or failed call writes nothing.
+ */
+export async function runTool(tool: AnyTool, actor: Actor, args: unknown, signal: AbortSignal): Promise<unknown> {
+  if (!keyMayUse(tool, actor.scopes)) {
+    throw new AppError("missing_permission", `This key may not call ${tool.name}.`, {
+      fix: `Use a key with the scope ${scopesOf(tool).map((s) => `\`${s}\``).join(" and ")} (API keys screen).`,
+    });
+  }
+  const input = parseOrThrow(tool.input, args ?? {});
+  const db = await getDb();
+  const ledger = async (ctx: ToolContext, tx: ToolContext["db"], output: unknown) =>
+    appendEntry(tx, { actor: ctx.actor, op: toolOp(tool), subject: ctx.subject, input, output });
+
+  let output: unknown;
+  if (tool.transaction === false) {
+    const ctx: ToolContext = { actor, db, signal, subject: null };
+    output = await tool.handler(ctx, input);
+    await db.transaction((tx) => ledger(ctx, tx, output));
+  } else {
+    output = await db.transaction(async (tx) => {
+      const ctx: ToolContext = { actor, db: tx, signal, subject: null };
+      const out = await tool.handler(ctx, input);
+      await ledger(ctx, tx, out);
+      return out;
+    });
+  }
+  return checkOutput(tool, output);
+}
+
+/** structuredContent must match outputSchema: a mismatch is our bug, loud in tests, logged in production. */
+function checkOutput(tool: AnyTool, output: unknown): unknown {
+  const parsed = tool.output.safeParse(output);
+  if (parsed.success) return parsed.data;
+  if (process.env.NODE_ENV !== "production") {
+    throw new Error(`${tool.name} returned output that does not match its schema: ${parsed.error.message}`);
+  }
+  console.error(`[brynth] ${tool.name} output does not match its schema`, parsed.error.issues);
+  return output;
+}

@@ -1,0 +1,67 @@
+import { createServer, type Server } from "node:http";
+import type { Socket } from "node:net";
+import next from "next";
+import { env, ConfigError } from "@/lib/env";
+import { closeDb, getHandle } from "@/lib/db/client";
+import { migrateDb } from "@/lib/db/migrate";
+import { bootstrapOwner } from "@/lib/owners/bootstrap-owner";
+import { fastPathHandler, stampRemoteAddress } from "@/lib/http/fast-path";
+import { startServices } from "@/lib/services/start-services";
+
+/**
+ * One process runs everything (ARCHITECTURE §2): Next for the dashboard and routes, the hot API paths dispatched
+ * directly to their fetch handlers, and the background services.
+ */
+async function main() {
+  const config = env();
+  process.env.NEXTAUTH_URL ??= config.publicUrl;
+  const handle = await getHandle();
+  await migrateDb();
+  await bootstrapOwner();
+
+  const dev = config.NODE_ENV === "development";
+  const app = next({ dev, hostname: config.HOST, port: config.PORT, dir: process.cwd() });
+  await app.prepare();
+  const nextHandler = app.getRequestHandler();
+  const fastPath = fastPathHandler(config.publicUrl);
+
+  const server: Server = createServer((req, res) => {
+    stampRemoteAddress(req);
+    if (fastPath(req, res)) return;
+    nextHandler(req, res).catch((err) => {
+      console.error("[brynth] request failed", err);
+      if (!res.headersSent) res.writeHead(500);
+      res.end();
+    });
+  });
+  const sockets = new Set<Socket>();
+  server.on("connection", (s) => {
+    sockets.add(s);
+    s.on("close", () => sockets.delete(s));
+  });
+
+  await new Promise<void>((resolve) => server.listen(config.PORT, config.HOST, resolve));
+  const stopServices = await startServices();
+  console.log(`Brynth ready on ${config.publicUrl} (${handle.kind === "pglite" ? "embedded PGlite" : "PostgreSQL"}, ${dev ? "dev" : "production"})`);
+
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    server.close();
+    // Open streams and keep-alive sockets would hold close() forever (RUNTIME-FACTS).
+    for (const s of sockets) s.destroy();
+    await stopServices().catch(() => {});
+    await closeDb().catch(() => {});
+    process.exit(0);
+  };
+  process.on("SIGTERM", stop);
+  process.on("SIGINT", stop);
+}
+
+main().catch(async (err) => {
+  if (err instanceof ConfigError) console.error(err.message);
+  else console.error("[brynth] failed to start:", err);
+  await closeDb().catch(() => {});
+  process.exit(1);
+});
