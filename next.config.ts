@@ -15,6 +15,8 @@ const nextConfig: NextConfig = {
     "@aws-sdk/s3-request-presigner",
     "ws",
   ],
+  // Separate build folders let several builds (e.g. parallel work trees) run side by side.
+  distDir: process.env.NEXT_DIST_DIR || ".next",
   poweredByHeader: false,
   typedRoutes: false,
 };

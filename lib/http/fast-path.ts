@@ -16,7 +16,7 @@ export function fastPathHandler(origin: string) {
     if (!handler) return false;
     const request = toWebRequest(req, res, origin);
     handler(request)
-      .then((response) => sendWebResponse(res, response))
+      .then((response) => sendWebResponse(res, response, req))
       .catch((err) => {
         console.error("[brynth] unhandled error on", path, err);
         if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });

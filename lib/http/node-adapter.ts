@@ -25,8 +25,10 @@ export function toWebRequest(req: IncomingMessage, res: ServerResponse, origin: 
 }
 
 /** Writes a fetch `Response` to Node, streaming the body (SSE included) chunk by chunk. */
-export async function sendWebResponse(res: ServerResponse, response: Response): Promise<void> {
+export async function sendWebResponse(res: ServerResponse, response: Response, req?: IncomingMessage): Promise<void> {
   const headers: Record<string, string | string[]> = {};
+  // A body left unread (413, early refusals) would corrupt the next request on a kept-alive connection.
+  if (req && !req.complete) headers.connection = "close";
   response.headers.forEach((value, name) => {
     if (name !== "set-cookie") headers[name] = value;
   });

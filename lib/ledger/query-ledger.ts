@@ -15,18 +15,24 @@ export interface LedgerFilter {
   cursor?: number;
 }
 
+/** The filter's conditions (without the cursor), shared with the dashboard's paging and export. */
+export function ledgerFilterWhere(projectId: string, f: Omit<LedgerFilter, "limit" | "cursor">): SQL[] {
+  const where: SQL[] = [eq(ledgerEntries.projectId, projectId)];
+  if (f.op) where.push(eq(ledgerEntries.op, f.op));
+  if (f.agent) where.push(eq(ledgerEntries.agent, f.agent));
+  if (f.platform) where.push(eq(ledgerEntries.platform, f.platform));
+  if (f.subject) where.push(eq(ledgerEntries.subject, f.subject));
+  if (f.since) where.push(gte(ledgerEntries.ts, f.since));
+  if (f.until) where.push(lt(ledgerEntries.ts, f.until));
+  return where;
+}
+
 /** Newest first; the cursor is a seq, so pages stay stable while entries are appended. */
 export async function queryLedger(
   db: Executor,
   opts: { actor: Pick<Actor, "projectId"> } & LedgerFilter,
 ): Promise<{ entries: LedgerEntry[]; nextCursor: number | null }> {
-  const where: SQL[] = [eq(ledgerEntries.projectId, opts.actor.projectId)];
-  if (opts.op) where.push(eq(ledgerEntries.op, opts.op));
-  if (opts.agent) where.push(eq(ledgerEntries.agent, opts.agent));
-  if (opts.platform) where.push(eq(ledgerEntries.platform, opts.platform));
-  if (opts.subject) where.push(eq(ledgerEntries.subject, opts.subject));
-  if (opts.since) where.push(gte(ledgerEntries.ts, opts.since));
-  if (opts.until) where.push(lt(ledgerEntries.ts, opts.until));
+  const where = ledgerFilterWhere(opts.actor.projectId, opts);
   if (opts.cursor !== undefined) where.push(lt(ledgerEntries.seq, opts.cursor));
   const rows = await db
     .select()

@@ -43,6 +43,8 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
   untrusted?: boolean;
   /** The call may wait for a long time: MCP answers it as an SSE stream with keep-alives. */
   waits?: boolean;
+  /** A valid input that works on a fresh project: the contract tests call it over MCP and REST and compare. */
+  example?: z.input<I>;
   handler: (ctx: ToolContext, input: z.output<I>) => Promise<z.input<O>>;
 }
 

@@ -29,6 +29,7 @@ export const sessionHello = defineTool({
   }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   rest: { method: "POST", path: "/sessions" },
+  example: { agent: "contract-test", platform: "custom" },
   handler: async (ctx, input) => {
     const platform = normalisePlatform(input.platform);
     const sessionId = ctx.actor.sessionId ?? null;

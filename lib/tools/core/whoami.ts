@@ -25,6 +25,7 @@ export const whoami = defineTool({
     endpoints: z.object({ mcp: z.string(), api: z.string(), openapi: z.string() }),
   }),
   annotations: readOnly,
+  example: {},
   rest: { method: "GET", path: "/whoami" },
   // The actor already holds everything (loaded with the key), so the call costs only its ledger entry.
   handler: async ({ actor }) => {

@@ -24,6 +24,7 @@ export const ledgerQuery = defineTool({
     .strict(),
   output: z.object({ entries: z.array(entryShape), next_cursor: z.number().int().nullable() }),
   annotations: readOnly,
+  example: { limit: 5 },
   rest: { method: "GET", path: "/ledger" },
   handler: async (ctx, input) => {
     const { entries, nextCursor } = await queryLedger(ctx.db, {

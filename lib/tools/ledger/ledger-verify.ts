@@ -24,6 +24,7 @@ export const ledgerVerify = defineTool({
     reason: z.string().nullable(),
   }),
   annotations: readOnly,
+  example: {},
   rest: { method: "GET", path: "/ledger/verify" },
   handler: (ctx, input) => verifyLedger(ctx.db, { actor: ctx.actor, fromSeq: input.from_seq, toSeq: input.to_seq }),
 });

@@ -1,0 +1,12 @@
+import type { NavItem } from "@/components/shell/nav-icons";
+
+/**
+ * The dashboard navigation, in the UI brief's order. A screen is listed here only once it exists; each screen's
+ * author adds its line. Badges (live counts) are filled in by the layout.
+ */
+export const navItems: NavItem[] = [
+  { href: "/", label: "Overview", icon: "overview" },
+  { href: "/ledger", label: "Ledger", icon: "ledger" },
+  { href: "/api-keys", label: "API keys", icon: "api-keys" },
+  { href: "/settings", label: "Settings", icon: "settings" },
+];
