@@ -36,6 +36,18 @@ const schema = z.object({
   /** Trust X-Forwarded-For / X-Forwarded-Proto (behind a reverse proxy). */
   TRUST_PROXY: bool.default(false),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+  /** Largest webhook body accepted at /hooks/…, in bytes; larger deliveries get 413 before any parsing. */
+  WEBHOOK_MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(64 * 1024 * 1024).default(5 * 1024 * 1024),
+  /** S3 bucket for disk files; unset means the local filesystem store under DATA_DIR/blobs. */
+  S3_BUCKET: z.string().min(3).max(63).optional(),
+  /** S3-compatible endpoint (MinIO, R2, s3rver…); unset means AWS S3 itself. */
+  S3_ENDPOINT: z.url().optional(),
+  S3_REGION: z.string().min(1).default("us-east-1"),
+  /** Credentials for S3; unset means the SDK's default chain (AWS_* variables, instance role). */
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  /** Path-style URLs (`endpoint/bucket/key`) instead of bucket subdomains; most S3-compatible servers need it. */
+  S3_FORCE_PATH_STYLE: bool.default(false),
 });
 
 export type Env = z.infer<typeof schema>;

@@ -3,6 +3,7 @@ import { getDb, type Tx } from "@/lib/db/client";
 import { AppError, toErrorBody } from "@/lib/errors";
 import { currentOwner, type OwnerContext } from "@/lib/auth/current-owner";
 import { validationError } from "@/lib/validation";
+import { sealSoon } from "@/lib/ledger/seal-entries";
 
 export type ActionResult<T> =
   | { ok: true; data: T }
@@ -31,6 +32,7 @@ export function ownerAction<S extends z.ZodType, T>(
     try {
       const db = await getDb();
       const data = await db.transaction((tx) => fn({ ...ctx, db: tx }, parsed.data));
+      sealSoon(ctx.project.id);
       return { ok: true, data };
     } catch (err) {
       if (err instanceof AppError) return { ok: false, error: err.message };

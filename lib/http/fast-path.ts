@@ -2,6 +2,9 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { handleMcp } from "@/lib/tools/adapters/mcp";
 import { handleRest, API_PREFIX } from "@/lib/tools/adapters/rest";
 import { sendWebResponse, toWebRequest } from "@/lib/http/node-adapter";
+import { handleBlob } from "@/lib/disk/http/handle-blob";
+import { handleHook, HOOKS_PREFIX } from "@/lib/http/intake/handle-hook";
+import { handleStream } from "@/lib/http/stream/handle-stream";
 
 /**
  * The hot API paths, served by server.ts straight from the same fetch-style handlers the route files export
@@ -12,7 +15,10 @@ export function fastPathHandler(origin: string) {
     const path = (req.url ?? "/").split("?")[0];
     let handler: ((r: Request) => Promise<Response>) | undefined;
     if (path === "/mcp") handler = handleMcp;
-    else if (path.startsWith(`${API_PREFIX}/`) && path !== `${API_PREFIX}/stream`) handler = handleRest;
+    else if (path === `${API_PREFIX}/stream`) handler = handleStream;
+    else if (path.startsWith(`${API_PREFIX}/`)) handler = handleRest;
+    else if (path.startsWith(HOOKS_PREFIX)) handler = handleHook;
+    else if (path.startsWith("/blob/")) handler = handleBlob;
     if (!handler) return false;
     const request = toWebRequest(req, res, origin);
     handler(request)

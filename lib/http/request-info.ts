@@ -9,18 +9,15 @@ export function clientIp(req: Request): string {
   return req.headers.get("x-brynth-remote-address") ?? "unknown";
 }
 
+const LOOPBACK_ORIGIN = /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/;
+
 /**
- * Origins a browser may call us from: the public URL, localhost on our port, and ALLOWED_ORIGINS. A request's own
- * Host is deliberately not trusted: under DNS rebinding the attacker's name points at us and Host matches Origin.
+ * Origins a browser may call us from: the public URL, loopback (any port: local tools and proxies), and
+ * ALLOWED_ORIGINS. A request's own Host is deliberately not trusted: under DNS rebinding the attacker's name points
+ * at us and Host matches Origin, so only names we know are accepted.
  */
 export function isAllowedOrigin(origin: string | null): boolean {
   if (!origin) return true;
   const e = env();
-  const allowed = new Set([
-    new URL(e.publicUrl).origin,
-    `http://localhost:${e.PORT}`,
-    `http://127.0.0.1:${e.PORT}`,
-    ...e.ALLOWED_ORIGINS,
-  ]);
-  return allowed.has(origin);
+  return origin === new URL(e.publicUrl).origin || LOOPBACK_ORIGIN.test(origin) || e.ALLOWED_ORIGINS.includes(origin);
 }

@@ -6,7 +6,8 @@ export const GENESIS_HASH = "0".repeat(64);
 export interface ChainedFields {
   projectId: string;
   seq: number;
-  ts: Date;
+  /** A Date, or its ISO 8601 text exactly as `toISOString()` writes it. */
+  ts: Date | string;
   op: string;
   actorType: string;
   actorId: string | null;
@@ -26,7 +27,7 @@ export function entryHash(e: ChainedFields): string {
       "brynth-ledger-v1",
       e.projectId,
       e.seq,
-      e.ts.toISOString(),
+      typeof e.ts === "string" ? e.ts : e.ts.toISOString(),
       e.op,
       e.actorType,
       e.actorId,

@@ -1,6 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import type { Actor } from "@/lib/actor";
-import type { Executor } from "@/lib/db/client";
+import { getDb, type Executor } from "@/lib/db/client";
+import { sealProject } from "@/lib/ledger/seal-entries";
 import { ledgerEntries, type LedgerEntry } from "@/lib/db/schema/ledger";
 
 /** One entry of the actor's project by seq, or null. */
@@ -8,6 +9,7 @@ export async function getLedgerEntry(
   db: Executor,
   opts: { actor: Pick<Actor, "projectId">; seq: number },
 ): Promise<LedgerEntry | null> {
+  await sealProject(await getDb(), opts.actor.projectId);
   const [row] = await db
     .select()
     .from(ledgerEntries)

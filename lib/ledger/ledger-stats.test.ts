@@ -4,6 +4,7 @@ import { appendEntry } from "@/lib/ledger/append-entry";
 import { getLedgerEntry } from "@/lib/ledger/get-entry";
 import { countLedgerEntries, ledgerEntriesByAgent, ledgerHeadSeq } from "@/lib/ledger/ledger-stats";
 import { previousCursor } from "@/lib/ledger/previous-cursor";
+import { sealProject } from "@/lib/ledger/seal-entries";
 import { queryLedger } from "@/lib/ledger/query-ledger";
 import { seedProject } from "@/lib/testing/seed";
 import type { Actor } from "@/lib/actor";
@@ -22,6 +23,8 @@ beforeAll(async () => {
       appendEntry(tx, { actor: { ...actor, agent: i % 3 === 0 ? "bot-a" : "bot-b" }, op: i % 2 ? "t.odd" : "t.even" }),
     );
   }
+  await sealProject(db, actor.projectId);
+  await sealProject(db, other.projectId);
 });
 
 describe("ledger stats", () => {
@@ -58,7 +61,7 @@ describe("previousCursor", () => {
     let cursor: number | undefined;
     for (;;) {
       const page = await queryLedger(db, { ...filter, cursor });
-      pages.push(page.entries.map((e) => e.seq));
+      pages.push(page.entries.map((e) => Number(e.seq)));
       if (page.nextCursor === null) break;
       cursor = page.nextCursor;
     }
@@ -68,7 +71,7 @@ describe("previousCursor", () => {
     for (let i = 2; i < pages.length; i++) {
       const back = await previousCursor(db, { ...filter, firstSeq: pages[i][0] });
       const again = await queryLedger(db, { ...filter, cursor: back ?? undefined });
-      expect(again.entries.map((e) => e.seq)).toEqual(pages[i - 1]);
+      expect(again.entries.map((e) => Number(e.seq))).toEqual(pages[i - 1]);
     }
   });
 });

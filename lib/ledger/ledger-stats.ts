@@ -1,6 +1,7 @@
 import { and, count, desc, eq, gte } from "drizzle-orm";
 import type { Actor } from "@/lib/actor";
-import type { Executor } from "@/lib/db/client";
+import { getDb, type Executor } from "@/lib/db/client";
+import { sealProject } from "@/lib/ledger/seal-entries";
 import { ledgerEntries, ledgerHeads } from "@/lib/db/schema/ledger";
 
 type Scope = { actor: Pick<Actor, "projectId"> };
@@ -31,6 +32,7 @@ export async function ledgerEntriesByAgent(
 
 /** The latest seq of the project's chain (0 when empty): the verify button's progress total. */
 export async function ledgerHeadSeq(db: Executor, opts: Scope): Promise<number> {
+  await sealProject(await getDb(), opts.actor.projectId);
   const [head] = await db
     .select({ seq: ledgerHeads.seq })
     .from(ledgerHeads)

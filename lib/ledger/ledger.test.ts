@@ -30,7 +30,7 @@ describe("ledger", () => {
     expect(result).toMatchObject({ ok: true, first_inconsistent_seq: null });
     expect(result.checked).toBe(result.to_seq);
     const seqs = (await db.select({ seq: ledgerEntries.seq }).from(ledgerEntries).where(eq(ledgerEntries.projectId, actor.projectId))).map(
-      (r) => r.seq,
+      (r) => Number(r.seq),
     );
     expect(new Set(seqs).size).toBe(seqs.length);
     expect(Math.max(...seqs)).toBe(seqs.length);
@@ -41,7 +41,7 @@ describe("ledger", () => {
     const db = await getDb();
     const first = await queryLedger(db, { actor, op: "page.op", limit: 3 });
     expect(first.entries.map((e) => e.agent)).toEqual(["pager", "pager", "pager"]);
-    expect(first.entries[0].seq).toBeGreaterThan(first.entries[2].seq);
+    expect(Number(first.entries[0].seq)).toBeGreaterThan(Number(first.entries[2].seq));
     const seen = [...first.entries];
     let cursor = first.nextCursor;
     while (cursor) {

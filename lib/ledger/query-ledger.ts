@@ -1,6 +1,7 @@
-import { and, desc, eq, gte, lt, type SQL } from "drizzle-orm";
+import { and, desc, eq, gte, isNotNull, lt, type SQL } from "drizzle-orm";
 import type { Actor } from "@/lib/actor";
-import type { Executor } from "@/lib/db/client";
+import { getDb, type Executor } from "@/lib/db/client";
+import { sealProject } from "@/lib/ledger/seal-entries";
 import { ledgerEntries, type LedgerEntry } from "@/lib/db/schema/ledger";
 
 export interface LedgerFilter {
@@ -17,7 +18,7 @@ export interface LedgerFilter {
 
 /** The filter's conditions (without the cursor), shared with the dashboard's paging and export. */
 export function ledgerFilterWhere(projectId: string, f: Omit<LedgerFilter, "limit" | "cursor">): SQL[] {
-  const where: SQL[] = [eq(ledgerEntries.projectId, projectId)];
+  const where: SQL[] = [eq(ledgerEntries.projectId, projectId), isNotNull(ledgerEntries.seq)];
   if (f.op) where.push(eq(ledgerEntries.op, f.op));
   if (f.agent) where.push(eq(ledgerEntries.agent, f.agent));
   if (f.platform) where.push(eq(ledgerEntries.platform, f.platform));
@@ -32,6 +33,8 @@ export async function queryLedger(
   db: Executor,
   opts: { actor: Pick<Actor, "projectId"> } & LedgerFilter,
 ): Promise<{ entries: LedgerEntry[]; nextCursor: number | null }> {
+  // Entries committed a moment ago are chained first, so a reader always sees them with their seq.
+  await sealProject(await getDb(), opts.actor.projectId);
   const where = ledgerFilterWhere(opts.actor.projectId, opts);
   if (opts.cursor !== undefined) where.push(lt(ledgerEntries.seq, opts.cursor));
   const rows = await db
@@ -41,5 +44,5 @@ export async function queryLedger(
     .orderBy(desc(ledgerEntries.seq))
     .limit(opts.limit + 1);
   const entries = rows.slice(0, opts.limit);
-  return { entries, nextCursor: rows.length > opts.limit ? entries[entries.length - 1].seq : null };
+  return { entries, nextCursor: rows.length > opts.limit ? Number(entries[entries.length - 1].seq) : null };
 }

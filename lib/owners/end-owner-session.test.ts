@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { eq } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
+import { ownerSessions } from "@/lib/db/schema/owners";
 import { AppError } from "@/lib/errors";
 import { queryLedger } from "@/lib/ledger/query-ledger";
 import { endOwnerSession } from "@/lib/owners/end-owner-session";
@@ -44,5 +46,10 @@ describe("endOwnerSession", () => {
     await touchOwnerSession(db, session.id);
     const [same] = (await listOwnerSessions(db, owner.id)).filter((s) => s.id === session.id);
     expect(same.lastSeenAt.getTime()).toBe(session.lastSeenAt.getTime());
+    const old = new Date(Date.now() - 3600_000);
+    await db.update(ownerSessions).set({ lastSeenAt: old }).where(eq(ownerSessions.id, session.id));
+    await touchOwnerSession(db, session.id);
+    const [moved] = (await listOwnerSessions(db, owner.id)).filter((s) => s.id === session.id);
+    expect(moved.lastSeenAt.getTime()).toBeGreaterThan(old.getTime() + 3500_000);
   });
 });

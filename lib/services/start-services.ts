@@ -1,10 +1,12 @@
+import { ledgerSealer } from "@/lib/services/ledger-sealer";
+
 /**
  * Background services of one process (SMTP listener, job runner, Telegram bot, …). Each entry starts once per
  * process (kept on globalThis by the service itself) and returns its stop function.
  */
 export type Service = { name: string; start: () => Promise<() => Promise<void>> };
 
-export const services: Service[] = [];
+export const services: Service[] = [ledgerSealer];
 
 export async function startServices(log: (line: string) => void = console.log): Promise<() => Promise<void>> {
   const stops: Array<() => Promise<void>> = [];

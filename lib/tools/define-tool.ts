@@ -31,7 +31,14 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
   input: I;
   output: O;
   annotations: ToolAnnotations;
-  rest: { method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE"; path: string };
+  rest: {
+    method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+    path: string;
+    /** Optimistic concurrency over HTTP: the argument an `If-Match` header fills (its ETag is the version). */
+    ifMatch?: string;
+    /** The output field sent back as the `ETag` header. */
+    etag?: string;
+  };
   /** Ledger operation name; default: the tool name with its first `_` as `.` (`session_hello` → `session.hello`). */
   op?: string;
   /**

@@ -3,9 +3,52 @@ import { sessionHello } from "@/lib/tools/core/session-hello";
 import { whoami } from "@/lib/tools/core/whoami";
 import { ledgerQuery } from "@/lib/tools/ledger/ledger-query";
 import { ledgerVerify } from "@/lib/tools/ledger/ledger-verify";
+import { sourceAdd } from "@/lib/tools/events/source-add";
+import { sourceList } from "@/lib/tools/events/source-list";
+import { sourceRemove } from "@/lib/tools/events/source-remove";
+import { inboxList } from "@/lib/tools/events/inbox-list";
+import { inboxClaim } from "@/lib/tools/events/inbox-claim";
+import { inboxAck } from "@/lib/tools/events/inbox-ack";
+import { inboxNack } from "@/lib/tools/events/inbox-nack";
+import { inboxWait } from "@/lib/tools/events/inbox-wait";
+import { kvSet } from "@/lib/tools/disk/kv-set";
+import { kvGet } from "@/lib/tools/disk/kv-get";
+import { kvList } from "@/lib/tools/disk/kv-list";
+import { kvDelete } from "@/lib/tools/disk/kv-delete";
+import { stateSave } from "@/lib/tools/disk/state-save";
+import { stateLoad } from "@/lib/tools/disk/state-load";
+import { filePut } from "@/lib/tools/disk/file-put";
+import { fileGet } from "@/lib/tools/disk/file-get";
+import { fileList } from "@/lib/tools/disk/file-list";
+import { fileDelete } from "@/lib/tools/disk/file-delete";
+import { fileUrl } from "@/lib/tools/disk/file-url";
 
 /** THE registry: an explicit flat list. MCP, REST, OpenAPI and the contract tests all derive from it. */
-export const tools: readonly AnyTool[] = [sessionHello, whoami, ledgerQuery, ledgerVerify];
+export const tools: readonly AnyTool[] = [
+  sessionHello,
+  whoami,
+  ledgerQuery,
+  ledgerVerify,
+  sourceAdd,
+  sourceList,
+  sourceRemove,
+  inboxList,
+  inboxClaim,
+  inboxAck,
+  inboxNack,
+  inboxWait,
+  kvSet,
+  kvGet,
+  kvList,
+  kvDelete,
+  stateSave,
+  stateLoad,
+  filePut,
+  fileGet,
+  fileList,
+  fileDelete,
+  fileUrl,
+];
 
 const byName = new Map(tools.map((t) => [t.name, t]));
 export const findTool = (name: string) => byName.get(name);

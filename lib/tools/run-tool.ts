@@ -2,6 +2,7 @@ import type { Actor } from "@/lib/actor";
 import { getDb } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { appendEntry } from "@/lib/ledger/append-entry";
+import { sealSoon } from "@/lib/ledger/seal-entries";
 import { parseOrThrow } from "@/lib/validation";
 import { keyMayUse, scopesOf, toolOp, type ToolContext, type ToolDefinition } from "@/lib/tools/define-tool";
 
@@ -37,6 +38,7 @@ export async function runTool(tool: AnyTool, actor: Actor, args: unknown, signal
       return out;
     });
   }
+  sealSoon(actor.projectId); // chain this call's entry now that it is committed
   return checkOutput(tool, output);
 }
 

@@ -44,8 +44,8 @@ function restRequest(tool: AnyTool, secret: string | null, args: Record<string, 
   });
 }
 
-const errorCode = (res: { isError?: unknown; content?: unknown }) =>
-  JSON.parse((res.content as { text: string }[])[0].text).code;
+// callTool's result type is a union that includes the legacy `toolResult` shape, hence `unknown`.
+const errorCode = (res: unknown) => JSON.parse((res as { content: { text: string }[] }).content[0].text).code;
 
 describe.each(tools.map((t) => [t.name, t] as const))("%s", (_name, tool) => {
   it("refuses a call without a key (401) over MCP and REST", async () => {

@@ -2,6 +2,7 @@ import type { OwnerRoute } from "@/lib/owner-api/define-owner-route";
 import { ownerRoutes } from "@/lib/owner-api/owner-routes";
 import type { AnyTool } from "@/lib/tools/run-tool";
 import { tools } from "@/lib/tools/registry";
+import { AppError } from "@/lib/errors";
 
 export type RestRoute =
   | { kind: "tool"; method: string; path: string; pattern: RegExp; params: string[]; tool: AnyTool }
@@ -40,8 +41,20 @@ export function matchRoute(method: string, path: string) {
     pathMatched = true;
     if (route.method !== method) continue;
     const params: Record<string, string> = {};
-    route.params.forEach((name, i) => (params[name] = decodeURIComponent(m[i + 1])));
+    route.params.forEach((name, i) => (params[name] = decodeParam(name, m[i + 1])));
     return { route, params, pathMatched: true };
   }
   return { route: null, params: null, pathMatched };
+}
+
+/** A malformed escape (`%zz`) in a path parameter is the caller's error, not a 500. */
+function decodeParam(name: string, raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    throw new AppError("validation_error", `${name}: is not valid percent-encoded UTF-8 in the URL path.`, {
+      fix: `Percent-encode ${name} as UTF-8 (encodeURIComponent).`,
+      details: [{ field: name, message: "is not valid percent-encoded UTF-8" }],
+    });
+  }
 }

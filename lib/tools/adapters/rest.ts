@@ -9,7 +9,9 @@ import { parseOrThrow } from "@/lib/validation";
 import { runTool } from "@/lib/tools/run-tool";
 import { matchRoute } from "@/lib/tools/adapters/rest-routes";
 import { restArgs } from "@/lib/tools/adapters/rest-args";
+import { etagHeader, ifMatchArgs } from "@/lib/tools/adapters/rest-etag";
 import { openApiDocument } from "@/lib/tools/adapters/openapi";
+import { sealSoon } from "@/lib/ledger/seal-entries";
 
 export const API_PREFIX = "/api/v1";
 
@@ -32,15 +34,16 @@ export async function handleRest(req: Request): Promise<Response> {
     }
     if (route.kind === "tool") {
       const key = await authenticateKey(req.headers.get("authorization"), clientIp(req));
-      const args = await restArgs(req, url, route.tool.input, params!);
+      const args = ifMatchArgs(req, route.tool, await restArgs(req, url, route.tool.input, params!));
       const out = await runTool(route.tool, keyActor(key, req.headers, "rest"), args, req.signal);
-      return json(200, out);
+      return json(200, out, etagHeader(route.tool, out));
     }
     const { owner } = await authenticateOwner(req);
     const db = await getDb();
     const actor = await ownerActor(db, owner, req.headers.get("x-brynth-project"), "rest");
     const input = parseOrThrow(route.route.input, await restArgs(req, url, route.route.input, params!));
     const out = await db.transaction((tx) => route.route.handler({ actor, owner, db: tx }, input));
+    sealSoon(actor.projectId);
     return json(route.route.status ?? 200, out);
   } catch (err) {
     const { status, body, headers } = toErrorBody(err);

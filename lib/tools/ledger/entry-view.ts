@@ -31,6 +31,6 @@ export const entryView = (e: LedgerEntry): z.infer<typeof entryShape> => ({
   subject: e.subject,
   input_digest: e.inputDigest,
   output_digest: e.outputDigest,
-  prev_hash: e.prevHash,
-  hash: e.hash,
+  prev_hash: e.prevHash ?? "",
+  hash: e.hash ?? "",
 });

@@ -24,6 +24,8 @@ export const ledgerQuery = defineTool({
     .strict(),
   output: z.object({ entries: z.array(entryShape), next_cursor: z.number().int().nullable() }),
   annotations: readOnly,
+  // Reads seal pending entries first on their own connection: no transaction may be open around them.
+  transaction: false,
   example: { limit: 5 },
   rest: { method: "GET", path: "/ledger" },
   handler: async (ctx, input) => {

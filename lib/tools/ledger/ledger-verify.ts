@@ -24,6 +24,8 @@ export const ledgerVerify = defineTool({
     reason: z.string().nullable(),
   }),
   annotations: readOnly,
+  // Reads seal pending entries first on their own connection: no transaction may be open around them.
+  transaction: false,
   example: {},
   rest: { method: "GET", path: "/ledger/verify" },
   handler: (ctx, input) => verifyLedger(ctx.db, { actor: ctx.actor, fromSeq: input.from_seq, toSeq: input.to_seq }),

@@ -1,0 +1,93 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { KeyRound } from "lucide-react";
+import { Badge } from "@/components/ui/badge";
+import { EmptyState } from "@/components/ui/empty-state";
+import { PageHeader } from "@/components/ui/page-header";
+import { RelativeTime } from "@/components/ui/relative-time";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { CreateKeyDialog } from "@/components/api-keys/create-key-dialog";
+import { RevokeKeyButton } from "@/components/api-keys/revoke-key-button";
+import { ScopeBadges } from "@/components/api-keys/scope-badges";
+import { requireOwner } from "@/lib/auth/current-owner";
+import { getDb } from "@/lib/db/client";
+import { env } from "@/lib/env";
+import { listKeys } from "@/lib/keys/list-keys";
+import { createKeyAction, revokeKeyAction } from "./actions";
+
+export const metadata: Metadata = { title: "API keys" };
+
+type Search = Promise<{ revoked?: string; create?: string }>;
+
+export default async function ApiKeysPage({ searchParams }: { searchParams: Search }) {
+  const { actor } = await requireOwner();
+  const params = await searchParams;
+  const showRevoked = params.revoked === "1";
+  const keys = await listKeys(await getDb(), { actor, includeRevoked: showRevoked });
+  const create = (
+    <CreateKeyDialog publicUrl={env().publicUrl} defaultOpen={params.create === "1"} createAction={createKeyAction} />
+  );
+
+  return (
+    <>
+      <PageHeader
+        title="API keys"
+        description="Keys let agents call Brynth over MCP and REST, limited to their scopes."
+        actions={create}
+      />
+      {keys.length === 0 && !showRevoked ? (
+        <EmptyState
+          icon={KeyRound}
+          title="No API keys yet"
+          description="Create a key for each agent, with only the scopes it needs. The key is shown once."
+        />
+      ) : (
+        <div className="rounded-lg border">
+          <Table>
+            <TableHeader>
+              <TableRow>
+                <TableHead className="pl-4">Name</TableHead>
+                <TableHead>Key</TableHead>
+                <TableHead>Scopes</TableHead>
+                <TableHead>Created</TableHead>
+                <TableHead>Last used</TableHead>
+                <TableHead className="w-20 pr-4">
+                  <span className="sr-only">Actions</span>
+                </TableHead>
+              </TableRow>
+            </TableHeader>
+            <TableBody>
+              {keys.map((k) => (
+                <TableRow key={k.id} data-key-name={k.name} className={k.revokedAt ? "opacity-60" : undefined}>
+                  <TableCell className="pl-4 font-medium">{k.name}</TableCell>
+                  <TableCell className="font-mono text-xs text-muted-foreground">{k.prefix}…</TableCell>
+                  <TableCell className="whitespace-normal">
+                    <ScopeBadges scopes={k.scopes} />
+                  </TableCell>
+                  <TableCell className="text-muted-foreground">
+                    <RelativeTime date={k.createdAt} />
+                  </TableCell>
+                  <TableCell className="text-muted-foreground">
+                    {k.lastUsedAt ? <RelativeTime date={k.lastUsedAt} /> : "Never"}
+                  </TableCell>
+                  <TableCell className="pr-4 text-right">
+                    {k.revokedAt ? (
+                      <Badge variant="destructive">Revoked</Badge>
+                    ) : (
+                      <RevokeKeyButton keyId={k.id} name={k.name} revokeAction={revokeKeyAction} />
+                    )}
+                  </TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        </div>
+      )}
+      <div className="mt-3 text-xs">
+        <Link href={showRevoked ? "/api-keys" : "/api-keys?revoked=1"} className="text-muted-foreground hover:text-foreground">
+          {showRevoked ? "Hide revoked keys" : "Show revoked keys"}
+        </Link>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,33 @@
+import { DashboardShell } from "@/components/shell/dashboard-shell";
+import { OwnerMenu } from "@/components/shell/owner-menu";
+import { ProjectSwitcher } from "@/components/dashboard/project-switcher";
+import { requireOwner } from "@/lib/auth/current-owner";
+import { getDb } from "@/lib/db/client";
+import { touchOwnerSession } from "@/lib/owners/touch-owner-session";
+import { createProjectAction, signOutAction, switchProjectAction } from "./actions";
+import { navItems } from "./nav";
+
+/**
+ * Every dashboard page also calls requireOwner() itself: Next keeps layouts across client navigations, so a
+ * check here alone would not run on every page.
+ */
+export default async function DashboardLayout({ children }: { children: React.ReactNode }) {
+  const ctx = await requireOwner();
+  await touchOwnerSession(await getDb(), ctx.sessionId).catch(() => {});
+  return (
+    <DashboardShell
+      navItems={navItems}
+      projectSwitcher={
+        <ProjectSwitcher
+          projects={ctx.projects.map((p) => ({ id: p.id, name: p.name }))}
+          currentId={ctx.project.id}
+          switchAction={switchProjectAction}
+          createAction={createProjectAction}
+        />
+      }
+      ownerMenu={<OwnerMenu email={ctx.owner.email} sessionsHref="/settings#sessions" signOutAction={signOutAction} />}
+    >
+      {children}
+    </DashboardShell>
+  );
+}

@@ -1,0 +1,114 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { ChevronLeft, ChevronRight, ShieldAlert, ShieldCheck } from "lucide-react";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent } from "@/components/ui/card";
+import { CopyButton } from "@/components/ui/copy-button";
+import { PageHeader } from "@/components/ui/page-header";
+import { RelativeTime } from "@/components/ui/relative-time";
+import { requireOwner } from "@/lib/auth/current-owner";
+import { getDb } from "@/lib/db/client";
+import { listKeys } from "@/lib/keys/list-keys";
+import { getLedgerEntry } from "@/lib/ledger/get-entry";
+import { ledgerHeadSeq } from "@/lib/ledger/ledger-stats";
+import { verifyLedger } from "@/lib/ledger/verify-ledger";
+
+type Params = Promise<{ seq: string }>;
+
+export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
+  return { title: `Ledger entry ${(await params).seq}` };
+}
+
+export default async function LedgerEntryPage({ params }: { params: Params }) {
+  const { actor } = await requireOwner();
+  const seq = Number((await params).seq);
+  if (!Number.isSafeInteger(seq) || seq < 1) notFound();
+  const db = await getDb();
+  const entry = await getLedgerEntry(db, { actor, seq });
+  if (!entry) notFound();
+  // Checks this entry's own hash and its link to the one before: the whole chain is the list's "Verify chain".
+  const [check, latest, keys] = await Promise.all([
+    verifyLedger(db, { actor, fromSeq: seq, toSeq: seq }),
+    ledgerHeadSeq(db, { actor }),
+    listKeys(db, { actor, includeRevoked: true }),
+  ]);
+  const keyName = keys.find((k) => k.id === entry.keyId)?.name;
+  const filter = (key: string, value: string) => `/ledger?${new URLSearchParams({ [key]: value })}`;
+
+  return (
+    <>
+      <PageHeader
+        title={<span className="font-mono">{entry.op}</span>}
+        description={<>Entry {seq} · <RelativeTime date={entry.ts} /></>}
+        actions={
+          <>
+            <StepLink href={seq > 1 ? `/ledger/${seq - 1}` : null}>
+              <ChevronLeft />
+              Older
+            </StepLink>
+            <StepLink href={seq < latest ? `/ledger/${seq + 1}` : null}>
+              Newer
+              <ChevronRight />
+            </StepLink>
+          </>
+        }
+      />
+      <Card className="py-0">
+        <CardContent className="px-0">
+          <dl className="divide-y text-sm">
+            <Row label="Integrity">
+              {check.ok ? (
+                <Badge variant="success"><ShieldCheck />Hash matches the content and links to entry {seq - 1 || "genesis"}</Badge>
+              ) : (
+                <Badge variant="destructive"><ShieldAlert />{check.reason}</Badge>
+              )}
+            </Row>
+            <Row label="Seq" mono>{seq}</Row>
+            <Row label="Time" mono>{entry.ts.toISOString()}</Row>
+            <Row label="Op" mono><Link className="hover:underline" href={filter("op", entry.op)}>{entry.op}</Link></Row>
+            <Row label="Actor">{entry.actorType}{entry.actorId && <span className="ml-2 font-mono text-xs text-muted-foreground">{entry.actorId}</span>}</Row>
+            <Row label="Key">{entry.keyId ? <>{keyName ?? "—"}<span className="ml-2 font-mono text-xs text-muted-foreground">{entry.keyId}</span></> : null}</Row>
+            <Row label="Agent">{entry.agent && <Link className="hover:underline" href={filter("agent", entry.agent)}>{entry.agent}</Link>}</Row>
+            <Row label="Platform">{entry.platform}</Row>
+            <Row label="Via">{entry.via}</Row>
+            <Row label="Subject" mono copy={entry.subject}>{entry.subject && <Link className="hover:underline" href={filter("subject", entry.subject)}>{entry.subject}</Link>}</Row>
+            <Row label="Input digest" mono copy={entry.inputDigest}>{entry.inputDigest}</Row>
+            <Row label="Output digest" mono copy={entry.outputDigest}>{entry.outputDigest}</Row>
+            <Row label="Previous hash" mono copy={entry.prevHash}>{entry.prevHash}</Row>
+            <Row label="Hash" mono copy={entry.hash}>{entry.hash}</Row>
+          </dl>
+        </CardContent>
+      </Card>
+    </>
+  );
+}
+
+function Row({ label, mono, copy, children }: { label: string; mono?: boolean; copy?: string | null; children: React.ReactNode }) {
+  const empty = children === null || children === undefined || children === false || children === "";
+  return (
+    <div className="grid gap-1 px-5 py-2.5 sm:grid-cols-[10rem_1fr] sm:items-center">
+      <dt className="text-xs text-muted-foreground">{label}</dt>
+      <dd className={`flex min-w-0 items-center gap-1 ${mono ? "font-mono text-xs break-all" : ""}`}>
+        {empty ? <span className="text-muted-foreground/60">—</span> : <span className="min-w-0">{children}</span>}
+        {copy && <CopyButton value={copy} label={`Copy ${label.toLowerCase()}`} size="icon-xs" className="ml-auto shrink-0" />}
+      </dd>
+    </div>
+  );
+}
+
+function StepLink({ href, children }: { href: string | null; children: React.ReactNode }) {
+  if (!href) {
+    return (
+      <Button variant="outline" size="sm" disabled>
+        {children}
+      </Button>
+    );
+  }
+  return (
+    <Button variant="outline" size="sm" asChild>
+      <Link href={href}>{children}</Link>
+    </Button>
+  );
+}

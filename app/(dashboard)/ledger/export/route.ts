@@ -1,0 +1,49 @@
+import { firstValues, ledgerSearch } from "@/components/ledger/ledger-search";
+import { csvHeader, csvRow, ndjsonRow } from "@/lib/ledger/export-format";
+import { currentOwner } from "@/lib/auth/current-owner";
+import { getDb } from "@/lib/db/client";
+import { queryLedger } from "@/lib/ledger/query-ledger";
+
+export const dynamic = "force-dynamic";
+export const runtime = "nodejs";
+
+const PAGE = 1000;
+
+/** The filtered ledger as CSV or NDJSON, streamed page by page so a large ledger never sits in memory. */
+export async function GET(req: Request) {
+  const ctx = await currentOwner();
+  if (!ctx) return Response.json({ error: { code: "unauthorized", message: "Sign in to export the ledger." } }, { status: 401 });
+  const params = firstValues(Object.fromEntries(new URL(req.url).searchParams));
+  const parsed = ledgerSearch.omit({ cursor: true, limit: true }).safeParse(params);
+  if (!parsed.success) {
+    const message = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
+    return Response.json({ error: { code: "validation_error", message } }, { status: 400 });
+  }
+  const ndjson = params.format === "ndjson";
+  const db = await getDb();
+  const encoder = new TextEncoder();
+  let cursor: number | undefined;
+  let started = false;
+
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (!started && !ndjson) controller.enqueue(encoder.encode(csvHeader()));
+      started = true;
+      const page = await queryLedger(db, { actor: ctx.actor, ...parsed.data, limit: PAGE, cursor });
+      const text = page.entries.map(ndjson ? ndjsonRow : csvRow).join("");
+      if (text) controller.enqueue(encoder.encode(text));
+      if (page.nextCursor === null) controller.close();
+      else cursor = page.nextCursor;
+    },
+  });
+
+  const stamp = new Date().toISOString().slice(0, 10);
+  const name = `ledger-${ctx.project.id}-${stamp}.${ndjson ? "ndjson" : "csv"}`;
+  return new Response(body, {
+    headers: {
+      "content-type": ndjson ? "application/x-ndjson; charset=utf-8" : "text/csv; charset=utf-8",
+      "content-disposition": `attachment; filename="${name}"`,
+      "cache-control": "no-store",
+    },
+  });
+}

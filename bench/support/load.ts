@@ -1,0 +1,28 @@
+/** Closed-loop load: `clients` workers call `fn` back to back for `seconds`; returns req/s and latency percentiles. */
+export async function closedLoop(clients: number, seconds: number, fn: (worker: number) => Promise<void>) {
+  const latencies: number[] = [];
+  let errors = 0;
+  const end = performance.now() + seconds * 1000;
+  const start = performance.now();
+  await Promise.all(
+    Array.from({ length: clients }, async (_, w) => {
+      while (performance.now() < end) {
+        const t = performance.now();
+        try {
+          await fn(w);
+          latencies.push(performance.now() - t);
+        } catch {
+          errors++;
+        }
+      }
+    }),
+  );
+  const elapsed = (performance.now() - start) / 1000;
+  return { requests: latencies.length, errors, rps: Math.round(latencies.length / elapsed), ...percentiles(latencies) };
+}
+
+export function percentiles(values: number[]) {
+  const s = [...values].sort((a, b) => a - b);
+  const at = (p: number) => (s.length ? Number(s[Math.min(s.length - 1, Math.floor(p * s.length))].toFixed(2)) : null);
+  return { p50_ms: at(0.5), p99_ms: at(0.99) };
+}

@@ -1,0 +1,120 @@
+"use client";
+
+import * as React from "react";
+import { useRouter } from "next/navigation";
+import { Plus } from "lucide-react";
+import { toast } from "sonner";
+import { Button } from "@/components/ui/button";
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+  DialogTrigger,
+} from "@/components/ui/dialog";
+import { FormField } from "@/components/ui/form-field";
+import { Input } from "@/components/ui/input";
+import { ScopePicker } from "@/components/api-keys/scope-picker";
+import { KeySecret } from "@/components/api-keys/key-secret";
+import type { ActionResult } from "@/lib/auth/owner-action";
+
+type Created = { name: string; secret: string };
+type CreateKeyDialogProps = {
+  publicUrl: string;
+  defaultOpen?: boolean;
+  createAction: (input: { name: string; scopes: string[] }) => Promise<ActionResult<Created>>;
+};
+
+export function CreateKeyDialog({ publicUrl, defaultOpen, createAction }: CreateKeyDialogProps) {
+  const router = useRouter();
+  const [open, setOpen] = React.useState(Boolean(defaultOpen));
+  const [scopes, setScopes] = React.useState<Set<string>>(new Set());
+  const [errors, setErrors] = React.useState<{ form?: string; name?: string; scopes?: string }>({});
+  const [created, setCreated] = React.useState<Created | null>(null);
+  const [pending, startTransition] = React.useTransition();
+
+  function onOpenChange(next: boolean) {
+    setOpen(next);
+    if (next) return;
+    // The secret is gone once the dialog closes: it was never stored.
+    setCreated(null);
+    setScopes(new Set());
+    setErrors({});
+  }
+
+  function onSubmit(event: React.FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const name = String(new FormData(event.currentTarget).get("name") ?? "");
+    startTransition(async () => {
+      const res = await createAction({ name, scopes: [...scopes] });
+      if (!res.ok) {
+        const fe = res.fieldErrors ?? {};
+        return void setErrors({ form: fe.name || fe.scopes ? undefined : res.error, name: fe.name, scopes: fe.scopes });
+      }
+      setErrors({});
+      setCreated(res.data);
+      toast.success(`Key “${res.data.name}” created`);
+      router.refresh();
+    });
+  }
+
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogTrigger asChild>
+        <Button size="sm">
+          <Plus />
+          Create API key
+        </Button>
+      </DialogTrigger>
+      <DialogContent className="grid-cols-[minmax(0,1fr)] sm:max-w-2xl">
+        {created ? (
+          <>
+            <DialogHeader>
+              <DialogTitle>Key “{created.name}” created</DialogTitle>
+              <DialogDescription>Copy it now: Brynth keeps only a hash and cannot show it again.</DialogDescription>
+            </DialogHeader>
+            <KeySecret secret={created.secret} publicUrl={publicUrl} />
+            <DialogFooter>
+              <Button onClick={() => onOpenChange(false)}>Done</Button>
+            </DialogFooter>
+          </>
+        ) : (
+          <form onSubmit={onSubmit} className="grid gap-5">
+            <DialogHeader>
+              <DialogTitle>Create API key</DialogTitle>
+              <DialogDescription>
+                Give each agent its own key with only the scopes it needs. The ledger records which key made every call.
+              </DialogDescription>
+            </DialogHeader>
+            <FormField id="key-name" label="Name" description="E.g. the agent or machine that will use it." error={errors.name}>
+              <Input name="name" required maxLength={100} autoComplete="off" autoFocus placeholder="claude-code on laptop" />
+            </FormField>
+            <div className="grid gap-2">
+              <div className="text-sm font-medium">Scopes</div>
+              <ScopePicker selected={scopes} onChange={setScopes} />
+              {errors.scopes && <p className="text-xs text-destructive">{errors.scopes}</p>}
+            </div>
+            {errors.form && (
+              <p role="alert" className="text-sm text-destructive">
+                {errors.form}
+              </p>
+            )}
+            <DialogFooter className="sticky -bottom-6 -mx-6 -mb-6 border-t bg-background px-6 py-4">
+              <span className="mr-auto self-center text-xs text-muted-foreground tabular-nums">
+                {scopes.size} scope{scopes.size === 1 ? "" : "s"} selected
+              </span>
+              <Button type="button" variant="outline" onClick={() => onOpenChange(false)}>
+                Cancel
+              </Button>
+              <Button type="submit" disabled={pending}>
+                {pending ? "Creating…" : "Create key"}
+              </Button>
+            </DialogFooter>
+          </form>
+        )}
+      </DialogContent>
+    </Dialog>
+  );
+}

@@ -1,0 +1,58 @@
+import { z } from "zod";
+
+/**
+ * The ledger screen's URL (filters + cursor), parsed once for the page and the export route. Times without an
+ * offset — what a datetime-local field sends — are UTC, as the form says.
+ */
+const text = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max)
+    .optional()
+    .transform((v) => v || undefined);
+
+const when = z
+  .string()
+  .trim()
+  .optional()
+  .transform((v, ctx) => {
+    if (!v) return undefined;
+    const iso = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(v) ? `${v}Z` : v;
+    const date = /^\d{4}-\d{2}-\d{2}(T.*)?$/.test(iso) ? new Date(iso) : new Date(NaN);
+    if (Number.isNaN(date.getTime())) {
+      ctx.addIssue({ code: "custom", message: "use a date and time such as 2026-09-01T12:00" });
+      return z.NEVER;
+    }
+    return date;
+  });
+
+export const ledgerSearch = z.object({
+  op: text(200),
+  agent: text(200),
+  platform: text(100),
+  subject: text(300),
+  since: when,
+  until: when,
+  cursor: z.coerce.number().int().min(1).optional(),
+  limit: z.coerce.number().int().min(1).max(500).default(50),
+});
+export type LedgerSearch = z.output<typeof ledgerSearch>;
+
+export const FILTER_KEYS = ["op", "agent", "platform", "subject", "since", "until"] as const;
+
+/** Next's searchParams (a value may repeat) as plain strings: the first of each. */
+export function firstValues(params: Record<string, string | string[] | undefined>): Record<string, string | undefined> {
+  return Object.fromEntries(Object.entries(params).map(([k, v]) => [k, Array.isArray(v) ? v[0] : v]));
+}
+
+/** The current filters as a query string plus overrides (undefined drops a key), for links that keep them. */
+export function ledgerHref(raw: Record<string, string | undefined>, changes: Record<string, string | undefined> = {}) {
+  const q = new URLSearchParams();
+  for (const key of [...FILTER_KEYS, "limit", "cursor"]) {
+    const value = key in changes ? changes[key] : raw[key];
+    if (value) q.set(key, value);
+  }
+  const s = q.toString();
+  return s ? `/ledger?${s}` : "/ledger";
+}

@@ -1,0 +1,66 @@
+import { createReadStream, createWriteStream } from "node:fs";
+import { mkdir, rename, rm, stat, writeFile } from "node:fs/promises";
+import { dirname, join, resolve, sep } from "node:path";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { randomBase62 } from "@/lib/ids";
+import { assertBlobKey, BlobSizeError, exactSize, type BlobStore } from "@/lib/blob/store";
+
+/**
+ * Objects as files under one root (DATA_DIR/blobs). Writes go to a temporary name and are renamed into place, so a
+ * reader never sees half a file and a failed upload leaves nothing behind.
+ */
+export function fsBlobStore(root: string): BlobStore {
+  const base = resolve(root);
+  const fileOf = (key: string) => {
+    assertBlobKey(key);
+    const file = join(base, key);
+    if (!file.startsWith(base + sep)) throw new Error("blob key escapes the store");
+    return file;
+  };
+  const missing = (err: unknown) => (err as NodeJS.ErrnoException).code === "ENOENT";
+
+  return {
+    kind: "fs",
+    async put(key, body, { size }) {
+      const file = fileOf(key);
+      await mkdir(dirname(file), { recursive: true });
+      const tmp = `${file}.${randomBase62(8)}.tmp`;
+      try {
+        if (body instanceof Uint8Array) {
+          if (body.byteLength !== size) throw new BlobSizeError(`${body.byteLength} bytes instead of the declared ${size}`);
+          await writeFile(tmp, body);
+        } else {
+          const counted = body.pipeThrough(exactSize(size));
+          await pipeline(Readable.fromWeb(counted as import("node:stream/web").ReadableStream), createWriteStream(tmp));
+        }
+        await rename(tmp, file);
+      } catch (err) {
+        await rm(tmp, { force: true });
+        throw err;
+      }
+    },
+    async get(key) {
+      const file = fileOf(key);
+      try {
+        const { size } = await stat(file);
+        const stream = createReadStream(file, { highWaterMark: 256 * 1024 });
+        return { size, body: Readable.toWeb(stream) as ReadableStream<Uint8Array> };
+      } catch (err) {
+        if (missing(err)) return null;
+        throw err;
+      }
+    },
+    async head(key) {
+      try {
+        return { size: (await stat(fileOf(key))).size };
+      } catch (err) {
+        if (missing(err)) return null;
+        throw err;
+      }
+    },
+    async delete(key) {
+      await rm(fileOf(key), { force: true });
+    },
+  };
+}

@@ -1,0 +1,132 @@
+import { sql } from "drizzle-orm";
+import { bigint, customType, index, integer, json, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { timestamps, ts } from "../columns";
+import { projects } from "./projects";
+
+/** Raw bytes: postgres.js returns a Buffer, PGlite a Uint8Array; both are Uint8Array. */
+const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({ dataType: () => "bytea" });
+
+export const sourceTypes = ["webhook", "email"] as const;
+export type SourceType = (typeof sourceTypes)[number];
+/** `standard_webhooks` covers every sender that signs through Svix (webhook-id / webhook-timestamp / webhook-signature). */
+export const verifications = ["stripe", "github", "hmac_sha256", "standard_webhooks", "none"] as const;
+export type Verification = (typeof verifications)[number];
+
+/** Where events come from. Removal is a soft delete so events keep their source's history; the URL dies at once. */
+export const sources = pgTable(
+  "sources",
+  {
+    id: text("id").primaryKey(),
+    projectId: text("project_id").notNull().references(() => projects.id, { onDelete: "cascade" }),
+    /** Unique among the project's active sources; `brynth` is reserved for Brynth's own events. */
+    name: text("name").notNull(),
+    type: text("type").$type<SourceType>().notNull(),
+    verification: text("verification").$type<Verification>().notNull(),
+    /** The signing secret, encrypted with encryptSecret; never shown again after creation. */
+    secretEnc: text("secret_enc"),
+    /** After a rotation the previous secret keeps verifying until `previous_secret_expires_at`. */
+    previousSecretEnc: text("previous_secret_enc"),
+    previousSecretExpiresAt: ts("previous_secret_expires_at"),
+    /** hmac_sha256 only: the header carrying the signature (lower case). */
+    signatureHeader: text("signature_header"),
+    /** Header whose value identifies a delivery, so provider retries do not create a second event (lower case). */
+    idHeader: text("id_header"),
+    /** Dot path of the event type in a JSON body, e.g. `event.kind`; default `type`. */
+    typeField: text("type_field"),
+    /**
+     * SHA-256 of the URL token. The token itself is derived from the id with signToken, so the URL can be listed
+     * again without storing it, and a leaked database does not reveal working URLs.
+     */
+    tokenHash: text("token_hash").unique(),
+    /** Email sources: the project address mail arrives at. */
+    address: text("address"),
+    createdBy: text("created_by"),
+    removedAt: ts("removed_at"),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex("sources_active_name_idx").on(t.projectId, t.name).where(sql`removed_at is null`)],
+);
+export type Source = typeof sources.$inferSelect;
+
+/**
+ * Stored statuses. `failed` = nacked and waiting out its retry delay (claimable again at `available_at`);
+ * a `claimed` row whose lease expired counts as `pending` (or `dead` after the last attempt) without any job
+ * rewriting it: see lib/events/event-status.ts.
+ */
+export const eventStatuses = ["pending", "claimed", "done", "failed", "dead"] as const;
+export type EventStatus = (typeof eventStatuses)[number];
+export const trustLabels = ["external_untrusted", "brynth"] as const;
+export type Trust = (typeof trustLabels)[number];
+
+export const events = pgTable(
+  "events",
+  {
+    id: text("id").primaryKey(),
+    projectId: text("project_id").notNull().references(() => projects.id, { onDelete: "cascade" }),
+    /** Null for Brynth's own events. */
+    sourceId: text("source_id"),
+    /** Source name at receipt (`brynth` for Brynth's own events). */
+    source: text("source").notNull(),
+    type: text("type").notNull(),
+    status: text("status").$type<EventStatus>().notNull().default("pending"),
+    trust: text("trust").$type<Trust>().notNull(),
+    /** JSON bodies, as `json` (not jsonb): the exact text is kept, so the raw view shows what the sender sent. */
+    payload: json("payload"),
+    /** Bodies that are not JSON, byte for byte; `content_type` says what they are. */
+    raw: bytea("raw"),
+    contentType: text("content_type"),
+    /** Body size in bytes: decides truncation in lists and signed URLs on claim. */
+    payloadSize: integer("payload_size").notNull(),
+    /** Only the headers that matter (event name, delivery id, content type, user agent), never signatures. */
+    headers: jsonb("headers").$type<Record<string, string>>().notNull(),
+    /** Provider delivery id (Stripe event id, X-GitHub-Delivery, webhook-id…): a retry finds the first event. */
+    dedupeKey: text("dedupe_key"),
+    receivedAt: ts("received_at").notNull(),
+    /** A `failed` event is claimable again from here on (nack delay). */
+    availableAt: ts("available_at").notNull(),
+    /** Claims since the last requeue; the nack after the 5th sends the event to `dead`. */
+    attempts: integer("attempts").notNull().default(0),
+    leaseToken: text("lease_token"),
+    leaseExpiresAt: ts("lease_expires_at"),
+    /** Key id of the current (or last) lease holder. */
+    claimedBy: text("claimed_by"),
+    claimedAgent: text("claimed_agent"),
+    claimedAt: ts("claimed_at"),
+    result: jsonb("result"),
+    lastError: text("last_error"),
+    finishedAt: ts("finished_at"),
+    updatedAt: ts("updated_at").notNull().defaultNow(),
+  },
+  (t) => [
+    // Claims, waits and pending counts touch only live rows: done and dead rows leave this index, so millions
+    // of finished events do not slow them down.
+    index("events_live_idx")
+      .on(t.projectId, t.receivedAt, t.id)
+      .where(sql`status in ('pending', 'failed', 'claimed')`),
+    index("events_status_idx").on(t.projectId, t.status, t.receivedAt, t.id),
+    index("events_received_idx").on(t.projectId, t.receivedAt, t.id),
+    uniqueIndex("events_dedupe_idx").on(t.projectId, t.source, t.dedupeKey),
+  ],
+);
+export type EventRow = typeof events.$inferSelect;
+
+/** Claim history: who claimed when, and how the attempt ended (acked, nacked with its reason, lease expired). */
+export const eventAttempts = pgTable(
+  "event_attempts",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    projectId: text("project_id").notNull().references(() => projects.id, { onDelete: "cascade" }),
+    eventId: text("event_id").notNull().references(() => events.id, { onDelete: "cascade" }),
+    attempt: integer("attempt").notNull(),
+    keyId: text("key_id"),
+    agent: text("agent"),
+    claimedAt: ts("claimed_at").notNull(),
+    leaseExpiresAt: ts("lease_expires_at").notNull(),
+    /** null while the lease runs; then `acked`, `nacked`, `dead` or `expired`. */
+    outcome: text("outcome"),
+    reason: text("reason"),
+    finishedAt: ts("finished_at"),
+  },
+  (t) => [index("event_attempts_event_idx").on(t.eventId, t.id)],
+);
+export type EventAttempt = typeof eventAttempts.$inferSelect;

@@ -1,0 +1,29 @@
+import { and, eq } from "drizzle-orm";
+import type { Actor } from "@/lib/actor";
+import type { Executor } from "@/lib/db/client";
+import { diskFiles } from "@/lib/db/schema/disk";
+import { assertWritablePath } from "@/lib/disk/file-input";
+import { dropUploads } from "@/lib/disk/drop-uploads";
+import { stripRef } from "@/lib/disk/path-rules";
+import { retireFile } from "@/lib/disk/replace-file";
+import { adjustUsage } from "@/lib/disk/usage";
+
+/**
+ * file_delete: the space is freed at once (usage in this transaction), links are revoked, open uploads of the path
+ * dropped, and the object queued for erasure by the janitor (within minutes).
+ */
+export async function deleteFile(db: Executor, opts: { actor: Actor; path: string }) {
+  const path = stripRef(opts.path);
+  assertWritablePath(path);
+  const projectId = opts.actor.projectId;
+  const [file] = await db
+    .select()
+    .from(diskFiles)
+    .where(and(eq(diskFiles.projectId, projectId), eq(diskFiles.path, path)))
+    .for("update");
+  if (!file) return { deleted: false, file: null };
+  await retireFile(db, file);
+  await dropUploads(db, { projectId, path });
+  await adjustUsage(db, projectId, { bytes: -file.sizeBytes });
+  return { deleted: true, file };
+}

@@ -1,0 +1,39 @@
+import { AppError, toErrorBody } from "@/lib/errors";
+
+/** Errors of the blob routes in the API's shape: `{ error: { name, code, message, fix } }`. */
+export function errorResponse(err: unknown, extra: Record<string, string> = {}): Response {
+  const { status, body, headers } = toErrorBody(err);
+  return new Response(JSON.stringify({ error: body }), {
+    status,
+    headers: { "content-type": "application/json", "cache-control": "no-store", ...headers, ...extra },
+  });
+}
+
+export const gone = (what: string) =>
+  new AppError("NOT_FOUND", `${what} has expired, was revoked, or its file was replaced or deleted.`, {
+    fix: "Ask for a new link (file_url) or download URL (file_get).",
+  });
+
+/** RFC 6266 / 5987: an ASCII fallback plus the exact UTF-8 name. */
+function disposition(name: string): string {
+  const ascii = name.replace(/[^\x20-\x7e]|["\\%;]/g, "_") || "download";
+  const encoded = encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
+}
+
+/**
+ * Headers for every file Brynth serves: always an attachment, never sniffed, and sandboxed by CSP, so an uploaded
+ * HTML or SVG file cannot run script in Brynth's origin even if a browser were to render it.
+ */
+export function fileHeaders(f: { name: string; contentType: string; sizeBytes: number }): Record<string, string> {
+  return {
+    "content-type": f.contentType,
+    "content-length": String(f.sizeBytes),
+    "content-disposition": disposition(f.name),
+    "x-content-type-options": "nosniff",
+    "content-security-policy": "default-src 'none'; sandbox",
+    "cross-origin-resource-policy": "cross-origin",
+    "referrer-policy": "no-referrer",
+    "cache-control": "private, no-store",
+  };
+}

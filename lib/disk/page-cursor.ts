@@ -1,0 +1,14 @@
+import { fieldError } from "@/lib/disk/field-error";
+
+/** Opaque cursors: the last key or path of the page, base64url-encoded. */
+export const encodeCursor = (last: string) => Buffer.from(last, "utf8").toString("base64url");
+
+export function decodeCursor(cursor: string | undefined): string | null {
+  if (cursor === undefined || cursor === "") return null;
+  const text = /^[A-Za-z0-9_-]+$/.test(cursor) ? Buffer.from(cursor, "base64url").toString("utf8") : "";
+  if (!text || encodeCursor(text) !== cursor) throw fieldError("cursor", "is not a next_cursor this API returned", "Pass next_cursor back unchanged, or omit it for the first page.");
+  return text;
+}
+
+/** `prefix%` for LIKE, with the pattern characters of the prefix escaped. */
+export const likePrefix = (prefix: string) => `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

@@ -1,0 +1,39 @@
+import { wellFormed } from "@/lib/disk/key-rules";
+import { PATH_MAX_BYTES, SEGMENT_MAX_BYTES } from "@/lib/disk/limits";
+
+export const REF_SCHEME = "disk://";
+/** Paths starting with this are inbound email attachments (`evt_…/name`), never written by file_put. */
+export const ATTACHMENT_PREFIX = "evt_";
+
+export const refOf = (path: string) => `${REF_SCHEME}${path}`;
+export const stripRef = (pathOrRef: string) => (pathOrRef.startsWith(REF_SCHEME) ? pathOrRef.slice(REF_SCHEME.length) : pathOrRef);
+
+/**
+ * Why `path` is not a valid disk path, or null. Relative, `/`-separated, no `.`/`..`/empty segments, no backslash or
+ * control characters, at most 1024 bytes (255 per segment). Paths never reach the filesystem (objects are stored by
+ * id), but a path that looks like traversal is refused anyway so no client is ever surprised by what it means.
+ */
+export function pathProblem(path: string): string | null {
+  if (path.length === 0) return "must not be empty";
+  if (!wellFormed(path)) return "must be valid UTF-8 (no lone surrogates)";
+  if (Buffer.byteLength(path) > PATH_MAX_BYTES) return `must be at most ${PATH_MAX_BYTES} bytes of UTF-8`;
+  if (/\p{Cc}/u.test(path)) return "must not contain control characters";
+  if (path.includes("\\")) return "must not contain backslashes; separate folders with /";
+  if (path.startsWith("/")) return "must be relative: no leading /";
+  for (const segment of path.split("/")) {
+    if (segment === "") return "must not contain empty segments (// or a trailing /)";
+    if (segment === "." || segment === "..") return "must not contain . or .. segments";
+    if (Buffer.byteLength(segment) > SEGMENT_MAX_BYTES) return `segments must be at most ${SEGMENT_MAX_BYTES} bytes`;
+  }
+  return null;
+}
+
+export type DiskTarget = { kind: "file"; path: string } | { kind: "attachment"; path: string; eventId: string; name: string };
+
+/** A valid path as a project file or an inbound attachment (`evt_…/name`); null for `evt_…` without a name. */
+export function targetOf(path: string): DiskTarget | null {
+  if (!path.startsWith(ATTACHMENT_PREFIX)) return { kind: "file", path };
+  const slash = path.indexOf("/");
+  if (slash < 0) return null;
+  return { kind: "attachment", path, eventId: path.slice(0, slash), name: path.slice(slash + 1) };
+}

@@ -1,0 +1,118 @@
+import { sql } from "drizzle-orm";
+import type { Executor } from "@/lib/db/client";
+import { queryRows } from "@/lib/db/rows";
+import { AppError } from "@/lib/errors";
+import { MAX_BYTES, MAX_KEYS, MONTHLY_DOWNLOAD_BYTES } from "@/lib/disk/limits";
+import { at } from "@/lib/disk/sql-time";
+
+export interface Usage {
+  keys: number;
+  bytes: number;
+  downloadMonth: string;
+  downloadBytes: number;
+}
+
+const ensureRow = (db: Executor, projectId: string) =>
+  queryRows<{ project_id: string }>(
+    db,
+    sql`insert into disk_usage (project_id) values (${projectId}) on conflict do nothing returning project_id`,
+  );
+
+/**
+ * Adds deltas to the project's usage in one guarded UPDATE: it applies only if the result stays within the quota
+ * (decreases always apply). The row stays locked until the caller's transaction ends, so concurrent writers queue
+ * here and none can push the project past 10,000 keys or 1 GB. False when the quota would be exceeded.
+ */
+export async function adjustUsage(db: Executor, projectId: string, d: { keys?: number; bytes?: number }): Promise<boolean> {
+  const dk = d.keys ?? 0;
+  const dbytes = d.bytes ?? 0;
+  if (dk === 0 && dbytes === 0) return true;
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const rows = await queryRows<{ keys: number }>(
+      db,
+      sql`update disk_usage set keys = keys + ${dk}, bytes = bytes + ${dbytes}
+          where project_id = ${projectId}
+            and (${dk}::int <= 0 or keys + ${dk}::int <= ${MAX_KEYS}::int)
+            and (${dbytes}::bigint <= 0 or bytes + ${dbytes}::bigint <= ${MAX_BYTES}::bigint)
+          returning keys`,
+    );
+    if (rows.length) return true;
+    if ((await ensureRow(db, projectId)).length === 0) return false; // the row exists: the guard refused
+  }
+  return false;
+}
+
+/** adjustUsage, or QUOTA_EXCEEDED after expired keys (which still hold space until swept) have been purged. */
+export async function reserveUsage(
+  db: Executor,
+  projectId: string,
+  d: { keys?: number; bytes?: number },
+  keepKey?: string,
+): Promise<void> {
+  if (await adjustUsage(db, projectId, d)) return;
+  if ((await purgeExpiredKeys(db, projectId, keepKey)) > 0 && (await adjustUsage(db, projectId, d))) return;
+  const u = await getUsage(db, projectId);
+  const overKeys = (d.keys ?? 0) > 0 && u.keys + (d.keys ?? 0) > MAX_KEYS;
+  throw new AppError(
+    "QUOTA_EXCEEDED",
+    overKeys
+      ? `The project disk holds ${u.keys} of ${MAX_KEYS.toLocaleString("en")} keys.`
+      : `The project disk would exceed 1 GB (${u.bytes.toLocaleString("en")} of ${MAX_BYTES.toLocaleString("en")} bytes used).`,
+    { fix: "Delete keys or files you no longer need (kv_delete, file_delete), or give keys a ttl_seconds." },
+  );
+}
+
+/**
+ * Deletes up to 1,000 expired keys of a project and frees their usage. Rows locked by other transactions are
+ * skipped, so this never waits on (or deadlocks with) a writer of the same key.
+ */
+export async function purgeExpiredKeys(db: Executor, projectId: string, keepKey?: string): Promise<number> {
+  const [gone] = await queryRows<{ n: number; b: string | number }>(
+    db,
+    sql`with gone as (
+          delete from kv_entries where project_id = ${projectId} and key in (
+            select key from kv_entries
+            where project_id = ${projectId} and expires_at <= ${at()} and key <> ${keepKey ?? ""}
+            limit 1000 for update skip locked)
+          returning size_bytes)
+        select count(*)::int as n, coalesce(sum(size_bytes), 0)::bigint as b from gone`,
+  );
+  const n = Number(gone?.n ?? 0);
+  if (n > 0) await adjustUsage(db, projectId, { keys: -n, bytes: -Number(gone.b) });
+  return n;
+}
+
+export const monthOf = (d: Date) => d.toISOString().slice(0, 7);
+
+/** Counts a download toward the project's 5 GB a month; false (nothing counted) when it would go over. */
+export async function countDownload(db: Executor, projectId: string, bytes: number): Promise<boolean> {
+  const month = monthOf(new Date());
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const rows = await queryRows<{ b: number }>(
+      db,
+      sql`update disk_usage
+          set download_bytes = (case when download_month = ${month} then download_bytes else 0 end) + ${bytes}::bigint,
+              download_month = ${month}
+          where project_id = ${projectId}
+            and (case when download_month = ${month} then download_bytes else 0 end) + ${bytes}::bigint <= ${MONTHLY_DOWNLOAD_BYTES}::bigint
+          returning download_bytes as b`,
+    );
+    if (rows.length) return true;
+    if ((await ensureRow(db, projectId)).length === 0) return false;
+  }
+  return false;
+}
+
+export async function getUsage(db: Executor, projectId: string): Promise<Usage> {
+  const [row] = await queryRows<{ keys: number; bytes: string | number; download_month: string; download_bytes: string | number }>(
+    db,
+    sql`select keys, bytes, download_month, download_bytes from disk_usage where project_id = ${projectId}`,
+  );
+  const month = monthOf(new Date());
+  return {
+    keys: Number(row?.keys ?? 0),
+    bytes: Number(row?.bytes ?? 0),
+    downloadMonth: month,
+    downloadBytes: row && row.download_month === month ? Number(row.download_bytes) : 0,
+  };
+}

@@ -1,0 +1,113 @@
+import { sql } from "drizzle-orm";
+import { events, type EventStatus, type Trust } from "@/lib/db/schema/events";
+import { effectiveStatus } from "@/lib/events/event-status";
+
+/** inbox_list and inbox_wait inline payloads up to 8 KB (spec); claims up to 64 KB, with a signed URL beyond. */
+export const LIST_INLINE_BYTES = 8 * 1024;
+export const CLAIM_INLINE_BYTES = 64 * 1024;
+
+/**
+ * The columns an envelope needs. The payload is fetched only when it will be inlined, so listing large events
+ * costs no more than listing small ones; JSON comes back as text and is parsed here, the same on both drivers.
+ */
+export const envelopeColumns = (inlineLimit: number) => ({
+  id: events.id,
+  source: events.source,
+  type: events.type,
+  status: effectiveStatus,
+  trust: events.trust,
+  receivedAt: events.receivedAt,
+  attempts: events.attempts,
+  contentType: events.contentType,
+  payloadSize: events.payloadSize,
+  headers: events.headers,
+  availableAt: events.availableAt,
+  leaseExpiresAt: events.leaseExpiresAt,
+  lastError: events.lastError,
+  isJson: sql<boolean>`(${events.payload} is not null)`,
+  payloadText: sql<string | null>`(case when ${events.payloadSize} <= ${inlineLimit} then ${events.payload}::text end)`,
+  raw: sql<Uint8Array | null>`(case when ${events.payloadSize} <= ${inlineLimit} then ${events.raw} end)`,
+});
+
+export interface EnvelopeRow {
+  id: string;
+  source: string;
+  type: string;
+  status: EventStatus;
+  trust: Trust;
+  receivedAt: Date;
+  attempts: number;
+  contentType: string | null;
+  payloadSize: number;
+  headers: Record<string, string>;
+  availableAt: Date;
+  leaseExpiresAt: Date | null;
+  lastError: string | null;
+  isJson: boolean;
+  payloadText: string | null;
+  raw: Uint8Array | null;
+}
+
+export type PayloadEncoding = "json" | "text" | "base64";
+
+export interface Envelope {
+  id: string;
+  source: string;
+  type: string;
+  status: EventStatus;
+  trust: Trust;
+  received_at: string;
+  attempts: number;
+  content_type: string | null;
+  payload: unknown;
+  payload_encoding: PayloadEncoding | null;
+  payload_size: number;
+  payload_truncated: boolean;
+  headers: Record<string, string>;
+  lease_expires_at: string | null;
+  retry_at: string | null;
+  last_error: string | null;
+}
+
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+/** Non-JSON bodies: text when they are valid UTF-8, else base64. */
+export function decodeRaw(raw: Uint8Array): { payload: string; encoding: PayloadEncoding } {
+  try {
+    return { payload: utf8.decode(raw), encoding: "text" };
+  } catch {
+    return { payload: Buffer.from(raw).toString("base64"), encoding: "base64" };
+  }
+}
+
+export function toEnvelope(row: EnvelopeRow): Envelope {
+  let payload: unknown = null;
+  let encoding: PayloadEncoding | null = null;
+  let truncated = true;
+  if (row.isJson && row.payloadText !== null) {
+    payload = JSON.parse(row.payloadText);
+    encoding = "json";
+    truncated = false;
+  } else if (!row.isJson && row.raw !== null) {
+    ({ payload, encoding } = decodeRaw(row.raw));
+    truncated = false;
+  }
+  return {
+    id: row.id,
+    source: row.source,
+    type: row.type,
+    status: row.status,
+    trust: row.trust,
+    received_at: row.receivedAt.toISOString(),
+    attempts: row.attempts,
+    content_type: row.contentType,
+    payload,
+    payload_encoding: encoding,
+    payload_size: row.payloadSize,
+    payload_truncated: truncated,
+    headers: row.headers,
+    lease_expires_at: row.status === "claimed" ? (row.leaseExpiresAt?.toISOString() ?? null) : null,
+    retry_at: row.status === "failed" ? row.availableAt.toISOString() : null,
+    last_error: row.lastError,
+  };
+}

@@ -1,0 +1,63 @@
+import { and, eq, sql } from "drizzle-orm";
+import type { Executor } from "@/lib/db/client";
+import { events, type Trust } from "@/lib/db/schema/events";
+import { newId } from "@/lib/ids";
+import { notifyEventChange } from "@/lib/events/events-channel";
+
+export const MAX_TYPE_LENGTH = 200;
+
+export interface NewEvent {
+  projectId: string;
+  sourceId: string | null;
+  source: string;
+  type: string;
+  trust: Trust;
+  /** JSON text as received (stored verbatim), or bytes that are not JSON with their content type. */
+  body: { json: string } | { raw: Uint8Array };
+  contentType: string | null;
+  payloadSize: number;
+  headers: Record<string, string>;
+  dedupeKey: string | null;
+}
+
+/**
+ * The one insert for every event (webhooks and Brynth's own). A delivery already received under the same
+ * dedupe key returns the first event instead of a second one. The NOTIFY rides in the caller's transaction.
+ */
+export async function insertEvent(tx: Executor, e: NewEvent): Promise<{ id: string; duplicate: boolean }> {
+  const now = new Date();
+  const id = newId("evt");
+  const type = e.type.slice(0, MAX_TYPE_LENGTH) || "unknown";
+  const inserted = await tx
+    .insert(events)
+    .values({
+      id,
+      projectId: e.projectId,
+      sourceId: e.sourceId,
+      source: e.source,
+      type,
+      status: "pending",
+      trust: e.trust,
+      payload: "json" in e.body ? sql`${e.body.json}::json` : null,
+      raw: "raw" in e.body ? e.body.raw : null,
+      contentType: e.contentType,
+      payloadSize: e.payloadSize,
+      headers: e.headers,
+      dedupeKey: e.dedupeKey,
+      receivedAt: now,
+      availableAt: now,
+      updatedAt: now,
+    })
+    .onConflictDoNothing()
+    .returning({ id: events.id });
+  if (inserted.length === 0 && e.dedupeKey !== null) {
+    const [first] = await tx
+      .select({ id: events.id })
+      .from(events)
+      .where(and(eq(events.projectId, e.projectId), eq(events.source, e.source), eq(events.dedupeKey, e.dedupeKey)));
+    if (first) return { id: first.id, duplicate: true };
+  }
+  if (inserted.length === 0) throw new Error("event insert conflicted without a dedupe key");
+  await notifyEventChange(tx, { project: e.projectId, id, source: e.source, type, status: "pending" });
+  return { id, duplicate: false };
+}

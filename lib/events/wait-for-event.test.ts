@@ -1,0 +1,99 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { and, eq, sql } from "drizzle-orm";
+import { getDb } from "@/lib/db/client";
+import { ledgerEntries } from "@/lib/db/schema/ledger";
+import { startApiServer } from "@/lib/testing/api-server";
+import { connectMcp } from "@/lib/testing/mcp-client";
+import { seedProject } from "@/lib/testing/seed";
+import { seedEvents, seedSource, timeTravel } from "@/lib/testing/events";
+import { mcpCall } from "@/lib/tools/events/__tests__/tool-client";
+
+let server: Awaited<ReturnType<typeof startApiServer>>;
+let project: Awaited<ReturnType<typeof seedProject>>;
+let client: Client;
+
+beforeAll(async () => {
+  server = await startApiServer();
+  project = await seedProject();
+  client = (await connectMcp(server.url, project.secret)).client;
+});
+afterAll(async () => {
+  await client.close();
+  await server.close();
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe("inbox_wait", () => {
+  it("returns within a second of a matching webhook, without claiming it", async () => {
+    const { url } = await seedSource(project.actor, { name: "wake", verification: "none" });
+    const started = Date.now();
+    const waiting = mcpCall(client, "inbox_wait", { source: "wake", timeout_seconds: 20 });
+    await sleep(400);
+    const sentAt = Date.now();
+    const post = await fetch(url!, { method: "POST", body: JSON.stringify({ type: "ping.pong" }), headers: { "content-type": "application/json" } });
+    expect(post.status).toBe(200);
+    const res = await waiting;
+    const latency = Date.now() - sentAt;
+    expect(res.ok && res.data.event).toMatchObject({ source: "wake", type: "ping.pong", status: "pending" });
+    expect(latency).toBeLessThan(1000);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(400);
+    const still = await mcpCall(client, "inbox_list", { source: "wake" });
+    expect(still.ok && still.data.events[0].status).toBe("pending");
+  });
+
+  it("returns an already pending event at once", async () => {
+    const [id] = await seedEvents(project.project.id, [{ type: "ready.now", source: "ready" }]);
+    const started = Date.now();
+    const res = await mcpCall(client, "inbox_wait", { source: "ready", timeout_seconds: 10 });
+    expect(res.ok && res.data.event.id).toBe(id);
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+
+  it("ignores events that do not match and returns {event: null} at the timeout", async () => {
+    const started = Date.now();
+    const waiting = mcpCall(client, "inbox_wait", { type: "wanted.*", timeout_seconds: 2 });
+    await sleep(300);
+    await seedEvents(project.project.id, [{ type: "unwanted.thing" }]);
+    const res = await waiting;
+    expect(res).toEqual({ ok: true, data: { event: null } });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1900);
+  });
+
+  it("wakes when a lease runs out, without any notification", async () => {
+    const [id] = await seedEvents(project.project.id, [{ type: "lease.expiry", source: "leases" }]);
+    expect((await mcpCall(client, "inbox_claim", { event_id: id })).ok).toBe(true);
+    await timeTravel(id, "lease", 1.5);
+    const started = Date.now();
+    const res = await mcpCall(client, "inbox_wait", { source: "leases", timeout_seconds: 10 });
+    expect(res.ok && res.data.event).toMatchObject({ id, status: "pending", attempts: 1 });
+    expect(Date.now() - started).toBeGreaterThan(1000);
+    expect(Date.now() - started).toBeLessThan(3000);
+  });
+
+  it("stops waiting when the client goes away", async () => {
+    const db = await getDb();
+    const count = async () =>
+      (await db.select({ n: sql<number>`count(*)::int` }).from(ledgerEntries).where(and(eq(ledgerEntries.projectId, project.project.id), eq(ledgerEntries.op, "inbox.wait"))))[0].n;
+    const before = await count();
+    const controller = new AbortController();
+    const req = fetch(`${server.url}/api/v1/events/wait?source=nobody&timeout_seconds=60`, {
+      headers: { authorization: `Bearer ${project.secret}` },
+      signal: controller.signal,
+    }).catch(() => null);
+    await sleep(300);
+    controller.abort();
+    await req;
+    const deadline = Date.now() + 3000;
+    while ((await count()) === before && Date.now() < deadline) await sleep(50);
+    expect(await count()).toBe(before + 1);
+  });
+
+  it("refuses timeouts outside 1–120 s", async () => {
+    for (const timeout_seconds of [0, 121]) {
+      const res = await mcpCall(client, "inbox_wait", { timeout_seconds });
+      expect(res).toMatchObject({ ok: false, code: "validation_error" });
+    }
+  });
+});

@@ -1,0 +1,86 @@
+import { and, asc, eq, or, sql } from "drizzle-orm";
+import type { Actor } from "@/lib/actor";
+import type { Executor } from "@/lib/db/client";
+import { events } from "@/lib/db/schema/events";
+import { queryRows } from "@/lib/db/rows";
+import { envelopeColumns, LIST_INLINE_BYTES, type EnvelopeRow } from "@/lib/events/event-envelope";
+import { filterConditions } from "@/lib/events/list-events";
+import { statusCondition } from "@/lib/events/event-status";
+import { onEventChange } from "@/lib/events/events-channel";
+import { typeCondition, typeMatches } from "@/lib/events/type-filter";
+
+/**
+ * Long-poll for the first claimable event matching source/type, without claiming it. Woken by NOTIFY when an event
+ * becomes claimable or changes state; timers cover what no NOTIFY announces (a lease or retry delay running out).
+ * Runs outside any transaction; stops early when `signal` aborts (the client went away).
+ */
+export async function waitForEvent(
+  db: Executor,
+  opts: { actor: Pick<Actor, "projectId">; source?: string; type?: string; timeoutMs: number; signal: AbortSignal },
+): Promise<EnvelopeRow | null> {
+  const deadline = Date.now() + opts.timeoutMs;
+  let poke: (() => void) | null = null;
+  let poked = false;
+  const stop = await onEventChange((c) => {
+    if (c.project !== opts.actor.projectId || c.status === "done" || c.status === "dead") return;
+    if ((opts.source && c.source !== opts.source) || !typeMatches(opts.type, c.type)) return;
+    poked = true;
+    poke?.();
+  });
+  const onAbort = () => poke?.();
+  opts.signal.addEventListener("abort", onAbort);
+  try {
+    for (;;) {
+      // Reset before querying: a notification arriving during the query must trigger another round.
+      poked = false;
+      const found = await firstClaimable(db, opts);
+      if (found) return found;
+      const now = Date.now();
+      if (now >= deadline || opts.signal.aborted) return null;
+      const nextChange = await msUntilNextChange(db, opts);
+      const sleep = Math.min(deadline - now, nextChange ?? Infinity);
+      if (!poked) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(done, Math.max(0, sleep));
+          function done() {
+            clearTimeout(timer);
+            poke = null;
+            resolve();
+          }
+          poke = done;
+        });
+      }
+    }
+  } finally {
+    stop();
+    opts.signal.removeEventListener("abort", onAbort);
+  }
+}
+
+async function firstClaimable(db: Executor, opts: { actor: Pick<Actor, "projectId">; source?: string; type?: string }) {
+  const where = filterConditions(opts.actor.projectId, { status: "pending", source: opts.source, type: opts.type });
+  const [row] = await db
+    .select(envelopeColumns(LIST_INLINE_BYTES))
+    .from(events)
+    .where(and(...where))
+    .orderBy(asc(events.receivedAt), asc(events.id))
+    .limit(1);
+  return (row as EnvelopeRow | undefined) ?? null;
+}
+
+/** Milliseconds until the next lease or retry delay of a matching live event runs out (database clock). */
+async function msUntilNextChange(db: Executor, opts: { actor: Pick<Actor, "projectId">; source?: string; type?: string }) {
+  const [row] = await queryRows<{ ms: number | string | null }>(
+    db,
+    sql`select ceil(extract(epoch from min(case when ${events.status} = 'failed' then ${events.availableAt}
+        else ${events.leaseExpiresAt} end) - now()) * 1000)::float8 as ms
+      from ${events}
+      where ${and(
+        eq(events.projectId, opts.actor.projectId),
+        or(statusCondition.claimed, statusCondition.failed),
+        opts.source ? eq(events.source, opts.source) : undefined,
+        opts.type ? typeCondition(opts.type) : undefined,
+      )}`,
+  );
+  return row?.ms === null || row?.ms === undefined ? null : Math.max(0, Number(row.ms)) + 5;
+}

@@ -1,0 +1,243 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import Stripe from "stripe";
+import { sign as signGithub } from "@octokit/webhooks-methods";
+import { Webhook } from "standardwebhooks";
+import { createHmac, randomBytes, randomUUID } from "node:crypto";
+import { request } from "node:http";
+import { getDb } from "@/lib/db/client";
+import { removeSource } from "@/lib/sources/remove-source";
+import { startApiServer } from "@/lib/testing/api-server";
+import { eventsOf, seedSource } from "@/lib/testing/events";
+import { seedProject } from "@/lib/testing/seed";
+
+const stripe = new Stripe("sk_test_unused");
+let server: Awaited<ReturnType<typeof startApiServer>>;
+let actor: Awaited<ReturnType<typeof seedProject>>["actor"];
+
+beforeAll(async () => {
+  server = await startApiServer();
+  actor = (await seedProject()).actor;
+});
+afterAll(() => server.close());
+
+const post = (url: string, body: string | Uint8Array, headers: Record<string, string> | Headers = {}) =>
+  fetch(url, { method: "POST", body, headers: headers instanceof Headers ? headers : { "content-type": "application/json", ...headers } });
+
+/** Raw node request, for what fetch will not send (repeated headers kept apart). */
+function rawPost(url: string, body: string, headers: Record<string, string | string[]>): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: "POST", headers }, (res) => {
+      let data = "";
+      res.on("data", (c) => (data += c));
+      res.on("end", () => resolve({ status: res.statusCode!, body: data }));
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+describe("stripe source", () => {
+  const secret = "whsec_stripe_test_secret";
+  let url: string;
+  beforeAll(async () => {
+    url = (await seedSource(actor, { name: "stripe", verification: "stripe", secret })).url!;
+  });
+
+  it("stores a verified event as pending, untrusted, typed from the payload, and answers after commit", async () => {
+    const payload = JSON.stringify({ id: "evt_stripe_1", type: "invoice.paid", data: { object: { amount: 1200 } } });
+    const res = await post(url, payload, { "stripe-signature": stripe.webhooks.generateTestHeaderString({ payload, secret }) });
+    expect(res.status).toBe(200);
+    const { event_id, duplicate } = await res.json();
+    expect(duplicate).toBe(false);
+    const [event] = await eventsOf(actor, { source: "stripe" });
+    expect(event).toMatchObject({ id: event_id, source: "stripe", type: "invoice.paid", status: "pending", trust: "external_untrusted" });
+    expect(JSON.parse(event.payloadText!)).toEqual(JSON.parse(payload));
+    expect(event.payloadText).toBe(payload); // the exact bytes, not re-serialised
+    expect(event.headers["content-type"]).toBe("application/json");
+    expect(event.headers["stripe-signature"]).toBeUndefined();
+  });
+
+  it("does not create a second event for a provider retry of the same Stripe event", async () => {
+    const payload = JSON.stringify({ id: "evt_retry", type: "charge.succeeded" });
+    const first = await (await post(url, payload, { "stripe-signature": stripe.webhooks.generateTestHeaderString({ payload, secret }) })).json();
+    const retry = await post(url, payload, {
+      "stripe-signature": stripe.webhooks.generateTestHeaderString({ payload, secret, timestamp: Math.floor(Date.now() / 1000) + 5 }),
+    });
+    expect(retry.status).toBe(200);
+    expect(await retry.json()).toEqual({ received: true, event_id: first.event_id, duplicate: true });
+    expect((await eventsOf(actor, { type: "charge.succeeded" })).length).toBe(1);
+  });
+
+  it("refuses a wrong, missing, malformed, stale or duplicated signature with 401 and stores nothing", async () => {
+    const payload = JSON.stringify({ id: "evt_bad", type: "bad.signature" });
+    const good = stripe.webhooks.generateTestHeaderString({ payload, secret });
+    const cases: Record<string, string>[] = [
+      {},
+      { "stripe-signature": stripe.webhooks.generateTestHeaderString({ payload, secret: "whsec_wrong" }) },
+      { "stripe-signature": "t=nonsense" },
+      { "stripe-signature": stripe.webhooks.generateTestHeaderString({ payload, secret, timestamp: Math.floor(Date.now() / 1000) - 301 }) },
+      { "stripe-signature": stripe.webhooks.generateTestHeaderString({ payload, secret, timestamp: Math.floor(Date.now() / 1000) + 301 }) },
+    ];
+    for (const headers of cases) {
+      const res = await post(url, payload, headers);
+      expect(res.status, JSON.stringify(headers)).toBe(401);
+      expect((await res.json()).error.code).toBe("unauthorized");
+    }
+    const dup = await rawPost(url, payload, { "content-type": "application/json", "stripe-signature": [good, good] });
+    expect(dup.status).toBe(401);
+    const tampered = await post(url, payload.replace("bad.signature", "evil"), { "stripe-signature": good });
+    expect(tampered.status).toBe(401);
+    expect(await eventsOf(actor, { type: "bad.*" })).toEqual([]);
+    expect(await eventsOf(actor, { type: "evil" })).toEqual([]);
+  });
+});
+
+describe("github source", () => {
+  const secret = "github-webhook-secret";
+  let url: string;
+  beforeAll(async () => {
+    url = (await seedSource(actor, { name: "github", verification: "github", secret })).url!;
+  });
+
+  it("types events as X-GitHub-Event plus action and dedupes on X-GitHub-Delivery", async () => {
+    const payload = JSON.stringify({ action: "opened", number: 7 });
+    const delivery = randomUUID();
+    const headers = { "x-github-event": "pull_request", "x-github-delivery": delivery, "x-hub-signature-256": await signGithub(secret, payload) };
+    const first = await post(url, payload, headers);
+    expect(first.status).toBe(200);
+    const again = await (await post(url, payload, headers)).json();
+    expect(again.duplicate).toBe(true);
+    const events = await eventsOf(actor, { source: "github" });
+    expect(events.map((e) => e.type)).toEqual(["pull_request.opened"]);
+    expect(events[0].headers).toMatchObject({ "x-github-event": "pull_request", "x-github-delivery": delivery });
+  });
+
+  it("reads GitHub's form-encoded deliveries as JSON", async () => {
+    const json = JSON.stringify({ zen: "Keep it logically awesome." });
+    const form = `payload=${encodeURIComponent(json)}`;
+    const res = await post(url, form, {
+      "content-type": "application/x-www-form-urlencoded",
+      "x-github-event": "ping",
+      "x-github-delivery": randomUUID(),
+      "x-hub-signature-256": await signGithub(secret, form),
+    });
+    expect(res.status).toBe(200);
+    const [event] = await eventsOf(actor, { source: "github", type: "ping" });
+    expect(JSON.parse(event.payloadText!)).toEqual({ zen: "Keep it logically awesome." });
+  });
+
+  it("refuses duplicated signature headers", async () => {
+    const payload = JSON.stringify({ action: "closed" });
+    const sig = await signGithub(secret, payload);
+    const res = await rawPost(url, payload, { "x-github-event": "issues", "x-hub-signature-256": [sig, sig] });
+    expect(res.status).toBe(401);
+    expect(await eventsOf(actor, { type: "issues*" })).toEqual([]);
+  });
+
+  it("refuses a duplicated delivery id header with 400", async () => {
+    const payload = JSON.stringify({ action: "edited" });
+    const res = await rawPost(url, payload, {
+      "x-github-event": "label",
+      "x-github-delivery": [randomUUID(), randomUUID()],
+      "x-hub-signature-256": await signGithub(secret, payload),
+    });
+    expect(res.status).toBe(400);
+    expect(await eventsOf(actor, { type: "label*" })).toEqual([]);
+  });
+});
+
+describe("hmac_sha256 and standard_webhooks sources", () => {
+  it("verifies hex or base64 in the configured header and dedupes on a configured id header", async () => {
+    const secret = "acme-shared-secret";
+    const { url } = await seedSource(actor, { name: "acme", verification: "hmac_sha256", secret, signature_header: "X-Acme-Signature", id_header: "x-acme-id" });
+    const payload = JSON.stringify({ type: "order.created", id: 1 });
+    const mac = createHmac("sha256", secret).update(payload).digest();
+    expect((await post(url!, payload, { "x-acme-signature": mac.toString("hex"), "x-acme-id": "d1" })).status).toBe(200);
+    expect((await post(url!, payload, { "x-acme-signature": mac.toString("base64"), "x-acme-id": "d1" })).status).toBe(200);
+    expect((await post(url!, payload, { "x-signature": mac.toString("hex"), "x-acme-id": "d2" })).status).toBe(401);
+    const events = await eventsOf(actor, { source: "acme" });
+    expect(events.map((e) => [e.type, e.headers["x-acme-id"]])).toEqual([["order.created", "d1"]]);
+  });
+
+  it("verifies Standard Webhooks signed by the standardwebhooks package and dedupes on webhook-id", async () => {
+    const secret = `whsec_${randomBytes(24).toString("base64")}`;
+    const { url } = await seedSource(actor, { name: "svix", verification: "standard_webhooks", secret });
+    const payload = JSON.stringify({ type: "user.created", timestamp: new Date().toISOString(), data: { id: "u1" } });
+    const at = new Date();
+    const headers = {
+      "webhook-id": "msg_1",
+      "webhook-timestamp": String(Math.floor(at.getTime() / 1000)),
+      "webhook-signature": new Webhook(secret).sign("msg_1", at, payload),
+    };
+    expect((await post(url!, payload, headers)).status).toBe(200);
+    expect((await (await post(url!, payload, headers)).json()).duplicate).toBe(true);
+    const old = new Date(Date.now() - 600_000);
+    const stale = { ...headers, "webhook-timestamp": String(Math.floor(old.getTime() / 1000)), "webhook-signature": new Webhook(secret).sign("msg_1", old, payload) };
+    expect((await post(url!, payload, stale)).status).toBe(401);
+    expect((await eventsOf(actor, { source: "svix" })).map((e) => e.type)).toEqual(["user.created"]);
+  });
+});
+
+describe("bodies", () => {
+  let url: string;
+  beforeAll(async () => {
+    url = (await seedSource(actor, { name: "open", verification: "none" })).url!;
+  });
+
+  it("stores non-JSON bodies raw with their content type instead of rejecting them", async () => {
+    expect((await post(url, "a=1&b=2", { "content-type": "application/x-www-form-urlencoded" })).status).toBe(200);
+    expect((await post(url, "{not json", { "content-type": "application/json" })).status).toBe(200);
+    const bytes = new Uint8Array([0xff, 0x00, 0xfe, 0x01]);
+    expect((await post(url, bytes, { "content-type": "application/octet-stream" })).status).toBe(200);
+    const events = await eventsOf(actor, { source: "open" });
+    expect(events.map((e) => [e.type, e.contentType, e.isJson])).toEqual([
+      ["webhook", "application/x-www-form-urlencoded", false],
+      ["webhook", "application/json", false],
+      ["webhook", "application/octet-stream", false],
+    ]);
+    expect(Buffer.from(events[0].raw!).toString()).toBe("a=1&b=2");
+    expect([...events[2].raw!]).toEqual([...bytes]);
+  });
+
+  it("refuses bodies over the limit with 413 before parsing, announced or streamed, and stores nothing", async () => {
+    const big = "x".repeat(5 * 1024 * 1024 + 1);
+    const before = (await eventsOf(actor, { source: "open" })).length;
+    const announced = await post(url, big, { "content-type": "text/plain" });
+    expect(announced.status).toBe(413);
+    expect((await announced.json()).error.code).toBe("payload_too_large");
+    const chunks = new ReadableStream({
+      start(c) {
+        for (let i = 0; i < 6; i++) c.enqueue(new TextEncoder().encode("y".repeat(1024 * 1024)));
+        c.close();
+      },
+    });
+    const streamed = await fetch(url, { method: "POST", body: chunks, headers: { "content-type": "text/plain" }, duplex: "half" } as RequestInit);
+    expect(streamed.status).toBe(413);
+    expect((await eventsOf(actor, { source: "open" })).length).toBe(before);
+  });
+});
+
+describe("unknown URLs", () => {
+  it("answers 404 identically for a random token, a malformed one and a removed source", async () => {
+    const { url } = await seedSource(actor, { name: "gone", verification: "none" });
+    expect((await post(url!, "{}")).status).toBe(200);
+    const db = await getDb();
+    await db.transaction((tx) => removeSource(tx, { actor, name: "gone" }));
+    const base = url!.slice(0, url!.lastIndexOf("/") + 1);
+    const answers = await Promise.all(
+      [url!, `${base}${"A".repeat(43)}`, `${base}short`].map(async (u) => {
+        const res = await post(u, "{}");
+        return [res.status, await res.text()];
+      }),
+    );
+    expect(new Set(answers.map((a) => JSON.stringify(a))).size).toBe(1);
+    expect(answers[0][0]).toBe(404);
+    // Events received before the removal stay.
+    expect((await eventsOf(actor, { source: "gone" })).length).toBe(1);
+  });
+
+  it("answers GET with 405 whatever the token", async () => {
+    const res = await fetch(`${server.url}/hooks/${"B".repeat(43)}`);
+    expect(res.status).toBe(405);
+  });
+});

@@ -1,0 +1,80 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startApiServer } from "@/lib/testing/api-server";
+import { OWNER_EMAIL, OWNER_PASSWORD, seedKey, seedProject } from "@/lib/testing/seed";
+import { seedEvents } from "@/lib/testing/events";
+
+let server: Awaited<ReturnType<typeof startApiServer>>;
+let project: Awaited<ReturnType<typeof seedProject>>;
+
+beforeAll(async () => {
+  server = await startApiServer();
+  project = await seedProject();
+});
+afterAll(() => server.close());
+
+/** Reads SSE messages until `until` matches one, or fails after `ms`. */
+async function readUntil(res: Response, until: (data: Record<string, unknown>) => boolean, ms = 5000) {
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  let buffer = "";
+  const messages: { event: string; data: Record<string, unknown> }[] = [];
+  const deadline = Date.now() + ms;
+  try {
+    while (Date.now() < deadline) {
+      const { done, value } = await Promise.race([
+        reader.read(),
+        new Promise<never>((_, reject) => setTimeout(() => reject(new Error("timed out")), deadline - Date.now())),
+      ]);
+      if (done) break;
+      buffer += decoder.decode(value, { stream: true });
+      let end: number;
+      while ((end = buffer.indexOf("\n\n")) >= 0) {
+        const block = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        const event = /^event: (.*)$/m.exec(block)?.[1];
+        const data = /^data: (.*)$/m.exec(block)?.[1];
+        if (event && data) {
+          messages.push({ event, data: JSON.parse(data) });
+          if (until(JSON.parse(data))) return messages;
+        }
+      }
+    }
+  } finally {
+    await reader.cancel().catch(() => {});
+  }
+  throw new Error(`no matching message in ${JSON.stringify(messages)}`);
+}
+
+describe("GET /api/v1/stream (SSE)", () => {
+  it("streams the project's event changes to an API key with inbox:read, and nothing of other projects", async () => {
+    const res = await fetch(`${server.url}/api/v1/stream`, { headers: { authorization: `Bearer ${project.secret}` } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("text/event-stream");
+    const other = await seedProject({ name: "elsewhere" });
+    setTimeout(async () => {
+      await seedEvents(other.project.id, [{ type: "not.yours" }]);
+      await seedEvents(project.project.id, [{ type: "live.one" }]);
+    }, 200);
+    const messages = await readUntil(res, (d) => d.type === "live.one");
+    expect(messages.map((m) => m.data.type)).toEqual(["live.one"]);
+    expect(messages[0]).toMatchObject({ event: "event", data: { source: "brynth", status: "pending" } });
+    expect(messages[0].data).not.toHaveProperty("payload");
+  });
+
+  it("accepts the owner (here with HTTP Basic, as the dashboard cookie would) for the chosen project", async () => {
+    const basic = Buffer.from(`${OWNER_EMAIL}:${OWNER_PASSWORD}`).toString("base64");
+    const res = await fetch(`${server.url}/api/v1/stream?project=${project.project.id}`, { headers: { authorization: `Basic ${basic}` } });
+    expect(res.status).toBe(200);
+    setTimeout(() => seedEvents(project.project.id, [{ type: "owner.sees" }]), 200);
+    const messages = await readUntil(res, (d) => d.type === "owner.sees");
+    expect(messages.at(-1)!.data.type).toBe("owner.sees");
+  });
+
+  it("refuses no credentials (401) and a key without inbox:read (403)", async () => {
+    expect((await fetch(`${server.url}/api/v1/stream`)).status).toBe(401);
+    const { secret } = await seedKey(project.project.id, ["ledger:read"], "no inbox");
+    const res = await fetch(`${server.url}/api/v1/stream`, { headers: { authorization: `Bearer ${secret}` } });
+    expect(res.status).toBe(403);
+    expect((await res.json()).error.code).toBe("missing_permission");
+  });
+});

@@ -1,0 +1,80 @@
+import { getDb } from "@/lib/db/client";
+import { AppError, toErrorBody } from "@/lib/errors";
+import { readCookie, authenticateOwner } from "@/lib/auth/authenticate-owner";
+import { onEventChange } from "@/lib/events/events-channel";
+import { clientIp, isAllowedOrigin } from "@/lib/http/request-info";
+import { authenticateKey } from "@/lib/keys/authenticate-key";
+import { ownerActor } from "@/lib/owner-api/owner-actor";
+
+const KEEPALIVE_MS = 15_000;
+/** Same cookie as lib/auth/current-owner.ts (not imported: that module needs Next's request scope). */
+const PROJECT_COOKIE = "brynth_project";
+
+/** The project a stream is for: an API key's own (it needs inbox:read), or the signed-in owner's current one. */
+async function streamProject(req: Request, url: URL): Promise<string> {
+  const authorization = req.headers.get("authorization");
+  if (authorization?.toLowerCase().startsWith("bearer ")) {
+    const key = await authenticateKey(authorization, clientIp(req));
+    if (!key.scopes.includes("inbox:read")) {
+      throw new AppError("missing_permission", "The event stream needs the inbox:read scope.", {
+        fix: "Use a key with the scope `inbox:read` (API keys screen).",
+      });
+    }
+    return key.projectId;
+  }
+  const { owner } = await authenticateOwner(req);
+  const wanted =
+    url.searchParams.get("project") ?? req.headers.get("x-brynth-project") ?? readCookie(req.headers.get("cookie"), PROJECT_COOKIE);
+  return (await ownerActor(await getDb(), owner, wanted, "dashboard")).projectId;
+}
+
+/**
+ * `GET /api/v1/stream` as Server-Sent Events: one `event` message per event change in the project (id, source,
+ * type, status; never payloads), fanned out from the process's single LISTEN. Browsers use EventSource with the
+ * dashboard cookie; scripts and curl use an API key.
+ */
+export async function handleStream(req: Request): Promise<Response> {
+  try {
+    if (req.method !== "GET") throw new AppError("method_not_allowed", "The stream is read with GET.");
+    if (!isAllowedOrigin(req.headers.get("origin"))) throw new AppError("forbidden", "Origin not allowed.");
+    const projectId = await streamProject(req, new URL(req.url));
+    const encoder = new TextEncoder();
+    let cleanup = () => {};
+    const stream = new ReadableStream<Uint8Array>({
+      async start(controller) {
+        const send = (s: string) => {
+          try {
+            controller.enqueue(encoder.encode(s));
+          } catch {
+            cleanup();
+          }
+        };
+        send("retry: 3000\n: stream open\n\n");
+        const stop = await onEventChange((c) => {
+          if (c.project !== projectId) return;
+          send(`event: event\ndata: ${JSON.stringify({ id: c.id, source: c.source, type: c.type, status: c.status })}\n\n`);
+        });
+        const timer = setInterval(() => send(": keep-alive\n\n"), KEEPALIVE_MS);
+        cleanup = () => {
+          clearInterval(timer);
+          stop();
+          try {
+            controller.close();
+          } catch {}
+        };
+        if (req.signal.aborted) cleanup();
+        else req.signal.addEventListener("abort", () => cleanup(), { once: true });
+      },
+      cancel() {
+        cleanup();
+      },
+    });
+    return new Response(stream, {
+      status: 200,
+      headers: { "content-type": "text/event-stream", "cache-control": "no-cache, no-transform", "x-accel-buffering": "no" },
+    });
+  } catch (err) {
+    const { status, body, headers } = toErrorBody(err);
+    return new Response(JSON.stringify({ error: body }), { status, headers: { "content-type": "application/json", ...headers } });
+  }
+}

@@ -1,0 +1,79 @@
+import { and, asc, eq, isNull, sql } from "drizzle-orm";
+import { getDb, type Db } from "@/lib/db/client";
+import { ledgerEntries, ledgerHeads } from "@/lib/db/schema/ledger";
+import { entryHash, GENESIS_HASH } from "@/lib/ledger/canonical";
+
+const BATCH = 2000;
+
+/**
+ * Chains a project's committed, unsealed entries: locks the head row (so sealers on every instance take turns),
+ * gives each entry the next seq and the hash over the previous one, and moves the head. Returns how many it sealed.
+ */
+export async function sealProject(db: Db, projectId: string): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const sealed = await db.transaction(async (tx) => {
+      await tx.insert(ledgerHeads).values({ projectId, seq: 0, hash: GENESIS_HASH }).onConflictDoNothing();
+      const [head] = await tx.select().from(ledgerHeads).where(eq(ledgerHeads.projectId, projectId)).for("update");
+      const rows = await tx
+        .select()
+        .from(ledgerEntries)
+        .where(and(eq(ledgerEntries.projectId, projectId), isNull(ledgerEntries.seq)))
+        .orderBy(asc(ledgerEntries.id))
+        .limit(BATCH);
+      if (rows.length === 0) return 0;
+      let seq = Number(head.seq);
+      let prevHash = head.hash;
+      const values = rows.map((row) => {
+        seq++;
+        const hash = entryHash({ ...row, seq, prevHash });
+        const v = sql`(${row.id}::bigint, ${seq}::bigint, ${prevHash}, ${hash})`;
+        prevHash = hash;
+        return v;
+      });
+      await tx.execute(sql`
+        update ledger_entries e set seq = v.seq, prev_hash = v.prev_hash, hash = v.hash
+        from (values ${sql.join(values, sql`, `)}) as v(id, seq, prev_hash, hash)
+        where e.id = v.id`);
+      await tx.update(ledgerHeads).set({ seq, hash: prevHash }).where(eq(ledgerHeads.projectId, projectId));
+      return rows.length;
+    });
+    total += sealed;
+    if (sealed < BATCH) return total;
+  }
+}
+
+const g = globalThis as { __brynthSealing?: Map<string, { running: boolean; again: boolean }> };
+
+/**
+ * Seals a project shortly after an append, coalescing bursts: one sealer per project per process, re-run while
+ * new entries arrived meanwhile. A periodic sweep (sealAllPending) catches entries of crashed processes.
+ */
+export function sealSoon(projectId: string): void {
+  const state = (g.__brynthSealing ??= new Map());
+  const s = state.get(projectId);
+  if (s?.running) {
+    s.again = true;
+    return;
+  }
+  const entry = { running: true, again: false };
+  state.set(projectId, entry);
+  setTimeout(async function run() {
+    entry.again = false;
+    try {
+      await sealProject(await getDb(), projectId);
+    } catch (err) {
+      console.error("[brynth] ledger sealing failed; the sweep will retry", err);
+    }
+    if (entry.again) return void setTimeout(run, 2);
+    state.delete(projectId);
+  }, 2);
+}
+
+/** Seals every project that has unsealed entries (start-up and periodic sweep). */
+export async function sealAllPending(db: Db): Promise<number> {
+  const projects = await db.selectDistinct({ projectId: ledgerEntries.projectId }).from(ledgerEntries).where(isNull(ledgerEntries.seq));
+  let n = 0;
+  for (const p of projects) n += await sealProject(db, p.projectId);
+  return n;
+}

@@ -1,0 +1,67 @@
+import { z } from "zod";
+import type { Actor } from "@/lib/actor";
+import type { Executor } from "@/lib/db/client";
+import { sources } from "@/lib/db/schema/events";
+import { encryptSecret } from "@/lib/crypto/secret-box";
+import { AppError } from "@/lib/errors";
+import { newId } from "@/lib/ids";
+import { appendEntry } from "@/lib/ledger/append-entry";
+import { hookToken, hookTokenHash } from "@/lib/sources/hook-token";
+import { projectAddress } from "@/lib/sources/project-address";
+import { checkSourceFields, sourceExtras, sourceFields } from "@/lib/sources/source-input";
+import { findActiveSources } from "@/lib/sources/find-source";
+import { sourceView } from "@/lib/sources/source-view";
+
+export const addSourceInput = z.object({ ...sourceFields, ...sourceExtras }).strict().superRefine(checkSourceFields);
+export type AddSourceInput = z.infer<typeof addSourceInput>;
+
+/** The secret is encrypted at rest and never returned; the URL token is derived from the new id. */
+export async function addSource(tx: Executor, opts: { actor: Actor; ledger?: boolean } & AddSourceInput) {
+  const { actor } = opts;
+  const existing = await findActiveSources(tx, actor.projectId);
+  if (existing.some((s) => s.name === opts.name)) {
+    throw new AppError("CONFLICT", `A source named ${opts.name} exists already.`, {
+      fix: "Choose another name, or remove the existing source first (source_remove).",
+    });
+  }
+  const email = existing.find((s) => s.type === "email");
+  if (opts.type === "email" && email) {
+    throw new AppError("CONFLICT", `The project address already feeds the source ${email.name}.`, {
+      fix: "A project has one email source; use it, or remove it first.",
+    });
+  }
+  const id = newId("src");
+  const webhook = opts.type === "webhook";
+  const [row] = await tx
+    .insert(sources)
+    .values({
+      id,
+      projectId: actor.projectId,
+      name: opts.name,
+      type: opts.type,
+      verification: webhook ? (opts.verification ?? "none") : "none",
+      secretEnc: webhook && opts.secret ? encryptSecret(opts.secret) : null,
+      signatureHeader: webhook ? (opts.signature_header ?? null) : null,
+      idHeader: webhook ? (opts.id_header ?? null) : null,
+      typeField: webhook ? (opts.type_field ?? null) : null,
+      tokenHash: webhook ? hookTokenHash(hookToken(id)) : null,
+      address: webhook ? null : projectAddress(actor.projectId),
+      createdBy: actor.id,
+    })
+    .onConflictDoNothing()
+    .returning();
+  if (!row) {
+    // A concurrent add of the same name won the unique index.
+    throw new AppError("CONFLICT", `A source named ${opts.name} exists already.`, { fix: "Choose another name." });
+  }
+  if (opts.ledger !== false) {
+    await appendEntry(tx, {
+      actor,
+      op: "source.add",
+      subject: row.id,
+      // Never the secret, not even as part of a digest.
+      input: { type: opts.type, name: opts.name, verification: row.verification, signature_header: row.signatureHeader },
+    });
+  }
+  return sourceView(row);
+}

@@ -1,0 +1,110 @@
+import type { Source } from "@/lib/db/schema/events";
+import { AppError } from "@/lib/errors";
+import { MAX_TYPE_LENGTH } from "@/lib/events/insert-event";
+import { looksDuplicated } from "@/lib/sources/verify/hmac";
+
+/** Headers worth keeping with an event: what it is and which delivery it was. Never signatures or auth. */
+const KEPT_HEADERS = [
+  "content-type",
+  "user-agent",
+  "x-github-event",
+  "x-github-delivery",
+  "x-github-hook-id",
+  "x-github-hook-installation-target-id",
+  "x-github-hook-installation-target-type",
+  "webhook-id",
+  "webhook-timestamp",
+];
+const MAX_DEDUPE_LENGTH = 300;
+
+export interface Delivery {
+  type: string;
+  dedupeKey: string | null;
+  headers: Record<string, string>;
+  contentType: string | null;
+  body: { json: string } | { raw: Uint8Array };
+}
+
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+/** JSON is kept as its exact text; anything else (or JSON that does not parse) is stored raw, never rejected. */
+function readBody(bytes: Uint8Array, contentType: string | null): { json: string; value: unknown } | null {
+  const ct = (contentType ?? "").toLowerCase();
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    return null;
+  }
+  if (ct.startsWith("application/x-www-form-urlencoded")) {
+    // GitHub's form content type: the JSON travels as the one `payload` field.
+    const form = new URLSearchParams(text);
+    const payload = form.get("payload");
+    if (payload === null || [...form.keys()].length !== 1) return null;
+    text = payload;
+  } else if (ct && !/^application\/([\w.+-]+\+)?json\b/.test(ct) && !ct.startsWith("text/json")) {
+    return null;
+  }
+  if (!text.trim()) return null;
+  try {
+    return { json: text, value: JSON.parse(text) };
+  } catch {
+    return null;
+  }
+}
+
+function field(value: unknown, path: string): unknown {
+  let v = value;
+  for (const key of path.split(".")) {
+    if (v === null || typeof v !== "object" || Array.isArray(v)) return undefined;
+    v = (v as Record<string, unknown>)[key];
+  }
+  return v;
+}
+
+const asType = (v: unknown) =>
+  typeof v === "string" || typeof v === "number" ? String(v).trim().slice(0, MAX_TYPE_LENGTH) || null : null;
+
+function typeOf(source: Source, value: unknown, headers: Headers): string {
+  if (source.typeField) return asType(field(value, source.typeField)) ?? "webhook";
+  if (source.verification === "github") {
+    const event = headers.get("x-github-event")?.trim() || "unknown";
+    const action = asType(field(value, "action"));
+    return action ? `${event}.${action}` : event;
+  }
+  return asType(field(value, "type")) ?? "webhook";
+}
+
+function dedupeKeyOf(source: Source, value: unknown, headers: Headers): string | null {
+  const header =
+    source.idHeader ??
+    (source.verification === "github" ? "x-github-delivery" : source.verification === "standard_webhooks" ? "webhook-id" : null);
+  if (header) {
+    const v = headers.get(header)?.trim();
+    if (!v) return null;
+    if (looksDuplicated(v)) {
+      throw new AppError("bad_request", `The ${header} header was sent more than once.`, { fix: "Send each header once." });
+    }
+    return v.slice(0, MAX_DEDUPE_LENGTH);
+  }
+  if (source.verification === "stripe") return asType(field(value, "id"));
+  return null;
+}
+
+/** What a verified delivery becomes: type, dedupe key, kept headers, and the body as JSON text or raw bytes. */
+export function readDelivery(source: Source, bytes: Uint8Array, headers: Headers): Delivery {
+  const contentType = headers.get("content-type");
+  const parsed = readBody(bytes, contentType);
+  const kept: Record<string, string> = {};
+  for (const name of [...KEPT_HEADERS, ...(source.idHeader ? [source.idHeader] : [])]) {
+    const v = headers.get(name);
+    if (v !== null) kept[name] = v.slice(0, 1000);
+  }
+  return {
+    type: typeOf(source, parsed?.value, headers),
+    dedupeKey: dedupeKeyOf(source, parsed?.value, headers),
+    headers: kept,
+    contentType: parsed ? "application/json" : (contentType?.slice(0, 200) ?? null),
+    body: parsed ? { json: parsed.json } : { raw: bytes },
+  };
+}

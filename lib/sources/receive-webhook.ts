@@ -1,0 +1,54 @@
+import type { Executor } from "@/lib/db/client";
+import type { Source } from "@/lib/db/schema/events";
+import { decryptSecret } from "@/lib/crypto/secret-box";
+import { AppError } from "@/lib/errors";
+import { insertEvent } from "@/lib/events/insert-event";
+import { readDelivery } from "@/lib/sources/read-delivery";
+import { verifySignature } from "@/lib/sources/verify/verify-signature";
+
+/** The current secret, then the previous one while its rotation grace period lasts. */
+export function sourceSecrets(source: Source, now = Date.now()): string[] {
+  const out: string[] = [];
+  if (source.secretEnc) out.push(decryptSecret(source.secretEnc));
+  if (source.previousSecretEnc && source.previousSecretExpiresAt && source.previousSecretExpiresAt.getTime() > now) {
+    out.push(decryptSecret(source.previousSecretEnc));
+  }
+  return out;
+}
+
+/**
+ * One delivery to a webhook source: verified over the raw bytes first (nothing is parsed or stored on failure),
+ * then stored as a pending event. A provider retry of a delivery already stored returns the first event.
+ */
+export async function receiveWebhook(
+  db: Executor,
+  opts: { source: Source; body: Uint8Array; headers: Headers; nowS?: number },
+): Promise<{ id: string; duplicate: boolean }> {
+  const { source } = opts;
+  const verdict = verifySignature({
+    verification: source.verification,
+    secrets: sourceSecrets(source),
+    signatureHeader: source.signatureHeader,
+    body: opts.body,
+    headers: opts.headers,
+    nowS: opts.nowS,
+  });
+  if (!verdict.ok) {
+    throw new AppError("unauthorized", `Signature verification failed: ${verdict.reason}.`, {
+      fix: "Sign the raw body with the source's secret as its verification scheme requires; check the clock for timestamped schemes.",
+    });
+  }
+  const d = readDelivery(source, opts.body, opts.headers);
+  return insertEvent(db, {
+    projectId: source.projectId,
+    sourceId: source.id,
+    source: source.name,
+    type: d.type,
+    trust: "external_untrusted",
+    body: d.body,
+    contentType: d.contentType,
+    payloadSize: "json" in d.body ? Buffer.byteLength(d.body.json) : d.body.raw.byteLength,
+    headers: d.headers,
+    dedupeKey: d.dedupeKey,
+  });
+}

@@ -1,0 +1,21 @@
+import { and, eq, isNull } from "drizzle-orm";
+import type { Actor } from "@/lib/actor";
+import type { Executor } from "@/lib/db/client";
+import { sources } from "@/lib/db/schema/events";
+import { notFound } from "@/lib/errors";
+import { appendEntry } from "@/lib/ledger/append-entry";
+
+/**
+ * The URL stops accepting at once: intake looks the source up on every delivery and skips removed ones. Events
+ * already received stay. The row stays too (soft delete), so the name can be reused and history keeps its source.
+ */
+export async function removeSource(tx: Executor, opts: { actor: Actor; name: string; ledger?: boolean }) {
+  const [row] = await tx
+    .update(sources)
+    .set({ removedAt: new Date(), updatedAt: new Date(), secretEnc: null, previousSecretEnc: null })
+    .where(and(eq(sources.projectId, opts.actor.projectId), eq(sources.name, opts.name), isNull(sources.removedAt)))
+    .returning();
+  if (!row) throw notFound(`Source ${opts.name}`, "List the project's sources with source_list.");
+  if (opts.ledger !== false) await appendEntry(tx, { actor: opts.actor, op: "source.remove", subject: row.id, input: { name: opts.name } });
+  return row;
+}

@@ -1,0 +1,48 @@
+import { z } from "zod";
+import { and, eq, isNull } from "drizzle-orm";
+import type { Actor } from "@/lib/actor";
+import type { Executor } from "@/lib/db/client";
+import { sources } from "@/lib/db/schema/events";
+import { encryptSecret } from "@/lib/crypto/secret-box";
+import { AppError } from "@/lib/errors";
+import { appendEntry } from "@/lib/ledger/append-entry";
+import { findSourceByName } from "@/lib/sources/find-source";
+import { secretField, sourceName } from "@/lib/sources/source-input";
+import { standardWebhooksKey } from "@/lib/sources/verify/standard-webhooks";
+
+export const rotateSecretInput = z
+  .object({
+    name: sourceName,
+    secret: secretField,
+    /** Hours the old secret keeps verifying, so deliveries signed before the provider switched still land. */
+    grace_hours: z.number().int().min(0).max(168).default(24),
+  })
+  .strict();
+export type RotateSecretInput = z.input<typeof rotateSecretInput>;
+
+/** Replaces a webhook source's secret; the new one is never shown again. */
+export async function rotateSourceSecret(tx: Executor, opts: { actor: Actor } & z.output<typeof rotateSecretInput>) {
+  const source = await findSourceByName(tx, opts.actor.projectId, opts.name);
+  if (source.type !== "webhook" || source.verification === "none") {
+    throw new AppError("validation_error", `Source ${opts.name} does not verify signatures, so it has no secret.`, {
+      fix: "Add a new source with a verification and a secret instead.",
+    });
+  }
+  if (source.verification === "standard_webhooks" && !standardWebhooksKey(opts.secret)) {
+    throw new AppError("validation_error", "secret: a Standard Webhooks secret looks like whsec_<base64>", {
+      details: [{ field: "secret", message: "a Standard Webhooks secret looks like whsec_<base64>" }],
+    });
+  }
+  const graceEnds = new Date(Date.now() + opts.grace_hours * 3_600_000);
+  await tx
+    .update(sources)
+    .set({
+      secretEnc: encryptSecret(opts.secret),
+      previousSecretEnc: opts.grace_hours > 0 ? source.secretEnc : null,
+      previousSecretExpiresAt: opts.grace_hours > 0 ? graceEnds : null,
+      updatedAt: new Date(),
+    })
+    .where(and(eq(sources.id, source.id), isNull(sources.removedAt)));
+  await appendEntry(tx, { actor: opts.actor, op: "source.rotate_secret", subject: source.id, input: { name: opts.name, grace_hours: opts.grace_hours } });
+  return { name: source.name, previous_valid_until: opts.grace_hours > 0 ? graceEnds.toISOString() : null };
+}

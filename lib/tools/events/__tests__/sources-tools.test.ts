@@ -1,0 +1,92 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { eq } from "drizzle-orm";
+import { getDb } from "@/lib/db/client";
+import { sources } from "@/lib/db/schema/events";
+import { startApiServer } from "@/lib/testing/api-server";
+import { connectMcp } from "@/lib/testing/mcp-client";
+import { seedProject } from "@/lib/testing/seed";
+import { mcpCall, restCall } from "@/lib/tools/events/__tests__/tool-client";
+
+let server: Awaited<ReturnType<typeof startApiServer>>;
+let secret: string;
+let client: Client;
+
+beforeAll(async () => {
+  server = await startApiServer();
+  secret = (await seedProject()).secret;
+  client = (await connectMcp(server.url, secret)).client;
+});
+afterAll(async () => {
+  await client.close();
+  await server.close();
+});
+
+describe("source_add / source_list / source_remove", () => {
+  it("adds a webhook source, returns its URL, lists it and never shows the secret", async () => {
+    const added = await mcpCall(client, "source_add", { type: "webhook", name: "stripe", verification: "stripe", secret: "whsec_abcdefgh" });
+    expect(added.ok).toBe(true);
+    if (!added.ok) return;
+    expect(added.data).toMatchObject({ name: "stripe", type: "webhook", verification: "stripe", address: null });
+    expect(added.data.url).toMatch(new RegExp(`^${server.url}/hooks/[A-Za-z0-9_-]{43}$`));
+    expect(JSON.stringify(added.data)).not.toContain("whsec_abcdefgh");
+    const [row] = await (await getDb()).select().from(sources).where(eq(sources.id, added.data.id));
+    expect(row.secretEnc).not.toContain("whsec_abcdefgh");
+
+    const listed = await restCall(server.url, secret, "GET", "/sources");
+    expect(listed.status).toBe(200);
+    expect(listed.body.sources).toEqual([added.data]);
+    expect(JSON.stringify(listed.body)).not.toContain("whsec_abcdefgh");
+  });
+
+  it("adds an email source with the project address", async () => {
+    const added = await restCall(server.url, secret, "POST", "/sources", { type: "email", name: "email" });
+    expect(added.status).toBe(200);
+    expect(added.body).toMatchObject({ type: "email", url: null, verification: null });
+    expect(added.body.address).toMatch(/^prj-[a-z0-9]+@127\.0\.0\.1$/);
+    const second = await restCall(server.url, secret, "POST", "/sources", { type: "email", name: "email2" });
+    expect(second.status).toBe(409);
+  });
+
+  it("refuses a name that exists already (CONFLICT) and the reserved name brynth", async () => {
+    await mcpCall(client, "source_add", { type: "webhook", name: "dup" });
+    const again = await mcpCall(client, "source_add", { type: "webhook", name: "dup" });
+    expect(again).toMatchObject({ ok: false, code: "CONFLICT" });
+    const rest = await restCall(server.url, secret, "POST", "/sources", { type: "webhook", name: "dup" });
+    expect(rest.status).toBe(409);
+    const reserved = await mcpCall(client, "source_add", { type: "webhook", name: "brynth" });
+    expect(reserved).toMatchObject({ ok: false, code: "validation_error" });
+    expect(!reserved.ok && reserved.message).toMatch(/name: .*reserved/);
+  });
+
+  it("validates the fields each verification needs, naming the field", async () => {
+    const cases: [Record<string, unknown>, string][] = [
+      [{ type: "webhook", name: "s1", verification: "stripe" }, "secret"],
+      [{ type: "webhook", name: "s2", secret: "abcdefgh12" }, "secret"],
+      [{ type: "webhook", name: "s3", verification: "github", secret: "abcdefgh12", signature_header: "x-sig" }, "signature_header"],
+      [{ type: "webhook", name: "s4", verification: "standard_webhooks", secret: "not-a-whsec" }, "secret"],
+      [{ type: "webhook", name: "s5", verification: "hmac_sha256", secret: "abcdefgh12", signature_header: "bad header!" }, "signature_header"],
+      [{ type: "webhook", name: "Upper Case" }, "name"],
+      [{ type: "email", name: "mail", verification: "stripe" }, "verification"],
+      [{ type: "ftp", name: "s6" }, "type"],
+    ];
+    for (const [args, field] of cases) {
+      const res = await mcpCall(client, "source_add", args);
+      expect(res, JSON.stringify(args)).toMatchObject({ ok: false, code: "validation_error" });
+      expect(!res.ok && res.message, JSON.stringify(args)).toContain(`${field}:`);
+    }
+  });
+
+  it("removes a source by name; a second removal is NOT_FOUND; the name can be reused", async () => {
+    await mcpCall(client, "source_add", { type: "webhook", name: "temp" });
+    const removed = await restCall(server.url, secret, "DELETE", "/sources/temp");
+    expect(removed.status).toBe(200);
+    expect(removed.body).toMatchObject({ removed: true, name: "temp" });
+    const again = await restCall(server.url, secret, "DELETE", "/sources/temp");
+    expect(again.status).toBe(404);
+    expect(again.body.error.code).toBe("NOT_FOUND");
+    const listed = await mcpCall(client, "source_list");
+    expect(listed.ok && listed.data.sources.map((s: { name: string }) => s.name)).not.toContain("temp");
+    expect((await mcpCall(client, "source_add", { type: "webhook", name: "temp" })).ok).toBe(true);
+  });
+});
