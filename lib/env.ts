@@ -48,6 +48,54 @@ const schema = z.object({
   S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
   /** Path-style URLs (`endpoint/bucket/key`) instead of bucket subdomains; most S3-compatible servers need it. */
   S3_FORCE_PATH_STYLE: bool.default(false),
+  /** The instance's mail domain: project addresses are `<name>@MAIL_DOMAIN`. Publish its MX, SPF, DKIM and DMARC records. */
+  MAIL_DOMAIN: z
+    .string()
+    .regex(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/i, "must be a domain name")
+    .transform((v) => v.toLowerCase())
+    .default("brynth.localhost"),
+  /** Host name of this SMTP server (EHLO banner, MX target in the DNS records); default: the PUBLIC_URL host. */
+  MAIL_HOSTNAME: z.string().min(1).optional(),
+  /** Inbound SMTP listener port; 0 turns the listener off. */
+  SMTP_PORT: z.coerce.number().int().min(0).max(65535).default(2525),
+  /** Address the SMTP listener binds to; default HOST. */
+  SMTP_HOST: z.string().min(1).optional(),
+  /** Largest inbound message, in bytes: bigger ones get 552 and nothing is stored. */
+  MAIL_MAX_MESSAGE_BYTES: z.coerce.number().int().min(1024).max(200 * 1024 * 1024).default(25 * 1024 * 1024),
+  /**
+   * Outbound relay for every project without its own (Mail settings screen), e.g.
+   * `smtp://user:pass@smtp.example.com:587` (STARTTLS when offered) or `smtps://user:pass@smtp.example.com:465`.
+   */
+  SMTP_RELAY_URL: z
+    .string()
+    .refine((v) => /^smtps?:\/\/[^/]+/.test(v), "must be smtp://[user:pass@]host[:port] or smtps://…")
+    .optional(),
+  /** email_send messages per project per UTC day. */
+  EMAIL_DAILY_LIMIT: z.coerce.number().int().min(0).default(50),
+  /** email_send messages per project per UTC calendar month. */
+  EMAIL_MONTHLY_LIMIT: z.coerce.number().int().min(0).default(1000),
+  /** Delivery attempts per outbound message before it fails (`email.failed`). */
+  MAIL_DELIVERY_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(8),
+  /** First retry delay of a failed delivery in seconds, doubled per attempt (with jitter), capped at one hour. */
+  MAIL_RETRY_BASE_SECONDS: z.coerce.number().min(0).max(3600).default(60),
+  /** DNS timeout for SPF/DKIM/DMARC checks of inbound mail and for the Domains screen's DNS check. */
+  MAIL_DNS_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(3000),
+  /** Jobs one process runs at the same time. */
+  JOBS_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(4),
+  /** How often an idle job runner looks for due jobs; NOTIFY wakes it at once for new ones. */
+  JOBS_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(2000),
+  /**
+   * Hosts (`host` or `host:port`) that outbound requests to user URLs (approval callbacks) may reach although they
+   * resolve to private or loopback addresses, and over plain http. Only for tests and trusted local receivers.
+   */
+  OUTBOUND_ALLOW_HOSTS: list.default([]),
+  /** Telegram Bot API base URL; tests point it at a local fake server. */
+  TELEGRAM_API_ROOT: z.url().default("https://api.telegram.org"),
+  /**
+   * How bots receive updates: `auto` uses a webhook when PUBLIC_URL is https, else long polling; `polling` and
+   * `webhook` force one.
+   */
+  TELEGRAM_MODE: z.enum(["auto", "polling", "webhook"]).default("auto"),
 });
 
 export type Env = z.infer<typeof schema>;

@@ -12,15 +12,15 @@ export function ConnectInstructions({ publicUrl, secret }: { publicUrl: string; 
         <TabsTrigger value="curl">curl</TabsTrigger>
         <TabsTrigger value="json">MCP config</TabsTrigger>
       </TabsList>
-      <TabsContent value="claude" className="grid gap-2">
+      <TabsContent value="claude" className="space-y-2">
         <p className="text-xs text-muted-foreground">Add Brynth as an MCP server over streamable HTTP:</p>
         <CodeBlock code={s.claude} language="bash" copyLabel="Copy command" />
       </TabsContent>
-      <TabsContent value="curl" className="grid gap-2">
+      <TabsContent value="curl" className="space-y-2">
         <p className="text-xs text-muted-foreground">Check the key over REST:</p>
         <CodeBlock code={s.curl} language="bash" copyLabel="Copy command" />
       </TabsContent>
-      <TabsContent value="json" className="grid gap-2">
+      <TabsContent value="json" className="space-y-2">
         <p className="text-xs text-muted-foreground">For any MCP client that reads a JSON server list:</p>
         <CodeBlock code={s.json} language="json" copyLabel="Copy config" />
       </TabsContent>

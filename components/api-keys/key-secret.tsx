@@ -10,7 +10,7 @@ import { ConnectInstructions } from "@/components/api-keys/connect-instructions"
 export function KeySecret({ secret, publicUrl }: { secret: string; publicUrl: string }) {
   return (
     <div className="grid min-w-0 gap-5">
-      <div className="grid gap-2">
+      <div className="grid min-w-0 gap-2">
         <Label htmlFor="new-key-secret">New API key</Label>
         <div className="flex items-center gap-2">
           <Input
@@ -27,7 +27,7 @@ export function KeySecret({ secret, publicUrl }: { secret: string; publicUrl: st
           This is the only time the key is shown.
         </p>
       </div>
-      <div className="grid gap-2">
+      <div className="grid min-w-0 gap-2">
         <div className="text-sm font-medium">Connect an agent</div>
         <ConnectInstructions publicUrl={publicUrl} secret={secret} />
       </div>

@@ -3,7 +3,6 @@ import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
 import { eventAttempts, events } from "@/lib/db/schema/events";
 import { eventState, holderOf } from "@/lib/events/event-state";
-import { notifyEventChange } from "@/lib/events/events-channel";
 import { leaseError } from "@/lib/events/lease-errors";
 
 /** Only the lease holder: the key that claimed, and the exact claim when the caller passes its lease token. */
@@ -36,7 +35,6 @@ export async function ackEvent(
       .update(eventAttempts)
       .set({ outcome: "acked", finishedAt: row.finishedAt })
       .where(and(eq(eventAttempts.eventId, row.id), isNull(eventAttempts.outcome)));
-    await notifyEventChange(tx, { project: actor.projectId, id: row.id, source: row.source, type: row.type, status: "done" });
     return { id: row.id, finishedAt: row.finishedAt!, repeated: false };
   }
   const state = await eventState(tx, actor.projectId, opts.eventId);

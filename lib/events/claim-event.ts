@@ -7,7 +7,6 @@ import { randomBase62 } from "@/lib/ids";
 import { CLAIM_INLINE_BYTES, envelopeColumns, type EnvelopeRow } from "@/lib/events/event-envelope";
 import { eventState, holderOf, type EventState } from "@/lib/events/event-state";
 import { isClaimable } from "@/lib/events/event-status";
-import { notifyEventChange } from "@/lib/events/events-channel";
 
 export const LEASE_MIN_S = 30;
 export const LEASE_MAX_S = 3600;
@@ -55,7 +54,6 @@ export async function claimEvent(
     claimedAt: claimed.claimedAt,
     leaseExpiresAt: claimed.leaseExpiresAt!,
   });
-  await notifyEventChange(tx, { project: actor.projectId, id: claimed.id, source: claimed.source, type: claimed.type, status: "claimed" });
   return { ...claimed, leaseExpiresAt: claimed.leaseExpiresAt! };
 }
 

@@ -25,7 +25,7 @@ export interface EmitEventOptions {
  */
 export async function emitEvent(tx: Executor, opts: EmitEventOptions): Promise<{ id: string; duplicate: boolean }> {
   const json = JSON.stringify(opts.payload ?? null);
-  return insertEvent(tx, {
+  const { id, duplicate } = await insertEvent(tx, {
     projectId: opts.projectId,
     sourceId: opts.sourceId ?? null,
     source: opts.source ?? BRYNTH_SOURCE,
@@ -37,4 +37,5 @@ export async function emitEvent(tx: Executor, opts: EmitEventOptions): Promise<{
     headers: {},
     dedupeKey: opts.dedupeKey ?? null,
   });
+  return { id, duplicate };
 }

@@ -2,7 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Executor } from "@/lib/db/client";
 import { events, type Trust } from "@/lib/db/schema/events";
 import { newId } from "@/lib/ids";
-import { notifyEventChange } from "@/lib/events/events-channel";
+import { notifyEventChanges, type EventChange } from "@/lib/events/events-channel";
 
 export const MAX_TYPE_LENGTH = 200;
 
@@ -22,9 +22,14 @@ export interface NewEvent {
 
 /**
  * The one insert for every event (webhooks and Brynth's own). A delivery already received under the same
- * dedupe key returns the first event instead of a second one. The NOTIFY rides in the caller's transaction.
+ * dedupe key returns the first event instead of a second one. The NOTIFY rides in the caller's transaction, unless
+ * the caller owns the transaction and publishes `change` after its commit (webhook intake, the hot path).
  */
-export async function insertEvent(tx: Executor, e: NewEvent): Promise<{ id: string; duplicate: boolean }> {
+export async function insertEvent(
+  tx: Executor,
+  e: NewEvent,
+  opts: { notify: "in-transaction" | "caller-publishes" } = { notify: "in-transaction" },
+): Promise<{ id: string; duplicate: boolean; change: EventChange | null }> {
   const now = new Date();
   const id = newId("evt");
   const type = e.type.slice(0, MAX_TYPE_LENGTH) || "unknown";
@@ -55,9 +60,10 @@ export async function insertEvent(tx: Executor, e: NewEvent): Promise<{ id: stri
       .select({ id: events.id })
       .from(events)
       .where(and(eq(events.projectId, e.projectId), eq(events.source, e.source), eq(events.dedupeKey, e.dedupeKey)));
-    if (first) return { id: first.id, duplicate: true };
+    if (first) return { id: first.id, duplicate: true, change: null };
   }
   if (inserted.length === 0) throw new Error("event insert conflicted without a dedupe key");
-  await notifyEventChange(tx, { project: e.projectId, id, source: e.source, type, status: "pending" });
-  return { id, duplicate: false };
+  const change: EventChange = { project: e.projectId, id, source: e.source, type, status: "pending" };
+  if (opts.notify === "in-transaction") await notifyEventChanges(tx, [change]);
+  return { id, duplicate: false, change };
 }

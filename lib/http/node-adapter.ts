@@ -42,10 +42,24 @@ export async function sendWebResponse(res: ServerResponse, response: Response, r
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      res.write(value);
+      // Wait for a slow client instead of buffering a large download in memory.
+      if (!res.write(value) && !res.destroyed) await drained(res);
     }
   } catch {
     // the client went away mid-stream
   }
   res.end();
+}
+
+/** Resolves once the response can take more data, or is gone. */
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off("drain", done);
+      res.off("close", done);
+      resolve();
+    };
+    res.on("drain", done);
+    res.on("close", done);
+  });
 }

@@ -25,7 +25,9 @@ export async function authenticateKey(
   checkAuthThrottle(clientIp);
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? "");
   const secret = match?.[1];
-  if (!secret || !looksLikeKey(secret)) {
+  // Only a presented, wrong credential counts toward the throttle: a request without one guesses nothing.
+  if (!secret) throw unauthorized();
+  if (!looksLikeKey(secret)) {
     noteAuthFailure(clientIp);
     throw unauthorized();
   }

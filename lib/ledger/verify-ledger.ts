@@ -75,17 +75,26 @@ export async function verifyLedger(
     prevHash = anchor.hash;
   }
 
-  let expected = from;
+  // One batch is always in flight while the previous one is hashed: Postgres and Node work side by side.
   const last = Math.min(to, latest);
-  while (expected <= last) {
-    const rows = await queryRows<Row>(
+  const fetchBatch = (start: number) => {
+    const q = queryRows<Row>(
       db,
       sql`select seq, to_char(ts at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as ts, op, actor_type, actor_id,
             key_id, agent, platform, via, subject, input_digest, output_digest, prev_hash, hash
           from ledger_entries
-          where project_id = ${projectId} and seq >= ${expected} and seq <= ${Math.min(last, expected + BATCH - 1)}
+          where project_id = ${projectId} and seq >= ${start} and seq <= ${Math.min(last, start + BATCH - 1)}
           order by seq`,
     );
+    q.catch(() => {}); // an early return may leave it unawaited
+    return q;
+  };
+  let expected = from;
+  let pending = fetchBatch(from);
+  while (expected <= last) {
+    const rows = await pending;
+    const nextStart = expected + BATCH;
+    if (nextStart <= last) pending = fetchBatch(nextStart);
     if (rows.length === 0) return result(expected, "entry missing", expected - from);
     for (const r of rows) {
       const seq = Number(r.seq);
@@ -111,6 +120,8 @@ export async function verifyLedger(
       prevHash = r.hash;
       expected++;
     }
+    // A batch shorter than its range means seqs are missing inside it.
+    if (expected <= Math.min(last, nextStart - 1)) return result(expected, "entry missing", expected - from);
     opts.onProgress?.(expected - 1);
   }
   if (to >= latest && head && head.hash !== prevHash) return result(latest, "chain head does not match the last entry", last - from + 1);

@@ -1,4 +1,5 @@
 import { ledgerSealer } from "@/lib/services/ledger-sealer";
+import { diskJanitor } from "@/lib/services/disk-janitor";
 
 /**
  * Background services of one process (SMTP listener, job runner, Telegram bot, …). Each entry starts once per
@@ -6,7 +7,7 @@ import { ledgerSealer } from "@/lib/services/ledger-sealer";
  */
 export type Service = { name: string; start: () => Promise<() => Promise<void>> };
 
-export const services: Service[] = [ledgerSealer];
+export const services: Service[] = [ledgerSealer, diskJanitor];
 
 export async function startServices(log: (line: string) => void = console.log): Promise<() => Promise<void>> {
   const stops: Array<() => Promise<void>> = [];

@@ -2,6 +2,7 @@ import type { Executor } from "@/lib/db/client";
 import type { Source } from "@/lib/db/schema/events";
 import { decryptSecret } from "@/lib/crypto/secret-box";
 import { AppError } from "@/lib/errors";
+import type { EventChange } from "@/lib/events/events-channel";
 import { insertEvent } from "@/lib/events/insert-event";
 import { readDelivery } from "@/lib/sources/read-delivery";
 import { verifySignature } from "@/lib/sources/verify/verify-signature";
@@ -22,8 +23,8 @@ export function sourceSecrets(source: Source, now = Date.now()): string[] {
  */
 export async function receiveWebhook(
   db: Executor,
-  opts: { source: Source; body: Uint8Array; headers: Headers; nowS?: number },
-): Promise<{ id: string; duplicate: boolean }> {
+  opts: { source: Source; body: Uint8Array; headers: Headers; nowS?: number; publishAfterCommit?: boolean },
+): Promise<{ id: string; duplicate: boolean; change: EventChange | null }> {
   const { source } = opts;
   const verdict = verifySignature({
     verification: source.verification,
@@ -39,16 +40,17 @@ export async function receiveWebhook(
     });
   }
   const d = readDelivery(source, opts.body, opts.headers);
-  return insertEvent(db, {
+  const row = {
     projectId: source.projectId,
     sourceId: source.id,
     source: source.name,
     type: d.type,
-    trust: "external_untrusted",
+    trust: "external_untrusted" as const,
     body: d.body,
     contentType: d.contentType,
     payloadSize: "json" in d.body ? Buffer.byteLength(d.body.json) : d.body.raw.byteLength,
     headers: d.headers,
     dedupeKey: d.dedupeKey,
-  });
+  };
+  return insertEvent(db, row, { notify: opts.publishAfterCommit ? "caller-publishes" : "in-transaction" });
 }

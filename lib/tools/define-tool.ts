@@ -42,7 +42,8 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
   /** Ledger operation name; default: the tool name with its first `_` as `.` (`session_hello` → `session.hello`). */
   op?: string;
   /**
-   * Default true: the handler and its ledger entry share one transaction. Tools that wait (long-polls, approvals)
+   * Default true for tools that write: the handler and its ledger entry share one transaction (read-only tools
+   * never get one). Tools that wait (long-polls, approvals)
    * set false so no transaction stays open while they wait; their entry is appended once they finish.
    */
   transaction?: boolean;

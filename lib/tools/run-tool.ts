@@ -26,10 +26,11 @@ export async function runTool(tool: AnyTool, actor: Actor, args: unknown, signal
     appendEntry(tx, { actor: ctx.actor, op: toolOp(tool), subject: ctx.subject, input, output });
 
   let output: unknown;
-  if (tool.transaction === false) {
+  // Reads and waiting tools run outside a transaction; their entry is then one INSERT, atomic on its own.
+  if (tool.transaction === false || tool.annotations.readOnlyHint) {
     const ctx: ToolContext = { actor, db, signal, subject: null };
     output = await tool.handler(ctx, input);
-    await db.transaction((tx) => ledger(ctx, tx, output));
+    await ledger(ctx, db, output);
   } else {
     output = await db.transaction(async (tx) => {
       const ctx: ToolContext = { actor, db: tx, signal, subject: null };

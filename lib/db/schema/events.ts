@@ -105,6 +105,7 @@ export const events = pgTable(
       .where(sql`status in ('pending', 'failed', 'claimed')`),
     index("events_status_idx").on(t.projectId, t.status, t.receivedAt, t.id),
     index("events_received_idx").on(t.projectId, t.receivedAt, t.id),
+    index("events_source_idx").on(t.projectId, t.source, t.receivedAt, t.id),
     uniqueIndex("events_dedupe_idx").on(t.projectId, t.source, t.dedupeKey),
   ],
 );

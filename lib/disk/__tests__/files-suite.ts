@@ -344,6 +344,27 @@ export function filesSuite(store: "local" | "s3") {
     });
   });
 
+  if (store === "local") {
+    describe("the local store's upload URL", () => {
+      it("takes only the announced Content-Type and size, with a valid unexpired token", async () => {
+        const u = (await call("file_put", { path: "strict.bin", upload: { size: 4, content_type: "image/png" } })).data;
+        const put = (headers: Record<string, string>, bytes: Uint8Array, url = u.upload_url) =>
+          fetch(url, { method: "PUT", headers, body: body(bytes) });
+        const wrongType = await put({ "Content-Type": "text/html" }, new Uint8Array(4));
+        expect(wrongType.status).toBe(400);
+        expect((await wrongType.json()).error.message).toMatch(/Content-Type must be image\/png/);
+        expect((await put({ "Content-Type": "image/png" }, new Uint8Array(5))).status).toBe(400);
+        const [payload, mac] = u.upload_url.split("/").pop().split(".");
+        const forged = Buffer.from(JSON.stringify({ u: u.upload_id, e: 4102444800 })).toString("base64url");
+        expect((await put({ "Content-Type": "image/png" }, new Uint8Array(4), u.upload_url.replace(payload, forged))).status).toBe(403);
+        expect((await put({ "Content-Type": "image/png" }, new Uint8Array(4), u.upload_url.replace(mac, "x"))).status).toBe(403);
+        expect((await fetch(u.upload_url, { method: "OPTIONS" })).headers.get("access-control-allow-methods")).toContain("PUT");
+        expect((await put({ "Content-Type": "image/png" }, new Uint8Array(4))).status).toBe(200);
+        expect((await call("file_put", { path: "strict.bin", complete: u.upload_id })).data.content_type).toBe("image/png");
+      });
+    });
+  }
+
   it("keeps usage equal to the rows after all of the above", async () => {
     const { usage, rows } = await usageMatchesRows(seeded.project.id);
     expect(usage).toEqual(rows);

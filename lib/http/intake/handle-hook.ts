@@ -1,6 +1,7 @@
 import { getDb } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import { toErrorBody } from "@/lib/errors";
+import { publishEventChange } from "@/lib/events/events-channel";
 import { PAYLOAD_PATH } from "@/lib/events/payload-url";
 import { readBody } from "@/lib/http/read-body";
 import { servePayload } from "@/lib/http/intake/serve-payload";
@@ -33,7 +34,8 @@ export async function handleHook(req: Request): Promise<Response> {
     const source = await findSourceByToken(db, token);
     if (!source || source.type !== "webhook") return unknownUrl();
     const body = await readBody(req, limit);
-    const event = await db.transaction((tx) => receiveWebhook(tx, { source, body, headers: req.headers }));
+    const event = await db.transaction((tx) => receiveWebhook(tx, { source, body, headers: req.headers, publishAfterCommit: true }));
+    if (event.change) publishEventChange(event.change);
     return json(200, { received: true, event_id: event.id, duplicate: event.duplicate });
   } catch (err) {
     const { status, body } = toErrorBody(err);

@@ -21,7 +21,7 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 const post = (url: string, body: string | Uint8Array, headers: Record<string, string> | Headers = {}) =>
-  fetch(url, { method: "POST", body, headers: headers instanceof Headers ? headers : { "content-type": "application/json", ...headers } });
+  fetch(url, { method: "POST", body: body as BodyInit, headers: headers instanceof Headers ? headers : { "content-type": "application/json", ...headers } });
 
 /** Raw node request, for what fetch will not send (repeated headers kept apart). */
 function rawPost(url: string, body: string, headers: Record<string, string | string[]>): Promise<{ status: number; body: string }> {

@@ -1,0 +1,18 @@
+"use server";
+
+import { z } from "zod";
+import { ownerAction } from "@/lib/auth/owner-action";
+import { requeueEvents } from "@/lib/events/requeue-events";
+import { typeFilter } from "@/lib/events/type-filter";
+
+/** requeueEvents ledgers `event.requeue`. Only dead and failed events move; others in the list are left alone. */
+export const requeueEventsAction = ownerAction(
+  z.object({ eventIds: z.array(z.string().min(1).max(100)).min(1).max(500) }),
+  async (ctx, input) => ({ requeued: (await requeueEvents(ctx.db, { actor: ctx.actor, eventIds: input.eventIds })).requeued.length }),
+);
+
+/** One batch of "requeue all matching": the browser repeats it until nothing is left, showing progress. */
+export const requeueMatchingAction = ownerAction(
+  z.object({ status: z.enum(["dead", "failed"]), source: z.string().max(64).optional(), type: typeFilter.optional() }),
+  async (ctx, input) => ({ requeued: (await requeueEvents(ctx.db, { actor: ctx.actor, filter: input })).requeued.length }),
+);

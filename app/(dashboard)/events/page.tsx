@@ -1,0 +1,130 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { Inbox } from "lucide-react";
+import { Button } from "@/components/ui/button";
+import { EmptyState } from "@/components/ui/empty-state";
+import { PageHeader } from "@/components/ui/page-header";
+import { Pagination } from "@/components/ui/pagination";
+import { EventFilters } from "@/components/events/event-filters";
+import { eventsHref, eventsSearch, FILTER_KEYS, firstValues } from "@/components/events/events-search";
+import { EventsTable } from "@/components/events/events-table";
+import { LiveRefresh } from "@/components/events/live-refresh";
+import { RequeueAll } from "@/components/events/requeue-all";
+import { requireOwner } from "@/lib/auth/current-owner";
+import { getDb } from "@/lib/db/client";
+import { eventStatuses } from "@/lib/db/schema/events";
+import { countEventsByStatus } from "@/lib/events/count-events-by-status";
+import { listEvents } from "@/lib/events/list-events";
+import { previousCursor } from "@/lib/events/previous-cursor";
+import { listSources } from "@/lib/sources/list-sources";
+import { cn } from "@/lib/utils";
+import { requeueEventsAction, requeueMatchingAction } from "./actions";
+
+export const metadata: Metadata = { title: "Events" };
+
+const PAGE = 50;
+type Search = Promise<Record<string, string | string[] | undefined>>;
+
+export default async function EventsPage({ searchParams }: { searchParams: Search }) {
+  const { actor } = await requireOwner();
+  const raw = firstValues(await searchParams);
+  const parsed = eventsSearch.safeParse(raw);
+  const db = await getDb();
+  const sources = (await listSources(db, { actor })).map((s) => s.name);
+
+  const header = (
+    <PageHeader
+      title="Events"
+      description="Webhooks and Brynth's own events, as agents see them through inbox_list, inbox_wait and inbox_claim."
+      actions={<LiveRefresh refresh={!raw.cursor} source={parsed.success ? parsed.data.source : undefined} type={parsed.success ? parsed.data.type : undefined} />}
+    >
+      <EventFilters values={raw} sources={sources} />
+    </PageHeader>
+  );
+  if (!parsed.success) {
+    return (
+      <>
+        {header}
+        <p role="alert" className="rounded-md border border-destructive/30 bg-destructive/10 px-3 py-2 text-sm text-destructive">
+          {parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}
+        </p>
+      </>
+    );
+  }
+
+  const { status, source, type, cursor } = parsed.data;
+  const filter = { status: status === "all" ? undefined : status, source, type };
+  const [counts, page] = await Promise.all([
+    countEventsByStatus(db, { projectId: actor.projectId, source }),
+    listEvents(db, { actor, ...filter, cursor, limit: PAGE, order: "desc", inlineLimit: 0 }),
+  ]);
+  const first = page.events[0];
+  const prev = cursor && first ? await previousCursor(db, { actor, ...filter, limit: PAGE, first }) : undefined;
+  const filtered = FILTER_KEYS.some((k) => raw[k] && raw[k] !== "all");
+  const total = Object.values(counts).reduce((a, b) => a + b, 0);
+
+  return (
+    <>
+      {header}
+      <nav aria-label="Status" className="mb-4 flex flex-wrap items-center gap-1 border-b">
+        {(["all", ...eventStatuses] as const).map((s) => (
+          <Link
+            key={s}
+            href={eventsHref(raw, { status: s, cursor: undefined })}
+            aria-current={status === s ? "page" : undefined}
+            className={cn(
+              "-mb-px border-b-2 px-3 py-2 text-sm capitalize",
+              status === s ? "border-primary font-medium text-foreground" : "border-transparent text-muted-foreground hover:text-foreground",
+            )}
+          >
+            {s} <span className="ml-1 text-xs tabular-nums text-muted-foreground">{s === "all" ? total : counts[s]}</span>
+          </Link>
+        ))}
+        {(status === "dead" || status === "failed") && counts[status] > 0 && (
+          <div className="ml-auto pb-1">
+            <RequeueAll filter={{ status, source, type }} total={counts[status]} requeueMatchingAction={requeueMatchingAction} />
+          </div>
+        )}
+      </nav>
+      {page.events.length === 0 ? (
+        <EmptyState
+          icon={Inbox}
+          title={filtered ? "No events match these filters" : "No events yet"}
+          description={
+            filtered
+              ? "Change or reset the filters; new events appear here as they arrive."
+              : "Add a source and paste its URL into a provider, or send a test event from the Sources screen."
+          }
+          action={
+            <Button variant="outline" size="sm" asChild>
+              <Link href={filtered ? "/events" : "/sources"}>{filtered ? "Reset filters" : "Go to Sources"}</Link>
+            </Button>
+          }
+        />
+      ) : (
+        <>
+          <EventsTable
+            events={page.events.map((e) => ({
+              id: e.id,
+              source: e.source,
+              type: e.type,
+              status: e.status,
+              receivedAt: e.receivedAt.toISOString(),
+              attempts: e.attempts,
+              payloadSize: e.payloadSize,
+              lastError: e.lastError,
+              trust: e.trust,
+            }))}
+            requeueAction={requeueEventsAction}
+          />
+          <Pagination
+            className="mt-2"
+            summary={`${page.events.length} events, newest first`}
+            prevHref={prev === undefined ? null : eventsHref(raw, { cursor: prev ?? undefined })}
+            nextHref={page.nextCursor ? eventsHref(raw, { cursor: page.nextCursor }) : null}
+          />
+        </>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,37 @@
+import { z } from "zod";
+import { eventStatuses } from "@/lib/db/schema/events";
+import { typeFilter } from "@/lib/events/type-filter";
+
+const text = (schema: z.ZodString) =>
+  z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => v || undefined)
+    .pipe(schema.optional());
+
+/** The Events screen's URL: filters and cursor, so views are shareable and the back button works. */
+export const eventsSearch = z.object({
+  status: z.enum([...eventStatuses, "all"]).default("all"),
+  source: text(z.string().max(64)),
+  type: text(typeFilter),
+  cursor: text(z.string().max(500)),
+});
+export type EventsSearch = z.output<typeof eventsSearch>;
+
+export const FILTER_KEYS = ["status", "source", "type"] as const;
+
+export function firstValues(params: Record<string, string | string[] | undefined>): Record<string, string | undefined> {
+  return Object.fromEntries(Object.entries(params).map(([k, v]) => [k, Array.isArray(v) ? v[0] : v]));
+}
+
+/** The current filters plus overrides (undefined drops a key); a filter change starts again at the first page. */
+export function eventsHref(raw: Record<string, string | undefined>, changes: Record<string, string | undefined> = {}) {
+  const q = new URLSearchParams();
+  for (const key of [...FILTER_KEYS, "cursor"]) {
+    const value = key in changes ? changes[key] : raw[key];
+    if (value && !(key === "status" && value === "all")) q.set(key, value);
+  }
+  const s = q.toString();
+  return s ? `/events?${s}` : "/events";
+}

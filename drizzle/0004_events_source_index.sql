@@ -1,0 +1,1 @@
+CREATE INDEX "events_source_idx" ON "events" USING btree ("project_id","source","received_at","id");

@@ -1,0 +1,63 @@
+import type { Actor } from "@/lib/actor";
+import type { Executor } from "@/lib/db/client";
+import type { ApprovalRequest } from "@/lib/db/schema/approvals";
+import { emitEvent } from "@/lib/events/emit-event";
+import { appendEntry } from "@/lib/ledger/append-entry";
+import { applyPolicy } from "@/lib/policy/apply-policy";
+import type { Rule } from "@/lib/policy/policy-schema";
+import { notifyRequestChange } from "@/lib/approvals/requests-channel";
+import { resolvedPayload } from "@/lib/approvals/resolved-payload";
+import { queueCallback } from "@/lib/approvals/callbacks/queue-callback";
+
+/**
+ * Everything a decision sets off, in the deciding transaction, so all of it exists exactly when the decision does:
+ * the `request.resolved` event, the ledger entry (who, through which channel, under which rule, and the hash of
+ * what was approved), an approved policy's new version, the callback delivery, and the wake-up of waiters.
+ */
+export async function resolveRequest(
+  tx: Executor,
+  row: ApprovalRequest,
+  opts: { actor: Actor; op: "request.decide" | "request.expire" },
+): Promise<{ eventId: string; version: number | null }> {
+  let version: number | null = null;
+  if (row.kind === "policy" && row.status === "approved") {
+    const proposal = row.payload as { rules: Rule[]; note: string | null; proposed_by: string | null };
+    ({ version } = await applyPolicy(tx, {
+      actor: opts.actor,
+      policy: { rules: proposal.rules },
+      note: proposal.note,
+      proposedBy: proposal.proposed_by,
+      approvedBy: row.decidedBy ?? "unknown",
+      approvedVia: row.decidedChannelId ?? "dashboard",
+      requestId: row.id,
+    }));
+  }
+  const payload = resolvedPayload(row, row.kind === "policy" ? { version } : {});
+  const { id: eventId } = await emitEvent(tx, {
+    projectId: row.projectId,
+    source: "brynth",
+    type: "request.resolved",
+    payload,
+    trust: "brynth",
+    dedupeKey: row.id,
+  });
+  await appendEntry(tx, {
+    actor: opts.actor,
+    op: opts.op,
+    subject: row.id,
+    input: {
+      status: row.status,
+      decision: row.decision,
+      comment: row.comment,
+      decided_by: row.decidedBy,
+      channel_id: row.decidedChannelId,
+      rule: row.rule,
+      policy_version: row.policyVersion,
+      action_hash: row.actionHash,
+    },
+    output: { event_id: eventId, version },
+  });
+  if (row.callbackUrl) await queueCallback(tx, { projectId: row.projectId, url: row.callbackUrl, eventId, payload });
+  await notifyRequestChange(tx, { project: row.projectId, id: row.id, status: row.status });
+  return { eventId, version };
+}

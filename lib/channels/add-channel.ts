@@ -1,0 +1,78 @@
+import { and, eq, ne } from "drizzle-orm";
+import type { Actor } from "@/lib/actor";
+import type { Executor } from "@/lib/db/client";
+import { approvalChannels } from "@/lib/db/schema/approvals";
+import { sha256Hex } from "@/lib/crypto/hash";
+import { AppError } from "@/lib/errors";
+import { newId, randomBase62 } from "@/lib/ids";
+import { appendEntry } from "@/lib/ledger/append-entry";
+import { ensureOwnerChannel } from "@/lib/channels/ensure-owner-channel";
+import { maskAddress } from "@/lib/channels/channel-view";
+import { sendVerificationEmail } from "@/lib/channels/send-verification-email";
+import { telegramStartLink } from "@/lib/telegram/start-link";
+
+/** Email links and Telegram start codes stay valid this long. */
+export const VERIFY_TTL_MS = 24 * 3600_000;
+
+export interface AddChannelInput {
+  kind: "email" | "telegram";
+  address?: string;
+  label?: string;
+}
+
+/**
+ * A new channel starts `unverified`: email gets a verification link, Telegram a t.me link with a one-time start code.
+ * Verified, it waits for the owner's approval, except when the owner added it (then verification activates it).
+ */
+export async function addChannel(tx: Executor, opts: { actor: Actor; ledger?: boolean } & AddChannelInput) {
+  const { actor } = opts;
+  await ensureOwnerChannel(tx, actor.projectId);
+  const id = newId("chn");
+  const token = randomBase62(opts.kind === "email" ? 32 : 24);
+  const expiresAt = new Date(Date.now() + VERIFY_TTL_MS);
+  const address = opts.kind === "email" ? opts.address!.toLowerCase() : null;
+  if (address) await refuseDuplicate(tx, actor.projectId, address);
+  const label = opts.label ?? opts.kind;
+  const byOwner = actor.type === "owner";
+  // For Telegram the link needs the bot's name: refused here, before anything is written, when no bot is set.
+  const link = opts.kind === "telegram" ? await telegramStartLink(tx, actor.projectId, token) : null;
+  await tx.insert(approvalChannels).values({
+    id,
+    projectId: actor.projectId,
+    kind: opts.kind,
+    label,
+    address,
+    status: "unverified",
+    verifyTokenHash: sha256Hex(token),
+    verifyExpiresAt: expiresAt,
+    createdBy: actor.agent ?? actor.id,
+    approvedBy: byOwner ? actor.agent : null,
+  });
+  if (address) await sendVerificationEmail(tx, { projectId: actor.projectId, projectName: actor.projectName, to: address, label, token, expiresAt });
+  if (opts.ledger !== false) await appendEntry(tx, { actor, op: "channel.add", subject: id, input: { kind: opts.kind, address, label }, output: { id } });
+  return {
+    channel_id: id,
+    kind: opts.kind,
+    label,
+    status: "unverified" as const,
+    address: maskAddress(address),
+    link,
+    expires_at: expiresAt.toISOString(),
+    hint:
+      opts.kind === "email"
+        ? `A verification link was sent to ${address}. Once it is opened and the owner approves the channel, it becomes active (see channel_list).`
+        : "Open the link in Telegram and press Start to link the chat. Once the owner approves the channel, it becomes active (see channel_list).",
+  };
+}
+
+async function refuseDuplicate(tx: Executor, projectId: string, address: string) {
+  const [dup] = await tx
+    .select({ id: approvalChannels.id })
+    .from(approvalChannels)
+    .where(and(eq(approvalChannels.projectId, projectId), eq(approvalChannels.address, address), ne(approvalChannels.status, "removed")));
+  if (dup) {
+    throw new AppError("CONFLICT", `${maskAddress(address)} is already channel ${dup.id}.`, {
+      fix: "Use that channel (channel_list), or remove it first with channel_remove.",
+    });
+  }
+}

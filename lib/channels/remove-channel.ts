@@ -1,0 +1,47 @@
+import { and, eq, sql } from "drizzle-orm";
+import type { Actor } from "@/lib/actor";
+import type { Executor } from "@/lib/db/client";
+import { approvalChannels, approvalRequests } from "@/lib/db/schema/approvals";
+import { AppError, notFound } from "@/lib/errors";
+import { appendEntry } from "@/lib/ledger/append-entry";
+import { ensureOwnerChannel } from "@/lib/channels/ensure-owner-channel";
+import { findChannel } from "@/lib/channels/list-channels";
+
+/**
+ * Removes a channel: its links and buttons stop working at once (they are checked against the channel's status),
+ * and pending requests that asked it are moved to the owner channel. The owner channel cannot be removed.
+ */
+export async function removeChannel(tx: Executor, opts: { actor: Actor; channelId: string; ledger?: boolean }) {
+  const { actor } = opts;
+  const found = await findChannel(tx, actor.projectId, opts.channelId);
+  if (!found || found.status === "removed") throw notFound(`Channel ${opts.channelId}`, "List the project's channels with channel_list.");
+  if (found.kind === "owner") {
+    throw new AppError("forbidden", "The owner channel cannot be removed.", { fix: "Remove email or Telegram channels only." });
+  }
+  const now = new Date();
+  await tx
+    .update(approvalChannels)
+    .set({ status: "removed", removedAt: now, verifyTokenHash: null, updatedAt: now })
+    .where(eq(approvalChannels.id, found.id));
+  const owner = await ensureOwnerChannel(tx, actor.projectId);
+  // Drop the channel from each pending request's approvers and make sure the owner is among them.
+  const moved = await tx
+    .update(approvalRequests)
+    .set({
+      approvers: sql`(select coalesce(jsonb_agg(distinct a), '[]'::jsonb) from jsonb_array_elements_text(
+        (${approvalRequests.approvers} - ${found.id}) || jsonb_build_array(${owner.id}::text)) a)`,
+      updatedAt: now,
+    })
+    .where(
+      and(
+        eq(approvalRequests.projectId, actor.projectId),
+        eq(approvalRequests.status, "pending"),
+        sql`${approvalRequests.approvers} ? ${found.id}`,
+      ),
+    )
+    .returning({ id: approvalRequests.id });
+  if (opts.ledger !== false) {
+    await appendEntry(tx, { actor, op: "channel.remove", subject: found.id, output: { moved_requests: moved.length } });
+  }
+  return { channel_id: found.id, status: "removed" as const, moved_requests: moved.length };
+}

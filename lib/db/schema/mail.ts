@@ -1,0 +1,252 @@
+import { sql } from "drizzle-orm";
+import { boolean, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { timestamps, ts } from "../columns";
+import { projects } from "./projects";
+
+/**
+ * The one mail store (ARCHITECTURE §6) for both tool families: domains, mailboxes (every address is one; the
+ * project address is the project's default mailbox), threads, messages and attachments, allow/block lists.
+ */
+
+/** Verdicts of SPF, DKIM and DMARC as computed here (never copied from an incoming Authentication-Results). */
+export interface MailAuthVerdicts {
+  spf: string;
+  dkim: string;
+  dmarc: string;
+  /** Delivered between this instance's own mailboxes: no SMTP hop to authenticate. */
+  local?: boolean;
+  /** Domain of the first passing DKIM signature. */
+  dkim_domain?: string | null;
+  /** mailauth's Authentication-Results lines, for the dashboard. */
+  details?: string;
+}
+
+export interface DnsCheck {
+  checked_at: string;
+  records: Array<{ kind: "MX" | "SPF" | "DKIM" | "DMARC"; ok: boolean; found: string[]; note: string }>;
+}
+
+export const mailDomains = pgTable(
+  "mail_domains",
+  {
+    id: text("id").primaryKey(),
+    /** Null for the instance's default domain (MAIL_DOMAIN), which every project shares; set for a custom domain. */
+    projectId: text("project_id").references(() => projects.id, { onDelete: "cascade" }),
+    /** Lower-case ASCII. */
+    domain: text("domain").notNull(),
+    dkimSelector: text("dkim_selector").notNull(),
+    /** PKCS#8 PEM, encrypted with encryptSecret. */
+    dkimPrivateKeyEnc: text("dkim_private_key_enc").notNull(),
+    /** Base64 SPKI DER: the `p=` of the DKIM TXT record. */
+    dkimPublicKey: text("dkim_public_key").notNull(),
+    /** Custom domains receive mail only once verified (their DKIM record is published); the default always does. */
+    verifiedAt: ts("verified_at"),
+    dnsCheck: jsonb("dns_check").$type<DnsCheck>(),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex("mail_domains_domain_idx").on(t.domain), index("mail_domains_project_idx").on(t.projectId)],
+);
+export type MailDomain = typeof mailDomains.$inferSelect;
+
+export const mailboxStatuses = ["active", "disabled"] as const;
+
+export const mailboxes = pgTable(
+  "mailboxes",
+  {
+    id: text("id").primaryKey(),
+    projectId: text("project_id").notNull().references(() => projects.id, { onDelete: "cascade" }),
+    domainId: text("domain_id").notNull().references(() => mailDomains.id),
+    localPart: text("local_part").notNull(),
+    /** `local@domain` in lower case: the SMTP routing key, unique on the instance among live mailboxes. */
+    address: text("address").notNull(),
+    displayName: text("display_name"),
+    /** The project address (spec: the email source's `address`); one per project. */
+    isDefault: boolean("is_default").notNull().default(false),
+    status: text("status").$type<(typeof mailboxStatuses)[number]>().notNull().default("active"),
+    /** The creator's idempotency id (mailboxes spec: create_inbox `clientId`). */
+    clientId: text("client_id"),
+    metadata: jsonb("metadata").$type<Record<string, unknown>>().notNull().default({}),
+    deletedAt: ts("deleted_at"),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex("mailboxes_address_idx").on(t.address).where(sql`deleted_at is null`),
+    uniqueIndex("mailboxes_default_idx").on(t.projectId).where(sql`is_default and deleted_at is null`),
+    uniqueIndex("mailboxes_client_idx").on(t.projectId, t.clientId).where(sql`client_id is not null`),
+    index("mailboxes_project_idx").on(t.projectId, t.createdAt),
+  ],
+);
+export type Mailbox = typeof mailboxes.$inferSelect;
+
+export const mailThreads = pgTable(
+  "mail_threads",
+  {
+    id: text("id").primaryKey(),
+    projectId: text("project_id").notNull().references(() => projects.id, { onDelete: "cascade" }),
+    mailboxId: text("mailbox_id").notNull().references(() => mailboxes.id, { onDelete: "cascade" }),
+    subject: text("subject"),
+    messageCount: integer("message_count").notNull().default(0),
+    lastMessageAt: ts("last_message_at").notNull(),
+    labels: jsonb("labels").$type<string[]>().notNull().default([]),
+    ...timestamps,
+  },
+  (t) => [index("mail_threads_mailbox_idx").on(t.mailboxId, t.lastMessageAt)],
+);
+export type MailThread = typeof mailThreads.$inferSelect;
+
+export const messageDirections = ["inbound", "outbound"] as const;
+/**
+ * Inbound: `received`. Outbound: `queued` → `sending` → `sent`, or `failed` (attempts used up or refused), then
+ * possibly `bounced` (a DSN came back); `pending`/`cancelled` while a person decides (approvals).
+ */
+export const messageStatuses = ["received", "pending", "cancelled", "queued", "sending", "sent", "failed", "bounced"] as const;
+export type MessageStatus = (typeof messageStatuses)[number];
+
+export const mailMessages = pgTable(
+  "mail_messages",
+  {
+    id: text("id").primaryKey(),
+    projectId: text("project_id").notNull().references(() => projects.id, { onDelete: "cascade" }),
+    mailboxId: text("mailbox_id").notNull().references(() => mailboxes.id, { onDelete: "cascade" }),
+    threadId: text("thread_id").notNull().references(() => mailThreads.id, { onDelete: "cascade" }),
+    direction: text("direction").$type<(typeof messageDirections)[number]>().notNull(),
+    status: text("status").$type<MessageStatus>().notNull(),
+    /** The RFC 5322 Message-ID without angle brackets; ours are `msg_…@domain`. */
+    rfcMessageId: text("rfc_message_id"),
+    inReplyTo: text("in_reply_to"),
+    references: jsonb("references").$type<string[]>().notNull().default([]),
+    fromAddress: text("from_address"),
+    fromName: text("from_name"),
+    to: jsonb("to").$type<string[]>().notNull().default([]),
+    cc: jsonb("cc").$type<string[]>().notNull().default([]),
+    replyToAddresses: jsonb("reply_to_addresses").$type<string[]>().notNull().default([]),
+    subject: text("subject"),
+    text: text("text"),
+    html: text("html"),
+    /** Size of the raw message (inbound) or of the composed one once sent (outbound). */
+    sizeBytes: integer("size_bytes").notNull().default(0),
+    /** Inbound: the message exactly as received, in the blob store. */
+    rawBlobKey: text("raw_blob_key"),
+    /** Only the headers that matter (ids, list and auto-reply markers, date); never Authentication-Results. */
+    headers: jsonb("headers").$type<Record<string, string>>().notNull().default({}),
+    authentication: jsonb("authentication").$type<MailAuthVerdicts>(),
+    /** `Auto-Submitted` other than `no` (or a DSN): never auto-answered. */
+    autoSubmitted: boolean("auto_submitted").notNull().default(false),
+    /** A sender on a receive block list: kept, but produces no event. */
+    blocked: boolean("blocked").notNull().default(false),
+    /** The MIME structure could not be parsed completely: fields are what could be read. */
+    parseError: text("parse_error"),
+    labels: jsonb("labels").$type<string[]>().notNull().default([]),
+    /** The `email.received` (or `email.bounced`) event this message produced. */
+    eventId: text("event_id"),
+    /** Outbound: the email_send call (or system sender) that made it. */
+    batchId: text("batch_id"),
+    /** Outbound: replies come back as `email.received` with `reply_to` set. */
+    replyToInbox: boolean("reply_to_inbox").notNull().default(true),
+    /** Outbound: counted toward the project's daily and monthly limits (system mail is not). */
+    countsQuota: boolean("counts_quota").notNull().default(true),
+    attempts: integer("attempts").notNull().default(0),
+    lastError: text("last_error"),
+    /** Outbound: the relay's (or local delivery's) final answer. */
+    deliveryResponse: text("delivery_response"),
+    keyId: text("key_id"),
+    agent: text("agent"),
+    sentAt: ts("sent_at"),
+    receivedAt: ts("received_at"),
+    ...timestamps,
+  },
+  (t) => [
+    index("mail_messages_outbound_idx").on(t.projectId, t.createdAt, t.id).where(sql`direction = 'outbound'`),
+    index("mail_messages_thread_idx").on(t.threadId, t.createdAt),
+    index("mail_messages_mailbox_idx").on(t.mailboxId, t.createdAt),
+    index("mail_messages_rfc_idx").on(t.projectId, t.rfcMessageId),
+    index("mail_messages_batch_idx").on(t.batchId),
+  ],
+);
+export type MailMessage = typeof mailMessages.$inferSelect;
+
+export const mailAttachments = pgTable(
+  "mail_attachments",
+  {
+    id: text("id").primaryKey(),
+    projectId: text("project_id").notNull().references(() => projects.id, { onDelete: "cascade" }),
+    messageId: text("message_id").notNull().references(() => mailMessages.id, { onDelete: "cascade" }),
+    /** A safe file name, unique within the message (`evt_…/name` for the event's copy). */
+    name: text("name").notNull(),
+    contentType: text("content_type").notNull(),
+    sizeBytes: integer("size_bytes").notNull(),
+    blobKey: text("blob_key").notNull(),
+    contentId: text("content_id"),
+    inline: boolean("inline").notNull().default(false),
+    createdAt: ts("created_at").notNull().defaultNow(),
+  },
+  (t) => [index("mail_attachments_message_idx").on(t.messageId)],
+);
+export type MailAttachment = typeof mailAttachments.$inferSelect;
+
+/** One email_send call: its messages share it. `pending`/`cancelled` belong to the approval gate. */
+export const mailBatches = pgTable(
+  "mail_batches",
+  {
+    id: text("id").primaryKey(),
+    projectId: text("project_id").notNull().references(() => projects.id, { onDelete: "cascade" }),
+    status: text("status").$type<"queued" | "pending" | "cancelled">().notNull(),
+    requestId: text("request_id"),
+    keyId: text("key_id"),
+    agent: text("agent"),
+    recipients: integer("recipients").notNull(),
+    ...timestamps,
+  },
+  (t) => [index("mail_batches_project_idx").on(t.projectId, t.createdAt)],
+);
+export type MailBatch = typeof mailBatches.$inferSelect;
+
+/** Messages counted per project per period (`d:2026-09-01`, `m:2026-09`, UTC), raised by a guarded upsert. */
+export const mailQuota = pgTable(
+  "mail_quota",
+  {
+    projectId: text("project_id").notNull().references(() => projects.id, { onDelete: "cascade" }),
+    period: text("period").notNull(),
+    used: integer("used").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.period] })],
+);
+
+export const relaySecurities = ["starttls", "tls", "none"] as const;
+export type RelaySecurity = (typeof relaySecurities)[number];
+
+/** A project's outbound SMTP relay (Mail settings screen); without one, SMTP_RELAY_URL applies. */
+export const mailRelays = pgTable("mail_relays", {
+  projectId: text("project_id").primaryKey().references(() => projects.id, { onDelete: "cascade" }),
+  host: text("host").notNull(),
+  port: integer("port").notNull(),
+  /** `starttls`: upgrade on 587/25 (required); `tls`: implicit TLS (465); `none`: plain (local relays only). */
+  security: text("security").$type<RelaySecurity>().notNull(),
+  username: text("username"),
+  /** Encrypted with encryptSecret; never shown again. */
+  passwordEnc: text("password_enc"),
+  ...timestamps,
+});
+export type MailRelay = typeof mailRelays.$inferSelect;
+
+/**
+ * Allow/block lists (mailboxes spec). `mailbox_id` null: the project-wide list. `entry` is a lower-case address or
+ * domain. `receive` lists are applied to inbound mail today; `send`/`reply` by the mailbox tools.
+ */
+export const mailListEntries = pgTable(
+  "mail_list_entries",
+  {
+    id: text("id").primaryKey(),
+    projectId: text("project_id").notNull().references(() => projects.id, { onDelete: "cascade" }),
+    mailboxId: text("mailbox_id").references(() => mailboxes.id, { onDelete: "cascade" }),
+    direction: text("direction").$type<"receive" | "send" | "reply">().notNull(),
+    type: text("type").$type<"allow" | "block">().notNull(),
+    entry: text("entry").notNull(),
+    reason: text("reason"),
+    createdAt: ts("created_at").notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("mail_list_entries_idx").on(t.projectId, sql`coalesce(mailbox_id, '')`, t.direction, t.type, t.entry),
+  ],
+);
+export type MailListEntry = typeof mailListEntries.$inferSelect;

@@ -1,0 +1,77 @@
+import { describe, expect, it } from "vitest";
+import { keyProblem } from "@/lib/disk/key-rules";
+import { pathProblem, stripRef, targetOf } from "@/lib/disk/path-rules";
+import { safeAttachmentName } from "@/lib/disk/save-attachment";
+import { decodeBase64 } from "@/lib/disk/file-input";
+
+describe("pathProblem", () => {
+  it.each([
+    ["reports/2026-09.pdf"],
+    ["a"],
+    ["ünïcode/名前.txt"],
+    ["dots.in.name/..hidden/a..b"],
+    ["with space/and%percent"],
+    [`${"s".repeat(255)}/x`],
+  ])("accepts %s", (p) => expect(pathProblem(p)).toBeNull());
+
+  it.each([
+    ["", /empty/],
+    ["..", /\.\./],
+    [".", /\.\./],
+    ["../x", /\.\./],
+    ["a/../b", /\.\./],
+    ["a/./b", /\.\./],
+    ["a/..", /\.\./],
+    ["a//b", /empty segments/],
+    ["a/", /empty segments/],
+    ["/etc/passwd", /leading/],
+    ["a\\b", /backslash/],
+    ["..\\..\\x", /backslash/],
+    ["a\u0000b", /control/],
+    ["a\u001fb", /control/],
+    ["a\u0085b", /control/],
+    ["a\ud800", /UTF-8/],
+    ["x".repeat(1025), /1024 bytes/],
+    ["é".repeat(513), /1024 bytes/],
+    [`${"s".repeat(256)}/a`, /segments/],
+  ])("refuses %j", (p, why) => expect(pathProblem(p)).toMatch(why));
+});
+
+describe("references and targets", () => {
+  it("strips disk:// and tells attachments from files", () => {
+    expect(stripRef("disk://a/b")).toBe("a/b");
+    expect(stripRef("a/b")).toBe("a/b");
+    expect(targetOf("evt_1/x/y.pdf")).toEqual({ kind: "attachment", path: "evt_1/x/y.pdf", eventId: "evt_1", name: "x/y.pdf" });
+    expect(targetOf("evt_1")).toBeNull();
+    expect(targetOf("events/x")).toEqual({ kind: "file", path: "events/x" });
+  });
+});
+
+describe("keyProblem", () => {
+  it("counts bytes, not characters, and refuses control characters", () => {
+    expect(keyProblem("é".repeat(256))).toBeNull();
+    expect(keyProblem("é".repeat(257))).toMatch(/512 bytes/);
+    expect(keyProblem("a\u007f")).toMatch(/control/);
+    expect(keyProblem("../anything/goes")).toBeNull();
+  });
+});
+
+describe("safeAttachmentName", () => {
+  it.each([
+    ["report.pdf", "report.pdf"],
+    ["../../etc/passwd", ".._.._etc_passwd"],
+    ["a\\b", "a_b"],
+    ["..", "attachment"],
+    ["", "attachment"],
+    [null, "attachment"],
+    ["tab\there", "tabhere"],
+  ])("%j → %j", (raw, safe) => expect(safeAttachmentName(raw)).toBe(safe));
+});
+
+describe("decodeBase64", () => {
+  it("is strict about the alphabet and padding", () => {
+    expect(Buffer.from(decodeBase64("aGk=")).toString()).toBe("hi");
+    expect(Buffer.from(decodeBase64("aGVs\nbG8=")).toString()).toBe("hello");
+    for (const bad of ["aGk", "aG k=", "aGk=aGk=", "a-_=", "====", "aGk==="]) expect(() => decodeBase64(bad)).toThrow(/content_base64/);
+  });
+});

@@ -1,0 +1,82 @@
+import { BlockList, isIP } from "node:net";
+import { env } from "@/lib/env";
+
+/**
+ * Addresses outbound requests to user URLs must never reach: private, loopback, link-local (cloud metadata at
+ * 169.254.169.254 and fd00:ec2::254), CGNAT, multicast, reserved, and the IPv6 forms that embed an IPv4 address.
+ */
+const blocked = new BlockList();
+for (const [net, bits] of [
+  ["0.0.0.0", 8],
+  ["10.0.0.0", 8],
+  ["100.64.0.0", 10],
+  ["127.0.0.0", 8],
+  ["169.254.0.0", 16],
+  ["172.16.0.0", 12],
+  ["192.0.0.0", 24],
+  ["192.0.2.0", 24],
+  ["192.168.0.0", 16],
+  ["198.18.0.0", 15],
+  ["198.51.100.0", 24],
+  ["203.0.113.0", 24],
+  ["224.0.0.0", 4],
+  ["240.0.0.0", 4],
+] as const) {
+  blocked.addSubnet(net, bits, "ipv4");
+}
+for (const [net, bits] of [
+  ["::", 128],
+  ["::1", 128],
+  ["::ffff:0:0", 96],
+  ["64:ff9b::", 96],
+  ["100::", 64],
+  ["2001:db8::", 32],
+  ["fc00::", 7],
+  ["fe80::", 10],
+  ["ff00::", 8],
+] as const) {
+  blocked.addSubnet(net, bits, "ipv6");
+}
+
+export function isBlockedAddress(address: string): boolean {
+  const family = isIP(address);
+  if (family === 0) return true;
+  if (family === 6) {
+    // ::ffff:10.0.0.1 and friends: judge the embedded IPv4 address.
+    const v4 = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+    if (v4) return blocked.check(v4[1], "ipv4");
+    return blocked.check(address, "ipv6");
+  }
+  return blocked.check(address, "ipv4");
+}
+
+/** `host` or `host:port` listed in OUTBOUND_ALLOW_HOSTS: may be private and plain http (tests, local receivers). */
+export function isAllowedTestHost(url: URL): boolean {
+  const allowed = env().OUTBOUND_ALLOW_HOSTS;
+  const host = url.hostname.replace(/^\[|\]$/g, "").toLowerCase();
+  const port = url.port || (url.protocol === "https:" ? "443" : "80");
+  return allowed.some((a) => a.toLowerCase() === host || a.toLowerCase() === `${host}:${port}`);
+}
+
+/**
+ * Why a user-supplied URL may not be called, judged without DNS: scheme, credentials, and literal addresses or
+ * local names. Names that resolve to blocked addresses are refused again at connect time (safe-fetch.ts).
+ */
+export function outboundUrlProblem(raw: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return "must be an absolute URL";
+  }
+  const testHost = isAllowedTestHost(url);
+  if (url.protocol !== "https:" && !(url.protocol === "http:" && testHost)) return "must be an https URL";
+  if (url.username || url.password) return "must not carry credentials";
+  if (testHost) return null;
+  const host = url.hostname.replace(/^\[|\]$/g, "").toLowerCase();
+  if (isIP(host) && isBlockedAddress(host)) return "must not point to a private, loopback or link-local address";
+  if (host === "localhost" || host.endsWith(".localhost") || host.endsWith(".local") || host.endsWith(".internal") || !host.includes(".")) {
+    return "must name a public host";
+  }
+  return null;
+}

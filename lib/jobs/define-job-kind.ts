@@ -1,0 +1,57 @@
+import type { z } from "zod";
+import type { Executor } from "@/lib/db/client";
+import type { JobRow } from "@/lib/db/schema/jobs";
+
+/**
+ * The job runner, in brief (lib/jobs/*):
+ * - A kind is declared once with `defineJobKind({kind, payload, handler, ...})` and listed in lib/jobs/job-kinds.ts.
+ * - `enqueueJob(tx, kind, payload, opts)` inserts a row in the caller's transaction and NOTIFYs on commit, so the job
+ *   exists exactly when the caller's change does, and an idle runner wakes at once.
+ * - Runners (one per process, lib/services/job-runner.ts) claim due rows with FOR UPDATE SKIP LOCKED, so any number
+ *   of instances share one table without running a job twice at the same time. A claim holds the job until
+ *   `locked_until`; a runner that dies loses it then and another one takes it again (delivery is at least once:
+ *   handlers must tolerate a repeat, e.g. by checking the state they are about to change).
+ * - The handler runs outside any transaction. Returning means done; throwing means retry after an exponential
+ *   backoff with jitter, until `maxAttempts`; `PermanentJobError` fails at once. After the last failure `onFailure`
+ *   runs in the transaction that marks the job failed (e.g. emit an `email.failed` event).
+ * - Tests call `drainJobs()` (lib/jobs/drain-jobs.ts) to run whatever is due, in-process.
+ */
+export interface JobKind<P = unknown> {
+  kind: string;
+  /** Parses the stored payload before the handler sees it. */
+  payload: z.ZodType<P>;
+  handler: (payload: P, ctx: JobContext) => Promise<void>;
+  /** Default 5. */
+  maxAttempts?: number | (() => number);
+  /** Delay before the 2nd attempt in ms, doubled each time, capped by `retryMaxMs`. Default 10 s. */
+  retryBaseMs?: number | (() => number);
+  /** Default 1 hour. */
+  retryMaxMs?: number;
+  /** The handler is aborted after this long (default 2 minutes). */
+  timeoutMs?: number;
+  onFailure?: (payload: P, ctx: { db: Executor; job: JobRow; error: string }) => Promise<void>;
+}
+
+export interface JobContext {
+  job: JobRow;
+  /** 1 on the first run. */
+  attempt: number;
+  /** True on the run after which no retry follows. */
+  lastAttempt: boolean;
+  signal: AbortSignal;
+}
+
+/** Thrown by a handler when retrying cannot help (e.g. a 5xx SMTP answer): the job fails at once. */
+export class PermanentJobError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "PermanentJobError";
+  }
+}
+
+export function defineJobKind<P>(def: JobKind<P>): JobKind<P> {
+  return def;
+}
+
+export const resolveNumber = (v: number | (() => number) | undefined, fallback: number) =>
+  typeof v === "function" ? v() : (v ?? fallback);

@@ -1,0 +1,9 @@
+import type { JobKind } from "@/lib/jobs/define-job-kind";
+import { deliverMessageJob } from "@/lib/mail/outbound/deliver-message-job";
+
+/** Every job kind this build can run: an explicit list, like the tool registry. Add a line per kind. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export const jobKinds: readonly JobKind<any>[] = [deliverMessageJob];
+
+const byKind = new Map(jobKinds.map((k) => [k.kind, k]));
+export const findJobKind = (kind: string) => byKind.get(kind);

@@ -1,0 +1,58 @@
+import { and, eq, sql } from "drizzle-orm";
+import type { Db } from "@/lib/db/client";
+import { jobs, type JobRow } from "@/lib/db/schema/jobs";
+import { backoffMs } from "@/lib/jobs/backoff";
+import { PermanentJobError, resolveNumber } from "@/lib/jobs/define-job-kind";
+import { findJobKind } from "@/lib/jobs/job-kinds";
+
+const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 2000);
+
+/**
+ * Runs one claimed job to its next state: done, pending again (retry later) or failed. Every write is fenced on
+ * (id, attempts, running), so a runner that lost its lease cannot overwrite the newer claim's outcome.
+ */
+export async function runJob(db: Db, job: JobRow, outer?: AbortSignal): Promise<"done" | "retry" | "failed"> {
+  const kind = findJobKind(job.kind);
+  const mine = and(eq(jobs.id, job.id), eq(jobs.attempts, job.attempts), eq(jobs.status, "running"));
+  if (!kind) {
+    // Another instance may run a newer build that knows the kind: leave it for later rather than fail it.
+    await db.update(jobs).set({ status: "pending", attempts: job.attempts - 1, runAt: sql`now() + interval '1 minute'`, lastError: `unknown job kind ${job.kind}`, updatedAt: sql`now()` }).where(mine);
+    return "retry";
+  }
+  const lastAttempt = job.attempts >= job.maxAttempts;
+  const parsed = kind.payload.safeParse(job.payload);
+  let error: unknown = null;
+  if (!parsed.success) error = new PermanentJobError(`invalid payload: ${parsed.error.message}`);
+  else if (job.attempts > job.maxAttempts) error = new PermanentJobError(job.lastError ?? "attempts used up");
+  else {
+    const timeout = AbortSignal.timeout(kind.timeoutMs ?? 120_000);
+    const signal = outer ? AbortSignal.any([outer, timeout]) : timeout;
+    try {
+      await kind.handler(parsed.data, { job, attempt: job.attempts, lastAttempt, signal });
+    } catch (err) {
+      error = err ?? new Error("job failed");
+    }
+  }
+  if (error === null) {
+    await db.update(jobs).set({ status: "done", finishedAt: sql`now()`, lockedUntil: null, updatedAt: sql`now()` }).where(mine);
+    return "done";
+  }
+  const message = errorText(error);
+  if (!lastAttempt && !(error instanceof PermanentJobError)) {
+    const delay = backoffMs(job.attempts, resolveNumber(kind.retryBaseMs, 10_000), kind.retryMaxMs ?? 3_600_000);
+    await db
+      .update(jobs)
+      .set({ status: "pending", runAt: sql`now() + make_interval(secs => ${delay / 1000})`, lockedUntil: null, lastError: message, updatedAt: sql`now()` })
+      .where(mine);
+    return "retry";
+  }
+  await db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(jobs)
+      .set({ status: "failed", finishedAt: sql`now()`, lockedUntil: null, lastError: message, updatedAt: sql`now()` })
+      .where(mine)
+      .returning();
+    if (row && parsed.success) await kind.onFailure?.(parsed.data, { db: tx, job: row, error: message });
+  });
+  return "failed";
+}

@@ -1,0 +1,45 @@
+import { and, eq, isNull } from "drizzle-orm";
+import type { Executor } from "@/lib/db/client";
+import { mailDomains, type MailDomain } from "@/lib/db/schema/mail";
+import { encryptSecret } from "@/lib/crypto/secret-box";
+import { newId } from "@/lib/ids";
+import { defaultMailDomain } from "@/lib/mail/domains/mail-domain-name";
+import { dkimSelector, generateDkimKey } from "@/lib/mail/domains/generate-dkim-key";
+
+const g = globalThis as { __brynthDefaultDomain?: Map<string, MailDomain> };
+
+/**
+ * The row of MAIL_DOMAIN (instance-wide: no project), created with its DKIM key on first use. Cached per process:
+ * the row never changes once made (its DNS check result is read fresh by the Domains screen).
+ */
+export async function ensureDefaultDomain(db: Executor): Promise<MailDomain> {
+  const name = defaultMailDomain();
+  g.__brynthDefaultDomain ??= new Map();
+  const cached = g.__brynthDefaultDomain.get(name);
+  if (cached) return cached;
+  let [row] = await db.select().from(mailDomains).where(and(eq(mailDomains.domain, name), isNull(mailDomains.projectId)));
+  if (!row) {
+    const key = await generateDkimKey();
+    await db
+      .insert(mailDomains)
+      .values({
+        id: newId("dom"),
+        projectId: null,
+        domain: name,
+        dkimSelector: dkimSelector(),
+        dkimPrivateKeyEnc: encryptSecret(key.privatePem),
+        dkimPublicKey: key.publicBase64,
+      })
+      .onConflictDoNothing();
+    // A concurrent first use may have won the unique index: read whichever row exists.
+    [row] = await db.select().from(mailDomains).where(eq(mailDomains.domain, name));
+  }
+  if (row.projectId !== null) throw new Error(`MAIL_DOMAIN ${name} is registered as a project's custom domain`);
+  g.__brynthDefaultDomain.set(name, row);
+  return row;
+}
+
+/** Tests switch databases within one process. */
+export function forgetDefaultDomain() {
+  g.__brynthDefaultDomain?.clear();
+}

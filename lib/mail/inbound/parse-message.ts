@@ -1,0 +1,137 @@
+import { simpleParser, type AddressObject, type HeaderValue, type ParsedMail } from "mailparser";
+
+export interface ParsedAttachment {
+  filename: string | null;
+  contentType: string;
+  content: Buffer;
+  contentId: string | null;
+  inline: boolean;
+}
+
+export interface ParsedMessage {
+  messageId: string | null;
+  inReplyTo: string | null;
+  references: string[];
+  from: { address: string; name: string | null } | null;
+  to: string[];
+  cc: string[];
+  replyTo: string[];
+  subject: string | null;
+  date: Date | null;
+  text: string | null;
+  html: string | null;
+  /** The headers that matter, lower-case names. Authentication-Results is never among them: we compute our own. */
+  headers: Record<string, string>;
+  autoSubmitted: boolean;
+  /** Top-level content type with its parameters, e.g. `multipart/report; report-type=delivery-status`. */
+  contentType: string | null;
+  attachments: ParsedAttachment[];
+  parseError: string | null;
+}
+
+const KEPT_HEADERS = ["message-id", "in-reply-to", "references", "date", "auto-submitted", "precedence", "list-id", "list-unsubscribe", "x-auto-response-suppress", "content-type", "return-path"];
+
+/** `<a@b>` → `a@b`: ids are stored and compared without brackets. */
+export const bareId = (id: string) => id.trim().replace(/^<|>$/g, "").trim();
+
+/**
+ * Parses as far as possible: mailparser is lenient with broken MIME; if it still throws, the header block is read by
+ * hand and the body kept as text, and `parseError` says what failed. The raw bytes are stored regardless.
+ */
+export async function parseMessage(raw: Buffer): Promise<ParsedMessage> {
+  let mail: ParsedMail;
+  try {
+    mail = await simpleParser(raw, { skipTextToHtml: true, skipImageLinks: true, skipTextLinks: true, maxHtmlLengthToParse: 2_000_000 });
+  } catch (err) {
+    return fallbackParse(raw, err instanceof Error ? err.message : String(err));
+  }
+  const headers: Record<string, string> = {};
+  for (const line of mail.headerLines ?? []) {
+    if (KEPT_HEADERS.includes(line.key) && !(line.key in headers)) headers[line.key] = unfold(line.line.slice(line.line.indexOf(":") + 1));
+  }
+  const refs = mail.references === undefined ? [] : Array.isArray(mail.references) ? mail.references : [mail.references];
+  const autoSubmitted = (headers["auto-submitted"] ?? "no").trim().toLowerCase();
+  return {
+    messageId: mail.messageId ? bareId(mail.messageId) : null,
+    inReplyTo: mail.inReplyTo ? bareId(mail.inReplyTo.split(/\s+/)[0]) : null,
+    references: refs.flatMap((r) => r.split(/\s+/)).filter(Boolean).map(bareId),
+    from: firstAddress(mail.from),
+    to: addresses(mail.to),
+    cc: addresses(mail.cc),
+    replyTo: addresses(mail.replyTo),
+    subject: mail.subject ?? null,
+    date: mail.date && !Number.isNaN(mail.date.getTime()) ? mail.date : null,
+    text: mail.text ?? null,
+    html: typeof mail.html === "string" ? mail.html : null,
+    headers,
+    autoSubmitted: autoSubmitted !== "" && !autoSubmitted.startsWith("no"),
+    contentType: headerText(mail.headers.get("content-type")),
+    attachments: mail.attachments.map((a) => ({
+      filename: a.filename ?? null,
+      contentType: a.contentType || "application/octet-stream",
+      content: a.content,
+      contentId: a.contentId ? bareId(a.contentId) : null,
+      inline: a.contentDisposition === "inline" || a.related === true,
+    })),
+    parseError: null,
+  };
+}
+
+const unfold = (v: string) => v.replace(/\r?\n[ \t]+/g, " ").trim();
+
+function addresses(v: AddressObject | AddressObject[] | undefined): string[] {
+  if (!v) return [];
+  const list = (Array.isArray(v) ? v : [v]).flatMap((o) => o.value);
+  return list.flatMap((a) => (a.group ? a.group : [a])).map((a) => a.address?.trim()).filter((a): a is string => !!a);
+}
+
+function firstAddress(v: AddressObject | undefined): ParsedMessage["from"] {
+  const a = v?.value.find((x) => x.address);
+  return a?.address ? { address: a.address.trim(), name: a.name || null } : null;
+}
+
+function headerText(v: HeaderValue | undefined): string | null {
+  if (!v) return null;
+  if (typeof v === "string") return v;
+  if (typeof v === "object" && "value" in v && "params" in v) {
+    return [v.value, ...Object.entries(v.params).map(([k, p]) => `${k}=${p}`)].join("; ");
+  }
+  return null;
+}
+
+/** Last resort for input mailparser rejects: unfolded header lines, the rest as text. */
+function fallbackParse(raw: Buffer, error: string): ParsedMessage {
+  const s = raw.toString("latin1");
+  const split = s.search(/\r?\n\r?\n/);
+  const head = split < 0 ? s : s.slice(0, split);
+  const body = split < 0 ? "" : s.slice(split).replace(/^\r?\n\r?\n/, "");
+  const headers: Record<string, string> = {};
+  for (const line of head.replace(/\r?\n[ \t]+/g, " ").split(/\r?\n/)) {
+    const colon = line.indexOf(":");
+    if (colon > 0) {
+      const key = line.slice(0, colon).trim().toLowerCase();
+      if (!(key in headers)) headers[key] = line.slice(colon + 1).trim();
+    }
+  }
+  const addr = (h: string | undefined) => (h ? [...h.matchAll(/[^\s<>,;"]+@[^\s<>,;"]+/g)].map((m) => m[0]) : []);
+  const from = addr(headers.from)[0];
+  const kept = Object.fromEntries(Object.entries(headers).filter(([k]) => KEPT_HEADERS.includes(k)));
+  return {
+    messageId: headers["message-id"] ? bareId(headers["message-id"]) : null,
+    inReplyTo: headers["in-reply-to"] ? bareId(headers["in-reply-to"]) : null,
+    references: (headers.references ?? "").split(/\s+/).filter(Boolean).map(bareId),
+    from: from ? { address: from, name: null } : null,
+    to: addr(headers.to),
+    cc: addr(headers.cc),
+    replyTo: addr(headers["reply-to"]),
+    subject: headers.subject ?? null,
+    date: headers.date && !Number.isNaN(Date.parse(headers.date)) ? new Date(headers.date) : null,
+    text: body,
+    html: null,
+    headers: kept,
+    autoSubmitted: !!headers["auto-submitted"] && !headers["auto-submitted"].toLowerCase().startsWith("no"),
+    contentType: headers["content-type"] ?? null,
+    attachments: [],
+    parseError: error.slice(0, 500),
+  };
+}

@@ -1,0 +1,46 @@
+import { and, eq, isNull, sql } from "drizzle-orm";
+import type { Executor } from "@/lib/db/client";
+import { mailboxes, mailDomains, type Mailbox } from "@/lib/db/schema/mail";
+import { defaultMailDomain } from "@/lib/mail/domains/mail-domain-name";
+
+export type Recipient =
+  | { kind: "mailbox"; mailbox: Mailbox }
+  | { kind: "foreign" } // not a domain of this instance: relaying is refused
+  | { kind: "unknown" }; // our domain, no such (active) mailbox
+
+/**
+ * What an RCPT TO address is here. Ours: MAIL_DOMAIN, and custom domains once verified. One query: the domain row
+ * with the mailbox of that exact address, if any.
+ */
+export async function resolveRecipient(db: Executor, address: string): Promise<Recipient> {
+  const addr = address.trim().toLowerCase();
+  const at = addr.lastIndexOf("@");
+  if (at <= 0 || at === addr.length - 1) return { kind: "unknown" };
+  const domain = addr.slice(at + 1);
+  const [row] = await db
+    .select({ d: { projectId: mailDomains.projectId, verifiedAt: mailDomains.verifiedAt }, m: mailboxes })
+    .from(mailDomains)
+    .leftJoin(
+      mailboxes,
+      and(eq(mailboxes.domainId, mailDomains.id), eq(mailboxes.address, addr), isNull(mailboxes.deletedAt), eq(mailboxes.status, "active")),
+    )
+    .where(eq(mailDomains.domain, domain))
+    .limit(1);
+  const ours = row && (row.d.projectId === null ? domain === defaultMailDomain() : row.d.verifiedAt !== null);
+  if (!ours) {
+    // MAIL_DOMAIN is ours even before its row exists (no project address handed out yet): unknown, not foreign.
+    return domain === defaultMailDomain() ? { kind: "unknown" } : { kind: "foreign" };
+  }
+  return row.m ? { kind: "mailbox", mailbox: row.m } : { kind: "unknown" };
+}
+
+/** Whether `domain` is one this instance receives for (outbound: same-instance recipients are delivered locally). */
+export async function isLocalDomain(db: Executor, domain: string): Promise<boolean> {
+  const d = domain.toLowerCase();
+  if (d === defaultMailDomain()) return true;
+  const [row] = await db
+    .select({ id: mailDomains.id })
+    .from(mailDomains)
+    .where(and(eq(mailDomains.domain, d), sql`${mailDomains.verifiedAt} is not null`));
+  return !!row;
+}

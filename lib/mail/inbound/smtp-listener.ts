@@ -1,0 +1,116 @@
+import type { AddressInfo } from "node:net";
+import { SMTPServer, type SMTPServerSession } from "smtp-server";
+import { getDb } from "@/lib/db/client";
+import type { Mailbox } from "@/lib/db/schema/mail";
+import { env } from "@/lib/env";
+import { mailHostname } from "@/lib/mail/domains/mail-domain-name";
+import type { MailDnsResolver } from "@/lib/mail/inbound/dns-resolver";
+import { receiveMessage } from "@/lib/mail/inbound/receive-message";
+import { resolveRecipient } from "@/lib/mail/inbound/resolve-recipient";
+
+export interface SmtpListenerOptions {
+  port: number;
+  host?: string;
+  /** DNS for SPF/DKIM/DMARC; tests give answers. Default: the system resolver with a timeout. */
+  resolver?: MailDnsResolver;
+  maxBytes?: number;
+  onError?: (err: unknown) => void;
+}
+
+export interface SmtpListener {
+  port: number;
+  close(): Promise<void>;
+}
+
+const MAX_RECIPIENTS = 100;
+
+const smtpError = (code: number, message: string) => Object.assign(new Error(message), { responseCode: code });
+
+/**
+ * The inbound SMTP listener. Never an open relay: RCPT is accepted only for existing mailboxes of this instance's
+ * domains (550 otherwise); a message over the size limit gets 552 and nothing is stored; a storage fault answers 451
+ * so the sender retries. Protocol errors and handler failures end at most one transaction, never the listener.
+ */
+export async function startSmtpListener(opts: SmtpListenerOptions): Promise<SmtpListener> {
+  const maxBytes = opts.maxBytes ?? env().MAIL_MAX_MESSAGE_BYTES;
+  const onError = opts.onError ?? ((err: unknown) => console.error("[brynth] smtp:", err));
+  // The mailboxes accepted in the session's current transaction (reset at every MAIL FROM).
+  const accepted = new Map<string, Mailbox[]>();
+
+  const server = new SMTPServer({
+    name: mailHostname(),
+    banner: "Brynth ESMTP",
+    size: maxBytes,
+    authOptional: true,
+    disabledCommands: ["AUTH", "STARTTLS"],
+    disableReverseLookup: true,
+    logger: false,
+    socketTimeout: 60_000,
+    closeTimeout: 5_000,
+    onMailFrom(_address, session, callback) {
+      accepted.set(session.id, []);
+      callback();
+    },
+    onRcptTo(address, session, callback) {
+      const list = accepted.get(session.id) ?? [];
+      if (list.length >= MAX_RECIPIENTS) return callback(smtpError(452, "4.5.3 Too many recipients"));
+      getDb()
+        .then((db) => resolveRecipient(db, address.address))
+        .then((r) => {
+          if (r.kind === "foreign") return callback(smtpError(550, "5.7.1 Relaying denied: this server only accepts mail for its own domains"));
+          if (r.kind === "unknown") return callback(smtpError(550, "5.1.1 No such mailbox here"));
+          list.push(r.mailbox);
+          accepted.set(session.id, list);
+          callback();
+        })
+        .catch((err) => {
+          onError(err);
+          callback(smtpError(451, "4.3.0 Temporary failure, try again later"));
+        });
+    },
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      stream.on("data", (chunk: Buffer) => {
+        size += chunk.length;
+        if (size <= maxBytes) chunks.push(chunk);
+      });
+      stream.on("error", (err) => onError(err));
+      stream.on("end", () => {
+        // smtp-server itself answers 552 for an oversized message; nothing of it is kept.
+        if (stream.sizeExceeded || size > maxBytes) return callback(smtpError(552, "5.3.4 Message exceeds the size limit"));
+        receiveMessage(Buffer.concat(chunks, size), envelopeOf(session, accepted.get(session.id) ?? []), { resolver: opts.resolver })
+          .then(() => callback(null, "OK: message accepted"))
+          .catch((err) => {
+            onError(err);
+            callback(smtpError(451, "4.3.0 Temporary failure storing the message, try again later"));
+          });
+      });
+    },
+    onClose(session) {
+      accepted.delete(session.id);
+    },
+  });
+  server.on("error", (err) => onError(err));
+
+  await new Promise<void>((resolve, reject) => {
+    server.server.once("error", reject);
+    server.listen(opts.port, opts.host ?? env().SMTP_HOST ?? env().HOST, () => {
+      server.server.off("error", reject);
+      resolve();
+    });
+  });
+  return {
+    port: (server.server.address() as AddressInfo).port,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+function envelopeOf(session: SMTPServerSession, mailboxes: Mailbox[]) {
+  const from = session.envelope.mailFrom;
+  return {
+    mailFrom: from ? from.address : null,
+    recipients: mailboxes,
+    remote: { ip: session.remoteAddress, helo: session.hostNameAppearsAs || null },
+  };
+}

@@ -1,0 +1,39 @@
+import { and, desc, eq } from "drizzle-orm";
+import type { Executor } from "@/lib/db/client";
+import { policyVersions, type PolicyVersion } from "@/lib/db/schema/approvals";
+import type { Policy, Rule } from "@/lib/policy/policy-schema";
+
+export interface CurrentPolicy {
+  version: number;
+  policy: Policy;
+  row: PolicyVersion | null;
+}
+
+/** The policy in force: the newest version, or version 0 (no rules: every request goes to a person). */
+export async function getPolicy(db: Executor, projectId: string): Promise<CurrentPolicy> {
+  const [row] = await db
+    .select()
+    .from(policyVersions)
+    .where(eq(policyVersions.projectId, projectId))
+    .orderBy(desc(policyVersions.version))
+    .limit(1);
+  if (!row) return { version: 0, policy: { rules: [] }, row: null };
+  return { version: row.version, policy: { rules: row.rules as Rule[] }, row };
+}
+
+export async function getPolicyVersion(db: Executor, projectId: string, version: number) {
+  const [row] = await db
+    .select()
+    .from(policyVersions)
+    .where(and(eq(policyVersions.projectId, projectId), eq(policyVersions.version, version)));
+  return row ?? null;
+}
+
+export async function listPolicyVersions(db: Executor, projectId: string, limit = 50) {
+  return db
+    .select()
+    .from(policyVersions)
+    .where(eq(policyVersions.projectId, projectId))
+    .orderBy(desc(policyVersions.version))
+    .limit(limit);
+}
