@@ -7,6 +7,7 @@ import { migrateDb } from "@/lib/db/migrate";
 import { bootstrapOwner } from "@/lib/owners/bootstrap-owner";
 import { fastPathHandler, stampRemoteAddress } from "@/lib/http/fast-path";
 import { startServices } from "@/lib/services/start-services";
+import { attachStreamUpgrade } from "@/lib/http/stream/ws-stream";
 
 /**
  * One process runs everything (ARCHITECTURE §2): Next for the dashboard and routes, the hot API paths dispatched
@@ -34,6 +35,8 @@ async function main() {
       res.end();
     });
   });
+  // Only /api/v1/stream is ours; Next attaches its own upgrade listener for HMR in dev (RUNTIME-FACTS).
+  attachStreamUpgrade(server, config.publicUrl, { dev });
   const sockets = new Set<Socket>();
   server.on("connection", (s) => {
     sockets.add(s);

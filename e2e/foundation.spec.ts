@@ -1,4 +1,5 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import postgres from "postgres";
 import { OWNER, expect, server, test } from "./fixtures";
 import { AGENT_NAME, callTool, connectAgent } from "./mcp";
 import { shot } from "./screenshots";
@@ -147,6 +148,25 @@ test("sessions are listed, and signing out ends this one", async ({ page, loginP
   await expect(page).toHaveURL(/\/login$/);
   await page.goto("/settings");
   await expect(page).toHaveURL(/\/login$/);
+});
+
+// Last: it breaks the chain on purpose. Only on Postgres, where the test can reach the server's database.
+test("a row edited in the database makes Verify chain name its seq", async ({ page, loginPage, ledger }) => {
+  const url = process.env.BRYNTH_E2E_DATABASE_URL;
+  test.skip(!url, "needs DATABASE_URL (PGlite lives inside the server process)");
+  const sql = postgres(url!, { max: 1, onnotice: () => {} });
+  try {
+    await sql`update ledger_entries set agent = 'someone else'
+              where seq = 2 and project_id = (select id from projects where name = ${OWNER.project})`;
+  } finally {
+    await sql.end();
+  }
+  await loginPage.signIn(OWNER.email, OWNER.password);
+  await ledger.open();
+  expect(await ledger.verifyChain()).toBe("Chain broken at seq 2: hash does not match the entry's content");
+  await page.getByRole("link", { name: "seq 2" }).click();
+  await expect(page.getByText("hash does not match the entry's content")).toBeVisible();
+  await shot(page, "ledger-broken");
 });
 
 async function httpStatusOf(p: Promise<unknown>): Promise<unknown> {

@@ -37,6 +37,7 @@ export default async function globalSetup() {
   process.env.BRYNTH_E2E_URL = url;
   process.env.BRYNTH_E2E_SETUP_URL = setupUrl;
   process.env.BRYNTH_E2E_SERVER_LOG = logFile;
+  if (db) process.env.BRYNTH_E2E_DATABASE_URL = db.url;
 
   return async () => {
     await new Promise<void>((done) => {

@@ -8,6 +8,7 @@ import type { Rule } from "@/lib/policy/policy-schema";
 import { notifyRequestChange } from "@/lib/approvals/requests-channel";
 import { resolvedPayload } from "@/lib/approvals/resolved-payload";
 import { queueCallback } from "@/lib/approvals/callbacks/queue-callback";
+import { queueClose } from "@/lib/approvals/deliveries/queue-close";
 
 /**
  * Everything a decision sets off, in the deciding transaction, so all of it exists exactly when the decision does:
@@ -58,6 +59,7 @@ export async function resolveRequest(
     output: { event_id: eventId, version },
   });
   if (row.callbackUrl) await queueCallback(tx, { projectId: row.projectId, url: row.callbackUrl, eventId, payload });
+  await queueClose(tx, row);
   await notifyRequestChange(tx, { project: row.projectId, id: row.id, status: row.status });
   return { eventId, version };
 }

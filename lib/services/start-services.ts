@@ -1,5 +1,7 @@
 import { ledgerSealer } from "@/lib/services/ledger-sealer";
 import { diskJanitor } from "@/lib/services/disk-janitor";
+import { jobRunner } from "@/lib/services/job-runner";
+import { smtpListener } from "@/lib/services/smtp-listener";
 
 /**
  * Background services of one process (SMTP listener, job runner, Telegram bot, …). Each entry starts once per
@@ -7,7 +9,7 @@ import { diskJanitor } from "@/lib/services/disk-janitor";
  */
 export type Service = { name: string; start: () => Promise<() => Promise<void>> };
 
-export const services: Service[] = [ledgerSealer, diskJanitor];
+export const services: Service[] = [ledgerSealer, diskJanitor, jobRunner, smtpListener];
 
 export async function startServices(log: (line: string) => void = console.log): Promise<() => Promise<void>> {
   const stops: Array<() => Promise<void>> = [];

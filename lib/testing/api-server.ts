@@ -2,6 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { resetEnvCache } from "@/lib/env";
 import { fastPathHandler, stampRemoteAddress } from "@/lib/http/fast-path";
+import { attachStreamUpgrade } from "@/lib/http/stream/ws-stream";
 
 /**
  * The real API handlers (MCP + REST) on a real HTTP port, without Next: the same fast path server.ts uses.
@@ -21,6 +22,7 @@ export async function startApiServer(): Promise<{ url: string; server: Server; c
   process.env.PUBLIC_URL = url;
   resetEnvCache();
   fastPath = fastPathHandler(url);
+  attachStreamUpgrade(server, url, { dev: false });
   return {
     url,
     server,

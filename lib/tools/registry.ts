@@ -22,6 +22,7 @@ import { fileGet } from "@/lib/tools/disk/file-get";
 import { fileList } from "@/lib/tools/disk/file-list";
 import { fileDelete } from "@/lib/tools/disk/file-delete";
 import { fileUrl } from "@/lib/tools/disk/file-url";
+import { emailSend } from "@/lib/tools/mail/email-send";
 
 /** THE registry: an explicit flat list. MCP, REST, OpenAPI and the contract tests all derive from it. */
 export const tools: readonly AnyTool[] = [
@@ -48,6 +49,7 @@ export const tools: readonly AnyTool[] = [
   fileList,
   fileDelete,
   fileUrl,
+  emailSend,
 ];
 
 const byName = new Map(tools.map((t) => [t.name, t]));

@@ -1,0 +1,96 @@
+"use server";
+
+import { z } from "zod";
+import { ownerAction } from "@/lib/auth/owner-action";
+import { appendEntry } from "@/lib/ledger/append-entry";
+import { completeUpload } from "@/lib/disk/complete-upload";
+import { createLink } from "@/lib/disk/create-link";
+import { deleteFile } from "@/lib/disk/delete-file";
+import { deleteKey } from "@/lib/disk/delete-key";
+import { fieldError } from "@/lib/disk/field-error";
+import { findSource } from "@/lib/disk/find-source";
+import { sourceDownloadUrl } from "@/lib/disk/get-file";
+import { LINK_MAX_SECONDS, LINK_MIN_SECONDS, TTL_MAX_SECONDS, UPLOAD_MAX_BYTES } from "@/lib/disk/limits";
+import { revokeLink } from "@/lib/disk/revoke-link";
+import { setKey } from "@/lib/disk/set-key";
+import { startUpload } from "@/lib/disk/start-upload";
+
+/**
+ * Disk changes from the dashboard. The domain functions are the tools' own; each action appends the ledger entry
+ * the tool would (same op names), in the action's transaction. URLs go back as paths: the browser uses this origin
+ * whatever PUBLIC_URL says.
+ */
+const text = (max: number) => z.string().max(max);
+const pathOf = (url: string) => {
+  const u = new URL(url);
+  return `${u.pathname}${u.search}`;
+};
+
+export const saveKeyAction = ownerAction(
+  z.object({
+    key: text(600),
+    valueJson: text(400_000),
+    ttlSeconds: z.number().int().min(1).max(TTL_MAX_SECONDS).optional(),
+    ifVersion: z.number().int().min(0).optional(),
+  }),
+  async (ctx, input) => {
+    let value: unknown;
+    try {
+      value = JSON.parse(input.valueJson);
+    } catch (err) {
+      throw fieldError("valueJson", `is not valid JSON (${(err as Error).message})`);
+    }
+    const out = await setKey(ctx.db, { actor: ctx.actor, key: input.key, value, ttlSeconds: input.ttlSeconds, ifVersion: input.ifVersion });
+    await appendEntry(ctx.db, { actor: ctx.actor, op: "kv.set", subject: input.key, input: { key: input.key, value, ttl_seconds: input.ttlSeconds }, output: out });
+    return out;
+  },
+);
+
+export const deleteKeyAction = ownerAction(z.object({ key: text(600) }), async (ctx, input) => {
+  const out = await deleteKey(ctx.db, { actor: ctx.actor, key: input.key });
+  await appendEntry(ctx.db, { actor: ctx.actor, op: "kv.delete", subject: input.key, input, output: out });
+  return out;
+});
+
+export const startUploadAction = ownerAction(
+  z.object({ path: text(1100), size: z.number().int().min(0).max(UPLOAD_MAX_BYTES), contentType: text(255).optional() }),
+  async (ctx, input) => {
+    // Empty types (unknown extensions) fall back to application/octet-stream.
+    const out = await startUpload(ctx.db, { actor: ctx.actor, path: input.path, size: input.size, contentType: input.contentType || undefined, via: "brynth" });
+    await appendEntry(ctx.db, { actor: ctx.actor, op: "file.put", subject: out.upload_id, input, output: out });
+    return { uploadId: out.upload_id, url: pathOf(out.upload_url), headers: out.upload_headers };
+  },
+);
+
+export const completeUploadAction = ownerAction(z.object({ path: text(1100), uploadId: text(100) }), async (ctx, input) => {
+  const out = await completeUpload(ctx.db, { actor: ctx.actor, path: input.path, uploadId: input.uploadId });
+  await appendEntry(ctx.db, { actor: ctx.actor, op: "file.put", subject: input.path, input: { path: input.path, complete: input.uploadId }, output: out });
+  return out;
+});
+
+export const deleteFileAction = ownerAction(z.object({ path: text(1100) }), async (ctx, input) => {
+  const { deleted, file } = await deleteFile(ctx.db, { actor: ctx.actor, path: input.path });
+  await appendEntry(ctx.db, { actor: ctx.actor, op: "file.delete", subject: file?.id ?? input.path, input, output: { deleted } });
+  return { deleted };
+});
+
+export const createLinkAction = ownerAction(
+  z.object({ path: text(1100), expiresIn: z.number().int().min(LINK_MIN_SECONDS).max(LINK_MAX_SECONDS) }),
+  async (ctx, input) => {
+    const out = await createLink(ctx.db, { actor: ctx.actor, path: input.path, expiresIn: input.expiresIn });
+    await appendEntry(ctx.db, { actor: ctx.actor, op: "file.url", subject: out.link_id, input, output: out });
+    return out;
+  },
+);
+
+export const revokeLinkAction = ownerAction(z.object({ linkId: text(100) }), async (ctx, input) => {
+  const out = await revokeLink(ctx.db, { actor: ctx.actor, linkId: input.linkId });
+  await appendEntry(ctx.db, { actor: ctx.actor, op: "file.link_revoke", subject: input.linkId, input, output: out });
+  return out;
+});
+
+/** A 5-minute download URL for the browser; reading changes nothing, so nothing is ledgered. */
+export const downloadUrlAction = ownerAction(z.object({ path: text(1100) }), async (ctx, input) => {
+  const src = await findSource(ctx.db, { projectId: ctx.actor.projectId, path: input.path });
+  return { url: pathOf(sourceDownloadUrl(ctx.actor.projectId, src).download_url) };
+});

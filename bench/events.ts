@@ -1,0 +1,191 @@
+/**
+ * Event inbox on PostgreSQL, against baselines measured in the same run:
+ * - webhook intake: HMAC-signed deliveries/s and p99 at 16 connections, Brynth's /hooks/<token> vs plain node:http +
+ *   HMAC check + the same insert;
+ * - claim + ack through the REST API with 16 consumers (jobs/s, lost races, double claims) vs the same two commits
+ *   in raw SQL; then again with DONE_ROWS finished events in the table;
+ * - inbox_wait wake latency: from a webhook's 200 to the waiting GET /events/wait returning it.
+ * Brynth runs as its fast path (what server.ts serves for these paths) in its own process.
+ * Run: npx tsx bench/events.ts   (SECONDS=10 DONE_ROWS=1000000 WAKES=300 to change the defaults)
+ */
+import { createHmac, randomBytes } from "node:crypto";
+import { Agent, request } from "node:http";
+import postgres from "postgres";
+import { closedLoop, percentiles } from "./support/load";
+import { freshDatabase, startProcess } from "./support/processes";
+
+const SECONDS = Number(process.env.SECONDS ?? 10);
+const CONNECTIONS = 16;
+const DONE_ROWS = Number(process.env.DONE_ROWS ?? 1_000_000);
+const WAKES = Number(process.env.WAKES ?? 300);
+const SECRET = `bench-${randomBytes(8).toString("hex")}`;
+const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+
+function http(method: string, url: string, body?: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method, agent, headers: body ? { "content-length": String(Buffer.byteLength(body)), ...headers } : headers }, (res) => {
+      let data = "";
+      res.setEncoding("utf8");
+      res.on("data", (c) => (data += c));
+      res.on("end", () => resolve({ status: res.statusCode!, body: data }));
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+/** A Stripe-sized delivery (~700 bytes), unique each time. */
+function delivery(n: number) {
+  const body = JSON.stringify({
+    id: `evt_${n}_${randomBytes(6).toString("hex")}`,
+    type: "invoice.paid",
+    created: Math.floor(Date.now() / 1000),
+    data: { object: { id: `in_${n}`, amount_due: 1200, currency: "eur", customer: "cus_123", lines: [{ amount: 1200, description: "Pro plan" }], metadata: { order: String(n), note: "x".repeat(400) } } },
+  });
+  return { body, signature: createHmac("sha256", SECRET).update(body).digest("hex") };
+}
+
+async function intake(url: string) {
+  let n = 0;
+  const send = async () => {
+    const d = delivery(n++);
+    const res = await http("POST", url, d.body, { "content-type": "application/json", "x-signature": d.signature });
+    if (res.status !== 200) throw new Error(`status ${res.status}`);
+  };
+  for (let i = 0; i < 300; i++) await send();
+  return closedLoop(CONNECTIONS, SECONDS, send);
+}
+
+async function claimAck(base: string, key: string) {
+  const auth = { authorization: `Bearer ${key}`, "content-type": "application/json" };
+  const wins = new Map<string, number>();
+  let lostRaces = 0;
+  let jobs = 0;
+  const latencies: number[] = [];
+  const end = performance.now() + SECONDS * 1000;
+  const start = performance.now();
+  await Promise.all(
+    Array.from({ length: CONNECTIONS }, async () => {
+      let queue: string[] = [];
+      while (performance.now() < end) {
+        if (queue.length === 0) {
+          const page = JSON.parse((await http("GET", `${base}/api/v1/events?source=bench&limit=100`, undefined, auth)).body);
+          queue = page.events.map((e: { id: string }) => e.id).sort(() => Math.random() - 0.5);
+          if (queue.length === 0) return;
+        }
+        const id = queue.pop()!;
+        const t = performance.now();
+        const claim = await http("POST", `${base}/api/v1/events/${id}/claim`, "{}", auth);
+        if (claim.status === 409) {
+          lostRaces++;
+          continue;
+        }
+        if (claim.status !== 200) throw new Error(`claim ${claim.status} ${claim.body}`);
+        wins.set(id, (wins.get(id) ?? 0) + 1);
+        const ack = await http("POST", `${base}/api/v1/events/${id}/ack`, JSON.stringify({ result: "ok" }), auth);
+        if (ack.status !== 200) throw new Error(`ack ${ack.status} ${ack.body}`);
+        latencies.push(performance.now() - t);
+        jobs++;
+      }
+    }),
+  );
+  const elapsed = (performance.now() - start) / 1000;
+  const doubleClaims = [...wins.values()].filter((n) => n > 1).length;
+  return { jobs, jobs_per_s: Math.round(jobs / elapsed), lost_races_409: lostRaces, double_claims: doubleClaims, claim_ack_ms: percentiles(latencies) };
+}
+
+/** The same two commits per job in raw SQL: claim one with SKIP LOCKED, then ack it by primary key. */
+async function rawClaimAck(sql: postgres.Sql, projectId: string) {
+  return closedLoop(CONNECTIONS, SECONDS, async () => {
+    const [row] = await sql`update events set status = 'claimed', lease_expires_at = now() + interval '5 minutes', attempts = attempts + 1
+      where id = (select id from events where project_id = ${projectId} and source = 'baseline' and status = 'pending'
+        order by received_at limit 1 for update skip locked) returning id`;
+    if (!row) throw new Error("drained");
+    await sql`update events set status = 'done', finished_at = now() where id = ${row.id}`;
+  });
+}
+
+async function wakeLatency(base: string, key: string, wakeUrl: string) {
+  const afterCommit: number[] = [];
+  const afterSend: number[] = [];
+  for (let i = 0; i < WAKES; i++) {
+    const type = `wake.${i}`;
+    const waiting = http("GET", `${base}/api/v1/events/wait?source=wake&type=${type}&timeout_seconds=30`, undefined, { authorization: `Bearer ${key}` }).then(
+      (r) => ({ at: performance.now(), event: JSON.parse(r.body).event }),
+    );
+    await new Promise((r) => setTimeout(r, 30));
+    const sent = performance.now();
+    const post = await http("POST", wakeUrl, JSON.stringify({ type }), { "content-type": "application/json" });
+    if (post.status !== 200) throw new Error(`wake post ${post.status}`);
+    const committed = performance.now();
+    const woke = await waiting;
+    if (woke.event?.type !== type) throw new Error(`waiter got ${JSON.stringify(woke.event)}`);
+    afterCommit.push(Math.max(0, woke.at - committed));
+    afterSend.push(woke.at - sent);
+  }
+  return { samples: WAKES, after_commit_ms: percentiles(afterCommit), after_send_ms: percentiles(afterSend) };
+}
+
+async function main() {
+  const db = await freshDatabase("brynth_bench_events");
+  const sql = postgres(db.url, { max: CONNECTIONS + 2, onnotice: () => {} });
+  const env = { NODE_ENV: "production", DATABASE_URL: db.url, DATABASE_POOL_SIZE: "20", BENCH_HMAC_SECRET: SECRET, LOG_LEVEL: "warn", DATA_DIR: "/tmp/brynth-bench-events" };
+  const brynth = await startProcess(process.execPath, ["--import", "tsx", "bench/support/events-api-server.ts"], env, /ready (\S+) (\S+) (\S+) (\S+) (\S+)/);
+  const [, base, key, hookUrl, wakeUrl, projectId] = brynth.match;
+  const baseline = await startProcess(process.execPath, ["--import", "tsx", "bench/support/events-baseline-server.ts"], { ...env, BENCH_PROJECT_ID: projectId }, /ready (\S+)/);
+
+  const intakeBaseline = await intake(baseline.match[1]);
+  const intakeBrynth = await intake(hookUrl);
+  baseline.child.kill("SIGTERM");
+  await sql`vacuum analyze events`;
+
+  const claimBrynth = await claimAck(base, key);
+  const claimRaw = await rawClaimAck(sql, projectId);
+
+  let withDone = null;
+  if (DONE_ROWS > 0) {
+    const t = performance.now();
+    await sql`insert into events (id, project_id, source, type, status, trust, payload, content_type, payload_size, headers, received_at, available_at, attempts, finished_at)
+      select 'evt_done_' || g, ${projectId}, 'bench', 'invoice.paid', 'done', 'external_untrusted', '{"done":true}'::json, 'application/json', 13, '{}'::jsonb,
+        now() - interval '1 day' + g * interval '1 millisecond', now(), 1, now()
+      from generate_series(1, ${DONE_ROWS}) g`;
+    await sql`vacuum analyze events`;
+    const seconds = ((performance.now() - t) / 1000).toFixed(1);
+    const [{ pending }] = await sql`select count(*)::int as pending from events where status = 'pending' and source = 'bench'`;
+    withDone = { done_rows_added: DONE_ROWS, insert_s: Number(seconds), pending_left: pending, claim_ack: await claimAck(base, key) };
+  }
+
+  const wake = await wakeLatency(base, key, wakeUrl);
+  const [{ doubles }] = await sql`select count(*)::int as doubles from (select event_id from event_attempts group by event_id having count(*) > 1) d`;
+  brynth.child.kill("SIGTERM");
+  await sql.end();
+  await db.drop();
+
+  console.log(
+    JSON.stringify(
+      {
+        bench: "event inbox",
+        connections: CONNECTIONS,
+        seconds: SECONDS,
+        webhook_intake: {
+          brynth: intakeBrynth,
+          baseline_node_http_hmac_insert: intakeBaseline,
+          ratio: Number((intakeBrynth.rps / intakeBaseline.rps).toFixed(2)),
+          targets: { rps: 2000, p99_ms: 25 },
+        },
+        claim_ack_rest: { brynth: claimBrynth, baseline_raw_sql_two_commits: claimRaw, targets: { jobs_per_s: 1000, double_claims: 0 } },
+        claim_ack_rest_with_done_rows: withDone,
+        events_claimed_more_than_once_in_db: doubles,
+        inbox_wait_wake: { ...wake, targets: { p99_ms: 50 } },
+      },
+      null,
+      2,
+    ),
+  );
+  process.exit(0);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,45 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { Trash2 } from "lucide-react";
+import { toast } from "sonner";
+import { Button } from "@/components/ui/button";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import type { ActionResult } from "@/lib/auth/owner-action";
+
+type Props = {
+  /** What is deleted, shown and typed to confirm: a key, task id or path. */
+  name: string;
+  kind: "key" | "task state" | "file" | "link";
+  onDelete: () => Promise<ActionResult<unknown>>;
+  /** Where to go afterwards (e.g. out of the viewer of what was deleted). */
+  after?: string;
+  description?: string;
+  actionLabel?: string;
+};
+
+/** Deletes one disk object after the owner types its name. */
+export function DeleteButton({ name, kind, onDelete, after, description, actionLabel }: Props) {
+  const router = useRouter();
+  return (
+    <ConfirmDialog
+      trigger={
+        <Button variant="ghost" size="xs" className="text-destructive hover:text-destructive" aria-label={`${actionLabel ?? "Delete"} ${kind} ${name}`}>
+          <Trash2 />
+          {actionLabel ?? "Delete"}
+        </Button>
+      }
+      title={`${actionLabel ?? "Delete"} ${kind} “${name}”?`}
+      description={description ?? "Agents will no longer find it. This cannot be undone."}
+      confirmText={name}
+      actionLabel={`${actionLabel ?? "Delete"} ${kind}`}
+      onConfirm={async () => {
+        const res = await onDelete();
+        if (!res.ok) throw new Error(res.error);
+        toast.success(`${kind[0].toUpperCase()}${kind.slice(1)} “${name}” ${actionLabel === "Revoke" ? "revoked" : "deleted"}`);
+        if (after) router.push(after);
+        router.refresh();
+      }}
+    />
+  );
+}

@@ -1,0 +1,116 @@
+"use client";
+
+import * as React from "react";
+import { Download, Link2 } from "lucide-react";
+import { toast } from "sonner";
+import { Button } from "@/components/ui/button";
+import { CopyButton } from "@/components/ui/copy-button";
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
+import { FormField } from "@/components/ui/form-field";
+import { Input } from "@/components/ui/input";
+import { NativeSelect } from "@/components/ui/native-select";
+import type { ActionResult } from "@/lib/auth/owner-action";
+
+const expiries = [
+  { label: "10 minutes", seconds: 600 },
+  { label: "1 hour", seconds: 3600 },
+  { label: "1 day", seconds: 86_400 },
+  { label: "7 days", seconds: 604_800 },
+];
+
+/** Download through a fresh 5-minute URL: the browser saves it as an attachment. */
+export function DownloadButton({ path, urlAction }: { path: string; urlAction: (input: { path: string }) => Promise<ActionResult<{ url: string }>> }) {
+  const [pending, start] = React.useTransition();
+  return (
+    <Button
+      variant="ghost"
+      size="xs"
+      aria-label={`Download ${path}`}
+      disabled={pending}
+      onClick={() =>
+        start(async () => {
+          const res = await urlAction({ path });
+          if (!res.ok) return void toast.error(res.error);
+          window.location.assign(res.data.url);
+        })
+      }
+    >
+      <Download />
+      Download
+    </Button>
+  );
+}
+
+type LinkResult = { url: string; expires_at: string; link_id: string };
+
+/** A public link with an expiry; it stops when the file is replaced or deleted, or when revoked on the Links tab. */
+export function CreateLinkDialog({
+  path,
+  linkAction,
+}: {
+  path: string;
+  linkAction: (input: { path: string; expiresIn: number }) => Promise<ActionResult<LinkResult>>;
+}) {
+  const [open, setOpen] = React.useState(false);
+  const [link, setLink] = React.useState<LinkResult | null>(null);
+  const [pending, start] = React.useTransition();
+  const id = React.useId();
+
+  function onSubmit(event: React.FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const expiresIn = Number(new FormData(event.currentTarget).get("expires"));
+    start(async () => {
+      const res = await linkAction({ path, expiresIn });
+      if (!res.ok) return void toast.error(res.error);
+      setLink(res.data);
+      toast.success("Link created");
+    });
+  }
+
+  return (
+    <Dialog open={open} onOpenChange={(o) => (setOpen(o), o || setLink(null))}>
+      <DialogTrigger asChild>
+        <Button variant="ghost" size="xs" aria-label={`Create link for ${path}`}>
+          <Link2 />
+          Link
+        </Button>
+      </DialogTrigger>
+      <DialogContent className="grid-cols-[minmax(0,1fr)]">
+        <DialogHeader>
+          <DialogTitle>Public link to {path}</DialogTitle>
+          <DialogDescription>Anyone with the link can download the file until it expires, without signing in.</DialogDescription>
+        </DialogHeader>
+        {link ? (
+          <div className="grid gap-2">
+            <div className="flex items-center gap-2">
+              <Input readOnly value={link.url} aria-label="Link URL" className="font-mono text-xs" onFocus={(e) => e.currentTarget.select()} />
+              <CopyButton value={link.url} label="Copy link" />
+            </div>
+            <p className="text-xs text-muted-foreground">Expires {new Date(link.expires_at).toLocaleString()}.</p>
+          </div>
+        ) : (
+          <form id={`${id}-form`} onSubmit={onSubmit}>
+            <FormField id={id} label="Expires after">
+              <NativeSelect name="expires" defaultValue="3600">
+                {expiries.map((e) => (
+                  <option key={e.seconds} value={e.seconds}>
+                    {e.label}
+                  </option>
+                ))}
+              </NativeSelect>
+            </FormField>
+          </form>
+        )}
+        <DialogFooter>
+          {link ? (
+            <Button onClick={() => setOpen(false)}>Done</Button>
+          ) : (
+            <Button type="submit" form={`${id}-form`} disabled={pending}>
+              {pending ? "Creating…" : "Create link"}
+            </Button>
+          )}
+        </DialogFooter>
+      </DialogContent>
+    </Dialog>
+  );
+}

@@ -1,0 +1,44 @@
+import type { Executor } from "@/lib/db/client";
+import type { ApprovalChannel, ApprovalRequest } from "@/lib/db/schema/approvals";
+import { env } from "@/lib/env";
+import { queueSystemMail } from "@/lib/approvals/deliveries/system-mail";
+import { emailButton, emailLayout, escapeHtml } from "@/lib/approvals/deliveries/email-layout";
+
+const kindLabel = { approval: "Approval requested", question: "Question", policy: "Policy change", tool: "Approval requested" } as const;
+
+/**
+ * One email per channel and request. The button opens a Brynth page that shows the request and decides only on a
+ * POST from that page, so a mail scanner that follows links decides nothing. Notices carry no link.
+ */
+export async function sendRequestEmail(tx: Executor, opts: { request: ApprovalRequest; channel: ApprovalChannel; token: string | null }) {
+  const r = opts.request;
+  const url = opts.token ? `${env().publicUrl}/decide/${opts.token}` : null;
+  const facts = [
+    r.risk ? `Risk: ${r.risk}` : null,
+    r.amount !== null ? `Amount: ${r.amount}` : null,
+    r.action && r.kind !== "policy" ? `Action: ${r.action}` : null,
+    r.agent ? `Asked by: ${r.agent}` : null,
+    url ? `Expires: ${r.expiresAt.toISOString().replace("T", " ").slice(0, 16)} UTC` : `Approved at once by ${r.decidedBy}`,
+  ].filter((f): f is string => f !== null);
+  const text = [
+    r.summary,
+    "",
+    ...(r.details ? [r.details, ""] : []),
+    ...facts,
+    "",
+    url ? `Open to decide: ${url}` : "This is a notice; nothing to decide.",
+    "",
+    `Request ${r.id}. The link works once, only for this address, until the request expires.`,
+  ].join("\n");
+  const html = emailLayout(
+    [
+      `<h2 style="margin:0 0 12px;font-size:18px">${escapeHtml(r.summary)}</h2>`,
+      r.details ? `<p style="white-space:pre-wrap;margin:0 0 12px">${escapeHtml(r.details)}</p>` : "",
+      `<p style="color:#555;margin:0 0 16px">${facts.map(escapeHtml).join(" · ")}</p>`,
+      url ? emailButton(url, r.kind === "question" ? "Open to answer" : "Open to decide") : "<p>This is a notice; nothing to decide.</p>",
+    ].join(""),
+    `Request ${r.id}. The link works once, only for this address, until the request expires.`,
+  );
+  const subject = `${url ? kindLabel[r.kind] : "Approved"}: ${r.summary}`.slice(0, 200);
+  await queueSystemMail(tx, { projectId: r.projectId, to: opts.channel.address!, subject, text, html });
+}

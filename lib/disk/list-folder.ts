@@ -1,0 +1,43 @@
+import { sql } from "drizzle-orm";
+import type { Actor } from "@/lib/actor";
+import type { Executor } from "@/lib/db/client";
+import { queryRows } from "@/lib/db/rows";
+import { likePrefix } from "@/lib/disk/page-cursor";
+
+export interface FolderEntry {
+  name: string;
+  /** A folder holds `files` files (at any depth); a file is one. */
+  isFolder: boolean;
+  files: number;
+  sizeBytes: number;
+  contentType: string | null;
+  updatedAt: Date;
+}
+
+const LIMIT = 1000;
+
+/**
+ * One level of the file tree under `folder` (`""` or `reports/2026/`): sub-folders (grouped by the next `/`) and
+ * the files directly in it, folders first, each in byte order. Capped at 1,000 entries (`truncated`).
+ */
+export async function listFolder(db: Executor, opts: { actor: Actor; folder: string }) {
+  const from = opts.folder.length + 1;
+  const rows = await queryRows<{ name: string; is_folder: boolean; files: number; bytes: string; content_type: string | null; updated_at: string | Date }>(
+    db,
+    sql`select split_part(substr(path, ${from}::int), '/', 1) as name,
+               strpos(substr(path, ${from}::int), '/') > 0 as is_folder,
+               count(*)::int as files, sum(size_bytes)::bigint as bytes,
+               min(content_type) as content_type, max(updated_at) as updated_at
+        from disk_files where project_id = ${opts.actor.projectId} and path like ${likePrefix(opts.folder)}
+        group by 1, 2 order by 2 desc, 1 collate "C" limit ${LIMIT + 1}`,
+  );
+  const entries: FolderEntry[] = rows.slice(0, LIMIT).map((r) => ({
+    name: r.name,
+    isFolder: r.is_folder,
+    files: Number(r.files),
+    sizeBytes: Number(r.bytes),
+    contentType: r.is_folder ? null : r.content_type,
+    updatedAt: new Date(r.updated_at),
+  }));
+  return { entries, truncated: rows.length > LIMIT };
+}

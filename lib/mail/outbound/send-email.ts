@@ -1,0 +1,59 @@
+import type { Actor } from "@/lib/actor";
+import type { Executor } from "@/lib/db/client";
+import { mailBatches } from "@/lib/db/schema/mail";
+import { fieldError } from "@/lib/disk/field-error";
+import { newId } from "@/lib/ids";
+import { defaultMailbox } from "@/lib/mail/project-address";
+import { checkRoute } from "@/lib/mail/outbound/check-route";
+import { queueMessage } from "@/lib/mail/outbound/queue-message";
+import { reserveQuota } from "@/lib/mail/outbound/reserve-quota";
+import { resolveAttachments } from "@/lib/mail/outbound/resolve-attachments";
+import { storeOutboundFiles } from "@/lib/mail/outbound/store-outbound-files";
+
+export interface SendEmailInput {
+  to: string[];
+  subject: string;
+  text: string;
+  html?: string;
+  attachments: string[];
+  reply_to_inbox: boolean;
+}
+
+/**
+ * email_send: one message per recipient from the project address, queued for delivery in the caller's
+ * transaction. Checks run cheapest first and before anything is written — route (relay), attachments, then the
+ * quota — so a refused call leaves nothing behind. The approval gate (policy) is added in front of this later.
+ */
+export async function sendEmail(tx: Executor, opts: { actor: Actor } & SendEmailInput) {
+  const { actor } = opts;
+  const seen = new Set<string>();
+  for (const [i, to] of opts.to.entries()) {
+    if (seen.has(to.toLowerCase())) throw fieldError(`to.${i}`, `${to} is listed twice; each recipient gets one message`);
+    seen.add(to.toLowerCase());
+  }
+  await checkRoute(tx, actor.projectId, opts.to);
+  const files = await resolveAttachments(tx, actor, opts.attachments);
+  await reserveQuota(tx, actor.projectId, opts.to.length);
+  const mailbox = await defaultMailbox(tx, actor.projectId);
+  const blobs = await storeOutboundFiles(actor.projectId, files);
+  const batchId = newId("bat");
+  await tx.insert(mailBatches).values({ id: batchId, projectId: actor.projectId, status: "queued", keyId: actor.keyId, agent: actor.agent, recipients: opts.to.length });
+  const messages = [];
+  for (const to of opts.to) {
+    const m = await queueMessage(tx, {
+      mailbox,
+      to,
+      subject: opts.subject,
+      text: opts.text,
+      html: opts.html ?? null,
+      attachments: blobs,
+      batchId,
+      replyToInbox: opts.reply_to_inbox,
+      countsQuota: true,
+      keyId: actor.keyId,
+      agent: actor.agent,
+    });
+    messages.push({ message_id: m.id, to: m.to, status: m.status });
+  }
+  return { status: "queued" as const, batch_id: batchId, request_id: null, messages };
+}

@@ -1,0 +1,65 @@
+import type { InlineKeyboardButton } from "grammy/types";
+import type { ApprovalRequest } from "@/lib/db/schema/approvals";
+import { buttonData } from "@/lib/telegram/callback-data";
+
+/** Telegram HTML needs only these three escaped. */
+export const escapeHtml = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+
+const cut = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+
+/** The request as a Telegram message (HTML), within Telegram's 4096-character limit. */
+export function requestText(r: ApprovalRequest, opts: { notice?: boolean } = {}): string {
+  const head =
+    r.kind === "question" ? "❔ <b>Question</b>" : r.kind === "policy" ? "📜 <b>Policy change</b>" : "🔔 <b>Approval requested</b>";
+  const lines = [`${head}${r.risk ? ` · risk ${r.risk}` : ""}`, "", `<b>${escapeHtml(cut(r.summary, 600))}</b>`];
+  if (r.details) lines.push("", escapeHtml(cut(r.details, 2800)));
+  const facts = [
+    r.amount !== null ? `Amount: ${r.amount}` : null,
+    r.action && r.kind !== "policy" ? `Action: ${escapeHtml(r.action)}` : null,
+    r.agent ? `Agent: ${escapeHtml(r.agent)}` : null,
+  ].filter(Boolean);
+  if (facts.length) lines.push("", facts.join(" · "));
+  if (opts.notice) lines.push("", `✅ Approved at once by ${escapeHtml(r.decidedBy ?? "policy")} (notice only).`);
+  else lines.push("", `Expires ${r.expiresAt.toISOString().replace("T", " ").slice(0, 16)} UTC · <code>${r.id}</code>`);
+  return lines.join("\n");
+}
+
+const outcomeLabel: Record<string, string> = {
+  approved: "✅ Approved",
+  denied: "❌ Denied",
+  modified: "✳️ Chose",
+  answered: "💬 Answered",
+  needs_context: "❓ Needs more context",
+  expired: "⌛ Expired",
+};
+
+/** The request's message after the decision: same text, the outcome and who decided, no buttons. */
+export function closedText(r: ApprovalRequest): string {
+  const decision = r.decision ? `: ${escapeHtml(cut(r.decision, 300))}` : "";
+  const who = r.decidedBy ? ` by ${escapeHtml(r.decidedBy)}` : "";
+  const comment = r.comment ? `\n“${escapeHtml(cut(r.comment, 500))}”` : "";
+  return `${requestText(r)}\n\n<b>${outcomeLabel[r.status] ?? r.status}${decision}</b>${who}${comment}`;
+}
+
+export function requestKeyboard(r: ApprovalRequest): InlineKeyboardButton[][] {
+  const rows: InlineKeyboardButton[][] = [];
+  if (r.kind !== "question") {
+    rows.push([
+      { text: "✅ Approve", callback_data: buttonData("a", r.id) },
+      { text: "❌ Deny", callback_data: buttonData("d", r.id) },
+    ]);
+  }
+  r.options.forEach((o, i) => rows.push([{ text: o, callback_data: buttonData("o", r.id, i) }]));
+  rows.push(
+    r.kind === "question"
+      ? [
+          { text: "✍️ Answer", callback_data: buttonData("t", r.id) },
+          { text: "❓ Needs context", callback_data: buttonData("x", r.id) },
+        ]
+      : [
+          { text: "💬 Comment", callback_data: buttonData("c", r.id) },
+          { text: "❓ Needs context", callback_data: buttonData("x", r.id) },
+        ],
+  );
+  return rows;
+}
