@@ -17,6 +17,8 @@ const nextConfig: NextConfig = {
   ],
   // Separate build folders let several builds (e.g. parallel work trees) run side by side.
   distDir: process.env.NEXT_DIST_DIR || ".next",
+  // The build type-checks app code only; tests are checked by `npm run typecheck` and run by vitest.
+  typescript: { tsconfigPath: "tsconfig.build.json" },
   poweredByHeader: false,
   typedRoutes: false,
 };

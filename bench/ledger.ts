@@ -47,7 +47,7 @@ async function main() {
   });
 
   // 1,000,000 chained entries in a second project, written in bulk (hashes computed exactly as appendEntry does).
-  const big = await d.transaction((tx) => createProject(tx, { ownerId: owner.id, name: "big" }));
+  const big = await d.transaction((tx) => createProject(tx, { ownerId: owner.id, ownerEmail: owner.email, name: "big" }));
   const { sealProject } = await import("@/lib/ledger/seal-entries");
   await sealProject(d, big.id);
   let prev = GENESIS_HASH;

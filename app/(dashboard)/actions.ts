@@ -31,7 +31,7 @@ export const switchProjectAction = ownerAction(z.object({ projectId: z.string().
 export const createProjectAction = ownerAction(
   z.object({ name: z.string().trim().min(1, "Name the project.").max(100) }),
   async (ctx, input) => {
-    const project = await createProject(ctx.db, { ownerId: ctx.owner.id, name: input.name });
+    const project = await createProject(ctx.db, { ownerId: ctx.owner.id, ownerEmail: ctx.owner.email, name: input.name });
     await rememberProject(project.id);
     return { id: project.id, name: project.name };
   },

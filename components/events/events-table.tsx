@@ -8,6 +8,7 @@ import { Button } from "@/components/ui/button";
 import { Checkbox } from "@/components/ui/checkbox";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { formatBytes } from "@/components/events/format-bytes";
 import { StatusBadge } from "@/components/events/status-badge";
 import type { ActionResult } from "@/lib/auth/owner-action";
 import type { EventStatus } from "@/lib/db/schema/events";
@@ -29,7 +30,6 @@ type Props = {
   requeueAction: (input: { eventIds: string[] }) => Promise<ActionResult<{ requeued: number }>>;
 };
 
-export const formatBytes = (n: number) => (n < 1024 ? `${n} B` : n < 1024 * 1024 ? `${(n / 1024).toFixed(1)} KB` : `${(n / 1048576).toFixed(1)} MB`);
 const requeueable = (s: EventStatus) => s === "dead" || s === "failed";
 
 /** Event rows; dead and failed ones can be selected and requeued together. */

@@ -19,13 +19,17 @@ export interface WriteEntryOptions {
   ifVersion?: number;
 }
 
+/** What callers need back; never the value itself (up to 256 KB for nothing). */
+const written = { key: kvEntries.key, sizeBytes: kvEntries.sizeBytes, version: kvEntries.version, expiresAt: kvEntries.expiresAt, updatedAt: kvEntries.updatedAt };
+export type WrittenEntry = { key: string; sizeBytes: number; version: number; expiresAt: Date | null; updatedAt: Date };
+
 const isLive = (row: Pick<KvEntry, "expiresAt">, now: Date) => !row.expiresAt || row.expiresAt > now;
 
 /**
  * The one write path for kv_set and state_save. The value is stored as its JSON text. The existing row is locked
  * first (or the new one inserted), then the usage row: every writer takes locks in that order.
  */
-export async function writeEntry(db: Executor, opts: WriteEntryOptions): Promise<KvEntry> {
+export async function writeEntry(db: Executor, opts: WriteEntryOptions): Promise<WrittenEntry> {
   const projectId = opts.actor.projectId;
   const text = JSON.stringify(opts.value ?? null);
   const size = Buffer.byteLength(text);
@@ -57,7 +61,7 @@ export async function writeEntry(db: Executor, opts: WriteEntryOptions): Promise
           ...(live ? {} : { createdAt: now }),
         })
         .where(where)
-        .returning();
+        .returning(written);
       // Usage last: its row is the project's hot lock, held from here to commit.
       await reserveUsage(db, projectId, { bytes: size - current.sizeBytes }, opts.key);
       return row;
@@ -67,7 +71,7 @@ export async function writeEntry(db: Executor, opts: WriteEntryOptions): Promise
       .insert(kvEntries)
       .values({ projectId, key: opts.key, value: text, sizeBytes: size, version: 1, note: opts.note ?? null, expiresAt, createdAt: now, updatedAt: now })
       .onConflictDoNothing()
-      .returning();
+      .returning(written);
     if (row) {
       await reserveUsage(db, projectId, { keys: 1, bytes: size }, opts.key);
       return row;

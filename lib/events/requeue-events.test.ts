@@ -6,6 +6,7 @@ import { ledgerEntries } from "@/lib/db/schema/ledger";
 import { claimEvent } from "@/lib/events/claim-event";
 import { countEventsByStatus } from "@/lib/events/count-events-by-status";
 import { emitEvent } from "@/lib/events/emit-event";
+import { eventsPerHour } from "@/lib/events/events-per-hour";
 import { getEventDetail } from "@/lib/events/get-event-detail";
 import { nackEvent } from "@/lib/events/nack-event";
 import { requeueEvents } from "@/lib/events/requeue-events";
@@ -85,5 +86,13 @@ describe("requeue, counts and claim history", () => {
     expect(again).toEqual({ id: first.id, duplicate: true });
     const [e] = await eventsOf(p.actor, { type: "request.resolved" });
     expect(e).toMatchObject({ source: "brynth", trust: "brynth", status: "pending" });
+  });
+
+  it("counts events per hour and source for the chart", async () => {
+    const fresh = await seedProject({ name: "chart" });
+    await seedEvents(fresh.project.id, [{ type: "a", source: "s1" }, { type: "b", source: "s1" }, { type: "c", source: "s2" }]);
+    const points = await eventsPerHour(await getDb(), { projectId: fresh.project.id, hours: 24 });
+    expect(points.map((p) => [p.source, p.count])).toEqual([["s1", 2], ["s2", 1]]);
+    expect(points[0].hour).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:00Z$/);
   });
 });

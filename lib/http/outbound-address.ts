@@ -5,7 +5,10 @@ import { env } from "@/lib/env";
  * Addresses outbound requests to user URLs must never reach: private, loopback, link-local (cloud metadata at
  * 169.254.169.254 and fd00:ec2::254), CGNAT, multicast, reserved, and the IPv6 forms that embed an IPv4 address.
  */
-const blocked = new BlockList();
+// Two lists: one BlockList checks IPv4 addresses against IPv4-mapped IPv6 rules too, so ::ffff:0:0/96 would block
+// every IPv4 address.
+const blocked4 = new BlockList();
+const blocked6 = new BlockList();
 for (const [net, bits] of [
   ["0.0.0.0", 8],
   ["10.0.0.0", 8],
@@ -22,7 +25,7 @@ for (const [net, bits] of [
   ["224.0.0.0", 4],
   ["240.0.0.0", 4],
 ] as const) {
-  blocked.addSubnet(net, bits, "ipv4");
+  blocked4.addSubnet(net, bits, "ipv4");
 }
 for (const [net, bits] of [
   ["::", 128],
@@ -35,7 +38,7 @@ for (const [net, bits] of [
   ["fe80::", 10],
   ["ff00::", 8],
 ] as const) {
-  blocked.addSubnet(net, bits, "ipv6");
+  blocked6.addSubnet(net, bits, "ipv6");
 }
 
 export function isBlockedAddress(address: string): boolean {
@@ -44,10 +47,10 @@ export function isBlockedAddress(address: string): boolean {
   if (family === 6) {
     // ::ffff:10.0.0.1 and friends: judge the embedded IPv4 address.
     const v4 = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-    if (v4) return blocked.check(v4[1], "ipv4");
-    return blocked.check(address, "ipv6");
+    if (v4) return blocked4.check(v4[1], "ipv4");
+    return blocked6.check(address, "ipv6");
   }
-  return blocked.check(address, "ipv4");
+  return blocked4.check(address, "ipv4");
 }
 
 /** `host` or `host:port` listed in OUTBOUND_ALLOW_HOSTS: may be private and plain http (tests, local receivers). */

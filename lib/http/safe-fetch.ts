@@ -64,7 +64,7 @@ export function safeFetch(
 }
 
 /** dns.lookup that fails when any resolved address is blocked, so no connection to one is ever opened. */
-const guardedLookup: LookupFunction = (hostname, options, callback) => {
+export const guardedLookup: LookupFunction = (hostname, options, callback) => {
   dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
     if (err) return callback(err, "", 0);
     const list = addresses as LookupAddress[];

@@ -1,9 +1,12 @@
 import type { JobKind } from "@/lib/jobs/define-job-kind";
 import { deliverMessageJob } from "@/lib/mail/outbound/deliver-message-job";
+import { callbackJob } from "@/lib/approvals/callbacks/callback-job";
+import { telegramSendJob } from "@/lib/telegram/jobs/send-request-job";
+import { telegramCloseJob } from "@/lib/telegram/jobs/close-request-job";
 
 /** Every job kind this build can run: an explicit list, like the tool registry. Add a line per kind. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export const jobKinds: readonly JobKind<any>[] = [deliverMessageJob];
+export const jobKinds: readonly JobKind<any>[] = [deliverMessageJob, callbackJob, telegramSendJob, telegramCloseJob];
 
 const byKind = new Map(jobKinds.map((k) => [k.kind, k]));
 export const findJobKind = (kind: string) => byKind.get(kind);

@@ -20,6 +20,6 @@ export async function createFirstOwner(tx: Executor, opts: { email: string; pass
     .insert(owners)
     .values({ id: newId("own"), email: normaliseEmail(opts.email), passwordHash: await hashPassword(opts.password) })
     .returning();
-  const project = await createProject(tx, { ownerId: owner.id, name: opts.projectName });
+  const project = await createProject(tx, { ownerId: owner.id, ownerEmail: owner.email, name: opts.projectName });
   return { owner, project };
 }

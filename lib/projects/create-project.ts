@@ -5,7 +5,8 @@ import { newId } from "@/lib/ids";
 import { appendEntry } from "@/lib/ledger/append-entry";
 import { GENESIS_HASH } from "@/lib/ledger/canonical";
 
-export async function createProject(tx: Executor, opts: { ownerId: string; name: string }) {
+/** `ownerEmail` is the agent label the ledger shows for owner actions. */
+export async function createProject(tx: Executor, opts: { ownerId: string; ownerEmail: string; name: string }) {
   const [project] = await tx.insert(projects).values({ id: newId("prj"), name: opts.name, ownerId: opts.ownerId }).returning();
   await tx.insert(ledgerHeads).values({ projectId: project.id, seq: 0, hash: GENESIS_HASH });
   await appendEntry(tx, {
@@ -15,7 +16,7 @@ export async function createProject(tx: Executor, opts: { ownerId: string; name:
       id: opts.ownerId,
       keyId: null,
       scopes: [],
-      agent: null,
+      agent: opts.ownerEmail,
       platform: null,
       via: "dashboard",
     },

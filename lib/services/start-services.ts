@@ -2,6 +2,8 @@ import { ledgerSealer } from "@/lib/services/ledger-sealer";
 import { diskJanitor } from "@/lib/services/disk-janitor";
 import { jobRunner } from "@/lib/services/job-runner";
 import { smtpListener } from "@/lib/services/smtp-listener";
+import { approvalsExpiry } from "@/lib/services/approvals-expiry";
+import { telegramBots } from "@/lib/services/telegram-bots";
 
 /**
  * Background services of one process (SMTP listener, job runner, Telegram bot, …). Each entry starts once per
@@ -9,7 +11,7 @@ import { smtpListener } from "@/lib/services/smtp-listener";
  */
 export type Service = { name: string; start: () => Promise<() => Promise<void>> };
 
-export const services: Service[] = [ledgerSealer, diskJanitor, jobRunner, smtpListener];
+export const services: Service[] = [ledgerSealer, diskJanitor, jobRunner, smtpListener, approvalsExpiry, telegramBots];
 
 export async function startServices(log: (line: string) => void = console.log): Promise<() => Promise<void>> {
   const stops: Array<() => Promise<void>> = [];

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { sourceTypes, verifications } from "@/lib/db/schema/events";
 import { BRYNTH_SOURCE } from "@/lib/events/emit-event";
 import { standardWebhooksKey } from "@/lib/sources/verify/standard-webhooks";
+import { RedactedSecret, reveal } from "@/lib/sources/redacted-secret";
 
 export const sourceName = z
   .string()
@@ -24,9 +25,10 @@ export const secretField = z.string().min(8, "must be at least 8 characters").ma
 
 /** Checks that only make sense across fields (which fields a verification needs or forbids). */
 export function checkSourceFields(
-  v: { type: string; verification?: string; secret?: string; signature_header?: string },
+  input: { type: string; verification?: string; secret?: string | RedactedSecret; signature_header?: string },
   ctx: z.core.$RefinementCtx,
 ) {
+  const v = { ...input, secret: reveal(input.secret) };
   const verification = v.verification ?? "none";
   if (v.type === "email") {
     for (const f of ["verification", "secret", "signature_header"] as const) {

@@ -27,7 +27,7 @@ export async function seedProject(opts: { scopes?: string[]; name?: string } = {
   const o = await seedOwner();
   const db = await getDb();
   return db.transaction(async (tx) => {
-    const project = await createProject(tx, { ownerId: o.id, name: opts.name ?? "Project" });
+    const project = await createProject(tx, { ownerId: o.id, ownerEmail: o.email, name: opts.name ?? "Project" });
     const actor = await ownerActor(tx, o, project.id, "dashboard");
     const { key, secret } = await createKey(tx, { actor, name: "test key", scopes: opts.scopes ?? [...allScopes] });
     return { project, owner: o, actor, key, secret };

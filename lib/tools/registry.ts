@@ -11,6 +11,14 @@ import { inboxClaim } from "@/lib/tools/events/inbox-claim";
 import { inboxAck } from "@/lib/tools/events/inbox-ack";
 import { inboxNack } from "@/lib/tools/events/inbox-nack";
 import { inboxWait } from "@/lib/tools/events/inbox-wait";
+import { askApproval } from "@/lib/tools/approvals/ask-approval";
+import { askHuman } from "@/lib/tools/approvals/ask-human";
+import { requestStatus } from "@/lib/tools/approvals/request-status";
+import { channelAdd } from "@/lib/tools/approvals/channel-add";
+import { channelList } from "@/lib/tools/approvals/channel-list";
+import { channelRemove } from "@/lib/tools/approvals/channel-remove";
+import { policyGet } from "@/lib/tools/approvals/policy-get";
+import { policySet } from "@/lib/tools/approvals/policy-set";
 import { kvSet } from "@/lib/tools/disk/kv-set";
 import { kvGet } from "@/lib/tools/disk/kv-get";
 import { kvList } from "@/lib/tools/disk/kv-list";
@@ -38,6 +46,14 @@ export const tools: readonly AnyTool[] = [
   inboxAck,
   inboxNack,
   inboxWait,
+  askApproval,
+  askHuman,
+  requestStatus,
+  channelAdd,
+  channelList,
+  channelRemove,
+  policyGet,
+  policySet,
   kvSet,
   kvGet,
   kvList,

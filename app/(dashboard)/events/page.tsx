@@ -6,6 +6,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { Pagination } from "@/components/ui/pagination";
 import { EventFilters } from "@/components/events/event-filters";
+import { EventsChart } from "@/components/events/events-chart";
 import { eventsHref, eventsSearch, FILTER_KEYS, firstValues } from "@/components/events/events-search";
 import { EventsTable } from "@/components/events/events-table";
 import { LiveRefresh } from "@/components/events/live-refresh";
@@ -14,6 +15,7 @@ import { requireOwner } from "@/lib/auth/current-owner";
 import { getDb } from "@/lib/db/client";
 import { eventStatuses } from "@/lib/db/schema/events";
 import { countEventsByStatus } from "@/lib/events/count-events-by-status";
+import { eventsPerHour } from "@/lib/events/events-per-hour";
 import { listEvents } from "@/lib/events/list-events";
 import { previousCursor } from "@/lib/events/previous-cursor";
 import { listSources } from "@/lib/sources/list-sources";
@@ -54,9 +56,10 @@ export default async function EventsPage({ searchParams }: { searchParams: Searc
 
   const { status, source, type, cursor } = parsed.data;
   const filter = { status: status === "all" ? undefined : status, source, type };
-  const [counts, page] = await Promise.all([
+  const [counts, page, perHour] = await Promise.all([
     countEventsByStatus(db, { projectId: actor.projectId, source }),
     listEvents(db, { actor, ...filter, cursor, limit: PAGE, order: "desc", inlineLimit: 0 }),
+    eventsPerHour(db, { projectId: actor.projectId, hours: 24 }),
   ]);
   const first = page.events[0];
   const prev = cursor && first ? await previousCursor(db, { actor, ...filter, limit: PAGE, first }) : undefined;
@@ -66,6 +69,12 @@ export default async function EventsPage({ searchParams }: { searchParams: Searc
   return (
     <>
       {header}
+      {perHour.length > 0 && (
+        <div className="mb-4 rounded-lg border p-3">
+          <div className="mb-2 text-xs text-muted-foreground">Events per hour by source, last 24 hours (UTC)</div>
+          <EventsChart points={perHour} now={new Date().toISOString()} />
+        </div>
+      )}
       <nav aria-label="Status" className="mb-4 flex flex-wrap items-center gap-1 border-b">
         {(["all", ...eventStatuses] as const).map((s) => (
           <Link

@@ -34,7 +34,8 @@ export async function handleHook(req: Request): Promise<Response> {
     const source = await findSourceByToken(db, token);
     if (!source || source.type !== "webhook") return unknownUrl();
     const body = await readBody(req, limit);
-    const event = await db.transaction((tx) => receiveWebhook(tx, { source, body, headers: req.headers, publishAfterCommit: true }));
+    // One INSERT in autocommit: committed when it returns (no BEGIN/COMMIT round trips), then the wake-up goes out.
+    const event = await receiveWebhook(db, { source, body, headers: req.headers, publishAfterCommit: true });
     if (event.change) publishEventChange(event.change);
     return json(200, { received: true, event_id: event.id, duplicate: event.duplicate });
   } catch (err) {

@@ -6,7 +6,7 @@ import { CodeBlock } from "@/components/ui/code-block";
 import { PageHeader } from "@/components/ui/page-header";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
-import { formatBytes } from "@/components/events/events-table";
+import { formatBytes } from "@/components/events/format-bytes";
 import { PayloadViewer } from "@/components/events/payload-viewer";
 import { RequeueButton } from "@/components/events/requeue-button";
 import { StatusBadge } from "@/components/events/status-badge";

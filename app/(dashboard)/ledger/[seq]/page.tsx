@@ -35,7 +35,6 @@ export default async function LedgerEntryPage({ params }: { params: Params }) {
     listKeys(db, { actor, includeRevoked: true }),
   ]);
   const keyName = keys.find((k) => k.id === entry.keyId)?.name;
-  const filter = (key: string, value: string) => `/ledger?${new URLSearchParams({ [key]: value })}`;
 
   return (
     <>
@@ -60,20 +59,32 @@ export default async function LedgerEntryPage({ params }: { params: Params }) {
           <dl className="divide-y text-sm">
             <Row label="Integrity">
               {check.ok ? (
-                <Badge variant="success"><ShieldCheck />Hash matches the content and links to entry {seq - 1 || "genesis"}</Badge>
+                <Badge variant="success">
+                  <ShieldCheck />
+                  Hash matches the content and links to entry {seq - 1 || "genesis"}
+                </Badge>
               ) : (
-                <Badge variant="destructive"><ShieldAlert />{check.reason}</Badge>
+                <Badge variant="destructive">
+                  <ShieldAlert />
+                  {check.reason}
+                </Badge>
               )}
             </Row>
             <Row label="Seq" mono>{seq}</Row>
             <Row label="Time" mono>{entry.ts.toISOString()}</Row>
-            <Row label="Op" mono><Link className="hover:underline" href={filter("op", entry.op)}>{entry.op}</Link></Row>
-            <Row label="Actor">{entry.actorType}{entry.actorId && <span className="ml-2 font-mono text-xs text-muted-foreground">{entry.actorId}</span>}</Row>
-            <Row label="Key">{entry.keyId ? <>{keyName ?? "—"}<span className="ml-2 font-mono text-xs text-muted-foreground">{entry.keyId}</span></> : null}</Row>
-            <Row label="Agent">{entry.agent && <Link className="hover:underline" href={filter("agent", entry.agent)}>{entry.agent}</Link>}</Row>
+            <Row label="Op" mono>
+              <FilterLink name="op" value={entry.op} />
+            </Row>
+            <Row label="Actor">
+              {entry.actorType} <IdNote id={entry.actorId} />
+            </Row>
+            <Row label="Key">{entry.keyId && <>{keyName ?? "—"} <IdNote id={entry.keyId} /></>}</Row>
+            <Row label="Agent">{entry.agent && <FilterLink name="agent" value={entry.agent} />}</Row>
             <Row label="Platform">{entry.platform}</Row>
             <Row label="Via">{entry.via}</Row>
-            <Row label="Subject" mono copy={entry.subject}>{entry.subject && <Link className="hover:underline" href={filter("subject", entry.subject)}>{entry.subject}</Link>}</Row>
+            <Row label="Subject" mono copy={entry.subject}>
+              {entry.subject && <FilterLink name="subject" value={entry.subject} />}
+            </Row>
             <Row label="Input digest" mono copy={entry.inputDigest}>{entry.inputDigest}</Row>
             <Row label="Output digest" mono copy={entry.outputDigest}>{entry.outputDigest}</Row>
             <Row label="Previous hash" mono copy={entry.prevHash}>{entry.prevHash}</Row>
@@ -85,10 +96,25 @@ export default async function LedgerEntryPage({ params }: { params: Params }) {
   );
 }
 
-function Row({ label, mono, copy, children }: { label: string; mono?: boolean; copy?: string | null; children: React.ReactNode }) {
+/** A value that opens the ledger filtered by it. */
+function FilterLink({ name, value }: { name: string; value: string }) {
+  return (
+    <Link className="hover:underline" href={`/ledger?${new URLSearchParams({ [name]: value })}`}>
+      {value}
+    </Link>
+  );
+}
+
+function IdNote({ id }: { id: string | null }) {
+  return id ? <span className="ml-1 font-mono text-xs text-muted-foreground">{id}</span> : null;
+}
+
+type RowProps = { label: string; mono?: boolean; copy?: string | null; children: React.ReactNode };
+
+function Row({ label, mono, copy, children }: RowProps) {
   const empty = children === null || children === undefined || children === false || children === "";
   return (
-    <div className="grid gap-1 px-5 py-2.5 sm:grid-cols-[10rem_1fr] sm:items-center">
+    <div className="grid gap-1 px-5 py-2 sm:min-h-11 sm:grid-cols-[10rem_1fr] sm:items-center">
       <dt className="text-xs text-muted-foreground">{label}</dt>
       <dd className={`flex min-w-0 items-center gap-1 ${mono ? "font-mono text-xs break-all" : ""}`}>
         {empty ? <span className="text-muted-foreground/60">—</span> : <span className="min-w-0">{children}</span>}

@@ -3,6 +3,8 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { eq } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
 import { sources } from "@/lib/db/schema/events";
+import { ledgerEntries } from "@/lib/db/schema/ledger";
+import { digest } from "@/lib/ledger/canonical";
 import { startApiServer } from "@/lib/testing/api-server";
 import { connectMcp } from "@/lib/testing/mcp-client";
 import { seedProject } from "@/lib/testing/seed";
@@ -32,6 +34,12 @@ describe("source_add / source_list / source_remove", () => {
     expect(JSON.stringify(added.data)).not.toContain("whsec_abcdefgh");
     const [row] = await (await getDb()).select().from(sources).where(eq(sources.id, added.data.id));
     expect(row.secretEnc).not.toContain("whsec_abcdefgh");
+
+    // The ledger digests the call's input, but never over the secret (a weak one could be guessed offline).
+    const [entry] = await (await getDb()).select().from(ledgerEntries).where(eq(ledgerEntries.subject, added.data.id));
+    const args = { type: "webhook", name: "stripe", verification: "stripe" };
+    expect(entry.inputDigest).toBe(digest({ ...args, secret: {} }));
+    expect(entry.inputDigest).not.toBe(digest({ ...args, secret: "whsec_abcdefgh" }));
 
     const listed = await restCall(server.url, secret, "GET", "/sources");
     expect(listed.status).toBe(200);

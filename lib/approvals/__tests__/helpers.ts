@@ -1,0 +1,50 @@
+import { afterAll, beforeAll } from "vitest";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { and, eq } from "drizzle-orm";
+import { getDb } from "@/lib/db/client";
+import { events } from "@/lib/db/schema/events";
+import { startApiServer } from "@/lib/testing/api-server";
+import { connectMcp } from "@/lib/testing/mcp-client";
+import { seedProject } from "@/lib/testing/seed";
+import { mcpCall } from "@/lib/tools/events/__tests__/tool-client";
+import { decideAsOwner } from "@/lib/approvals/decide-as-owner";
+import type { PersonVerdict } from "@/lib/approvals/person-verdict";
+import { applyPolicy } from "@/lib/policy/apply-policy";
+import { parsePolicy } from "@/lib/policy/parse-policy";
+
+/** A real API server, a project with a full key, and an MCP client; plus owner-side helpers. */
+export function approvalsHarness() {
+  const h = {} as {
+    url: string;
+    seeded: Awaited<ReturnType<typeof seedProject>>;
+    client: Client;
+    close: () => Promise<void>;
+  };
+  beforeAll(async () => {
+    const server = await startApiServer();
+    h.url = server.url;
+    h.seeded = await seedProject();
+    h.client = (await connectMcp(server.url, h.seeded.secret)).client;
+    h.close = async () => {
+      await h.client.close();
+      await server.close();
+    };
+  });
+  afterAll(async () => h.close());
+
+  const call = (name: string, args: Record<string, unknown> = {}) => mcpCall(h.client, name, args);
+  const decide = async (requestId: string, verdict: PersonVerdict) =>
+    (await getDb()).transaction((tx) => decideAsOwner(tx, { actor: h.seeded.actor, requestId, verdict }));
+  const setPolicy = async (rules: unknown[]) =>
+    (await getDb()).transaction((tx) =>
+      applyPolicy(tx, { actor: h.seeded.actor, policy: parsePolicy({ rules }), proposedBy: "test", approvedBy: "owner:test", approvedVia: "dashboard" }),
+    );
+  const resolvedEvents = async () =>
+    (await getDb())
+      .select()
+      .from(events)
+      .where(and(eq(events.projectId, h.seeded.project.id), eq(events.type, "request.resolved")));
+  return { h, call, decide, setPolicy, resolvedEvents };
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

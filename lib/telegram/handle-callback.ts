@@ -1,0 +1,80 @@
+import { and, eq } from "drizzle-orm";
+import type { Api } from "grammy";
+import type { CallbackQuery } from "grammy/types";
+import { getDb } from "@/lib/db/client";
+import { approvalDeliveries } from "@/lib/db/schema/approvals";
+import { AppError } from "@/lib/errors";
+import { decideByChannel } from "@/lib/approvals/decide-by-channel";
+import { loadRequest } from "@/lib/approvals/decide-request";
+import type { PersonVerdict } from "@/lib/approvals/person-verdict";
+import type { BotConfig } from "@/lib/telegram/bot-config";
+import { parseButtonData, promptMarker, type PromptMode } from "@/lib/telegram/callback-data";
+import { findChatChannel } from "@/lib/telegram/find-chat-channel";
+import { closeTelegramMessages } from "@/lib/telegram/jobs/close-request-job";
+
+const prompts: Record<"c" | "x" | "t", { mode: PromptMode; text: string }> = {
+  c: { mode: "comment", text: "💬 Reply to this message with your comment; then press a button on the request." },
+  x: { mode: "context", text: "❓ Reply to this message with what you need to know to decide." },
+  t: { mode: "answer", text: "✍️ Reply to this message with your answer." },
+};
+
+const done: Record<string, string> = { approved: "Approved", denied: "Denied", modified: "Option chosen", answered: "Answered" };
+
+/**
+ * An inline button. Only a chat linked to an active channel of this project, to which the request was sent, may
+ * press one; anything else is refused with an alert and changes nothing.
+ */
+export async function handleCallback(api: Api, cfg: BotConfig, q: CallbackQuery) {
+  const answer = (text: string, alert = false) => api.answerCallbackQuery(q.id, { text, show_alert: alert });
+  const parsed = parseButtonData(q.data ?? "");
+  if (!parsed) return answer("This button is not from Brynth.", true);
+  const db = await getDb();
+  const channel = await findChatChannel(db, cfg.projectId, q.message?.chat.id);
+  if (!channel || q.from.id !== Number(channel.telegramChatId)) return answer("This chat is not linked to this project.", true);
+  const request = await loadRequest(db, cfg.projectId, parsed.requestId).catch(() => null);
+  if (!request || (!request.approvers.includes(channel.id))) return answer("This request was not sent to this chat.", true);
+
+  if (parsed.verb === "c" || parsed.verb === "x" || parsed.verb === "t") {
+    if (request.status !== "pending") return answer("Already decided.");
+    const p = prompts[parsed.verb];
+    await api.sendMessage(q.message!.chat.id, `${p.text}\n${promptMarker(p.mode, request.id)}`, {
+      reply_markup: { force_reply: true, input_field_placeholder: p.mode === "answer" ? "Your answer" : "Your comment" },
+    });
+    return answer("Reply to the message below.");
+  }
+  const [delivery] = await db
+    .select({ draft: approvalDeliveries.draftComment })
+    .from(approvalDeliveries)
+    .where(and(eq(approvalDeliveries.requestId, request.id), eq(approvalDeliveries.channelId, channel.id)));
+  const comment = delivery?.draft ?? undefined;
+  let verdict: PersonVerdict;
+  if (parsed.verb === "a") verdict = { outcome: "approve", comment };
+  else if (parsed.verb === "d") verdict = { outcome: "deny", comment };
+  else {
+    const option = request.options[parsed.option ?? -1];
+    if (option === undefined) return answer("This option does not exist.", true);
+    verdict = { outcome: "option", option, comment };
+  }
+  return decideAndClose(api, cfg, channel, request.id, verdict, answer);
+}
+
+/** Decides, answers the button press, and edits the request's messages right away (the close job is the backstop). */
+export async function decideAndClose(
+  api: Api,
+  cfg: BotConfig,
+  channel: Parameters<typeof decideByChannel>[1]["channel"],
+  requestId: string,
+  verdict: PersonVerdict,
+  answer: (text: string, alert?: boolean) => Promise<unknown>,
+) {
+  const db = await getDb();
+  try {
+    const row = await db.transaction((tx) => decideByChannel(tx, { channel, requestId, verdict }));
+    await answer(done[row.status] ?? "Sent: needs more context");
+  } catch (err) {
+    if (err instanceof AppError && (err.code === "ALREADY_DECIDED" || err.code === "forbidden" || err.code === "validation_error")) {
+      await answer(err.message, true);
+    } else throw err;
+  }
+  await closeTelegramMessages(db, cfg.projectId, requestId).catch((err) => console.error("[brynth] telegram edit failed", err));
+}

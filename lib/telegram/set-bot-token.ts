@@ -1,0 +1,59 @@
+import { randomBytes } from "node:crypto";
+import type { Actor } from "@/lib/actor";
+import type { Executor } from "@/lib/db/client";
+import { approvalSettings } from "@/lib/db/schema/approvals";
+import { encryptSecret } from "@/lib/crypto/secret-box";
+import { notify } from "@/lib/db/notify";
+import { AppError } from "@/lib/errors";
+import { appendEntry } from "@/lib/ledger/append-entry";
+import { botApi } from "@/lib/telegram/telegram-api";
+
+/** Every instance's Telegram service restarts the project's bot when this fires (on commit). */
+export const TELEGRAM_CHANNEL = "brynth_telegram";
+
+const TOKEN = /^\d{3,20}:[A-Za-z0-9_-]{30,64}$/;
+
+/**
+ * The owner sets the project's bot token (from @BotFather). It is checked with getMe, stored encrypted with a fresh
+ * webhook secret, and the bot restarts on every instance. Telegram is off until this is done.
+ */
+export async function setBotToken(tx: Executor, opts: { actor: Actor; token: string }) {
+  const token = opts.token.trim();
+  if (!TOKEN.test(token)) {
+    throw new AppError("validation_error", "token: does not look like a bot token (digits, a colon, then 30+ characters).", {
+      details: [{ field: "token", message: "not a bot token" }],
+      fix: "Copy the token @BotFather gave you, e.g. 123456789:AA…",
+    });
+  }
+  let me;
+  try {
+    me = await botApi(token).getMe();
+  } catch (err) {
+    throw new AppError("validation_error", `token: Telegram refused it (${(err as Error).message}).`, {
+      details: [{ field: "token", message: "refused by Telegram" }],
+      fix: "Check the token with @BotFather; revoked tokens stop working.",
+    });
+  }
+  const values = {
+    telegramTokenEnc: encryptSecret(token),
+    telegramBotId: String(me.id),
+    telegramUsername: me.username,
+    telegramWebhookSecretEnc: encryptSecret(randomBytes(24).toString("base64url")),
+    telegramError: null,
+    updatedAt: new Date(),
+  };
+  await tx
+    .insert(approvalSettings)
+    .values({ projectId: opts.actor.projectId, ...values })
+    .onConflictDoUpdate({ target: approvalSettings.projectId, set: values });
+  await appendEntry(tx, { actor: opts.actor, op: "telegram.configure", subject: `telegram:@${me.username}` });
+  await notify(tx, TELEGRAM_CHANNEL, opts.actor.projectId);
+  return { username: me.username, bot_id: String(me.id) };
+}
+
+export async function removeBotToken(tx: Executor, opts: { actor: Actor }) {
+  const cleared = { telegramTokenEnc: null, telegramBotId: null, telegramUsername: null, telegramWebhookSecretEnc: null, telegramError: null, updatedAt: new Date() };
+  await tx.insert(approvalSettings).values({ projectId: opts.actor.projectId }).onConflictDoUpdate({ target: approvalSettings.projectId, set: cleared });
+  await appendEntry(tx, { actor: opts.actor, op: "telegram.remove", subject: "telegram" });
+  await notify(tx, TELEGRAM_CHANNEL, opts.actor.projectId);
+}
