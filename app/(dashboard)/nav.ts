@@ -8,6 +8,7 @@ export const navItems: NavItem[] = [
   { href: "/", label: "Overview", icon: "overview" },
   { href: "/events", label: "Events", icon: "events" },
   { href: "/sources", label: "Sources", icon: "sources" },
+  { href: "/mail", label: "Mail", icon: "mailboxes" },
   { href: "/disk", label: "Disk", icon: "disk" },
   { href: "/ledger", label: "Ledger", icon: "ledger" },
   { href: "/api-keys", label: "API keys", icon: "api-keys" },

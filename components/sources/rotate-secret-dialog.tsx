@@ -1,6 +1,7 @@
 "use client";
 
 import * as React from "react";
+import { KeyRound } from "lucide-react";
 import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
@@ -46,8 +47,8 @@ export function RotateSecretDialog({ name, verification, rotateAction }: Props) 
   return (
     <Dialog open={open} onOpenChange={setOpen}>
       <DialogTrigger asChild>
-        <Button variant="ghost" size="xs">
-          Rotate secret
+        <Button variant="ghost" size="icon-xs" aria-label={`Rotate the secret of ${name}`} title="Rotate secret">
+          <KeyRound aria-hidden />
         </Button>
       </DialogTrigger>
       <DialogContent className="sm:max-w-lg">

@@ -3,7 +3,7 @@
 import * as React from "react";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { Send } from "lucide-react";
+import { Inbox, Send, Trash2 } from "lucide-react";
 import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
@@ -41,14 +41,16 @@ export function SourceActions({ name, verification, testAction, removeAction, ro
         <Send aria-hidden />
         {pending ? "Sending…" : "Send test event"}
       </Button>
-      <Button variant="ghost" size="xs" asChild>
-        <Link href={`/events?source=${encodeURIComponent(name)}`}>Events</Link>
+      <Button variant="ghost" size="icon-xs" asChild>
+        <Link href={`/events?source=${encodeURIComponent(name)}`} aria-label={`Events of ${name}`} title="Events">
+          <Inbox aria-hidden />
+        </Link>
       </Button>
       {verification && verification !== "none" && <RotateSecretDialog name={name} verification={verification} rotateAction={rotateAction} />}
       <ConfirmDialog
         trigger={
-          <Button variant="ghost" size="xs" className="text-destructive hover:text-destructive" aria-label={`Remove ${name}`}>
-            Remove
+          <Button variant="ghost" size="icon-xs" className="text-destructive hover:text-destructive" aria-label={`Remove ${name}`} title="Remove">
+            <Trash2 aria-hidden />
           </Button>
         }
         title={`Remove the source “${name}”?`}

@@ -1,5 +1,5 @@
 import type { Actor } from "@/lib/actor";
-import type { Db, Executor } from "@/lib/db/client";
+import type { Executor } from "@/lib/db/client";
 import type { ApprovalRequest } from "@/lib/db/schema/approvals";
 import { createRequest, type NewRequest } from "@/lib/approvals/create-request";
 import { waitForRequest } from "@/lib/approvals/wait-for-request";
@@ -9,7 +9,7 @@ import { waitForRequest } from "@/lib/approvals/wait-for-request";
  * can see it while the agent waits), then wait up to `waitSeconds` without holding a transaction.
  */
 export async function askPerson(
-  db: Db,
+  db: Executor,
   opts: {
     actor: Actor;
     waitSeconds: number;

@@ -9,11 +9,13 @@ import { notifyRequestChange } from "@/lib/approvals/requests-channel";
 import { resolvedPayload } from "@/lib/approvals/resolved-payload";
 import { queueCallback } from "@/lib/approvals/callbacks/queue-callback";
 import { queueClose } from "@/lib/approvals/deliveries/queue-close";
+import { settleEmailBatch } from "@/lib/approvals/email/settle-email-batch";
 
 /**
  * Everything a decision sets off, in the deciding transaction, so all of it exists exactly when the decision does:
  * the `request.resolved` event, the ledger entry (who, through which channel, under which rule, and the hash of
- * what was approved), an approved policy's new version, the callback delivery, and the wake-up of waiters.
+ * what was approved), an approved policy's new version, a held email batch released or cancelled, the callback
+ * delivery, the Telegram messages' update, and the wake-up of waiters.
  */
 export async function resolveRequest(
   tx: Executor,
@@ -33,6 +35,7 @@ export async function resolveRequest(
       requestId: row.id,
     }));
   }
+  if (row.kind === "tool" && row.action === "email_send") await settleEmailBatch(tx, row);
   const payload = resolvedPayload(row, row.kind === "policy" ? { version } : {});
   const { id: eventId } = await emitEvent(tx, {
     projectId: row.projectId,

@@ -18,7 +18,8 @@ const LIMIT = 1000;
 
 /**
  * One level of the file tree under `folder` (`""` or `reports/2026/`): sub-folders (grouped by the next `/`) and
- * the files directly in it, folders first, each in byte order. Capped at 1,000 entries (`truncated`).
+ * the files directly in it, folders first, each in byte order (names inherit the path's "C" collation). Capped at
+ * 1,000 entries (`truncated`).
  */
 export async function listFolder(db: Executor, opts: { actor: Actor; folder: string }) {
   const from = opts.folder.length + 1;
@@ -29,7 +30,7 @@ export async function listFolder(db: Executor, opts: { actor: Actor; folder: str
                count(*)::int as files, sum(size_bytes)::bigint as bytes,
                min(content_type) as content_type, max(updated_at) as updated_at
         from disk_files where project_id = ${opts.actor.projectId} and path like ${likePrefix(opts.folder)}
-        group by 1, 2 order by 2 desc, 1 collate "C" limit ${LIMIT + 1}`,
+        group by 1, 2 order by 2 desc, 1 limit ${LIMIT + 1}`,
   );
   const entries: FolderEntry[] = rows.slice(0, LIMIT).map((r) => ({
     name: r.name,

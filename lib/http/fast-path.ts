@@ -5,6 +5,9 @@ import { sendWebResponse, toWebRequest } from "@/lib/http/node-adapter";
 import { handleBlob } from "@/lib/disk/http/handle-blob";
 import { handleHook, HOOKS_PREFIX } from "@/lib/http/intake/handle-hook";
 import { handleStream } from "@/lib/http/stream/handle-stream";
+import { APPROVALS_STREAM_PATH, handleApprovalsStream } from "@/lib/approvals/http/handle-approvals-stream";
+import { handleTelegramWebhook } from "@/lib/telegram/http/handle-telegram-webhook";
+import { TELEGRAM_HOOK_PREFIX } from "@/lib/telegram/bot-mode";
 
 /**
  * The hot API paths, served by server.ts straight from the same fetch-style handlers the route files export
@@ -16,9 +19,11 @@ export function fastPathHandler(origin: string) {
     let handler: ((r: Request) => Promise<Response>) | undefined;
     if (path === "/mcp") handler = handleMcp;
     else if (path === `${API_PREFIX}/stream`) handler = handleStream;
+    else if (path === APPROVALS_STREAM_PATH) handler = handleApprovalsStream;
     else if (path.startsWith(`${API_PREFIX}/`)) handler = handleRest;
     else if (path.startsWith(HOOKS_PREFIX)) handler = handleHook;
     else if (path.startsWith("/blob/")) handler = handleBlob;
+    else if (path.startsWith(TELEGRAM_HOOK_PREFIX)) handler = handleTelegramWebhook;
     if (!handler) return false;
     const request = toWebRequest(req, res, origin);
     handler(request)

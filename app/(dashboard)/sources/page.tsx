@@ -44,9 +44,8 @@ export default async function SourcesPage() {
           <Table>
             <TableHeader>
               <TableRow>
-                <TableHead>Name</TableHead>
+                <TableHead>Source</TableHead>
                 <TableHead>Verification</TableHead>
-                <TableHead>URL or address</TableHead>
                 <TableHead className="text-right">Pending</TableHead>
                 <TableHead>Last event</TableHead>
                 <TableHead className="text-right">
@@ -60,21 +59,21 @@ export default async function SourcesPage() {
                 const target = s.url ?? s.address ?? "";
                 return (
                   <TableRow key={s.id}>
-                    <TableCell className="font-medium">{s.name}</TableCell>
-                    <TableCell>
-                      {s.type === "email" ? (
-                        <Badge variant="secondary">Email</Badge>
-                      ) : (
-                        <Badge variant={s.verification === "none" ? "warning" : "outline"}>{verificationLabel(s.verification)}</Badge>
-                      )}
-                    </TableCell>
-                    <TableCell className="max-w-[28rem]">
+                    <TableCell className="max-w-[26rem]">
+                      <div className="font-medium">{s.name}</div>
                       <div className="flex items-center gap-1">
                         <code className="truncate font-mono text-xs text-muted-foreground" title={target}>
                           {target}
                         </code>
                         <CopyButton value={target} label={`Copy the ${s.url ? "URL" : "address"} of ${s.name}`} size="icon-xs" />
                       </div>
+                    </TableCell>
+                    <TableCell>
+                      {s.type === "email" ? (
+                        <Badge variant="secondary">Email</Badge>
+                      ) : (
+                        <Badge variant={s.verification === "none" ? "warning" : "outline"}>{verificationLabel(s.verification)}</Badge>
+                      )}
                     </TableCell>
                     <TableCell className="text-right tabular-nums">{a?.pending ?? 0}</TableCell>
                     <TableCell className="text-muted-foreground">

@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
 import { approvalChannels, approvalRequests } from "@/lib/db/schema/approvals";
 import { newId } from "@/lib/ids";
-import { approvalsHarness } from "@/lib/approvals/__tests__/helpers";
+import { approvalsHarness, ok } from "@/lib/approvals/__tests__/helpers";
 
 const { h, call } = approvalsHarness();
 
@@ -55,7 +55,7 @@ describe("bad input to ask_approval and ask_human", () => {
     await db.insert(approvalChannels).values({ id, projectId: h.seeded.project.id, kind: "email", label: "mario", address: "mario@example.com", status: "awaiting_approval" });
     await refused("ask_human", { question: "Which?", wait_seconds: 0, approvers: [id] }, new RegExp(`approvers\\.0: ${id} \\(mario\\) is not active: awaiting approval`));
     await refused("ask_approval", { ...base, approvers: ["mario"] }, /approvers\.0: must be a channel id/);
-    const owner = (await call("channel_list")).ok ? ((await call("channel_list")) as { data: { channels: { id: string }[] } }).data.channels[0].id : "";
+    const owner = ok(await call("channel_list")).channels[0].id;
     expect((await call("ask_approval", { ...base, approvers: [owner] })).ok).toBe(true);
   });
 

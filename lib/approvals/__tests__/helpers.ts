@@ -6,7 +6,7 @@ import { events } from "@/lib/db/schema/events";
 import { startApiServer } from "@/lib/testing/api-server";
 import { connectMcp } from "@/lib/testing/mcp-client";
 import { seedProject } from "@/lib/testing/seed";
-import { mcpCall } from "@/lib/tools/events/__tests__/tool-client";
+import { mcpCall, type ToolResult } from "@/lib/tools/events/__tests__/tool-client";
 import { decideAsOwner } from "@/lib/approvals/decide-as-owner";
 import type { PersonVerdict } from "@/lib/approvals/person-verdict";
 import { applyPolicy } from "@/lib/policy/apply-policy";
@@ -48,3 +48,9 @@ export function approvalsHarness() {
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The data of a successful call; a failed one fails the test with its code. */
+export function ok(r: ToolResult) {
+  if (!r.ok) throw new Error(`${r.code}: ${r.message}`);
+  return r.data;
+}

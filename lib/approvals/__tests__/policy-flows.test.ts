@@ -4,7 +4,7 @@ import { getDb } from "@/lib/db/client";
 import { approvalChannels, approvalRequests, policyVersions } from "@/lib/db/schema/approvals";
 import { ledgerEntries } from "@/lib/db/schema/ledger";
 import { newId } from "@/lib/ids";
-import { approvalsHarness } from "@/lib/approvals/__tests__/helpers";
+import { approvalsHarness, ok } from "@/lib/approvals/__tests__/helpers";
 
 const { h, call, decide, setPolicy, resolvedEvents } = approvalsHarness();
 
@@ -57,8 +57,7 @@ describe("policy effects on ask_approval", () => {
     const db = await getDb();
     const inactive = newId("chn");
     await db.insert(approvalChannels).values({ id: inactive, projectId: h.seeded.project.id, kind: "email", label: "off", address: "off@example.com", status: "awaiting_approval" });
-    const owner = (await call("channel_list")) as { data: { channels: { id: string; kind: string }[] } };
-    const ownerId = owner.data.channels.find((c) => c.kind === "owner")!.id;
+    const ownerId = ok(await call("channel_list")).channels.find((c: { kind: string }) => c.kind === "owner").id;
     await setPolicy([{ id: "to-off", action: "delete", effect: "require_approval", approvers: [inactive] }]);
     const r = await call("ask_approval", { action: "delete", summary: "Delete the staging database?", wait_seconds: 0 });
     const [row] = await db.select().from(approvalRequests).where(eq(approvalRequests.id, r.ok ? (r.data.request_id as string) : ""));

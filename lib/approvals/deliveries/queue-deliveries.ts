@@ -35,8 +35,14 @@ export async function queueDeliveries(tx: Executor, r: ApprovalRequest, opts: { 
       .returning();
     if (!delivery) continue;
     if (c.kind === "email") {
-      await sendRequestEmail(tx, { request: r, channel: c, token });
-      await tx.update(approvalDeliveries).set({ sentAt: new Date() }).where(eq(approvalDeliveries.id, delivery.id));
+      // In a savepoint: an address the instance cannot reach (no relay) must not stop the request itself.
+      const error = await tx
+        .transaction((sp) => sendRequestEmail(sp, { request: r, channel: c, token }))
+        .then(() => null, (err: Error) => err.message);
+      await tx
+        .update(approvalDeliveries)
+        .set(error ? { lastError: error.slice(0, 500), attempts: 1 } : { sentAt: new Date(), attempts: 1 })
+        .where(eq(approvalDeliveries.id, delivery.id));
     } else {
       await enqueueJob(tx, telegramSendJob, { deliveryId: delivery.id }, { projectId: r.projectId, dedupeKey: `tg-send:${delivery.id}` });
     }

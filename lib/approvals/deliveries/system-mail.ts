@@ -1,5 +1,5 @@
 import type { Executor } from "@/lib/db/client";
-import { AppError } from "@/lib/errors";
+import { sendSystemEmail } from "@/lib/mail/send-system-email";
 
 export interface SystemMail {
   projectId: string;
@@ -9,7 +9,11 @@ export interface SystemMail {
   html: string;
 }
 
-/** The one door from approvals to the mail engine: queues a message from the project address in the caller's transaction. */
-export async function queueSystemMail(_tx: Executor, _mail: SystemMail): Promise<void> {
-  throw new AppError("service_unavailable", "Email is not available yet.");
+/**
+ * The one door from approvals to the mail engine: a message from the project address, queued in the caller's
+ * transaction (marked Auto-Submitted, outside the agents' quota). Throws service_unavailable when the address is
+ * outside this instance and no relay is set.
+ */
+export async function queueSystemMail(tx: Executor, mail: SystemMail): Promise<void> {
+  await sendSystemEmail(tx, { ...mail, subject: mail.subject.replace(/[\r\n]+/g, " ") });
 }

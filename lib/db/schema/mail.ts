@@ -161,6 +161,7 @@ export const mailMessages = pgTable(
     index("mail_messages_mailbox_idx").on(t.mailboxId, t.createdAt),
     index("mail_messages_rfc_idx").on(t.projectId, t.rfcMessageId),
     index("mail_messages_batch_idx").on(t.batchId),
+    index("mail_messages_event_idx").on(t.eventId).where(sql`event_id is not null`),
   ],
 );
 export type MailMessage = typeof mailMessages.$inferSelect;

@@ -6,6 +6,7 @@ import { simpleParser } from "mailparser";
 import { getDb } from "@/lib/db/client";
 import { jobs } from "@/lib/db/schema/jobs";
 import { mailMessages } from "@/lib/db/schema/mail";
+import { ledgerEntries } from "@/lib/db/schema/ledger";
 import { resetEnvCache } from "@/lib/env";
 import { drainJobs } from "@/lib/jobs/drain-jobs";
 import { ensureDefaultDomain } from "@/lib/mail/domains/default-domain";
@@ -251,5 +252,15 @@ describe("outbound delivery", () => {
     await expect(
       db.transaction((tx) => sendSystemEmail(tx, { projectId: seeded.project.id, to: "x@example.com", subject: "two\r\nlines", text: "t" })),
     ).rejects.toMatchObject({ code: "validation_error" });
+  });
+
+  it("ledgers every send, delivery, receipt, bounce and failure (digests only)", async () => {
+    const db = await getDb();
+    const rows = await db.select().from(ledgerEntries).where(eq(ledgerEntries.projectId, seeded.project.id));
+    const ops = new Set(rows.map((r) => r.op));
+    for (const op of ["email.send", "email.deliver", "email.receive", "email.bounce", "email.fail"]) expect(ops).toContain(op);
+    const receive = rows.find((r) => r.op === "email.receive")!;
+    expect(receive.subject).toMatch(/^msg_/);
+    expect(receive.inputDigest).toMatch(/^sha256:[0-9a-f]{64}$/);
   });
 });

@@ -48,12 +48,15 @@ export interface SinkMessage {
  */
 export async function startSink(answer?: (msg: SinkMessage) => { code: number; message: string } | null) {
   const received: SinkMessage[] = [];
+  const logins: Array<{ username?: string; password?: string }> = [];
   const server = new SMTPServer({
     authOptional: true,
+    allowInsecureAuth: true,
     disabledCommands: ["STARTTLS"],
     logger: false,
-    onAuth(_auth, _session, cb) {
-      cb(null, { user: "relay-user" });
+    onAuth(auth, _session, cb) {
+      logins.push({ username: auth.username, password: auth.password });
+      cb(null, { user: auth.username ?? "relay-user" });
     },
     onData(stream, session, cb) {
       const chunks: Buffer[] = [];
@@ -69,7 +72,7 @@ export async function startSink(answer?: (msg: SinkMessage) => { code: number; m
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const port = (server.server.address() as AddressInfo).port;
-  return { port, received, url: `smtp://127.0.0.1:${port}`, close: () => new Promise<void>((r) => server.close(() => r())) };
+  return { port, received, logins, url: `smtp://127.0.0.1:${port}`, close: () => new Promise<void>((r) => server.close(() => r())) };
 }
 
 /** The project's email source (the events module's source_add), so mail to the project address becomes events. */

@@ -8,7 +8,7 @@ import type { SigningKey } from "@/lib/mail/domains/domain-key";
  * Headers come only from stored, validated fields: nothing an agent wrote can add a header line.
  */
 export async function composeMessage(opts: {
-  message: MailMessage;
+  message: Pick<MailMessage, "to" | "cc" | "subject" | "text" | "html" | "rfcMessageId" | "createdAt" | "inReplyTo" | "references" | "headers">;
   from: { address: string; name: string | null };
   attachments: Array<Pick<MailAttachment, "name" | "contentType"> & { content: Buffer }>;
   key: SigningKey;

@@ -24,7 +24,7 @@ export interface SendEmailInput {
  * transaction. Checks run cheapest first and before anything is written — route (relay), attachments, then the
  * quota — so a refused call leaves nothing behind. The approval gate (policy) is added in front of this later.
  */
-export async function sendEmail(tx: Executor, opts: { actor: Actor } & SendEmailInput) {
+export async function sendEmail(tx: Executor, opts: { actor: Actor; /** Store as `pending` until an approval releases it. */ hold?: boolean } & SendEmailInput) {
   const { actor } = opts;
   const seen = new Set<string>();
   for (const [i, to] of opts.to.entries()) {
@@ -37,7 +37,8 @@ export async function sendEmail(tx: Executor, opts: { actor: Actor } & SendEmail
   const mailbox = await defaultMailbox(tx, actor.projectId);
   const blobs = await storeOutboundFiles(actor.projectId, files);
   const batchId = newId("bat");
-  await tx.insert(mailBatches).values({ id: batchId, projectId: actor.projectId, status: "queued", keyId: actor.keyId, agent: actor.agent, recipients: opts.to.length });
+  const status = opts.hold ? ("pending" as const) : ("queued" as const);
+  await tx.insert(mailBatches).values({ id: batchId, projectId: actor.projectId, status, keyId: actor.keyId, agent: actor.agent, recipients: opts.to.length });
   const messages = [];
   for (const to of opts.to) {
     const m = await queueMessage(tx, {
@@ -52,8 +53,9 @@ export async function sendEmail(tx: Executor, opts: { actor: Actor } & SendEmail
       countsQuota: true,
       keyId: actor.keyId,
       agent: actor.agent,
+      status,
     });
     messages.push({ message_id: m.id, to: m.to, status: m.status });
   }
-  return { status: "queued" as const, batch_id: batchId, request_id: null, messages };
+  return { status, batch_id: batchId, request_id: null as string | null, messages };
 }

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { createLink } from "@/lib/disk/create-link";
 import { decideFileUrl } from "@/lib/disk/file-url-policy";
+import { consumeApproval } from "@/lib/approvals/consume-approval";
 import { defineTool } from "@/lib/tools/define-tool";
 import { expiresInField, pathField } from "@/lib/tools/disk/disk-fields";
 
@@ -57,7 +58,11 @@ export const fileUrl = defineTool({
     if (decision.outcome !== "allow") {
       return { status: decision.outcome, request_id: decision.requestId, comment: decision.comment };
     }
-    const link = await ctx.db.transaction((tx) => createLink(tx, { actor: ctx.actor, path: input.path, expiresIn: input.expires_in }));
+    const link = await ctx.db.transaction(async (tx) => {
+      // One link per approval: the approval is used up in the link's own transaction.
+      if (decision.consume) await consumeApproval(tx, { projectId: ctx.actor.projectId, requestId: decision.consume });
+      return createLink(tx, { actor: ctx.actor, path: input.path, expiresIn: input.expires_in });
+    });
     ctx.subject = link.link_id;
     return link;
   },

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineTool } from "@/lib/tools/define-tool";
-import { sendEmail } from "@/lib/mail/outbound/send-email";
+import { sendEmailGated } from "@/lib/approvals/email/send-email-gated";
 import { oneLine, plainAddress, utf8Max } from "@/lib/mail/outbound/address-rules";
 import { BODY_MAX_BYTES, MAX_ATTACHMENTS, MAX_RECIPIENTS, SUBJECT_MAX_CHARS } from "@/lib/mail/outbound/limits";
 
@@ -50,8 +50,11 @@ export const emailSend = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   rest: { method: "POST", path: "/emails" },
   example: { to: ["someone@brynth.localhost"], subject: "Hello", text: "Hi there." },
-  handler: async (ctx, input) => {
-    const out = await sendEmail(ctx.db, { actor: ctx.actor, ...input });
+  // The policy may ask a person and wait: no transaction is held meanwhile (the batch is written in its own).
+  transaction: false,
+  waits: true,
+  handler: async (ctx, { wait_seconds, ...input }) => {
+    const out = await sendEmailGated(ctx.db, { actor: ctx.actor, waitSeconds: wait_seconds, signal: ctx.signal, ...input });
     ctx.subject = out.batch_id;
     return out;
   },

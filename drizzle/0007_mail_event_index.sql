@@ -1,0 +1,1 @@
+CREATE INDEX "mail_messages_event_idx" ON "mail_messages" USING btree ("event_id") WHERE event_id is not null;

@@ -1,0 +1,79 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { eq } from "drizzle-orm";
+import { getDb } from "@/lib/db/client";
+import { approvalRequests } from "@/lib/db/schema/approvals";
+import { connectMcp } from "@/lib/testing/mcp-client";
+import { seedKey } from "@/lib/testing/seed";
+import { mcpCall } from "@/lib/tools/events/__tests__/tool-client";
+import { approvalsHarness, ok, sleep } from "@/lib/approvals/__tests__/helpers";
+
+const { h, call, decide, setPolicy } = approvalsHarness();
+
+beforeAll(async () => {
+  ok(await call("file_put", { path: "reports/q3.pdf", content_base64: Buffer.from("%PDF q3").toString("base64"), content_type: "application/pdf" }));
+});
+
+describe("file_url under the policy", () => {
+  it("gives the link at once without a policy", async () => {
+    const r = ok(await call("file_url", { path: "reports/q3.pdf" }));
+    expect(r.url).toMatch(/\/blob\/link\//);
+  });
+
+  it("answers POLICY_DENIED under a deny rule", async () => {
+    await setPolicy([{ id: "no-public-links", tool: "file_url", effect: "deny" }]);
+    expect(await call("file_url", { path: "reports/q3.pdf" })).toMatchObject({ ok: false, code: "POLICY_DENIED" });
+  });
+
+  it("asks a person, then gives exactly one link for the approved path, expiry and key", async () => {
+    await setPolicy([{ id: "links-need-ok", tool: "file_url", effect: "require_approval" }]);
+    const first = ok(await call("file_url", { path: "reports/q3.pdf", expires_in: 600, wait_seconds: 0 }));
+    expect(first).toMatchObject({ status: "pending" });
+    const id = first.request_id as string;
+    const [row] = await (await getDb()).select().from(approvalRequests).where(eq(approvalRequests.id, id));
+    expect(row).toMatchObject({ kind: "tool", action: "file_url", rule: "links-need-ok", summary: "Create a public link to reports/q3.pdf for 10 minutes?" });
+
+    expect(ok(await call("file_url", { path: "reports/q3.pdf", expires_in: 600, approval: id, wait_seconds: 0 }))).toMatchObject({ status: "pending", request_id: id });
+    // Not the call that was shown: another expiry, another path, another key.
+    expect(await call("file_url", { path: "reports/q3.pdf", expires_in: 3600, approval: id, wait_seconds: 0 })).toMatchObject({ ok: false, code: "validation_error" });
+    expect(await call("file_url", { path: "reports/other.pdf", expires_in: 600, approval: id, wait_seconds: 0 })).toMatchObject({ ok: false, code: "validation_error" });
+    const other = await seedKey(h.seeded.project.id, ["disk"], "other disk key");
+    const otherClient = (await connectMcp(h.url, other.secret)).client;
+    expect(await mcpCall(otherClient, "file_url", { path: "reports/q3.pdf", expires_in: 600, approval: id, wait_seconds: 0 })).toMatchObject({ ok: false, code: "forbidden" });
+    await otherClient.close();
+
+    await decide(id, { outcome: "approve" });
+    const link = ok(await call("file_url", { path: "reports/q3.pdf", expires_in: 600, approval: id }));
+    expect(link.url).toMatch(/\/blob\/link\//);
+    expect(await call("file_url", { path: "reports/q3.pdf", expires_in: 600, approval: id })).toMatchObject({ ok: false, code: "CONFLICT" });
+  });
+
+  it("returns the link in the same call when the person approves during the wait", async () => {
+    const pending = call("file_url", { path: "reports/q3.pdf", wait_seconds: 30 });
+    let id: string | undefined;
+    for (let i = 0; i < 100 && !id; i++) {
+      await sleep(50);
+      const rows = await (await getDb()).select().from(approvalRequests).where(eq(approvalRequests.status, "pending"));
+      id = rows.find((r) => r.action === "file_url" && (r.payload as { expires_in: number }).expires_in === 3600)?.id;
+    }
+    await decide(id!, { outcome: "approve" });
+    const r = ok(await pending);
+    expect(r.url).toMatch(/\/blob\/link\//);
+    const [row] = await (await getDb()).select().from(approvalRequests).where(eq(approvalRequests.id, id!));
+    expect(row.consumedAt).not.toBeNull();
+  });
+
+  it("is cancelled with the comment when the person denies", async () => {
+    const first = ok(await call("file_url", { path: "reports/q3.pdf", expires_in: 120, wait_seconds: 0 }));
+    await decide(first.request_id as string, { outcome: "deny", comment: "Not public, send it by email." });
+    const r = ok(await call("file_url", { path: "reports/q3.pdf", expires_in: 120, approval: first.request_id }));
+    expect(r).toMatchObject({ status: "cancelled", request_id: first.request_id, comment: "Not public, send it by email." });
+  });
+
+  it("auto_approve records the approval and gives the link", async () => {
+    await setPolicy([{ id: "links-ok", tool: "file_url", effect: "auto_approve" }]);
+    const r = ok(await call("file_url", { path: "reports/q3.pdf", expires_in: 60 }));
+    expect(r.url).toMatch(/\/blob\/link\//);
+    const rows = await (await getDb()).select().from(approvalRequests).where(eq(approvalRequests.rule, "links-ok"));
+    expect(rows[0]).toMatchObject({ status: "approved", decidedBy: "policy:links-ok" });
+  });
+});

@@ -1,0 +1,45 @@
+import { and, eq, sql } from "drizzle-orm";
+import type { Executor } from "@/lib/db/client";
+import type { ApprovalRequest } from "@/lib/db/schema/approvals";
+import { mailBatches, mailMessages } from "@/lib/db/schema/mail";
+import { dayPeriod, monthPeriod } from "@/lib/mail/outbound/reserve-quota";
+import { startDelivery } from "@/lib/mail/outbound/queue-message";
+import { stableJson } from "@/lib/approvals/action-hash";
+import { emailAction } from "@/lib/approvals/email/email-action";
+
+/**
+ * With the decision on an email_send request, in the same transaction: approved → the held messages are queued
+ * for delivery ("once approved the messages go out on their own"), but only if the batch is still exactly what the
+ * person saw; anything else → the messages are cancelled and their quota given back.
+ */
+export async function settleEmailBatch(tx: Executor, r: ApprovalRequest): Promise<"released" | "cancelled" | "none"> {
+  const batchId = (r.payload as { batch_id?: string } | null)?.batch_id;
+  if (!batchId) return "none";
+  const [batch] = await tx.select().from(mailBatches).where(and(eq(mailBatches.id, batchId), eq(mailBatches.projectId, r.projectId)));
+  if (!batch || batch.status !== "pending") return "none";
+  const unchanged = stableJson(await emailAction(tx, batchId)) === stableJson(r.payload);
+  if (r.status === "approved" && unchanged) {
+    const released = await tx
+      .update(mailMessages)
+      .set({ status: "queued" })
+      .where(and(eq(mailMessages.batchId, batchId), eq(mailMessages.status, "pending")))
+      .returning({ id: mailMessages.id });
+    for (const m of released) await startDelivery(tx, { projectId: r.projectId, messageId: m.id });
+    await tx.update(mailBatches).set({ status: "queued", updatedAt: new Date() }).where(eq(mailBatches.id, batchId));
+    return "released";
+  }
+  if (r.status === "approved") console.error(`[brynth] batch ${batchId} changed after it was shown for approval; cancelled`);
+  const cancelled = await tx
+    .update(mailMessages)
+    .set({ status: "cancelled" })
+    .where(and(eq(mailMessages.batchId, batchId), eq(mailMessages.status, "pending")))
+    .returning({ id: mailMessages.id });
+  await tx.update(mailBatches).set({ status: "cancelled", updatedAt: new Date() }).where(eq(mailBatches.id, batchId));
+  // The quota was counted when the batch was held; messages that never go out give it back.
+  for (const period of [dayPeriod(batch.createdAt), monthPeriod(batch.createdAt)]) {
+    await tx.execute(
+      sql`update mail_quota set used = greatest(0, used - ${cancelled.length}) where project_id = ${r.projectId} and period = ${period}`,
+    );
+  }
+  return "cancelled";
+}

@@ -1,0 +1,61 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { getDb } from "@/lib/db/client";
+import type { Actor } from "@/lib/actor";
+import { browseKeys } from "@/lib/disk/browse-keys";
+import { listFolder } from "@/lib/disk/list-folder";
+import { putFile } from "@/lib/disk/put-file";
+import { setKey } from "@/lib/disk/set-key";
+import { seedProject } from "@/lib/testing/seed";
+
+/** The dashboard's views: keys paged both ways, files as one level of a folder tree. */
+let actor: Actor;
+beforeAll(async () => {
+  actor = (await seedProject()).actor;
+  const db = await getDb();
+  await db.transaction(async (tx) => {
+    for (let i = 0; i < 7; i++) await setKey(tx, { actor, key: `page/${i}`, value: i });
+    await setKey(tx, { actor, key: "other", value: 1 });
+    for (const path of ["r/2026/a.txt", "r/2026/b.txt", "r/top.txt", "r", "rz.txt", "x/é/deep.bin"]) {
+      await putFile(tx, { actor, path, contentBase64: Buffer.from(path).toString("base64"), contentType: "text/plain" });
+    }
+  });
+});
+
+describe("browseKeys", () => {
+  it("pages forwards and backwards within a prefix", async () => {
+    const db = await getDb();
+    const first = await browseKeys(db, { actor, prefix: "page/", limit: 3 });
+    expect(first.rows.map((r) => r.key)).toEqual(["page/0", "page/1", "page/2"]);
+    expect([first.hasPrev, first.hasNext]).toEqual([false, true]);
+    const second = await browseKeys(db, { actor, prefix: "page/", after: "page/2", limit: 3 });
+    expect(second.rows.map((r) => r.key)).toEqual(["page/3", "page/4", "page/5"]);
+    const last = await browseKeys(db, { actor, prefix: "page/", after: "page/5", limit: 3 });
+    expect(last.rows.map((r) => r.key)).toEqual(["page/6"]);
+    expect(last.hasNext).toBe(false);
+    const back = await browseKeys(db, { actor, prefix: "page/", before: "page/3", limit: 3 });
+    expect(back.rows.map((r) => r.key)).toEqual(["page/0", "page/1", "page/2"]);
+    expect([back.hasPrev, back.hasNext]).toEqual([false, true]);
+  });
+});
+
+describe("listFolder", () => {
+  it("groups by the next / with folders first, counting files and bytes", async () => {
+    const db = await getDb();
+    const root = await listFolder(db, { actor, folder: "" });
+    expect(root.entries.map((e) => [e.name, e.isFolder, e.files])).toEqual([
+      ["r", true, 3],
+      ["x", true, 1],
+      ["r", false, 1],
+      ["rz.txt", false, 1],
+    ]);
+    const r = await listFolder(db, { actor, folder: "r/" });
+    expect(r.entries.map((e) => [e.name, e.isFolder])).toEqual([
+      ["2026", true],
+      ["top.txt", false],
+    ]);
+    expect(r.entries[0].sizeBytes).toBe("r/2026/a.txt".length * 2);
+    expect(r.entries[1].contentType).toBe("text/plain");
+    expect((await listFolder(db, { actor, folder: "x/é/" })).entries.map((e) => e.name)).toEqual(["deep.bin"]);
+    expect((await listFolder(db, { actor, folder: "nothing/" })).entries).toEqual([]);
+  });
+});

@@ -1,0 +1,85 @@
+import { promises as dns } from "node:dns";
+import { and, eq, isNull, or, sql } from "drizzle-orm";
+import type { Actor } from "@/lib/actor";
+import type { Executor } from "@/lib/db/client";
+import { mailDomains, type DnsCheck } from "@/lib/db/schema/mail";
+import { env } from "@/lib/env";
+import { notFound } from "@/lib/errors";
+import { appendEntry } from "@/lib/ledger/append-entry";
+import { mailHostname } from "@/lib/mail/domains/mail-domain-name";
+import { dkimRecordName, dnsRecords } from "@/lib/mail/domains/dns-records";
+
+/** The two lookups the check needs; tests pass answers, production the system resolver with a timeout. */
+export interface DomainDns {
+  resolveMx(name: string): Promise<Array<{ exchange: string; priority: number }>>;
+  resolveTxt(name: string): Promise<string[][]>;
+}
+
+export function systemDomainDns(): DomainDns {
+  const r = new dns.Resolver({ timeout: env().MAIL_DNS_TIMEOUT_MS, tries: 2 });
+  return { resolveMx: (n) => r.resolveMx(n), resolveTxt: (n) => r.resolveTxt(n) };
+}
+
+const squash = (s: string) => s.replace(/\s+/g, "").toLowerCase();
+
+/** Answers or the reason there are none: "no record" for NXDOMAIN/NODATA, the error code otherwise (e.g. ETIMEOUT). */
+async function lookup<T>(fn: () => Promise<T[]>): Promise<{ found: T[]; error: string | null }> {
+  try {
+    return { found: await fn(), error: null };
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    return { found: [], error: code === "ENOTFOUND" || code === "ENODATA" ? null : `DNS lookup failed (${code ?? "error"})` };
+  }
+}
+
+/**
+ * The Domains screen's "check DNS": looks up the four records and compares them with what Brynth expects. A custom
+ * domain becomes verified (receives mail, signs outbound) once its DKIM record matches; it stays verified if a later
+ * check cannot reach DNS. Stored with the domain and ledgered.
+ */
+export async function checkDomainDns(db: Executor, opts: { actor: Actor; domainId: string; dns?: DomainDns }) {
+  const [d] = await db
+    .select()
+    .from(mailDomains)
+    .where(and(eq(mailDomains.id, opts.domainId), or(eq(mailDomains.projectId, opts.actor.projectId), isNull(mailDomains.projectId))));
+  if (!d) throw notFound(`Domain ${opts.domainId}`);
+  const resolver = opts.dns ?? systemDomainDns();
+  const want = Object.fromEntries(dnsRecords(d).map((r) => [r.kind, r]));
+  const [mx, txt, dkim, dmarc] = await Promise.all([
+    lookup(() => resolver.resolveMx(d.domain)),
+    lookup(() => resolver.resolveTxt(d.domain)),
+    lookup(() => resolver.resolveTxt(dkimRecordName(d))),
+    lookup(() => resolver.resolveTxt(`_dmarc.${d.domain}`)),
+  ]);
+  const host = mailHostname().toLowerCase();
+  const mxHosts = mx.found.map((m) => m.exchange.toLowerCase().replace(/\.$/, ""));
+  const spf = txt.found.map((t) => t.join("")).filter((t) => t.toLowerCase().startsWith("v=spf1"));
+  const dkimValues = dkim.found.map((t) => t.join(""));
+  const dmarcValues = dmarc.found.map((t) => t.join("")).filter((t) => t.toLowerCase().startsWith("v=dmarc1"));
+  const note = (ok: boolean, error: string | null, missing: string, wrong: string, found: string[]) =>
+    ok ? "ok" : error ?? (found.length === 0 ? missing : wrong);
+  const records: DnsCheck["records"] = [
+    { kind: "MX", ok: mxHosts.includes(host), found: mxHosts, note: note(mxHosts.includes(host), mx.error, "no MX record", `MX does not point to ${host}`, mxHosts) },
+    { kind: "SPF", ok: spf.length === 1, found: spf, note: note(spf.length === 1, txt.error, "no SPF record", "more than one SPF record (receivers treat that as an error)", spf) },
+    {
+      kind: "DKIM",
+      ok: dkimValues.some((v) => squash(v).includes(`p=${squash(d.dkimPublicKey)}`)),
+      found: dkimValues.map((v) => (v.length > 80 ? `${v.slice(0, 77)}…` : v)),
+      note: note(dkimValues.some((v) => squash(v).includes(`p=${squash(d.dkimPublicKey)}`)), dkim.error, `no TXT record at ${want.DKIM.name}`, "the published key is not Brynth's", dkimValues),
+    },
+    { kind: "DMARC", ok: dmarcValues.length === 1, found: dmarcValues, note: note(dmarcValues.length === 1, dmarc.error, "no DMARC record", "more than one DMARC record", dmarcValues) },
+  ];
+  const check: DnsCheck = { checked_at: new Date().toISOString(), records };
+  const dkimOk = records[2].ok;
+  const [row] = await db
+    .update(mailDomains)
+    .set({
+      dnsCheck: check,
+      verifiedAt: d.projectId !== null && dkimOk ? (d.verifiedAt ?? sql`now()`) : d.verifiedAt,
+      updatedAt: sql`now()`,
+    })
+    .where(eq(mailDomains.id, d.id))
+    .returning();
+  await appendEntry(db, { actor: opts.actor, op: "mail.domain_check", subject: d.id, input: { domain: d.domain }, output: check });
+  return row;
+}

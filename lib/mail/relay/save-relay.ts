@@ -1,0 +1,52 @@
+import { eq, sql } from "drizzle-orm";
+import { z } from "zod";
+import type { Actor } from "@/lib/actor";
+import type { Executor } from "@/lib/db/client";
+import { mailRelays, relaySecurities } from "@/lib/db/schema/mail";
+import { encryptSecret } from "@/lib/crypto/secret-box";
+import { appendEntry } from "@/lib/ledger/append-entry";
+import { parseOrThrow } from "@/lib/validation";
+
+export const relayInput = z.object({
+  host: z
+    .string()
+    .trim()
+    .min(1)
+    .max(253)
+    .regex(/^[A-Za-z0-9.-]+$|^\[[0-9a-fA-F:.]+\]$/, "must be a host name or IP address"),
+  port: z.coerce.number().int().min(1).max(65535),
+  security: z.enum(relaySecurities),
+  username: z.string().trim().max(200).optional(),
+  /** Blank keeps the stored password; `clearPassword` removes it. */
+  password: z.string().max(500).optional(),
+  clearPassword: z.boolean().optional(),
+});
+export type RelayInput = z.input<typeof relayInput>;
+
+/** The project's relay (Mail settings screen). The password is encrypted at rest and never shown again. */
+export async function saveRelay(db: Executor, opts: { actor: Actor } & RelayInput) {
+  const input = parseOrThrow(relayInput, opts);
+  const [existing] = await db.select().from(mailRelays).where(eq(mailRelays.projectId, opts.actor.projectId));
+  const passwordEnc = input.clearPassword ? null : input.password ? encryptSecret(input.password) : (existing?.passwordEnc ?? null);
+  const values = { host: input.host, port: input.port, security: input.security, username: input.username || null, passwordEnc };
+  await db
+    .insert(mailRelays)
+    .values({ projectId: opts.actor.projectId, ...values })
+    .onConflictDoUpdate({ target: mailRelays.projectId, set: { ...values, updatedAt: sql`now()` } });
+  // Never the password, not even digested.
+  await appendEntry(db, { actor: opts.actor, op: "mail.relay_set", subject: opts.actor.projectId, input: { ...values, passwordEnc: undefined, password_set: passwordEnc !== null } });
+  return { host: values.host, port: values.port, security: values.security, username: values.username, hasPassword: passwordEnc !== null };
+}
+
+/** Back to SMTP_RELAY_URL (or no relay). */
+export async function removeRelay(db: Executor, opts: { actor: Actor }) {
+  await db.delete(mailRelays).where(eq(mailRelays.projectId, opts.actor.projectId));
+  await appendEntry(db, { actor: opts.actor, op: "mail.relay_remove", subject: opts.actor.projectId });
+}
+
+/** What the Mail settings screen shows: never the password. */
+export async function relayView(db: Executor, opts: { projectId: string }) {
+  const [row] = await db.select().from(mailRelays).where(eq(mailRelays.projectId, opts.projectId));
+  if (!row) return null;
+  return { host: row.host, port: row.port, security: row.security, username: row.username, hasPassword: row.passwordEnc !== null, updatedAt: row.updatedAt };
+}
