@@ -4,6 +4,8 @@ import { ProjectSwitcher } from "@/components/dashboard/project-switcher";
 import { requireOwner } from "@/lib/auth/current-owner";
 import { getDb } from "@/lib/db/client";
 import { touchOwnerSession } from "@/lib/owners/touch-owner-session";
+import { countPendingRequests } from "@/lib/approvals/list-requests";
+import { ApprovalsLive } from "@/components/approvals/approvals-live";
 import { createProjectAction, signOutAction, switchProjectAction } from "./actions";
 import { navItems } from "./nav";
 
@@ -14,9 +16,10 @@ import { navItems } from "./nav";
 export default async function DashboardLayout({ children }: { children: React.ReactNode }) {
   const ctx = await requireOwner();
   await touchOwnerSession(await getDb(), ctx.sessionId).catch(() => {});
+  const pendingApprovals = await countPendingRequests(await getDb(), ctx.project.id).catch(() => 0);
   return (
     <DashboardShell
-      navItems={navItems}
+      navItems={navItems.map((item) => (item.href === "/approvals" ? { ...item, badge: pendingApprovals } : item))}
       projectSwitcher={
         <ProjectSwitcher
           projects={ctx.projects.map((p) => ({ id: p.id, name: p.name }))}
@@ -28,6 +31,7 @@ export default async function DashboardLayout({ children }: { children: React.Re
       ownerMenu={<OwnerMenu email={ctx.owner.email} sessionsHref="/settings#sessions" signOutAction={signOutAction} />}
     >
       {children}
+      <ApprovalsLive quiet delayMs={1000} skipUnder="/approvals" />
     </DashboardShell>
   );
 }

@@ -9,12 +9,13 @@ import { at } from "@/lib/disk/sql-time";
 const BATCH = 200;
 /** An upload is swept this long after its URL expired: a PUT that began just before expiry may still be landing. */
 const LATE_PUT_MS = 60 * 60_000;
+const LINK_HISTORY_MS = 30 * 24 * 3600_000;
 
 /**
  * The disk janitor's pass: abandoned uploads (expired rows) go to the trash, expired keys are deleted and their
- * space freed, and due trash is erased from the store. Safe on several instances at once: rows are claimed by
- * DELETE … RETURNING or skipped when locked, and deleting an object twice is harmless. No transaction stays open
- * while the store is called (on PGlite that would stall every other query).
+ * space freed, links that ended 30 days ago are forgotten, and due trash is erased from the store. Safe on several
+ * instances at once: rows are claimed by DELETE … RETURNING or skipped when locked, and deleting an object twice is
+ * harmless. No transaction stays open while the store is called (on PGlite that would stall every other query).
  */
 export async function sweepDisk(db: Db, now = new Date()): Promise<{ uploads: number; keys: number; blobs: number }> {
   const uploads = await queryRows<{ blob_key: string }>(
@@ -33,6 +34,13 @@ export async function sweepDisk(db: Db, now = new Date()): Promise<{ uploads: nu
     sql`select distinct project_id from kv_entries where expires_at <= ${at(now)} limit ${BATCH}`,
   );
   for (const p of projects) keys += await db.transaction((tx) => purgeExpiredKeys(tx, p.project_id));
+
+  // Links are kept a while after they end so the owner can see what was shared; then they go.
+  await queryRows(
+    db,
+    sql`delete from disk_links where id in (
+          select id from disk_links where expires_at <= ${at(new Date(now.getTime() - LINK_HISTORY_MS))} limit ${BATCH})`,
+  );
 
   const due = await db.select({ blobKey: diskTrash.blobKey }).from(diskTrash).where(lte(diskTrash.notBefore, now)).limit(BATCH);
   const store = await getBlobStore();

@@ -13,8 +13,8 @@ export const LEASE_MAX_S = 3600;
 export const LEASE_DEFAULT_S = 300;
 
 /**
- * Takes a claimable event for `leaseSeconds`. One conditional UPDATE decides: concurrent claims of one event queue
- * on its row lock and re-check the condition, so exactly one wins and the others see it claimed.
+ * Takes a claimable event for `leaseSeconds`. One UPDATE decides: the row is locked by the first claimer, every
+ * concurrent claim skips it and fails, and once the winner commits the row is no longer claimable.
  */
 export async function claimEvent(
   tx: Executor,
@@ -34,7 +34,15 @@ export async function claimEvent(
       attempts: sql`${events.attempts} + 1`,
       updatedAt: sql`now()`,
     })
-    .where(and(eq(events.id, opts.eventId), eq(events.projectId, actor.projectId), isClaimable))
+    .where(
+      // SKIP LOCKED: a concurrent claimer that holds the row makes this one fail at once instead of queueing
+      // behind it, and a row that is claimable and not locked can be taken by this statement only.
+      sql`${events.id} = (select ${events.id} from ${events} where ${and(
+        eq(events.id, opts.eventId),
+        eq(events.projectId, actor.projectId),
+        isClaimable,
+      )} for update skip locked)`,
+    )
     .returning({ ...envelopeColumns(CLAIM_INLINE_BYTES), leaseToken: events.leaseToken, claimedAt: events.claimedAt });
   if (!row) throw whyNotClaimable(await eventState(tx, actor.projectId, opts.eventId), holderOf(actor));
   const claimed = row as EnvelopeRow & { leaseToken: string; claimedAt: Date };

@@ -184,6 +184,8 @@ describe("optimistic concurrency", () => {
     expect(garbage.status).toBe(400);
     expect((await rest("GET", "/state/none")).headers.get("etag")).toBeNull();
     expect((await rest("PUT", "/state/etag-task", { state: 1 }, { "if-match": 'W/"0"' })).status).toBe(200);
+    const doc = (await rest("GET", "/openapi.json")).body;
+    expect(doc.paths["/api/v1/kv/{key}"].put.parameters.map((p: { name: string }) => p.name)).toEqual(["key", "If-Match"]);
   });
 });
 

@@ -55,7 +55,7 @@ export async function startSink(answer?: (msg: SinkMessage) => { code: number; m
     disabledCommands: ["STARTTLS"],
     logger: false,
     onAuth(auth, _session, cb) {
-      logins.push({ username: auth.username, password: auth.password });
+      logins.push({ username: auth.username ?? undefined, password: auth.password ?? undefined });
       cb(null, { user: auth.username ?? "relay-user" });
     },
     onData(stream, session, cb) {

@@ -1,10 +1,10 @@
-import { getDb } from "@/lib/db/client";
 import type { Mailbox } from "@/lib/db/schema/mail";
 import { contentTypeProblem, DEFAULT_CONTENT_TYPE } from "@/lib/disk/file-input";
 import { sealSoon } from "@/lib/ledger/seal-entries";
 import { putMailBlob } from "@/lib/mail/mail-blob";
 import { attachmentNames } from "@/lib/mail/inbound/attachment-names";
 import { authenticateMessage, localVerdicts } from "@/lib/mail/inbound/authenticate-message";
+import { commitInbound } from "@/lib/mail/inbound/commit-batcher";
 import { defaultMailResolver, type MailDnsResolver } from "@/lib/mail/inbound/dns-resolver";
 import { parseDsn } from "@/lib/mail/inbound/parse-dsn";
 import { parseMessage } from "@/lib/mail/inbound/parse-message";
@@ -20,7 +20,7 @@ export interface InboundEnvelope {
 
 /**
  * The inbound pipeline after DATA: parse (as far as possible), authenticate, store raw bytes and attachments in the
- * blob store, then one transaction per project for its mailboxes. Throws on a storage fault, so the SMTP client
+ * blob store, then one transaction per project for its mailboxes (shared with messages arriving at the same time). Throws on a storage fault, so the SMTP client
  * gets a temporary error and retries; a redelivered Message-ID is then skipped.
  */
 export async function receiveMessage(raw: Buffer, envelope: InboundEnvelope, opts: { resolver?: MailDnsResolver } = {}) {
@@ -37,7 +37,6 @@ export async function receiveMessage(raw: Buffer, envelope: InboundEnvelope, opt
     if (!list.some((x) => x.id === m.id)) list.push(m);
     byProject.set(m.projectId, list);
   }
-  const db = await getDb();
   const stored: Array<{ messageId: string; eventId: string | null; duplicate: boolean }> = [];
   for (const [projectId, mailboxes] of byProject) {
     const rawKey = await putMailBlob(projectId, raw, "message/rfc822");
@@ -47,11 +46,13 @@ export async function receiveMessage(raw: Buffer, envelope: InboundEnvelope, opt
       const blobKey = await putMailBlob(projectId, a.content, contentType);
       attachments.push({ name: names[i], contentType, sizeBytes: a.content.byteLength, blobKey, contentId: a.contentId, inline: a.inline });
     }
-    await db.transaction(async (tx) => {
-      for (const mailbox of mailboxes) {
-        stored.push(await storeInbound(tx, { mailbox, parsed, auth, rawKey, size: raw.byteLength, attachments, dsn }));
-      }
-    });
+    stored.push(
+      ...(await commitInbound(async (tx) => {
+        const out = [];
+        for (const mailbox of mailboxes) out.push(await storeInbound(tx, { mailbox, parsed, auth, rawKey, size: raw.byteLength, attachments, dsn }));
+        return out;
+      })),
+    );
     sealSoon(projectId);
   }
   return stored;

@@ -6,7 +6,7 @@ import { env } from "@/lib/env";
 import { mailHostname } from "@/lib/mail/domains/mail-domain-name";
 import type { MailDnsResolver } from "@/lib/mail/inbound/dns-resolver";
 import { receiveMessage } from "@/lib/mail/inbound/receive-message";
-import { resolveRecipient } from "@/lib/mail/inbound/resolve-recipient";
+import { cachedRecipient } from "@/lib/mail/inbound/recipient-cache";
 
 export interface SmtpListenerOptions {
   port: number;
@@ -55,7 +55,7 @@ export async function startSmtpListener(opts: SmtpListenerOptions): Promise<Smtp
       const list = accepted.get(session.id) ?? [];
       if (list.length >= MAX_RECIPIENTS) return callback(smtpError(452, "4.5.3 Too many recipients"));
       getDb()
-        .then((db) => resolveRecipient(db, address.address))
+        .then((db) => cachedRecipient(db, address.address))
         .then((r) => {
           if (r.kind === "foreign") return callback(smtpError(550, "5.7.1 Relaying denied: this server only accepts mail for its own domains"));
           if (r.kind === "unknown") return callback(smtpError(550, "5.1.1 No such mailbox here"));

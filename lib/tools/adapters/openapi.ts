@@ -34,7 +34,7 @@ export function openApiDocument(): unknown {
       summary: def.description.split(". ")[0],
       description: def.description,
       tags: [r.kind === "tool" ? r.tool.family : "owner"],
-      parameters: [...inPath, ...inQuery],
+      parameters: [...inPath, ...inQuery, ...ifMatchHeader(r)],
       security: r.kind === "tool" ? [{ bearer: [] }] : [{ ownerBasic: [] }, { ownerCookie: [] }],
       "x-scopes": r.kind === "tool" ? scopesOf(r.tool) : ["owner"],
       responses: {
@@ -84,4 +84,11 @@ export function openApiDocument(): unknown {
     },
   };
   return cached;
+}
+
+/** Tools with optimistic concurrency take their version argument from `If-Match` too (lib/tools/adapters/rest-etag.ts). */
+function ifMatchHeader(r: (typeof restRoutes)[number]) {
+  const arg = r.kind === "tool" ? r.tool.rest.ifMatch : undefined;
+  if (!arg) return [];
+  return [{ name: "If-Match", in: "header", required: false, schema: { type: "string" }, description: `The ETag of your last read, e.g. "3": the same as \`${arg}\`.` }];
 }

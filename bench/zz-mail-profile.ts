@@ -1,0 +1,48 @@
+import { freshDatabase } from "./support/processes";
+const body = Array.from({ length: 400 }, (_, i) => `Line ${i} of a twenty kilobyte message body, plain ASCII text.`).join("\n").slice(0, 20 * 1024);
+async function main() {
+  const database = await freshDatabase("brynth_bench_mailp");
+  process.env.DATABASE_URL = database.url;
+  process.env.DATA_DIR = `/tmp/brynth-bench-mailp-${Date.now()}`;
+  const { getDb, closeDb } = await import("@/lib/db/client");
+  const { migrateDb } = await import("@/lib/db/migrate");
+  const { createFirstOwner } = await import("@/lib/owners/create-owner");
+  const { ownerActor } = await import("@/lib/owner-api/owner-actor");
+  const { addSource } = await import("@/lib/sources/add-source");
+  const { defaultMailbox } = await import("@/lib/mail/project-address");
+  const { parseMessage } = await import("@/lib/mail/inbound/parse-message");
+  const { authenticateMessage } = await import("@/lib/mail/inbound/authenticate-message");
+  const { receiveMessage } = await import("@/lib/mail/inbound/receive-message");
+  const { putMailBlob } = await import("@/lib/mail/mail-blob");
+  const MailComposer = (await import("nodemailer/lib/mail-composer")).default;
+  await migrateDb();
+  const db = await getDb();
+  const { owner, project } = await db.transaction((tx) => createFirstOwner(tx, { email: "b@example.com", password: "bench-password", projectName: "Bench" }));
+  const actor = await db.transaction((tx) => ownerActor(tx, owner, project.id, "dashboard"));
+  await db.transaction((tx) => addSource(tx, { actor, type: "email", name: "email" }));
+  const mbx = await defaultMailbox(db, project.id);
+  const raw = await new MailComposer({ from: "s@bench.example", to: mbx.address, subject: "x", text: body }).compile().build();
+  const noDns = async (name: string) => { throw Object.assign(new Error(`ENOTFOUND ${name}`), { code: "ENOTFOUND" }); };
+  const N = 200;
+  const time = async (label: string, fn: (i: number) => Promise<unknown>) => {
+    const t = performance.now();
+    for (let i = 0; i < N; i++) await fn(i);
+    console.log(label, ((performance.now() - t) / N).toFixed(2), "ms/msg");
+  };
+  const { sql } = await import("drizzle-orm");
+  const { appendEntry } = await import("@/lib/ledger/append-entry");
+  const { systemActor } = await import("@/lib/actor");
+  const { emitEvent } = await import("@/lib/events/emit-event");
+  await time("empty tx", () => db.transaction(async (tx) => { await tx.execute(sql`select 1`); }));
+  await time("tx + ledger", () => db.transaction(async (tx) => { await appendEntry(tx, { actor: systemActor(project.id), op: "x", input: {} }); }));
+  await time("tx + event 20KB", () => db.transaction(async (tx) => { await emitEvent(tx, { projectId: project.id, type: "t", payload: { text: body } }); }));
+  await time("tx + event 20KB + ledger", () => db.transaction(async (tx) => { await emitEvent(tx, { projectId: project.id, type: "t", payload: { text: body } }); await appendEntry(tx, { actor: systemActor(project.id), op: "x", input: {} }); }));
+  await time("parse", () => parseMessage(raw));
+  await time("mailauth", () => authenticateMessage(raw, { ip: "127.0.0.1", helo: "x", sender: "s@bench.example", resolver: noDns }));
+  await time("blob", () => putMailBlob(project.id, raw, "message/rfc822"));
+  await time("receive (all)", (i) => receiveMessage(Buffer.from(raw.toString().replace("Message-ID: <", `Message-ID: <p${i}-`)), { mailFrom: "s@bench.example", recipients: [mbx], remote: { ip: "127.0.0.1", helo: "x" } }, { resolver: noDns }));
+  await closeDb();
+  await database.drop();
+  process.exit(0);
+}
+main();

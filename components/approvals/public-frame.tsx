@@ -1,0 +1,14 @@
+/** The emailed links' pages: one centred column with the product name, like the sign-in page. */
+export function PublicFrame({ children }: { children: React.ReactNode }) {
+  return (
+    <main className="flex min-h-svh flex-col items-center justify-center bg-muted/40 px-4 py-12">
+      <div className="mb-6 flex items-center gap-2 text-sm font-semibold tracking-tight">
+        <span aria-hidden className="flex size-6 items-center justify-center rounded-md bg-primary text-[0.7rem] text-primary-foreground">
+          B
+        </span>
+        Brynth
+      </div>
+      <div className="w-full max-w-lg">{children}</div>
+    </main>
+  );
+}

@@ -1,0 +1,32 @@
+import { Badge } from "@/components/ui/badge";
+
+const riskVariant = { low: "secondary", medium: "warning", high: "destructive" } as const;
+
+export function RiskBadge({ risk }: { risk: "low" | "medium" | "high" | null }) {
+  if (!risk) return null;
+  return <Badge variant={riskVariant[risk]}>risk {risk}</Badge>;
+}
+
+const statusVariant: Record<string, "success" | "destructive" | "warning" | "secondary" | "outline"> = {
+  approved: "success",
+  modified: "success",
+  answered: "success",
+  denied: "destructive",
+  needs_context: "warning",
+  expired: "secondary",
+  pending: "outline",
+};
+
+export function RequestStatusBadge({ status }: { status: string }) {
+  return <Badge variant={statusVariant[status] ?? "outline"}>{status.replace("_", " ")}</Badge>;
+}
+
+const kindLabel = { approval: "approval", question: "question", policy: "policy change", tool: "tool call" } as const;
+
+export function KindBadge({ kind, action }: { kind: keyof typeof kindLabel; action: string | null }) {
+  return (
+    <Badge variant="outline" className="font-mono">
+      {kind === "approval" || kind === "tool" ? (action ?? kindLabel[kind]) : kindLabel[kind]}
+    </Badge>
+  );
+}

@@ -1,0 +1,56 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { toast } from "sonner";
+import { Button } from "@/components/ui/button";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import type { Action } from "@/components/channels/types";
+
+type Props = {
+  channelId: string;
+  label: string;
+  status: string;
+  approveAction: Action<{ channelId: string }>;
+  removeAction: Action<{ channelId: string }, { moved_requests: number }>;
+};
+
+/** Approve a verified channel; remove one (its pending requests move to the owner). */
+export function ChannelRowActions({ channelId, label, status, approveAction, removeAction }: Props) {
+  const router = useRouter();
+  return (
+    <div className="flex justify-end gap-1">
+      {status === "awaiting_approval" && (
+        <Button
+          size="xs"
+          aria-label={`Approve ${label}`}
+          onClick={async () => {
+            const res = await approveAction({ channelId });
+            if (!res.ok) return void toast.error(res.error);
+            toast.success(`Channel “${label}” is active`);
+            router.refresh();
+          }}
+        >
+          Approve
+        </Button>
+      )}
+      <ConfirmDialog
+        trigger={
+          <Button variant="ghost" size="xs" className="text-destructive hover:text-destructive" aria-label={`Remove ${label}`}>
+            Remove
+          </Button>
+        }
+        title={`Remove channel “${label}”?`}
+        description="Its links and buttons stop working at once, and its pending requests move to you (the owner channel)."
+        confirmText={label}
+        actionLabel="Remove channel"
+        onConfirm={async () => {
+          const res = await removeAction({ channelId });
+          if (!res.ok) throw new Error(res.error);
+          const moved = res.data.moved_requests;
+          toast.success(`Channel “${label}” removed${moved ? `; ${moved} pending request${moved === 1 ? "" : "s"} moved to you` : ""}`);
+          router.refresh();
+        }}
+      />
+    </div>
+  );
+}

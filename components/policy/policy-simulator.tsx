@@ -1,0 +1,86 @@
+"use client";
+
+import * as React from "react";
+import { Button } from "@/components/ui/button";
+import { FormField } from "@/components/ui/form-field";
+import { Input } from "@/components/ui/input";
+import { NativeSelect } from "@/components/ui/native-select";
+import type { ActionResult } from "@/lib/auth/owner-action";
+import { EffectBadge } from "@/components/policy/effect-badge";
+
+type Result = { effect: "allow" | "deny" | "require_approval" | "auto_approve" | "auto_approve_notify"; rule: string | null; decidedBy: string | null; asked: string[] };
+type Input = { action?: string; tool?: "email_send" | "file_url"; risk?: "low" | "medium" | "high"; amount?: number; recipients?: string[] };
+
+/** "What would this request get?" against the policy in force. */
+export function PolicySimulator({ simulateAction }: { simulateAction: (input: Input) => Promise<ActionResult<Result>> }) {
+  const [what, setWhat] = React.useState<"ask" | "email_send" | "file_url">("ask");
+  const [result, setResult] = React.useState<Result | null>(null);
+  const [error, setError] = React.useState<string | null>(null);
+  const [pending, startTransition] = React.useTransition();
+
+  function onSubmit(event: React.FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const f = new FormData(event.currentTarget);
+    const text = (k: string) => String(f.get(k) ?? "").trim();
+    const input: Input =
+      what === "ask"
+        ? { action: text("action") || undefined, risk: (text("risk") || "medium") as Input["risk"], amount: text("amount") ? Number(text("amount")) : undefined }
+        : { tool: what, recipients: what === "email_send" ? text("recipients").split(/[\s,]+/).filter(Boolean) : undefined };
+    startTransition(async () => {
+      const res = await simulateAction(input);
+      if (!res.ok) return void setError(res.error);
+      setError(null);
+      setResult(res.data);
+    });
+  }
+
+  return (
+    <form onSubmit={onSubmit} className="grid gap-3">
+      <FormField id="sim-what" label="Request">
+        <NativeSelect value={what} onChange={(e) => setWhat(e.target.value as typeof what)}>
+          <option value="ask">ask_approval</option>
+          <option value="email_send">email_send</option>
+          <option value="file_url">file_url</option>
+        </NativeSelect>
+      </FormField>
+      {what === "ask" && (
+        <div className="grid grid-cols-3 gap-2">
+          <FormField id="sim-action" label="Action">
+            <Input name="action" placeholder="refund" />
+          </FormField>
+          <FormField id="sim-risk" label="Risk">
+            <NativeSelect name="risk" defaultValue="medium">
+              <option value="low">low</option>
+              <option value="medium">medium</option>
+              <option value="high">high</option>
+            </NativeSelect>
+          </FormField>
+          <FormField id="sim-amount" label="Amount">
+            <Input name="amount" type="number" step="any" placeholder="30" />
+          </FormField>
+        </div>
+      )}
+      {what === "email_send" && (
+        <FormField id="sim-recipients" label="Recipients" description="Addresses separated by commas or spaces.">
+          <Input name="recipients" placeholder="ann@example.com, bob@customer.org" />
+        </FormField>
+      )}
+      <div>
+        <Button type="submit" size="sm" variant="outline" disabled={pending}>
+          Simulate
+        </Button>
+      </div>
+      {error && <p role="alert" className="text-sm text-destructive">{error}</p>}
+      {result && (
+        <div role="status" className="grid gap-1 rounded-md border bg-muted/30 p-3 text-sm">
+          <div className="flex items-center gap-2">
+            <EffectBadge effect={result.effect} />
+            <span className="text-muted-foreground">{result.rule ? `by rule ${result.rule}` : "no rule matches: the default"}</span>
+          </div>
+          {result.decidedBy && <p className="text-muted-foreground">decided_by: {result.decidedBy}</p>}
+          {result.asked.length > 0 && <p className="text-muted-foreground">{result.effect === "require_approval" ? "Asked" : "Told"}: {result.asked.join(", ")}</p>}
+        </div>
+      )}
+    </form>
+  );
+}

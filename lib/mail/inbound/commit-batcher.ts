@@ -1,0 +1,77 @@
+import { getDb, getHandle, type Tx } from "@/lib/db/client";
+
+const MAX_BATCH = 50;
+
+interface Work {
+  run: (tx: Tx) => Promise<unknown>;
+  resolve: (value: unknown) => void;
+  reject: (err: unknown) => void;
+}
+
+/**
+ * Group commit for inbound mail. On a busy listener what bounds messages per second is database latency — round
+ * trips and commits (a WAL flush each) — not the few small inserts a message needs. So messages that arrive while a
+ * transaction runs are stored together in the next one, and on PostgreSQL their statements are issued together,
+ * which postgres.js pipelines on the one connection (PGlite runs one statement at a time anyway). A batch that
+ * fails is retried message by message, each in its own transaction, so a bad message fails only itself (its SMTP
+ * client gets 451 and retries). Every caller learns only after its data is committed: 250 never precedes
+ * durability.
+ */
+class CommitBatcher {
+  private queue: Work[] = [];
+  private flushing = false;
+
+  submit<T>(run: (tx: Tx) => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.queue.push({ run, resolve: resolve as (v: unknown) => void, reject });
+      if (!this.flushing) void this.flush();
+    });
+  }
+
+  private async flush() {
+    this.flushing = true;
+    try {
+      const db = await getDb();
+      const pipelined = (await getHandle()).kind === "postgres";
+      while (this.queue.length > 0) {
+        const batch = this.queue.splice(0, MAX_BATCH);
+        let results: unknown[] | null = null;
+        if (batch.length > 1) {
+          results = await db
+            .transaction(async (tx) => {
+              if (pipelined) {
+                // Settle all before deciding, so no statement is still in flight when the transaction ends.
+                const settled = await Promise.allSettled(batch.map((w) => w.run(tx)));
+                const failed = settled.find((r) => r.status === "rejected");
+                if (failed) throw failed.reason;
+                return settled.map((r) => (r as PromiseFulfilledResult<unknown>).value);
+              }
+              const out: unknown[] = [];
+              for (const w of batch) out.push(await w.run(tx));
+              return out;
+            })
+            .catch(() => null);
+        }
+        if (results) {
+          batch.forEach((w, i) => w.resolve(results![i]));
+          continue;
+        }
+        for (const w of batch) {
+          await db.transaction((tx) => w.run(tx)).then(w.resolve, w.reject);
+        }
+      }
+    } catch (err) {
+      for (const w of this.queue.splice(0)) w.reject(err);
+    } finally {
+      this.flushing = false;
+    }
+  }
+}
+
+const g = globalThis as { __brynthInboundBatcher?: CommitBatcher };
+
+/** Runs `run` in a transaction shared with other inbound messages arriving at the same time; resolves after commit. */
+export function commitInbound<T>(run: (tx: Tx) => Promise<T>): Promise<T> {
+  g.__brynthInboundBatcher ??= new CommitBatcher();
+  return g.__brynthInboundBatcher.submit(run);
+}
