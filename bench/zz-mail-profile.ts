@@ -33,14 +33,18 @@ async function main() {
   const { appendEntry } = await import("@/lib/ledger/append-entry");
   const { systemActor } = await import("@/lib/actor");
   const { emitEvent } = await import("@/lib/events/emit-event");
-  await time("empty tx", () => db.transaction(async (tx) => { await tx.execute(sql`select 1`); }));
-  await time("tx + ledger", () => db.transaction(async (tx) => { await appendEntry(tx, { actor: systemActor(project.id), op: "x", input: {} }); }));
-  await time("tx + event 20KB", () => db.transaction(async (tx) => { await emitEvent(tx, { projectId: project.id, type: "t", payload: { text: body } }); }));
-  await time("tx + event 20KB + ledger", () => db.transaction(async (tx) => { await emitEvent(tx, { projectId: project.id, type: "t", payload: { text: body } }); await appendEntry(tx, { actor: systemActor(project.id), op: "x", input: {} }); }));
-  await time("parse", () => parseMessage(raw));
-  await time("mailauth", () => authenticateMessage(raw, { ip: "127.0.0.1", helo: "x", sender: "s@bench.example", resolver: noDns }));
-  await time("blob", () => putMailBlob(project.id, raw, "message/rfc822"));
-  await time("receive (all)", (i) => receiveMessage(Buffer.from(raw.toString().replace("Message-ID: <", `Message-ID: <p${i}-`)), { mailFrom: "s@bench.example", recipients: [mbx], remote: { ip: "127.0.0.1", helo: "x" } }, { resolver: noDns }));
+  const conc = async (label: string, workers: number, total: number, fn: (i: number) => Promise<unknown>) => {
+    let next = 0; const t = performance.now();
+    await Promise.all(Array.from({ length: workers }, async () => { while (next < total) await fn(next++); }));
+    console.log(label, workers, "workers:", Math.round(total / ((performance.now() - t) / 1000)), "msg/s");
+  };
+  const msg = (i: number) => Buffer.from(raw.toString().replace("Message-ID: <", `Message-ID: <c${i}-${Math.random()}-`));
+  const env = { mailFrom: "s@bench.example", recipients: [mbx], remote: { ip: "127.0.0.1", helo: "x" } };
+  const cpu0 = process.cpuUsage();
+  await conc("receiveMessage", 4, 400, (i) => receiveMessage(msg(i), env, { resolver: noDns }));
+  const cpu = process.cpuUsage(cpu0);
+  console.log("cpu ms per message", ((cpu.user + cpu.system) / 1000 / 400).toFixed(2), "user", (cpu.user/1000/400).toFixed(2), "sys", (cpu.system/1000/400).toFixed(2));
+  await conc("receiveMessage", 16, 800, (i) => receiveMessage(msg(i), env, { resolver: noDns }));
   await closeDb();
   await database.drop();
   process.exit(0);

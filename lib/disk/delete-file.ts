@@ -5,7 +5,7 @@ import { diskFiles } from "@/lib/db/schema/disk";
 import { assertWritablePath } from "@/lib/disk/file-input";
 import { dropUploads } from "@/lib/disk/drop-uploads";
 import { stripRef } from "@/lib/disk/path-rules";
-import { retireFile } from "@/lib/disk/replace-file";
+import { retireVersion } from "@/lib/disk/replace-file";
 import { adjustUsage } from "@/lib/disk/usage";
 
 /**
@@ -22,7 +22,8 @@ export async function deleteFile(db: Executor, opts: { actor: Actor; path: strin
     .where(and(eq(diskFiles.projectId, projectId), eq(diskFiles.path, path)))
     .for("update");
   if (!file) return { deleted: false, file: null };
-  await retireFile(db, file);
+  await db.delete(diskFiles).where(eq(diskFiles.id, file.id));
+  await retireVersion(db, file);
   await dropUploads(db, { projectId, path });
   await adjustUsage(db, projectId, { bytes: -file.sizeBytes });
   return { deleted: true, file };

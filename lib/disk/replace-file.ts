@@ -9,16 +9,16 @@ import { trashBlob } from "@/lib/disk/trash-blob";
 import { reserveUsage } from "@/lib/disk/usage";
 
 /** Takes a file version out of service: its links stop working and its object is queued for erasure. */
-export async function retireFile(db: Executor, file: DiskFile): Promise<void> {
-  await db.delete(diskFiles).where(eq(diskFiles.id, file.id));
+export async function retireVersion(db: Executor, file: DiskFile): Promise<void> {
   await db.update(diskLinks).set({ revokedAt: new Date() }).where(and(eq(diskLinks.fileId, file.id), isNull(diskLinks.revokedAt)));
   await trashBlob(db, { projectId: file.projectId, blobKey: file.blobKey });
 }
 
 /**
- * Saves an object already in the store as the file at `path`. The old version (if any) is retired — a new row id,
- * so links and download URLs bound to the old one can never serve these bytes — and open uploads of the path are
- * dropped. Locks: file row, uploads, links, then usage (the order every disk writer uses).
+ * Saves an object already in the store as the file at `path`. A replaced file keeps its row but gets a new id
+ * (the version): links and download URLs bound to the old id can never serve these bytes. Updating the row in place,
+ * rather than deleting it, lets concurrent writers of the same path queue on its lock and then see the new version.
+ * Open uploads of the path are dropped. Locks: file row, uploads, links, then usage (every disk writer's order).
  */
 export async function replaceFile(
   db: Executor,
@@ -26,26 +26,32 @@ export async function replaceFile(
 ): Promise<DiskFile> {
   const projectId = opts.actor.projectId;
   const where = and(eq(diskFiles.projectId, projectId), eq(diskFiles.path, opts.path));
+  const version = {
+    blobKey: opts.blobKey,
+    sizeBytes: opts.sizeBytes,
+    contentType: opts.contentType,
+    keyId: opts.actor.keyId,
+  };
   for (let attempt = 0; attempt < 5; attempt++) {
-    const [current] = await db.select().from(diskFiles).where(where).for("update");
-    if (current) await retireFile(db, current);
     const now = new Date();
-    const [row] = await db
-      .insert(diskFiles)
-      .values({
-        id: newId("fil"),
-        projectId,
-        path: opts.path,
-        blobKey: opts.blobKey,
-        sizeBytes: opts.sizeBytes,
-        contentType: opts.contentType,
-        keyId: opts.actor.keyId,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .onConflictDoNothing({ target: [diskFiles.projectId, diskFiles.path] })
-      .returning();
-    if (!row) continue; // another writer saved this path since our read: lock its row and go again
+    const [current] = await db.select().from(diskFiles).where(where).for("update");
+    let row: DiskFile | undefined;
+    if (current) {
+      await retireVersion(db, current);
+      [row] = await db
+        .update(diskFiles)
+        .set({ id: newId("fil"), ...version, createdAt: now, updatedAt: now })
+        .where(eq(diskFiles.id, current.id))
+        .returning();
+    } else {
+      // A new path: if another writer creates it first, loop and queue on its row instead.
+      [row] = await db
+        .insert(diskFiles)
+        .values({ id: newId("fil"), projectId, path: opts.path, ...version, createdAt: now, updatedAt: now })
+        .onConflictDoNothing({ target: [diskFiles.projectId, diskFiles.path] })
+        .returning();
+    }
+    if (!row) continue;
     const dropped = await dropUploads(db, { projectId, path: opts.path, except: opts.completedUploadId });
     if (opts.completedUploadId && !dropped.includes(opts.completedUploadId)) throw uploadGone(opts.completedUploadId);
     await reserveUsage(db, projectId, { bytes: opts.sizeBytes - (current?.sizeBytes ?? 0) });

@@ -30,7 +30,7 @@ export function approvalsHarness() {
       await server.close();
     };
   });
-  afterAll(async () => h.close());
+  afterAll(async () => h.close?.());
 
   const call = (name: string, args: Record<string, unknown> = {}) => mcpCall(h.client, name, args);
   const decide = async (requestId: string, verdict: PersonVerdict) =>

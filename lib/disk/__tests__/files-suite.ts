@@ -289,6 +289,31 @@ export function filesSuite(store: "local" | "s3") {
     });
   });
 
+  describe("concurrent writers", () => {
+    it("keep one file per path when many write it at once, and never pass 1 GB together", async () => {
+      const same = await Promise.all(
+        Array.from({ length: 8 }, (_, i) => call("file_put", { path: "race/same.txt", content_base64: b64(`writer ${i}`) })),
+      );
+      expect(same.filter((r) => r.error).map((r) => r.error)).toEqual([]);
+      const listed = (await call("file_list", { prefix: "race/" })).data.items;
+      expect(listed.map((i: { path: string }) => i.path)).toEqual(["race/same.txt"]);
+      const content = Buffer.from((await call("file_get", { path: "race/same.txt" })).data.content_base64, "base64").toString();
+      expect(content).toMatch(/^writer \d$/);
+
+      const now = await usageMatchesRows(seeded.project.id);
+      expect(now.usage).toEqual(now.rows);
+      await setUsage(seeded.project.id, now.usage.keys, MAX_BYTES - 5 * 100);
+      const many = await Promise.all(
+        Array.from({ length: 12 }, (_, i) => rest("PUT", `/files/race%2F${i}.bin`, { content_base64: b64(new Uint8Array(100)) })),
+      );
+      expect(many.filter((r) => r.status === 200)).toHaveLength(5);
+      expect(many.filter((r) => r.body.error?.code === "QUOTA_EXCEEDED")).toHaveLength(7);
+      const after = await usageMatchesRows(seeded.project.id);
+      expect(after.usage.bytes).toBe(MAX_BYTES);
+      await setUsage(seeded.project.id, after.rows.keys, after.rows.bytes);
+    });
+  });
+
   describe("bad input", () => {
     const traversal = ["../etc/passwd", "a/../b", "./a", "a/./b", "a//b", "/abs", "a/", "a\\b", "..", ".", "", "a\u0000b", "a\nb", "x".repeat(1025), `${"s".repeat(256)}/a`];
     it.each(traversal.map((p) => [JSON.stringify(p).slice(0, 40), p]))("refuses the path %s naming `path`", async (_label, path) => {

@@ -169,6 +169,16 @@ describe("optimistic concurrency", () => {
     expect((await call("state_save", { task_id: "occ", state: 2, if_version: 7 })).error.code).toBe("CONFLICT");
   });
 
+  it("serialises concurrent writers of one key: every write lands, each with its own version", async () => {
+    const writes = await Promise.all(Array.from({ length: 12 }, (_, i) => call("kv_set", { key: "occ/hot", value: i })));
+    expect(writes.filter((w) => w.error)).toEqual([]);
+    expect(writes.map((w) => w.data.version).sort((a, b) => a - b)).toEqual(Array.from({ length: 12 }, (_, i) => i + 1));
+    // With if_version, exactly one of several writers holding the same version wins.
+    const racers = await Promise.all(Array.from({ length: 6 }, (_, i) => call("kv_set", { key: "occ/hot", value: `r${i}`, if_version: 12 })));
+    expect(racers.filter((r) => r.data).length).toBe(1);
+    expect(racers.filter((r) => r.error?.code === "CONFLICT").length).toBe(5);
+  });
+
   it("speaks ETag / If-Match over REST", async () => {
     const put = await rest("PUT", "/kv/occ%2Fetag", { value: "v1" });
     expect(put.headers.get("etag")).toBe('"1"');

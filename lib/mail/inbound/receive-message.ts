@@ -1,3 +1,4 @@
+import { getDb, getHandle } from "@/lib/db/client";
 import type { Mailbox } from "@/lib/db/schema/mail";
 import { contentTypeProblem, DEFAULT_CONTENT_TYPE } from "@/lib/disk/file-input";
 import { sealSoon } from "@/lib/ledger/seal-entries";
@@ -8,7 +9,7 @@ import { commitInbound } from "@/lib/mail/inbound/commit-batcher";
 import { defaultMailResolver, type MailDnsResolver } from "@/lib/mail/inbound/dns-resolver";
 import { parseDsn } from "@/lib/mail/inbound/parse-dsn";
 import { parseMessage } from "@/lib/mail/inbound/parse-message";
-import { storeInbound, type StoredBlob } from "@/lib/mail/inbound/store-inbound";
+import { prepareInbound, writeInbound, type StoredBlob } from "@/lib/mail/inbound/store-inbound";
 
 export interface InboundEnvelope {
   mailFrom: string | null;
@@ -37,19 +38,28 @@ export async function receiveMessage(raw: Buffer, envelope: InboundEnvelope, opt
     if (!list.some((x) => x.id === m.id)) list.push(m);
     byProject.set(m.projectId, list);
   }
+  const db = await getDb();
+  const pipelined = (await getHandle()).kind === "postgres";
   const stored: Array<{ messageId: string; eventId: string | null; duplicate: boolean }> = [];
   for (const [projectId, mailboxes] of byProject) {
-    const rawKey = await putMailBlob(projectId, raw, "message/rfc822");
-    const attachments: StoredBlob[] = [];
-    for (const [i, a] of parsed.attachments.entries()) {
-      const contentType = contentTypeProblem(a.contentType) ? DEFAULT_CONTENT_TYPE : a.contentType;
-      const blobKey = await putMailBlob(projectId, a.content, contentType);
-      attachments.push({ name: names[i], contentType, sizeBytes: a.content.byteLength, blobKey, contentId: a.contentId, inline: a.inline });
-    }
+    // Blob writes and the reads of each copy overlap; the writes then share a transaction with concurrent arrivals.
+    const blobs = (async () => {
+      const rawKey = await putMailBlob(projectId, raw, "message/rfc822");
+      const attachments: StoredBlob[] = [];
+      for (const [i, a] of parsed.attachments.entries()) {
+        const contentType = contentTypeProblem(a.contentType) ? DEFAULT_CONTENT_TYPE : a.contentType;
+        const blobKey = await putMailBlob(projectId, a.content, contentType);
+        attachments.push({ name: names[i], contentType, sizeBytes: a.content.byteLength, blobKey, contentId: a.contentId, inline: a.inline });
+      }
+      return { rawKey, attachments };
+    })();
+    const copy = (mailbox: Mailbox) => ({ mailbox, parsed, auth, rawKey: "", size: raw.byteLength, attachments: [] as StoredBlob[], dsn });
+    const [{ rawKey, attachments }, prepared] = await Promise.all([blobs, Promise.all(mailboxes.map((m) => prepareInbound(db, copy(m))))]);
+    for (const p of prepared) Object.assign(p.copy, { rawKey, attachments });
     stored.push(
       ...(await commitInbound(async (tx) => {
         const out = [];
-        for (const mailbox of mailboxes) out.push(await storeInbound(tx, { mailbox, parsed, auth, rawKey, size: raw.byteLength, attachments, dsn }));
+        for (const p of prepared) out.push(await writeInbound(tx, p, pipelined));
         return out;
       })),
     );

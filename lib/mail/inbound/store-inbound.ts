@@ -7,9 +7,9 @@ import { emitEvent } from "@/lib/events/emit-event";
 import { newId } from "@/lib/ids";
 import { appendEntry } from "@/lib/ledger/append-entry";
 import { noNul } from "@/lib/mail/mail-blob";
-import { findRelated } from "@/lib/mail/inbound/find-related";
+import { findRelated, type Related } from "@/lib/mail/inbound/find-related";
 import { handleBounce } from "@/lib/mail/inbound/handle-bounce";
-import { inboundContext } from "@/lib/mail/inbound/inbound-context";
+import { inboundContext, type InboundContext } from "@/lib/mail/inbound/inbound-context";
 import type { DsnReport } from "@/lib/mail/inbound/parse-dsn";
 import type { ParsedMessage } from "@/lib/mail/inbound/parse-message";
 import { receivedPayload } from "@/lib/mail/inbound/received-payload";
@@ -33,32 +33,87 @@ export interface InboundCopy {
   dsn: DsnReport | null;
 }
 
+export interface PreparedInbound {
+  copy: InboundCopy;
+  context: InboundContext;
+  related: Related;
+}
+
+/**
+ * The reads that storing a message needs (duplicate, lists, email source, thread and replied-to message), done
+ * before its transaction and alongside the blob writes: inbound throughput is bound by database round trips.
+ */
+export async function prepareInbound(db: Executor, copy: InboundCopy): Promise<PreparedInbound> {
+  const { mailbox, parsed } = copy;
+  const [context, related] = await Promise.all([
+    inboundContext(db, { projectId: mailbox.projectId, mailboxId: mailbox.id, isDefault: mailbox.isDefault, rfcMessageId: parsed.messageId, from: parsed.from?.address ?? null }),
+    findRelated(db, { projectId: mailbox.projectId, mailboxId: mailbox.id, inReplyTo: parsed.inReplyTo, references: parsed.references }),
+  ]);
+  return { copy, context, related };
+}
+
 /**
  * One received message in one mailbox, in the caller's transaction: thread, message, attachments, then what it
  * means — a bounce of ours (`email.bounced`), or `email.received` when the mailbox is the project address with an
  * email source — and its ledger entry. A redelivery of a Message-ID already stored here is skipped. Ids are made
- * up front so the event can name the message and the message its event without a second write.
+ * up front so the event can name the message without a second write. With `pipelined` (PostgreSQL), independent
+ * statements are issued together and postgres.js pipelines them: two round trips instead of six.
  */
-export async function storeInbound(tx: Executor, c: InboundCopy): Promise<{ messageId: string; eventId: string | null; duplicate: boolean }> {
+export async function writeInbound(tx: Executor, p: PreparedInbound, pipelined: boolean): Promise<{ messageId: string; eventId: string | null; duplicate: boolean }> {
+  const { copy: c, context, related } = p;
   const { mailbox, parsed } = c;
   const projectId = mailbox.projectId;
-  const context = await inboundContext(tx, { projectId, mailboxId: mailbox.id, isDefault: mailbox.isDefault, rfcMessageId: parsed.messageId, from: parsed.from?.address ?? null });
   if (context.duplicate) return { messageId: context.duplicate.id, eventId: context.duplicate.eventId, duplicate: true };
-  const related = await findRelated(tx, { projectId, mailboxId: mailbox.id, inReplyTo: parsed.inReplyTo, references: parsed.references });
+  const together = (steps: Array<(() => Promise<unknown>) | false>) => {
+    const live = steps.filter((f): f is () => Promise<unknown> => f !== false);
+    return pipelined ? Promise.all(live.map((f) => f())) : live.reduce<Promise<unknown>>((prev, f) => prev.then(f), Promise.resolve());
+  };
   const now = new Date();
   const subject = parsed.subject === null ? null : noNul(parsed.subject).slice(0, 2000);
-  let threadId = related.threadId;
-  if (threadId) {
-    await tx.update(mailThreads).set({ messageCount: sql`${mailThreads.messageCount} + 1`, lastMessageAt: now, updatedAt: now }).where(eq(mailThreads.id, threadId));
-  } else {
-    threadId = newId("thr");
-    await tx.insert(mailThreads).values({ id: threadId, projectId, mailboxId: mailbox.id, subject, messageCount: 1, lastMessageAt: now });
-  }
-  const message: MailMessage = {
+  const threadId = related.threadId ?? newId("thr");
+  const message = inboundRow(c, { projectId, threadId, subject, blocked: context.blocked, now });
+
+  const bounce = c.dsn ? await handleBounce(tx, { projectId, report: c.dsn, dsnMessageId: message.id }) : "not-ours";
+  if (bounce !== "not-ours") message.eventId = bounce;
+  const emit = bounce === "not-ours" && context.source && !context.blocked && related.repliedTo?.replyToInbox !== false;
+  await together([
+    () =>
+      related.threadId
+        ? tx.update(mailThreads).set({ messageCount: sql`${mailThreads.messageCount} + 1`, lastMessageAt: now, updatedAt: now }).where(eq(mailThreads.id, threadId))
+        : tx.insert(mailThreads).values({ id: threadId, projectId, mailboxId: mailbox.id, subject, messageCount: 1, lastMessageAt: now }),
+    !!emit &&
+      (async () => {
+        const payload = { ...receivedPayload(message, mailbox.address, c.attachments), reply_to: related.repliedTo?.id ?? null };
+        const event = await emitEvent(tx, { projectId, source: context.source!.name, sourceId: context.source!.id, type: "email.received", trust: "external_untrusted", payload });
+        message.eventId = event.id;
+      }),
+  ]);
+  const eventId = message.eventId;
+  await together([
+    () => tx.insert(mailMessages).values(message),
+    c.attachments.length > 0 && (() => tx.insert(mailAttachments).values(c.attachments.map((a) => ({ id: newId("att"), projectId, messageId: message.id, ...a })))),
+    // The disk module's table for `evt_…/name`, pointing at the same blobs as the mail store (no second copy).
+    !!emit && c.attachments.length > 0 &&
+      (() => tx.insert(diskAttachments).values(c.attachments.map((a) => ({ projectId, eventId: eventId!, name: a.name, blobKey: a.blobKey, sizeBytes: a.sizeBytes, contentType: a.contentType })))),
+    () =>
+      appendEntry(tx, {
+        actor: systemActor(projectId),
+        op: "email.receive",
+        subject: message.id,
+        input: { from: message.fromAddress, to: message.to, subject: message.subject, size_bytes: c.size, rfc_message_id: parsed.messageId },
+        output: { event_id: eventId, thread_id: threadId, blocked: context.blocked, authentication: c.auth },
+      }),
+  ]);
+  return { messageId: message.id, eventId, duplicate: false };
+}
+
+function inboundRow(c: InboundCopy, o: { projectId: string; threadId: string; subject: string | null; blocked: boolean; now: Date }): MailMessage {
+  const { parsed } = c;
+  return {
     id: newId("msg"),
-    projectId,
-    mailboxId: mailbox.id,
-    threadId,
+    projectId: o.projectId,
+    mailboxId: c.mailbox.id,
+    threadId: o.threadId,
     direction: "inbound",
     status: "received",
     rfcMessageId: parsed.messageId,
@@ -69,7 +124,7 @@ export async function storeInbound(tx: Executor, c: InboundCopy): Promise<{ mess
     to: parsed.to,
     cc: parsed.cc,
     replyToAddresses: parsed.replyTo,
-    subject,
+    subject: o.subject,
     text: noNul(parsed.text),
     html: noNul(parsed.html),
     sizeBytes: c.size,
@@ -77,7 +132,7 @@ export async function storeInbound(tx: Executor, c: InboundCopy): Promise<{ mess
     headers: Object.fromEntries(Object.entries(parsed.headers).map(([k, v]) => [k, noNul(v)])),
     authentication: c.auth,
     autoSubmitted: parsed.autoSubmitted || c.dsn !== null,
-    blocked: context.blocked,
+    blocked: o.blocked,
     parseError: parsed.parseError,
     labels: [],
     eventId: null,
@@ -90,34 +145,8 @@ export async function storeInbound(tx: Executor, c: InboundCopy): Promise<{ mess
     keyId: null,
     agent: null,
     sentAt: null,
-    receivedAt: now,
-    createdAt: now,
-    updatedAt: now,
+    receivedAt: o.now,
+    createdAt: o.now,
+    updatedAt: o.now,
   };
-
-  const bounce = c.dsn ? await handleBounce(tx, { projectId, report: c.dsn, dsnMessageId: message.id }) : "not-ours";
-  if (bounce !== "not-ours") message.eventId = bounce;
-  else if (context.source && !context.blocked && related.repliedTo?.replyToInbox !== false) {
-    const payload = { ...receivedPayload(message, mailbox.address, c.attachments), reply_to: related.repliedTo?.id ?? null };
-    const event = await emitEvent(tx, { projectId, source: context.source.name, sourceId: context.source.id, type: "email.received", trust: "external_untrusted", payload });
-    message.eventId = event.id;
-  }
-  await tx.insert(mailMessages).values(message);
-  if (c.attachments.length > 0) {
-    await tx.insert(mailAttachments).values(c.attachments.map((a) => ({ id: newId("att"), projectId, messageId: message.id, ...a })));
-    if (message.eventId && bounce === "not-ours") {
-      // The disk module's table for `evt_…/name`, pointing at the same blobs as the mail store (no second copy).
-      await tx.insert(diskAttachments).values(
-        c.attachments.map((a) => ({ projectId, eventId: message.eventId!, name: a.name, blobKey: a.blobKey, sizeBytes: a.sizeBytes, contentType: a.contentType })),
-      );
-    }
-  }
-  await appendEntry(tx, {
-    actor: systemActor(projectId),
-    op: "email.receive",
-    subject: message.id,
-    input: { from: message.fromAddress, to: message.to, subject: message.subject, size_bytes: c.size, rfc_message_id: parsed.messageId },
-    output: { event_id: message.eventId, thread_id: threadId, blocked: context.blocked, authentication: c.auth },
-  });
-  return { messageId: message.id, eventId: message.eventId, duplicate: false };
 }
