@@ -1,7 +1,8 @@
 /**
  * Disk on PostgreSQL, against baselines measured in the same run:
  * - kv_set / kv_get of 1 KB and 256 KB values through REST with 16 concurrent clients (ops/s, p50, p99), vs the raw
- *   SQL upsert / select of the same values by primary key with 16 connections;
+ *   SQL upsert / select of the same values by primary key with 16 connections, and vs whoami through the same REST
+ *   pipeline (authentication, ledger entry, response: the floor every tool call pays);
  * - a 50 MB file through the presigned flow (file_put upload → PUT → complete) and back (file_get download_url), on
  *   the local store and on S3 (s3rver), in MB/s, vs writing/reading the same bytes straight to the disk and to
  *   s3rver with the AWS SDK.
@@ -66,6 +67,13 @@ async function startBrynth(env: Record<string, string>) {
 async function kvRuns(base: string, key: string) {
   const auth = { authorization: `Bearer ${key}`, "content-type": "application/json" };
   const out: Record<string, unknown> = {};
+  // The pipeline's floor in this run: auth, ledger entry and response for a tool that does no work of its own.
+  const whoami = async () => {
+    const res = await http("GET", `${base}/api/v1/whoami`, undefined, auth);
+    if (res.status !== 200) throw new Error(`whoami ${res.status}`);
+  };
+  for (let i = 0; i < 300; i++) await whoami(); // warm: modules load and compile on first use
+  out.whoami_floor = await closedLoop(CLIENTS, SECONDS, whoami);
   for (const [label, bytes] of [["1kb", 1024], ["256kb", 256 * 1024]] as const) {
     const body = JSON.stringify({ value: valueOf(bytes) });
     const keyOf = (w: number, i: number) => `${base}/api/v1/kv/bench%2F${label}%2F${w}%2F${i % 20}`;

@@ -5,10 +5,13 @@
  * - claim + ack through the REST API with 16 consumers (jobs/s, lost races, double claims) vs the same two commits
  *   in raw SQL; then again with DONE_ROWS finished events in the table;
  * - inbox_wait wake latency: from a webhook's 200 to the waiting GET /events/wait returning it.
- * Brynth runs as its fast path (what server.ts serves for these paths) in its own process.
+ * Brynth runs as its fast path (what server.ts serves for these paths) in its own process. Each phase also reports
+ * the server's CPU per request (from /proc), which stays comparable when the machine is busy, and a GET /whoami
+ * phase gives the API's own per-request cost as a reference.
  * Run: npx tsx bench/events.ts   (SECONDS=10 DONE_ROWS=1000000 WAKES=300 to change the defaults)
  */
 import { createHmac, randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { Agent, request } from "node:http";
 import postgres from "postgres";
 import { closedLoop, percentiles } from "./support/load";
@@ -126,20 +129,43 @@ async function wakeLatency(base: string, key: string, wakeUrl: string) {
   return { samples: WAKES, after_commit_ms: percentiles(afterCommit), after_send_ms: percentiles(afterSend) };
 }
 
+/** CPU seconds (user + system) a process has used: CPU per request stays comparable on a busy machine. */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/** Runs `phase` and adds the server's CPU milliseconds per request (or per job) to its result. */
+async function withCpu<T extends object>(pid: number, phase: () => Promise<T>, count: (r: T) => number) {
+  const before = cpuSeconds(pid);
+  const result = await phase();
+  return { ...result, server_cpu_ms_per_op: Number((((cpuSeconds(pid) - before) * 1000) / Math.max(1, count(result))).toFixed(2)) };
+}
+
+async function whoami(base: string, key: string) {
+  const call = async () => {
+    const res = await http("GET", `${base}/api/v1/whoami`, undefined, { authorization: `Bearer ${key}` });
+    if (res.status !== 200) throw new Error(`whoami ${res.status}`);
+  };
+  return closedLoop(CONNECTIONS, Math.min(SECONDS, 5), call);
+}
+
 async function main() {
   const db = await freshDatabase("brynth_bench_events");
   const sql = postgres(db.url, { max: CONNECTIONS + 2, onnotice: () => {} });
-  const env = { NODE_ENV: "production", DATABASE_URL: db.url, DATABASE_POOL_SIZE: "20", BENCH_HMAC_SECRET: SECRET, LOG_LEVEL: "warn", DATA_DIR: "/tmp/brynth-bench-events" };
+  const env: NodeJS.ProcessEnv = { NODE_ENV: "production", DATABASE_URL: db.url, DATABASE_POOL_SIZE: "20", BENCH_HMAC_SECRET: SECRET, LOG_LEVEL: "warn", DATA_DIR: "/tmp/brynth-bench-events" };
   const brynth = await startProcess(process.execPath, ["--import", "tsx", "bench/support/events-api-server.ts"], env, /ready (\S+) (\S+) (\S+) (\S+) (\S+)/);
   const [, base, key, hookUrl, wakeUrl, projectId] = brynth.match;
   const baseline = await startProcess(process.execPath, ["--import", "tsx", "bench/support/events-baseline-server.ts"], { ...env, BENCH_PROJECT_ID: projectId }, /ready (\S+)/);
 
-  const intakeBaseline = await intake(baseline.match[1]);
-  const intakeBrynth = await intake(hookUrl);
+  const brynthPid = brynth.child.pid!;
+  const intakeBaseline = await withCpu(baseline.child.pid!, () => intake(baseline.match[1]), (r) => r.requests);
+  const intakeBrynth = await withCpu(brynthPid, () => intake(hookUrl), (r) => r.requests);
+  const whoamiRef = await withCpu(brynthPid, () => whoami(base, key), (r) => r.requests);
   baseline.child.kill("SIGTERM");
   await sql`vacuum analyze events`;
 
-  const claimBrynth = await claimAck(base, key);
+  const claimBrynth = await withCpu(brynthPid, () => claimAck(base, key), (r) => r.jobs);
   const claimRaw = await rawClaimAck(sql, projectId);
 
   let withDone = null;
@@ -152,7 +178,8 @@ async function main() {
     await sql`vacuum analyze events`;
     const seconds = ((performance.now() - t) / 1000).toFixed(1);
     const [{ pending }] = await sql`select count(*)::int as pending from events where status = 'pending' and source = 'bench'`;
-    withDone = { done_rows_added: DONE_ROWS, insert_s: Number(seconds), pending_left: pending, claim_ack: await claimAck(base, key) };
+    const claim_ack = await withCpu(brynthPid, () => claimAck(base, key), (r) => r.jobs);
+    withDone = { done_rows_added: DONE_ROWS, insert_s: Number(seconds), pending_left: pending, claim_ack };
   }
 
   const wake = await wakeLatency(base, key, wakeUrl);
@@ -173,6 +200,7 @@ async function main() {
           ratio: Number((intakeBrynth.rps / intakeBaseline.rps).toFixed(2)),
           targets: { rps: 2000, p99_ms: 25 },
         },
+        reference_whoami_rest: whoamiRef,
         claim_ack_rest: { brynth: claimBrynth, baseline_raw_sql_two_commits: claimRaw, targets: { jobs_per_s: 1000, double_claims: 0 } },
         claim_ack_rest_with_done_rows: withDone,
         events_claimed_more_than_once_in_db: doubles,

@@ -96,8 +96,14 @@ async function main() {
   const bare = await countingSink();
   await pump(listener.port, 50, address, "warmup");
   await pump(bare.port, 50, "x@bench.example", "warmup");
-  const inboundBaseline = await pump(bare.port, INBOUND, "x@bench.example", "base");
+  const cpuB = process.cpuUsage();
+  const inboundBaseline = { ...(await pump(bare.port, INBOUND, "x@bench.example", "base")), cpu_ms_per_message: 0 };
+  const cpuBase = process.cpuUsage(cpuB);
+  inboundBaseline.cpu_ms_per_message = Number(((cpuBase.user + cpuBase.system) / 1000 / INBOUND).toFixed(2));
+  const cpu0 = process.cpuUsage();
   const inbound = await pump(listener.port, INBOUND, address, "in");
+  const cpu = process.cpuUsage(cpu0);
+  const inboundCpuMs = Number(((cpu.user + cpu.system) / 1000 / INBOUND).toFixed(2));
   const [{ n: eventCount }] = await queryRows<{ n: number }>(db, sql`select count(*)::int as n from events where type = 'email.received' and project_id = ${project.id}`);
 
   // Outbound: email_send batches of 50 → mail.deliver jobs → relay sink, with the process's job runner.
@@ -125,7 +131,7 @@ async function main() {
         message_bytes: Buffer.byteLength(body),
         inbound: {
           smtp_connections: CONNECTIONS,
-          brynth: { ...inbound, events: eventCount },
+          brynth: { ...inbound, events: eventCount, cpu_ms_per_message: inboundCpuMs },
           baseline_bare_smtp_server: inboundBaseline,
           ratio: Number((inbound.per_second / inboundBaseline.per_second).toFixed(2)),
         },

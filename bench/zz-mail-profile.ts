@@ -40,11 +40,21 @@ async function main() {
   };
   const msg = (i: number) => Buffer.from(raw.toString().replace("Message-ID: <", `Message-ID: <c${i}-${Math.random()}-`));
   const env = { mailFrom: "s@bench.example", recipients: [mbx], remote: { ip: "127.0.0.1", helo: "x" } };
-  const cpu0 = process.cpuUsage();
-  await conc("receiveMessage", 4, 400, (i) => receiveMessage(msg(i), env, { resolver: noDns }));
-  const cpu = process.cpuUsage(cpu0);
-  console.log("cpu ms per message", ((cpu.user + cpu.system) / 1000 / 400).toFixed(2), "user", (cpu.user/1000/400).toFixed(2), "sys", (cpu.system/1000/400).toFixed(2));
-  await conc("receiveMessage", 16, 800, (i) => receiveMessage(msg(i), env, { resolver: noDns }));
+  const cpuOf = async (label: string, n: number, fn: (i: number) => Promise<unknown>) => {
+    const c0 = process.cpuUsage(); const t0 = performance.now();
+    for (let i = 0; i < n; i++) await fn(i);
+    const c = process.cpuUsage(c0);
+    console.log(label.padEnd(22), "cpu", ((c.user + c.system) / 1000 / n).toFixed(2), "ms (sys", (c.system / 1000 / n).toFixed(2) + ") wall", ((performance.now() - t0) / n).toFixed(2));
+  };
+  const msgs = Array.from({ length: 300 }, (_, i) => msg(i));
+  await cpuOf("parse", 300, (i) => parseMessage(msgs[i]));
+  await cpuOf("mailauth", 300, (i) => authenticateMessage(msgs[i], { ip: "127.0.0.1", helo: "x", sender: "s@bench.example", resolver: noDns }));
+  await cpuOf("blob put", 300, (i) => putMailBlob(project.id, msgs[i], "message/rfc822"));
+  await cpuOf("receiveMessage", 300, (i) => receiveMessage(msg(i + 1000), env, { resolver: noDns }));
+  ((globalThis as any).__brynthSealing as Map<string, unknown>).set(project.id, { running: true, again: false });
+  await cpuOf("receiveMessage no seal", 300, (i) => receiveMessage(msg(i + 2000), env, { resolver: noDns }));
+  await cpuOf("tx: emitEvent 20KB", 300, () => db.transaction((tx) => emitEvent(tx, { projectId: project.id, type: "t", payload: { text: body } })));
+  await cpuOf("tx: select 1", 300, () => db.transaction((tx) => tx.execute(sql`select 1`)));
   await closeDb();
   await database.drop();
   process.exit(0);

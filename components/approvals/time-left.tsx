@@ -8,7 +8,7 @@ function describe(ms: number): string {
   const m = Math.ceil(ms / 60_000);
   if (m < 60) return `${m} min left`;
   const h = Math.floor(m / 60);
-  if (h < 48) return `${h} h ${m % 60} min left`;
+  if (h < 48) return `${h} h${m % 60 ? ` ${m % 60} min` : ""} left`;
   return `${Math.floor(h / 24)} days left`;
 }
 

@@ -10,7 +10,8 @@ import { actionHash } from "@/lib/approvals/action-hash";
 import { checkApprovers } from "@/lib/approvals/check-approvers";
 import { resolveRequest } from "@/lib/approvals/resolve-request";
 import { queueDeliveries } from "@/lib/approvals/deliveries/queue-deliveries";
-import { notifyRequestChange } from "@/lib/approvals/requests-channel";
+import { publishRequestChange } from "@/lib/approvals/requests-channel";
+import type { AfterCommit } from "@/lib/approvals/after-commit";
 
 export interface NewRequest {
   kind: RequestKind;
@@ -36,17 +37,24 @@ const decidedStatus = { allow: "approved", auto_approve: "approved", auto_approv
  * Writes a request in the caller's transaction. A policy verdict that decides at once writes it decided
  * (`decided_by: "policy:<rule>"`) and resolves it; otherwise it is pending and sent to its approvers' channels.
  */
-export async function createRequest(tx: Executor, opts: { actor: Actor } & NewRequest): Promise<ApprovalRequest> {
+export async function createRequest(
+  tx: Executor,
+  opts: { actor: Actor; /** Runs the notifications of a request decided at once; the caller runs it after commit. */ afterCommit: AfterCommit } & NewRequest,
+): Promise<ApprovalRequest> {
   const { actor, verdict } = opts;
-  const channels = await listChannels(tx, actor.projectId);
-  checkApprovers(opts.approvers, channels);
-  const approvers = resolveApprovers({
-    ruleApprovers: verdict?.rule?.approvers,
-    requested: opts.approvers,
-    channels: channels.map((c) => ({ id: c.id, kind: c.kind, active: c.status === "active" })),
-  });
   const effect = verdict?.effect ?? "require_approval";
   const status = effect === "require_approval" ? "pending" : decidedStatus[effect];
+  // Nobody is asked or told when the policy approves or denies outright: the channels are read only when needed.
+  const needsChannels = status === "pending" || effect === "auto_approve_notify" || Boolean(opts.approvers?.length);
+  const channels = needsChannels ? await listChannels(tx, actor.projectId) : [];
+  checkApprovers(opts.approvers, channels);
+  const approvers = needsChannels
+    ? resolveApprovers({
+        ruleApprovers: verdict?.rule?.approvers,
+        requested: opts.approvers,
+        channels: channels.map((c) => ({ id: c.id, kind: c.kind, active: c.status === "active" })),
+      })
+    : [];
   const now = new Date();
   const shown = {
     kind: opts.kind,
@@ -83,11 +91,12 @@ export async function createRequest(tx: Executor, opts: { actor: Actor } & NewRe
     .returning();
   if (status !== "pending") {
     const policyActor = { ...systemActor(actor.projectId), agent: row.decidedBy };
-    await resolveRequest(tx, row, { actor: policyActor, op: "request.decide" });
+    await resolveRequest(tx, row, { actor: policyActor, op: "request.decide", created: opts.afterCommit });
     if (effect === "auto_approve_notify") await queueDeliveries(tx, row, { notice: true });
     return row;
   }
   await queueDeliveries(tx, row, { notice: false });
-  await notifyRequestChange(tx, { project: row.projectId, id: row.id, status: "pending" });
+  // Only the dashboard's live list listens for new requests: no NOTIFY inside the transaction for it.
+  opts.afterCommit.push(() => publishRequestChange({ project: row.projectId, id: row.id, status: "pending" }));
   return row;
 }

@@ -2,10 +2,13 @@ import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
 import type { ApprovalRequest } from "@/lib/db/schema/approvals";
 import { emitEvent } from "@/lib/events/emit-event";
+import { publishEventChange } from "@/lib/events/events-channel";
+import { insertEvent } from "@/lib/events/insert-event";
 import { appendEntry } from "@/lib/ledger/append-entry";
 import { applyPolicy } from "@/lib/policy/apply-policy";
 import type { Rule } from "@/lib/policy/policy-schema";
-import { notifyRequestChange } from "@/lib/approvals/requests-channel";
+import { notifyRequestChange, publishRequestChange } from "@/lib/approvals/requests-channel";
+import type { AfterCommit } from "@/lib/approvals/after-commit";
 import { resolvedPayload } from "@/lib/approvals/resolved-payload";
 import { queueCallback } from "@/lib/approvals/callbacks/queue-callback";
 import { queueClose } from "@/lib/approvals/deliveries/queue-close";
@@ -20,7 +23,12 @@ import { settleEmailBatch } from "@/lib/approvals/email/settle-email-batch";
 export async function resolveRequest(
   tx: Executor,
   row: ApprovalRequest,
-  opts: { actor: Actor; op: "request.decide" | "request.expire" },
+  opts: {
+    actor: Actor;
+    op: "request.decide" | "request.expire";
+    /** Set for a request the policy decided as it was created: notifications after commit, no messages to close. */
+    created?: AfterCommit;
+  },
 ): Promise<{ eventId: string; version: number | null }> {
   let version: number | null = null;
   if (row.kind === "policy" && row.status === "approved") {
@@ -37,14 +45,9 @@ export async function resolveRequest(
   }
   if (row.kind === "tool" && row.action === "email_send") await settleEmailBatch(tx, row);
   const payload = resolvedPayload(row, row.kind === "policy" ? { version } : {});
-  const { id: eventId } = await emitEvent(tx, {
-    projectId: row.projectId,
-    source: "brynth",
-    type: "request.resolved",
-    payload,
-    trust: "brynth",
-    dedupeKey: row.id,
-  });
+  const eventId = opts.created ? await emitAfterCommit(tx, row.projectId, row.id, payload, opts.created) : (
+    await emitEvent(tx, { projectId: row.projectId, source: "brynth", type: "request.resolved", payload, trust: "brynth", dedupeKey: row.id })
+  ).id;
   await appendEntry(tx, {
     actor: opts.actor,
     op: opts.op,
@@ -62,7 +65,35 @@ export async function resolveRequest(
     output: { event_id: eventId, version },
   });
   if (row.callbackUrl) await queueCallback(tx, { projectId: row.projectId, url: row.callbackUrl, eventId, payload });
-  await queueClose(tx, row);
-  await notifyRequestChange(tx, { project: row.projectId, id: row.id, status: row.status });
+  const change = { project: row.projectId, id: row.id, status: row.status };
+  if (opts.created) {
+    opts.created.push(() => publishRequestChange(change));
+  } else {
+    await queueClose(tx, row);
+    await notifyRequestChange(tx, change);
+  }
   return { eventId, version };
+}
+
+/** emitEvent's event, with its wake-up NOTIFY sent after the commit instead of inside the transaction. */
+async function emitAfterCommit(tx: Executor, projectId: string, requestId: string, payload: unknown, after: AfterCommit) {
+  const json = JSON.stringify(payload);
+  const { id, change } = await insertEvent(
+    tx,
+    {
+      projectId,
+      sourceId: null,
+      source: "brynth",
+      type: "request.resolved",
+      trust: "brynth",
+      body: { json },
+      contentType: "application/json",
+      payloadSize: Buffer.byteLength(json),
+      headers: {},
+      dedupeKey: requestId,
+    },
+    { notify: "caller-publishes" },
+  );
+  if (change) after.push(() => publishEventChange(change));
+  return id;
 }

@@ -11,16 +11,17 @@ import type { JobRow } from "@/lib/db/schema/jobs";
  *   of instances share one table without running a job twice at the same time. A claim holds the job until
  *   `locked_until`; a runner that dies loses it then and another one takes it again (delivery is at least once:
  *   handlers must tolerate a repeat, e.g. by checking the state they are about to change).
- * - The handler runs outside any transaction. Returning means done; throwing means retry after an exponential
- *   backoff with jitter, until `maxAttempts`; `PermanentJobError` fails at once. After the last failure `onFailure`
- *   runs in the transaction that marks the job failed (e.g. emit an `email.failed` event).
+ * - The handler runs outside any transaction. Returning means done — it may return a function that runs in the
+ *   transaction marking the job done, so its own final write and the job's completion commit together; throwing
+ *   means retry after an exponential backoff with jitter, until `maxAttempts`; `PermanentJobError` fails at once.
+ *   After the last failure `onFailure` runs in the transaction that marks the job failed (e.g. `email.failed`).
  * - Tests call `drainJobs()` (lib/jobs/drain-jobs.ts) to run whatever is due, in-process.
  */
 export interface JobKind<P = unknown> {
   kind: string;
   /** Parses the stored payload before the handler sees it. */
   payload: z.ZodType<P>;
-  handler: (payload: P, ctx: JobContext) => Promise<void>;
+  handler: (payload: P, ctx: JobContext) => Promise<void | JobFinish>;
   /** Default 5. */
   maxAttempts?: number | (() => number);
   /** Delay before the 2nd attempt in ms, doubled each time, capped by `retryMaxMs`. Default 10 s. */
@@ -31,6 +32,9 @@ export interface JobKind<P = unknown> {
   timeoutMs?: number;
   onFailure?: (payload: P, ctx: { db: Executor; job: JobRow; error: string }) => Promise<void>;
 }
+
+/** Returned by a handler: its final write, committed with the job's `done`. */
+export type JobFinish = (tx: Executor) => Promise<void>;
 
 export interface JobContext {
   job: JobRow;

@@ -17,27 +17,36 @@ export interface EnqueueOptions {
 
 /** Adds a job in the caller's transaction; the wake-up NOTIFY is delivered when it commits. */
 export async function enqueueJob<P>(tx: Executor, kind: JobKind<P>, payload: P, opts: EnqueueOptions): Promise<string> {
-  const id = newId("job");
-  const inserted = await tx
-    .insert(jobs)
-    .values({
-      id,
-      projectId: opts.projectId,
-      kind: kind.kind,
-      payload: kind.payload.parse(payload) as object,
-      runAt: opts.runAt ?? sql`now()`,
-      maxAttempts: resolveNumber(kind.maxAttempts, 5),
-      dedupeKey: opts.dedupeKey ?? null,
-    })
-    .onConflictDoNothing()
-    .returning({ id: jobs.id });
-  if (inserted.length === 0) {
-    const [first] = await tx
-      .select({ id: jobs.id })
-      .from(jobs)
-      .where(sql`${jobs.kind} = ${kind.kind} and ${jobs.dedupeKey} = ${opts.dedupeKey ?? null}`);
-    if (first) return first.id;
-  }
-  await notify(tx, JOBS_CHANNEL, kind.kind);
+  const [id] = await enqueueJobs(tx, kind, [{ payload, ...opts }]);
   return id;
+}
+
+/**
+ * Many jobs of one kind in one INSERT and one NOTIFY (e.g. an email_send to 50 recipients). Returns their ids in
+ * order; a job whose dedupe key exists already gives the existing job's id.
+ */
+export async function enqueueJobs<P>(tx: Executor, kind: JobKind<P>, items: Array<{ payload: P } & EnqueueOptions>): Promise<string[]> {
+  if (items.length === 0) return [];
+  const maxAttempts = resolveNumber(kind.maxAttempts, 5);
+  const rows = items.map((it) => ({
+    id: newId("job"),
+    projectId: it.projectId,
+    kind: kind.kind,
+    payload: kind.payload.parse(it.payload) as object,
+    runAt: it.runAt ?? sql`now()`,
+    maxAttempts,
+    dedupeKey: it.dedupeKey ?? null,
+  }));
+  const inserted = new Set((await tx.insert(jobs).values(rows).onConflictDoNothing().returning({ id: jobs.id })).map((r) => r.id));
+  const ids: string[] = [];
+  for (const r of rows) {
+    if (inserted.has(r.id) || r.dedupeKey === null) {
+      ids.push(r.id);
+      continue;
+    }
+    const [first] = await tx.select({ id: jobs.id }).from(jobs).where(sql`${jobs.kind} = ${kind.kind} and ${jobs.dedupeKey} = ${r.dedupeKey}`);
+    ids.push(first?.id ?? r.id);
+  }
+  if (inserted.size > 0) await notify(tx, JOBS_CHANNEL, kind.kind);
+  return ids;
 }

@@ -1,8 +1,8 @@
 import { and, eq, sql } from "drizzle-orm";
-import type { Db } from "@/lib/db/client";
+import type { Db, Executor } from "@/lib/db/client";
 import { jobs, type JobRow } from "@/lib/db/schema/jobs";
 import { backoffMs } from "@/lib/jobs/backoff";
-import { PermanentJobError, resolveNumber } from "@/lib/jobs/define-job-kind";
+import { PermanentJobError, resolveNumber, type JobFinish } from "@/lib/jobs/define-job-kind";
 import { findJobKind } from "@/lib/jobs/job-kinds";
 
 const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 2000);
@@ -22,19 +22,27 @@ export async function runJob(db: Db, job: JobRow, outer?: AbortSignal): Promise<
   const lastAttempt = job.attempts >= job.maxAttempts;
   const parsed = kind.payload.safeParse(job.payload);
   let error: unknown = null;
+  let finish: JobFinish | void = undefined;
   if (!parsed.success) error = new PermanentJobError(`invalid payload: ${parsed.error.message}`);
   else if (job.attempts > job.maxAttempts) error = new PermanentJobError(job.lastError ?? "attempts used up");
   else {
     const timeout = AbortSignal.timeout(kind.timeoutMs ?? 120_000);
     const signal = outer ? AbortSignal.any([outer, timeout]) : timeout;
     try {
-      await kind.handler(parsed.data, { job, attempt: job.attempts, lastAttempt, signal });
+      finish = await kind.handler(parsed.data, { job, attempt: job.attempts, lastAttempt, signal });
     } catch (err) {
       error = err ?? new Error("job failed");
     }
   }
   if (error === null) {
-    await db.update(jobs).set({ status: "done", finishedAt: sql`now()`, lockedUntil: null, updatedAt: sql`now()` }).where(mine);
+    const done = (tx: Executor) => tx.update(jobs).set({ status: "done", finishedAt: sql`now()`, lockedUntil: null, updatedAt: sql`now()` }).where(mine);
+    if (finish) {
+      const f = finish;
+      await db.transaction(async (tx) => {
+        await f(tx);
+        await done(tx);
+      });
+    } else await done(db);
     return "done";
   }
   const message = errorText(error);

@@ -5,7 +5,7 @@ import { defaultMailbox } from "@/lib/mail/project-address";
 import { checkRoute } from "@/lib/mail/outbound/check-route";
 import { BODY_MAX_BYTES, SUBJECT_MAX_CHARS } from "@/lib/mail/outbound/limits";
 import { oneLine, plainAddress, utf8Max } from "@/lib/mail/outbound/address-rules";
-import { queueMessage } from "@/lib/mail/outbound/queue-message";
+import { queueMessages } from "@/lib/mail/outbound/queue-message";
 
 const input = z.object({
   projectId: z.string().min(1),
@@ -29,9 +29,9 @@ export async function sendSystemEmail(tx: Executor, mail: SystemEmail): Promise<
   const m = parseOrThrow(input, mail);
   await checkRoute(tx, m.projectId, [m.to]);
   const mailbox = await defaultMailbox(tx, m.projectId);
-  const queued = await queueMessage(tx, {
+  const [queued] = await queueMessages(tx, {
     mailbox,
-    to: m.to,
+    to: [m.to],
     subject: m.subject,
     text: m.text,
     html: m.html ?? null,

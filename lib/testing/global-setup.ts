@@ -23,7 +23,8 @@ export default async function setup(project: TestProject) {
   await sql.end();
   project.provide("dbTemplate", template);
   return async () => {
-    const rows = await admin`select datname from pg_database where datname like ${"brynth_t_%"} or datname = ${template}`;
+    // Only this run's databases: `_` is a LIKE wildcard, so it is escaped; other runs' templates stay.
+    const rows = await admin`select datname from pg_database where datname like ${"brynth\\_t\\_%"} or datname = ${template}`;
     for (const r of rows) await admin.unsafe(`drop database if exists "${r.datname}" with (force)`);
     await admin.end();
   };

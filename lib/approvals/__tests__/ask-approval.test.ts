@@ -34,18 +34,16 @@ describe("ask_approval answered in the dashboard", () => {
   });
 
   it("wakes the waiting agent as soon as the owner approves, with who decided", async () => {
+    const db = await getDb();
+    const pendingIds = async () =>
+      (await db.select({ id: approvalRequests.id }).from(approvalRequests).where(and(eq(approvalRequests.projectId, h.seeded.project.id), eq(approvalRequests.status, "pending")))).map((r) => r.id);
+    const before = new Set(await pendingIds());
     const started = Date.now();
     const pending = ask({ wait_seconds: 30 });
     let id: string | undefined;
-    for (let i = 0; i < 100 && !id; i++) {
+    for (let i = 0; i < 200 && !id; i++) {
       await sleep(50);
-      const [row] = await (await getDb())
-        .select({ id: approvalRequests.id })
-        .from(approvalRequests)
-        .where(and(eq(approvalRequests.projectId, h.seeded.project.id), eq(approvalRequests.status, "pending"), sql`${approvalRequests.summary} like 'Refund%'`))
-        .orderBy(sql`${approvalRequests.createdAt} desc`)
-        .limit(1);
-      if (row && Date.now() - started > 200) id = row.id;
+      id = (await pendingIds()).find((x) => !before.has(x));
     }
     await decide(id!, { outcome: "approve", comment: "ok, go" });
     const r = await pending;

@@ -1,6 +1,8 @@
 import { getDb, getHandle, type Tx } from "@/lib/db/client";
 
 const MAX_BATCH = 50;
+/** Transactions in flight at once: while fewer are running, a message starts its own at once (no waiting). */
+const MAX_FLUSHES = 2;
 
 interface Work {
   run: (tx: Tx) => Promise<unknown>;
@@ -10,26 +12,27 @@ interface Work {
 
 /**
  * Group commit for inbound mail. On a busy listener what bounds messages per second is database latency — round
- * trips and commits (a WAL flush each) — not the few small inserts a message needs. So messages that arrive while a
- * transaction runs are stored together in the next one, and on PostgreSQL their statements are issued together,
- * which postgres.js pipelines on the one connection (PGlite runs one statement at a time anyway). A batch that
+ * trips and commits (a WAL flush each) — not the few small inserts a message needs. Up to MAX_FLUSHES transactions
+ * run at once; messages that arrive while all are busy are stored together in the next one, and on PostgreSQL
+ * their statements are issued together, which postgres.js pipelines on the one connection (PGlite runs one
+ * statement at a time anyway). A batch that
  * fails is retried message by message, each in its own transaction, so a bad message fails only itself (its SMTP
  * client gets 451 and retries). Every caller learns only after its data is committed: 250 never precedes
  * durability.
  */
 class CommitBatcher {
   private queue: Work[] = [];
-  private flushing = false;
+  private flushing = 0;
 
   submit<T>(run: (tx: Tx) => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.queue.push({ run, resolve: resolve as (v: unknown) => void, reject });
-      if (!this.flushing) void this.flush();
+      if (this.flushing < MAX_FLUSHES) void this.flush();
     });
   }
 
   private async flush() {
-    this.flushing = true;
+    this.flushing++;
     try {
       const db = await getDb();
       const pipelined = (await getHandle()).kind === "postgres";
@@ -63,7 +66,7 @@ class CommitBatcher {
     } catch (err) {
       for (const w of this.queue.splice(0)) w.reject(err);
     } finally {
-      this.flushing = false;
+      this.flushing--;
     }
   }
 }

@@ -8,7 +8,7 @@ import { authenticateMessage, localVerdicts } from "@/lib/mail/inbound/authentic
 import { commitInbound } from "@/lib/mail/inbound/commit-batcher";
 import { defaultMailResolver, type MailDnsResolver } from "@/lib/mail/inbound/dns-resolver";
 import { parseDsn } from "@/lib/mail/inbound/parse-dsn";
-import { parseMessage } from "@/lib/mail/inbound/parse-message";
+import { parseMessage, type ParsedMessage } from "@/lib/mail/inbound/parse-message";
 import { prepareInbound, writeInbound, type StoredBlob } from "@/lib/mail/inbound/store-inbound";
 
 export interface InboundEnvelope {
@@ -26,10 +26,13 @@ export interface InboundEnvelope {
  */
 export async function receiveMessage(raw: Buffer, envelope: InboundEnvelope, opts: { resolver?: MailDnsResolver } = {}) {
   const parsed = await parseMessage(raw);
-  const auth =
+  // Authentication (CPU and DNS), the reads and the blob writes overlap: on a busy listener latency, not work,
+  // bounds throughput. Blobs are written before the transaction, so a stored row never points at missing bytes
+  // (a failed transaction leaves at most unreferenced blobs).
+  const authenticated =
     envelope.remote === "local"
-      ? localVerdicts()
-      : await authenticateMessage(raw, { ...envelope.remote, sender: envelope.mailFrom, resolver: opts.resolver ?? defaultMailResolver() });
+      ? Promise.resolve(localVerdicts())
+      : authenticateMessage(raw, { ...envelope.remote, sender: envelope.mailFrom, resolver: opts.resolver ?? defaultMailResolver() });
   const dsn = parseDsn(raw, parsed);
   const names = attachmentNames(parsed.attachments.map((a) => a.filename));
   const byProject = new Map<string, Mailbox[]>();
@@ -42,28 +45,34 @@ export async function receiveMessage(raw: Buffer, envelope: InboundEnvelope, opt
   const pipelined = (await getHandle()).kind === "postgres";
   const stored: Array<{ messageId: string; eventId: string | null; duplicate: boolean }> = [];
   for (const [projectId, mailboxes] of byProject) {
-    // Blob writes and the reads of each copy overlap; the writes then share a transaction with concurrent arrivals.
-    const blobs = (async () => {
-      const rawKey = await putMailBlob(projectId, raw, "message/rfc822");
-      const attachments: StoredBlob[] = [];
-      for (const [i, a] of parsed.attachments.entries()) {
-        const contentType = contentTypeProblem(a.contentType) ? DEFAULT_CONTENT_TYPE : a.contentType;
-        const blobKey = await putMailBlob(projectId, a.content, contentType);
-        attachments.push({ name: names[i], contentType, sizeBytes: a.content.byteLength, blobKey, contentId: a.contentId, inline: a.inline });
-      }
-      return { rawKey, attachments };
-    })();
-    const copy = (mailbox: Mailbox) => ({ mailbox, parsed, auth, rawKey: "", size: raw.byteLength, attachments: [] as StoredBlob[], dsn });
-    const [{ rawKey, attachments }, prepared] = await Promise.all([blobs, Promise.all(mailboxes.map((m) => prepareInbound(db, copy(m))))]);
-    for (const p of prepared) Object.assign(p.copy, { rawKey, attachments });
+    const blobs = storeBlobs(projectId, raw, parsed.attachments, names);
+    const prepared = Promise.all(mailboxes.map((mailbox) => prepareInbound(db, { mailbox, parsed })));
+    // Awaited before the transaction: a slow DNS answer must not hold a transaction (and its batch) open.
+    const [auth, ready, files] = await Promise.all([authenticated, prepared, blobs]);
     stored.push(
       ...(await commitInbound(async (tx) => {
         const out = [];
-        for (const p of prepared) out.push(await writeInbound(tx, p, pipelined));
+        for (const [i, mailbox] of mailboxes.entries()) {
+          out.push(await writeInbound(tx, { mailbox, parsed, auth, size: raw.byteLength, dsn, ...files }, ready[i], pipelined));
+        }
         return out;
       })),
     );
     sealSoon(projectId);
   }
   return stored;
+}
+
+async function storeBlobs(projectId: string, raw: Buffer, parts: ParsedMessage["attachments"], names: string[]) {
+  const [rawKey, attachments] = await Promise.all([
+    putMailBlob(projectId, raw, "message/rfc822"),
+    Promise.all(
+      parts.map(async (a, i): Promise<StoredBlob> => {
+        const contentType = contentTypeProblem(a.contentType) ? DEFAULT_CONTENT_TYPE : a.contentType;
+        const blobKey = await putMailBlob(projectId, a.content, contentType);
+        return { name: names[i], contentType, sizeBytes: a.content.byteLength, blobKey, contentId: a.contentId, inline: a.inline };
+      }),
+    ),
+  ]);
+  return { rawKey, attachments };
 }

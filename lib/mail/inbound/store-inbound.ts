@@ -34,7 +34,6 @@ export interface InboundCopy {
 }
 
 export interface PreparedInbound {
-  copy: InboundCopy;
   context: InboundContext;
   related: Related;
 }
@@ -43,13 +42,13 @@ export interface PreparedInbound {
  * The reads that storing a message needs (duplicate, lists, email source, thread and replied-to message), done
  * before its transaction and alongside the blob writes: inbound throughput is bound by database round trips.
  */
-export async function prepareInbound(db: Executor, copy: InboundCopy): Promise<PreparedInbound> {
+export async function prepareInbound(db: Executor, copy: Pick<InboundCopy, "mailbox" | "parsed">): Promise<PreparedInbound> {
   const { mailbox, parsed } = copy;
   const [context, related] = await Promise.all([
     inboundContext(db, { projectId: mailbox.projectId, mailboxId: mailbox.id, isDefault: mailbox.isDefault, rfcMessageId: parsed.messageId, from: parsed.from?.address ?? null }),
     findRelated(db, { projectId: mailbox.projectId, mailboxId: mailbox.id, inReplyTo: parsed.inReplyTo, references: parsed.references }),
   ]);
-  return { copy, context, related };
+  return { context, related };
 }
 
 /**
@@ -59,8 +58,13 @@ export async function prepareInbound(db: Executor, copy: InboundCopy): Promise<P
  * up front so the event can name the message without a second write. With `pipelined` (PostgreSQL), independent
  * statements are issued together and postgres.js pipelines them: two round trips instead of six.
  */
-export async function writeInbound(tx: Executor, p: PreparedInbound, pipelined: boolean): Promise<{ messageId: string; eventId: string | null; duplicate: boolean }> {
-  const { copy: c, context, related } = p;
+export async function writeInbound(
+  tx: Executor,
+  c: InboundCopy,
+  p: PreparedInbound,
+  pipelined: boolean,
+): Promise<{ messageId: string; eventId: string | null; duplicate: boolean }> {
+  const { context, related } = p;
   const { mailbox, parsed } = c;
   const projectId = mailbox.projectId;
   if (context.duplicate) return { messageId: context.duplicate.id, eventId: context.duplicate.eventId, duplicate: true };

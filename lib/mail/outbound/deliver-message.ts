@@ -2,25 +2,29 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import { systemActor } from "@/lib/actor";
 import { getDb } from "@/lib/db/client";
 import { mailAttachments, mailboxes, mailMessages } from "@/lib/db/schema/mail";
-import { PermanentJobError, type JobContext } from "@/lib/jobs/define-job-kind";
+import { PermanentJobError, type JobContext, type JobFinish } from "@/lib/jobs/define-job-kind";
 import { appendEntry } from "@/lib/ledger/append-entry";
-import { sealSoon } from "@/lib/ledger/seal-entries";
 import { signingKey } from "@/lib/mail/domains/domain-key";
 import { readMailBlob } from "@/lib/mail/mail-blob";
+import { memo } from "@/lib/mail/ttl-cache";
 import { receiveMessage } from "@/lib/mail/inbound/receive-message";
 import { isLocalDomain, resolveRecipient } from "@/lib/mail/inbound/resolve-recipient";
 import { composeMessage } from "@/lib/mail/outbound/compose-message";
 import { relayFor } from "@/lib/mail/outbound/relay-config";
 import { relayTransport } from "@/lib/mail/outbound/relay-transport";
 
+/** Relay, local domains and the sender mailbox are re-read at most this often by deliveries. */
+const SETTINGS_TTL_MS = 5000;
+
 const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 1000);
 
 /**
  * The mail.deliver job: compose and sign, then hand the message to its recipient's mailbox on this instance or to
  * the relay. A 5xx answer fails at once (retrying cannot help); anything else is retried by the job runner.
- * Re-running after a crash is safe: a message that is no longer queued/sending is left alone.
+ * Re-running after a crash is safe: a message that is no longer queued/sending is left alone. `sent` and its ledger
+ * entry commit with the job's completion.
  */
-export async function deliverMessage(messageId: string, _ctx: JobContext): Promise<void> {
+export async function deliverMessage(messageId: string, _ctx: JobContext): Promise<JobFinish | void> {
   const db = await getDb();
   const [m] = await db
     .update(mailMessages)
@@ -29,8 +33,10 @@ export async function deliverMessage(messageId: string, _ctx: JobContext): Promi
     .returning();
   if (!m) return;
   try {
-    const [mailbox] = await db.select().from(mailboxes).where(eq(mailboxes.id, m.mailboxId));
-    const rows = await db.select().from(mailAttachments).where(eq(mailAttachments.messageId, m.id));
+    const [mailbox, rows] = await Promise.all([
+      memo("mailbox", m.mailboxId, SETTINGS_TTL_MS, async () => (await db.select().from(mailboxes).where(eq(mailboxes.id, m.mailboxId)))[0]),
+      db.select().from(mailAttachments).where(eq(mailAttachments.messageId, m.id)),
+    ]);
     const attachments = await Promise.all(rows.map(async (a) => ({ ...a, content: await readMailBlob(a.blobKey) })));
     const raw = await composeMessage({
       message: m,
@@ -39,17 +45,18 @@ export async function deliverMessage(messageId: string, _ctx: JobContext): Promi
       key: await signingKey(db, mailbox.domainId),
     });
     const rcpt = m.to[0];
-    const response = (await isLocalDomain(db, rcpt.slice(rcpt.lastIndexOf("@") + 1)))
+    const domain = rcpt.slice(rcpt.lastIndexOf("@") + 1).toLowerCase();
+    const response = (await memo("local-domain", domain, SETTINGS_TTL_MS, () => isLocalDomain(db, domain)))
       ? await deliverLocally(raw, mailbox.address, rcpt)
       : await deliverByRelay(raw, m.projectId, mailbox.address, rcpt);
-    await db.transaction(async (tx) => {
+    // Committed together with the job's `done`.
+    return async (tx) => {
       await tx
         .update(mailMessages)
         .set({ status: "sent", sentAt: sql`now()`, deliveryResponse: response.slice(0, 1000), sizeBytes: raw.byteLength, lastError: null, updatedAt: sql`now()` })
         .where(eq(mailMessages.id, m.id));
       await appendEntry(tx, { actor: systemActor(m.projectId), op: "email.deliver", subject: m.id, input: { to: rcpt, size_bytes: raw.byteLength }, output: { response } });
-    });
-    sealSoon(m.projectId);
+    };
   } catch (err) {
     await db
       .update(mailMessages)
@@ -68,7 +75,7 @@ async function deliverLocally(raw: Buffer, from: string, rcpt: string): Promise<
 }
 
 async function deliverByRelay(raw: Buffer, projectId: string, from: string, rcpt: string): Promise<string> {
-  const relay = await relayFor(await getDb(), projectId);
+  const relay = await memo("relay", projectId, SETTINGS_TTL_MS, async () => relayFor(await getDb(), projectId));
   if (!relay) throw new Error("No SMTP relay is configured (Mail settings screen or SMTP_RELAY_URL).");
   const transport = relayTransport(relay, relay.origin === "env" ? "env" : projectId);
   try {

@@ -2,13 +2,14 @@ import { sql } from "drizzle-orm";
 import type { Executor } from "@/lib/db/client";
 import { mailAttachments, mailMessages, mailThreads, type Mailbox } from "@/lib/db/schema/mail";
 import { newId } from "@/lib/ids";
-import { enqueueJob } from "@/lib/jobs/enqueue-job";
+import { enqueueJobs } from "@/lib/jobs/enqueue-job";
 import { deliverMessageJob } from "@/lib/mail/outbound/deliver-message-job";
 import type { StoredBlob } from "@/lib/mail/inbound/store-inbound";
 
 export interface QueueMessageOptions {
   mailbox: Mailbox;
-  to: string;
+  /** One message per recipient. */
+  to: string[];
   subject: string;
   text: string;
   html: string | null;
@@ -26,44 +27,57 @@ export interface QueueMessageOptions {
 }
 
 /**
- * One outbound message in the sender's mailbox (a thread of its own) and, when queued, its delivery job — all in the
- * caller's transaction. Its Message-ID is `<msg_…@domain>`, so a reply's In-Reply-To finds it directly.
+ * Outbound messages, one per recipient, each in a thread of its own in the sender's mailbox, with their delivery
+ * jobs when queued — in the caller's transaction, one multi-row INSERT per table however many recipients. Each
+ * Message-ID is `<msg_…@domain>`, so a reply's In-Reply-To finds its message directly.
  */
-export async function queueMessage(tx: Executor, o: QueueMessageOptions): Promise<{ id: string; to: string; status: "queued" | "pending" }> {
-  const id = newId("msg");
-  const threadId = newId("thr");
+export async function queueMessages(tx: Executor, o: QueueMessageOptions): Promise<Array<{ id: string; to: string; status: "queued" | "pending" }>> {
+  const projectId = o.mailbox.projectId;
   const domain = o.mailbox.address.slice(o.mailbox.address.lastIndexOf("@") + 1);
   const status = o.status ?? "queued";
-  await tx.insert(mailThreads).values({ id: threadId, projectId: o.mailbox.projectId, mailboxId: o.mailbox.id, subject: o.subject, messageCount: 1, lastMessageAt: sql`now()` });
-  await tx.insert(mailMessages).values({
-    id,
-    projectId: o.mailbox.projectId,
-    mailboxId: o.mailbox.id,
-    threadId,
-    direction: "outbound",
-    status,
-    rfcMessageId: `${id}@${domain}`,
-    fromAddress: o.mailbox.address,
-    fromName: o.mailbox.displayName,
-    to: [o.to],
-    subject: o.subject,
-    text: o.text,
-    html: o.html,
-    headers: o.headers ?? {},
-    batchId: o.batchId,
-    replyToInbox: o.replyToInbox,
-    countsQuota: o.countsQuota,
-    keyId: o.keyId,
-    agent: o.agent,
-  });
+  const items = o.to.map((to) => ({ id: newId("msg"), threadId: newId("thr"), to }));
+  await tx.insert(mailThreads).values(items.map((m) => ({ id: m.threadId, projectId, mailboxId: o.mailbox.id, subject: o.subject, messageCount: 1, lastMessageAt: sql`now()` })));
+  await tx.insert(mailMessages).values(
+    items.map((m) => ({
+      id: m.id,
+      projectId,
+      mailboxId: o.mailbox.id,
+      threadId: m.threadId,
+      direction: "outbound" as const,
+      status,
+      rfcMessageId: `${m.id}@${domain}`,
+      fromAddress: o.mailbox.address,
+      fromName: o.mailbox.displayName,
+      to: [m.to],
+      subject: o.subject,
+      text: o.text,
+      html: o.html,
+      headers: o.headers ?? {},
+      batchId: o.batchId,
+      replyToInbox: o.replyToInbox,
+      countsQuota: o.countsQuota,
+      keyId: o.keyId,
+      agent: o.agent,
+    })),
+  );
   if (o.attachments.length > 0) {
-    await tx.insert(mailAttachments).values(o.attachments.map((a) => ({ id: newId("att"), projectId: o.mailbox.projectId, messageId: id, ...a })));
+    await tx.insert(mailAttachments).values(items.flatMap((m) => o.attachments.map((a) => ({ id: newId("att"), projectId, messageId: m.id, ...a }))));
   }
-  if (status === "queued") await startDelivery(tx, { projectId: o.mailbox.projectId, messageId: id });
-  return { id, to: o.to, status };
+  if (status === "queued") await startDeliveries(tx, { projectId, messageIds: items.map((m) => m.id) });
+  return items.map((m) => ({ id: m.id, to: m.to, status }));
 }
 
-/** Enqueues the delivery job of a queued message (also used when an approval releases a pending one). */
-export function startDelivery(tx: Executor, opts: { projectId: string; messageId: string }) {
-  return enqueueJob(tx, deliverMessageJob, { message_id: opts.messageId }, { projectId: opts.projectId, dedupeKey: opts.messageId });
+/** Enqueues the delivery job of a queued message (used when an approval releases a pending one). */
+export async function startDelivery(tx: Executor, opts: { projectId: string; messageId: string }): Promise<string> {
+  const [id] = await startDeliveries(tx, { projectId: opts.projectId, messageIds: [opts.messageId] });
+  return id;
+}
+
+/** Enqueues the delivery jobs of queued messages: one INSERT and one NOTIFY for the lot. */
+export function startDeliveries(tx: Executor, opts: { projectId: string; messageIds: string[] }) {
+  return enqueueJobs(
+    tx,
+    deliverMessageJob,
+    opts.messageIds.map((id) => ({ payload: { message_id: id }, projectId: opts.projectId, dedupeKey: id })),
+  );
 }

@@ -5,7 +5,7 @@ import { fieldError } from "@/lib/disk/field-error";
 import { newId } from "@/lib/ids";
 import { defaultMailbox } from "@/lib/mail/project-address";
 import { checkRoute } from "@/lib/mail/outbound/check-route";
-import { queueMessage } from "@/lib/mail/outbound/queue-message";
+import { queueMessages } from "@/lib/mail/outbound/queue-message";
 import { reserveQuota } from "@/lib/mail/outbound/reserve-quota";
 import { resolveAttachments } from "@/lib/mail/outbound/resolve-attachments";
 import { storeOutboundFiles } from "@/lib/mail/outbound/store-outbound-files";
@@ -39,23 +39,20 @@ export async function sendEmail(tx: Executor, opts: { actor: Actor; /** Store as
   const batchId = newId("bat");
   const status = opts.hold ? ("pending" as const) : ("queued" as const);
   await tx.insert(mailBatches).values({ id: batchId, projectId: actor.projectId, status, keyId: actor.keyId, agent: actor.agent, recipients: opts.to.length });
-  const messages = [];
-  for (const to of opts.to) {
-    const m = await queueMessage(tx, {
-      mailbox,
-      to,
-      subject: opts.subject,
-      text: opts.text,
-      html: opts.html ?? null,
-      attachments: blobs,
-      batchId,
-      replyToInbox: opts.reply_to_inbox,
-      countsQuota: true,
-      keyId: actor.keyId,
-      agent: actor.agent,
-      status,
-    });
-    messages.push({ message_id: m.id, to: m.to, status: m.status });
-  }
+  const queued = await queueMessages(tx, {
+    mailbox,
+    to: opts.to,
+    subject: opts.subject,
+    text: opts.text,
+    html: opts.html ?? null,
+    attachments: blobs,
+    batchId,
+    replyToInbox: opts.reply_to_inbox,
+    countsQuota: true,
+    keyId: actor.keyId,
+    agent: actor.agent,
+    status,
+  });
+  const messages = queued.map((m) => ({ message_id: m.id, to: m.to, status: m.status }));
   return { status, batch_id: batchId, request_id: null as string | null, messages };
 }
