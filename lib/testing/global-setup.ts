@@ -23,9 +23,8 @@ export default async function setup(project: TestProject) {
   await sql.end();
   project.provide("dbTemplate", template);
   return async () => {
-    // Only this run's databases: `_` is a LIKE wildcard, so it is escaped; other runs' templates stay.
-    const rows = await admin`select datname from pg_database where datname like ${"brynth\\_t\\_%"} or datname = ${template}`;
-    for (const r of rows) await admin.unsafe(`drop database if exists "${r.datname}" with (force)`);
+    // Each test file drops its own database; concurrent runs on the same server keep theirs.
+    await admin.unsafe(`drop database if exists "${template}" with (force)`);
     await admin.end();
   };
 }
