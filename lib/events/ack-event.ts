@@ -4,6 +4,7 @@ import type { Executor } from "@/lib/db/client";
 import { eventAttempts, events } from "@/lib/db/schema/events";
 import { eventState, holderOf } from "@/lib/events/event-state";
 import { leaseError } from "@/lib/events/lease-errors";
+import { announceEventChange } from "@/lib/events/events-channel";
 
 /** Only the lease holder: the key that claimed, and the exact claim when the caller passes its lease token. */
 export function heldBy(actor: Actor, eventId: string, leaseToken?: string): SQL {
@@ -35,6 +36,7 @@ export async function ackEvent(
       .update(eventAttempts)
       .set({ outcome: "acked", finishedAt: row.finishedAt })
       .where(and(eq(eventAttempts.eventId, row.id), isNull(eventAttempts.outcome)));
+    announceEventChange({ project: actor.projectId, id: row.id, source: row.source, type: row.type, status: "done" });
     return { id: row.id, finishedAt: row.finishedAt!, repeated: false };
   }
   const state = await eventState(tx, actor.projectId, opts.eventId);

@@ -7,6 +7,7 @@ import { randomBase62 } from "@/lib/ids";
 import { CLAIM_INLINE_BYTES, envelopeColumns, type EnvelopeRow } from "@/lib/events/event-envelope";
 import { eventState, holderOf, type EventState } from "@/lib/events/event-state";
 import { isClaimable } from "@/lib/events/event-status";
+import { announceEventChange } from "@/lib/events/events-channel";
 
 export const LEASE_MIN_S = 30;
 export const LEASE_MAX_S = 3600;
@@ -62,6 +63,7 @@ export async function claimEvent(
     claimedAt: claimed.claimedAt,
     leaseExpiresAt: claimed.leaseExpiresAt!,
   });
+  announceEventChange({ project: actor.projectId, id: claimed.id, source: claimed.source, type: claimed.type, status: "claimed" });
   return { ...claimed, leaseExpiresAt: claimed.leaseExpiresAt! };
 }
 

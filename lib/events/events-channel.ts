@@ -31,8 +31,9 @@ export async function notifyEventChanges(tx: Executor, changes: EventChange[]): 
 const g = globalThis as { __brynthEventOutbox?: { queue: EventChange[]; scheduled: boolean } };
 
 /**
- * After a commit, outside any transaction: changes made in the same moment are coalesced into one NOTIFY. If the
- * process dies between the commit and this, waiters fall back on their timeout; the events themselves are safe.
+ * Outside any transaction: changes made in the same moment are coalesced into one NOTIFY. Callers that own the
+ * commit publish after it (webhook intake); if the process dies in between, waiters fall back on their timeout and
+ * the events themselves are safe.
  */
 export function publishEventChange(c: EventChange): void {
   const outbox = (g.__brynthEventOutbox ??= { queue: [], scheduled: false });
@@ -44,6 +45,19 @@ export function publishEventChange(c: EventChange): void {
     outbox.scheduled = false;
     flush(batch).catch((err) => console.error("[brynth] event notification failed", err));
   });
+}
+
+/** How long an advisory change waits before it goes out: the caller's transaction commits in far less. */
+const ADVISORY_DELAY_MS = 50;
+
+/**
+ * For changes made inside a transaction someone else commits (claims and acks inside a tool call), when only
+ * watchers care: the dashboard re-reads the page a second later and waiters merely re-check, so a notice that
+ * arrives a moment early, or for a change that rolled back, does no harm. Unlike NOTIFY in the transaction, it
+ * does not serialise the commits of the consumers' hot path.
+ */
+export function announceEventChange(c: EventChange): void {
+  setTimeout(() => publishEventChange(c), ADVISORY_DELAY_MS);
 }
 
 async function flush(batch: EventChange[]) {

@@ -13,7 +13,7 @@ import { restartBot, stopAllBots } from "@/lib/telegram/bot-runner";
 import { handleTelegramWebhook } from "@/lib/telegram/http/handle-telegram-webhook";
 import { setBotToken } from "@/lib/telegram/set-bot-token";
 
-const { h, call } = approvalsHarness();
+const { h, call, setPolicy } = approvalsHarness();
 const TOKEN = "123456789:AAbbCCddEEffGGhhIIjjKKllMMnnOOppQQ";
 const CHAT = 5550001;
 const STRANGER = 9990001;
@@ -170,6 +170,17 @@ describe("Telegram channel", () => {
     expect((await status(id)).status).toBe("pending");
     expect((await post(cfg.webhookSecret)).status).toBe(200);
     expect(await status(id)).toMatchObject({ status: "denied", decided_by: "channel:mario" });
+  });
+
+  it("sends a notice without buttons when the policy auto-approves with notify", async () => {
+    await setPolicy([{ id: "small-refunds", action: "refund", amount_lte: 20, effect: "auto_approve_notify", approvers: [channelId] }]);
+    const r = ok(await call("ask_approval", { action: "refund", summary: "Refund order 11 (5 €)?", amount: 5, wait_seconds: 0 }));
+    expect(r).toMatchObject({ status: "approved", decided_by: "policy:small-refunds" });
+    await drainJobs({ kinds: ["approvals.telegram.send"] });
+    const notice = await tg.waitFor((c) => c.method === "sendMessage" && String(c.params.text).includes("Refund order 11"));
+    expect(notice.params.reply_markup).toBeUndefined();
+    expect(String(notice.params.text)).toMatch(/Approved at once by policy:small-refunds/);
+    await setPolicy([]);
   });
 
   it("stops the buttons of a removed channel and moves its pending requests to the owner", async () => {

@@ -61,6 +61,23 @@ describe("GET /api/v1/stream (SSE)", () => {
     expect(messages[0].data).not.toHaveProperty("payload");
   });
 
+  it("announces claims and acks made through the tools", async () => {
+    const [id] = await seedEvents(project.project.id, [{ type: "live.claimed" }]);
+    const res = await fetch(`${server.url}/api/v1/stream`, { headers: { authorization: `Bearer ${project.secret}` } });
+    const call = (path: string) =>
+      fetch(`${server.url}/api/v1/events/${id}/${path}`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${project.secret}`, "content-type": "application/json" },
+        body: "{}",
+      });
+    setTimeout(async () => {
+      expect((await call("claim")).status).toBe(200);
+      expect((await call("ack")).status).toBe(200);
+    }, 200);
+    const messages = await readUntil(res, (d) => d.id === id && d.status === "done");
+    expect(messages.filter((m) => m.data.id === id).map((m) => m.data.status)).toEqual(["claimed", "done"]);
+  });
+
   it("accepts the owner (here with HTTP Basic, as the dashboard cookie would) for the chosen project", async () => {
     const basic = Buffer.from(`${OWNER_EMAIL}:${OWNER_PASSWORD}`).toString("base64");
     const res = await fetch(`${server.url}/api/v1/stream?project=${project.project.id}`, { headers: { authorization: `Basic ${basic}` } });

@@ -16,6 +16,7 @@ import { addEmailSource, fakeResolver, latestEvents, sendTo } from "@/lib/mail/_
 let listener: SmtpListener;
 let seeded: Awaited<ReturnType<typeof seedProject>>;
 let address: string;
+let sourceAddress: string;
 const errors: unknown[] = [];
 
 // An outside sender that signs with DKIM; the fake DNS publishes its key.
@@ -24,7 +25,7 @@ const senderTxt = `v=DKIM1; k=rsa; p=${sender.publicKey.export({ type: "spki", f
 
 beforeAll(async () => {
   seeded = await seedProject({ name: "Support Desk" });
-  await addEmailSource(seeded.actor);
+  sourceAddress = (await addEmailSource(seeded.actor)).address!;
   address = await projectAddress(await getDb(), seeded.project.id);
   listener = await startSmtpListener({
     port: 0,
@@ -86,6 +87,17 @@ describe("inbound SMTP", () => {
     expect(file.content_type).toBe("application/pdf");
     const second = await getFile(await getDb(), { actor: seeded.actor, path: `${event.id}/invoice (2).pdf` });
     expect("content_base64" in second && Buffer.from(second.content_base64, "base64").toString()).toBe("second copy");
+  });
+
+  it("accepts mail at exactly the address the email source shows", async () => {
+    await sendTo(listener.port, { from: "frank@sender.example", to: sourceAddress, subject: "Via the source address", text: "hi" });
+    const [event] = await latestEvents(seeded.project.id, "email.received");
+    expect(event.payload.subject).toBe("Via the source address");
+    // Only that exact address: another local part at its domain is still refused.
+    const domain = sourceAddress.slice(sourceAddress.indexOf("@") + 1);
+    if (sourceAddress !== address) {
+      await expect(sendTo(listener.port, { from: "a@sender.example", to: `other@${domain}`, subject: "x", text: "x" })).rejects.toMatchObject({ responseCode: 550 });
+    }
   });
 
   it("refuses relaying (550) and unknown mailboxes (550) at RCPT", async () => {

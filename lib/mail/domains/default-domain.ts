@@ -39,7 +39,3 @@ export async function ensureDefaultDomain(db: Executor): Promise<MailDomain> {
   return row;
 }
 
-/** Tests switch databases within one process. */
-export function forgetDefaultDomain() {
-  g.__brynthDefaultDomain?.clear();
-}

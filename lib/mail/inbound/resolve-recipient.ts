@@ -1,7 +1,9 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Executor } from "@/lib/db/client";
 import { mailboxes, mailDomains, type Mailbox } from "@/lib/db/schema/mail";
+import { sources } from "@/lib/db/schema/events";
 import { defaultMailDomain } from "@/lib/mail/domains/mail-domain-name";
+import { defaultMailbox } from "@/lib/mail/project-address";
 
 export type Recipient =
   | { kind: "mailbox"; mailbox: Mailbox }
@@ -27,11 +29,25 @@ export async function resolveRecipient(db: Executor, address: string): Promise<R
     .where(eq(mailDomains.domain, domain))
     .limit(1);
   const ours = row && (row.d.projectId === null ? domain === defaultMailDomain() : row.d.verifiedAt !== null);
-  if (!ours) {
-    // MAIL_DOMAIN is ours even before its row exists (no project address handed out yet): unknown, not foreign.
-    return domain === defaultMailDomain() ? { kind: "unknown" } : { kind: "foreign" };
-  }
-  return row.m ? { kind: "mailbox", mailbox: row.m } : { kind: "unknown" };
+  if (ours && row.m) return { kind: "mailbox", mailbox: row.m };
+  const alias = await sourceAlias(db, addr);
+  if (alias) return { kind: "mailbox", mailbox: alias };
+  // MAIL_DOMAIN is ours even before its row exists (no project address handed out yet): unknown, not foreign.
+  return ours || domain === defaultMailDomain() ? { kind: "unknown" } : { kind: "foreign" };
+}
+
+/**
+ * An email source whose stored `address` is not a mailbox (sources made before the events module took the address
+ * from projectAddress): mail to exactly that address reaches the project's default mailbox, so what the Sources
+ * screen shows always works. Only that exact address is accepted, never its domain.
+ */
+async function sourceAlias(db: Executor, address: string): Promise<Mailbox | null> {
+  const [src] = await db
+    .select({ projectId: sources.projectId })
+    .from(sources)
+    .where(and(eq(sources.type, "email"), isNull(sources.removedAt), sql`lower(${sources.address}) = ${address}`))
+    .limit(1);
+  return src ? defaultMailbox(db, src.projectId) : null;
 }
 
 /** Whether `domain` is one this instance receives for (outbound: same-instance recipients are delivered locally). */

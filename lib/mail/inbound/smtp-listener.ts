@@ -91,12 +91,15 @@ export async function startSmtpListener(opts: SmtpListenerOptions): Promise<Smtp
       accepted.delete(session.id);
     },
   });
-  server.on("error", (err) => onError(err));
+  // Before listening succeeds, an error (EADDRINUSE) is the caller's to report: it rejects below.
+  let listening = false;
+  server.on("error", (err) => listening && onError(err));
 
   await new Promise<void>((resolve, reject) => {
     server.server.once("error", reject);
     server.listen(opts.port, opts.host ?? env().SMTP_HOST ?? env().HOST, () => {
       server.server.off("error", reject);
+      listening = true;
       resolve();
     });
   });

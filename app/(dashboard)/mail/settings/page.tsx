@@ -8,6 +8,7 @@ import { requireOwner } from "@/lib/auth/current-owner";
 import { getDb } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import { mailHostname } from "@/lib/mail/domains/mail-domain-name";
+import { smtpStatus } from "@/lib/mail/inbound/smtp-status";
 import { envRelay } from "@/lib/mail/outbound/relay-config";
 import { relayView } from "@/lib/mail/relay/save-relay";
 import { removeRelayAction, saveRelayAction, testRelayAction } from "../actions";
@@ -19,6 +20,7 @@ export default async function MailSettingsPage() {
   const relay = await relayView(await getDb(), { projectId: actor.projectId });
   const fromEnv = envRelay();
   const e = env();
+  const smtp = smtpStatus();
 
   return (
     <>
@@ -59,7 +61,11 @@ export default async function MailSettingsPage() {
                 <dt className="text-muted-foreground">Mail domain</dt>
                 <dd className="font-mono text-xs">{e.MAIL_DOMAIN}</dd>
                 <dt className="text-muted-foreground">SMTP listener</dt>
-                <dd className="font-mono text-xs">{e.SMTP_PORT === 0 ? "off" : `${mailHostname()}:${e.SMTP_PORT}`}</dd>
+                <dd className="text-xs">
+                  <span className="font-mono">{e.SMTP_PORT === 0 ? "off (SMTP_PORT=0)" : `${mailHostname()}:${e.SMTP_PORT}`}</span>
+                  {smtp?.state === "failed" && <span className="ml-2 text-destructive">not running: {smtp.error}</span>}
+                  {smtp?.state === "listening" && <span className="ml-2 text-success">listening</span>}
+                </dd>
                 <dt className="text-muted-foreground">Largest inbound message</dt>
                 <dd>{Math.round(e.MAIL_MAX_MESSAGE_BYTES / 1024 / 1024)} MB</dd>
                 <dt className="text-muted-foreground">email_send limits</dt>

@@ -1,0 +1,33 @@
+import { expect, type Page } from "@playwright/test";
+
+export class DiskPage {
+  constructor(readonly page: Page) {}
+
+  readonly fileRow = (path: string) => this.page.locator(`tr[data-path="${path}"]`);
+  readonly uploadProgress = (name: string) => this.page.getByRole("progressbar", { name: `Uploading ${name}` });
+
+  async openFiles() {
+    await this.page.goto("/disk");
+    await expect(this.page.getByRole("heading", { name: "Disk", level: 1 })).toBeVisible();
+    await this.page.getByRole("navigation", { name: "Disk sections" }).getByRole("link", { name: "Files" }).click();
+    await expect(this.page).toHaveURL(/[?&]tab=files\b/);
+    await expect(this.page.getByLabel("Upload files")).toBeAttached();
+  }
+
+  async upload(file: { name: string; mimeType: string; buffer: Buffer }) {
+    await this.page.getByLabel("Upload files").setInputFiles(file);
+  }
+
+  /** Opens the link dialog for a file, creates a link with the default expiry and returns its URL. */
+  async createLink(path: string): Promise<string> {
+    await this.fileRow(path).getByRole("button", { name: `Create link for ${path}` }).click();
+    const dialog = this.page.getByRole("dialog");
+    await dialog.getByRole("button", { name: "Create link" }).click();
+    const url = dialog.getByLabel("Link URL");
+    await expect(url).toHaveValue(/^https?:\/\//);
+    const value = await url.inputValue();
+    await dialog.getByRole("button", { name: "Done" }).click();
+    await expect(dialog).toBeHidden();
+    return value;
+  }
+}
