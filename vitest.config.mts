@@ -8,6 +8,8 @@ export default defineConfig({
     globalSetup: ["lib/testing/global-setup.ts"],
     setupFiles: ["lib/testing/setup-db.ts"],
     pool: "forks",
+    // Test files mostly wait on the database and sockets: two workers keep both cores busy.
+    maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 60_000,
     env: { NODE_ENV: "test", APP_SECRET: "test-secret-test-secret-test-secret-0123", LOG_LEVEL: "warn" },

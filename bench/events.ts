@@ -73,7 +73,11 @@ async function claimAck(base: string, key: string) {
       while (performance.now() < end) {
         if (queue.length === 0) {
           const page = JSON.parse((await http("GET", `${base}/api/v1/events?source=bench&limit=100`, undefined, auth)).body);
-          queue = page.events.map((e: { id: string }) => e.id).sort(() => Math.random() - 0.5);
+          // Each consumer tries a few of the events it sees, in its own order, as independent agents would.
+          queue = page.events
+            .map((e: { id: string }) => e.id)
+            .sort(() => Math.random() - 0.5)
+            .slice(0, 10);
           if (queue.length === 0) return;
         }
         const id = queue.pop()!;

@@ -1,14 +1,14 @@
 /**
  * Mail: inbound 20 KB messages/s over 4 pooled SMTP connections into `email.received` events, and outbound
  * messages/s from email_send through the job runner to a relay sink. Each against a baseline in the same run:
- * nodemailer (same pool, same messages) into a bare smtp-server that only counts. PostgreSQL.
+ * nodemailer (same pool, same messages, sending from its own process) into a bare smtp-server that only counts.
+ * PostgreSQL. `cpu_ms_per_message` is this process's CPU (the receiving side only).
  * Run: npx tsx bench/mail.ts   (INBOUND=2000 OUTBOUND=1000 to change the counts)
  */
 import type { AddressInfo } from "node:net";
-import nodemailer from "nodemailer";
 import { SMTPServer } from "smtp-server";
 import { sql } from "drizzle-orm";
-import { freshDatabase } from "./support/processes";
+import { freshDatabase, startProcess } from "./support/processes";
 
 const INBOUND = Number(process.env.INBOUND ?? 2000);
 const OUTBOUND = Number(process.env.OUTBOUND ?? 1000);
@@ -44,21 +44,15 @@ async function countingSink() {
   };
 }
 
-/** Sends `n` 20 KB messages over a pool of CONNECTIONS connections, all queued at once; messages/s. */
+/** Sends `n` 20 KB messages over CONNECTIONS pooled connections from a separate process (as real senders are). */
 async function pump(port: number, n: number, to: string, tag: string) {
-  const t = nodemailer.createTransport({ host: "127.0.0.1", port, pool: true, maxConnections: CONNECTIONS, maxMessages: Infinity, ignoreTLS: true });
-  const t0 = performance.now();
-  let errors = 0;
-  await Promise.all(
-    Array.from({ length: n }, (_, i) =>
-      t
-        .sendMail({ from: "sender@bench.example", to, subject: `${tag} ${i}`, text: body, messageId: `<${tag}-${i}-${Date.now()}@bench.example>` })
-        .catch(() => errors++),
-    ),
+  const { match } = await startProcess(
+    process.execPath,
+    ["--import", "tsx", "bench/support/mail-pump.ts"],
+    { ...process.env, PORT: String(port), COUNT: String(n), TO: to, TAG: tag, CONNECTIONS: String(CONNECTIONS) },
+    /done (\{.*\})/,
   );
-  const seconds = (performance.now() - t0) / 1000;
-  t.close();
-  return { messages: n, errors, seconds: Number(seconds.toFixed(2)), per_second: Math.round((n - errors) / seconds) };
+  return JSON.parse(match[1]) as { messages: number; errors: number; seconds: number; per_second: number };
 }
 
 async function main() {
