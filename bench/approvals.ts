@@ -42,7 +42,7 @@ async function main() {
   const cookie = `next-auth.session-token=${await encode({ token: { sub: owner.id, sid: session.id }, secret: nextAuthSecret() })}`;
   const server = await startProcess(
     process.execPath,
-    ["--import", "tsx", "bench/support/api-server-process.ts"],
+    ["--import", "tsx", "lib/testing/api-instance.ts"],
     { NODE_ENV: "production", DATABASE_URL: database.url, DATABASE_POOL_SIZE: "20", APP_SECRET: process.env.APP_SECRET },
     /ready (\S+)/,
   );

@@ -78,7 +78,8 @@ export function AddSourceDialog({ addAction, label = "Add source" }: Props) {
       setErrors({});
       setCreated({ ...res.data, secret: generated ? secret : undefined });
       toast.success(`Source “${res.data.name}” added`);
-      router.refresh();
+      // The list refreshes when the dialog closes: refreshing now would unmount the empty state's dialog (first
+      // source) and with it the URL and the generated secret it shows only once.
     });
   }
 
@@ -87,7 +88,10 @@ export function AddSourceDialog({ addAction, label = "Add source" }: Props) {
       open={open}
       onOpenChange={(next) => {
         setOpen(next);
-        if (!next) reset();
+        if (!next) {
+          if (created) router.refresh();
+          reset();
+        }
       }}
     >
       <DialogTrigger asChild>
@@ -126,7 +130,15 @@ export function AddSourceDialog({ addAction, label = "Add source" }: Props) {
               </div>
             )}
             <DialogFooter>
-              <Button onClick={() => setOpen(false)}>Done</Button>
+              <Button
+                onClick={() => {
+                  setOpen(false);
+                  reset();
+                  router.refresh();
+                }}
+              >
+                Done
+              </Button>
             </DialogFooter>
           </>
         ) : (

@@ -7,7 +7,7 @@ import { AppError } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import { appendEntry } from "@/lib/ledger/append-entry";
 import { hookToken, hookTokenHash } from "@/lib/sources/hook-token";
-import { projectAddress } from "@/lib/sources/project-address";
+import { projectAddress } from "@/lib/mail/project-address";
 import { checkSourceFields, sourceExtras, sourceFields } from "@/lib/sources/source-input";
 import { findActiveSources } from "@/lib/sources/find-source";
 import { sourceView } from "@/lib/sources/source-view";
@@ -32,6 +32,8 @@ export async function addSource(tx: Executor, opts: { actor: Actor; ledger?: boo
   }
   const id = newId("src");
   const webhook = opts.type === "webhook";
+  // The email source's address is the project's default mailbox (ARCHITECTURE §6).
+  const address = webhook ? null : await projectAddress(tx, actor.projectId);
   const [row] = await tx
     .insert(sources)
     .values({
@@ -45,7 +47,7 @@ export async function addSource(tx: Executor, opts: { actor: Actor; ledger?: boo
       idHeader: webhook ? (opts.id_header ?? null) : null,
       typeField: webhook ? (opts.type_field ?? null) : null,
       tokenHash: webhook ? hookTokenHash(hookToken(id)) : null,
-      address: webhook ? null : projectAddress(actor.projectId),
+      address,
       createdBy: actor.id,
     })
     .onConflictDoNothing()

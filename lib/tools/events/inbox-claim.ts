@@ -6,6 +6,7 @@ import { defineTool } from "@/lib/tools/define-tool";
 import { writes } from "@/lib/tools/fields";
 import { envelopeShape, envelopeView } from "@/lib/tools/events/envelope-shape";
 import { eventId } from "@/lib/tools/events/event-id";
+import { emailEventLinks } from "@/lib/mail/email-event-links";
 
 export const inboxClaim = defineTool({
   name: "inbox_claim",
@@ -30,6 +31,16 @@ export const inboxClaim = defineTool({
     lease_expires_at: z.string(),
     payload_url: z.string().nullable().describe("Signed URL of the raw payload, valid 1 hour; set for payloads over 8 KB."),
     payload_url_expires_at: z.string().nullable(),
+    email: z
+      .object({
+        html_url: z.string().nullable(),
+        attachments: z.array(
+          z.object({ name: z.string(), path: z.string(), size_bytes: z.number(), content_type: z.string(), url: z.string() }).loose(),
+        ),
+        expires_at: z.string(),
+      })
+      .nullable()
+      .describe("For email.received: signed URLs (valid 1 hour) of the HTML body and each attachment; null otherwise."),
   }),
   annotations: writes,
   rest: { method: "POST", path: "/events/{event_id}/claim" },
@@ -44,6 +55,7 @@ export const inboxClaim = defineTool({
       lease_expires_at: row.leaseExpiresAt.toISOString(),
       payload_url: link?.url ?? null,
       payload_url_expires_at: link?.expiresAt.toISOString() ?? null,
+      email: row.type === "email.received" ? await emailEventLinks(ctx.db, { projectId: ctx.actor.projectId, eventId: row.id }) : null,
     };
   },
 });

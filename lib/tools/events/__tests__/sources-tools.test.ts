@@ -51,7 +51,8 @@ describe("source_add / source_list / source_remove", () => {
     const added = await restCall(server.url, secret, "POST", "/sources", { type: "email", name: "email" });
     expect(added.status).toBe(200);
     expect(added.body).toMatchObject({ type: "email", url: null, verification: null });
-    expect(added.body.address).toMatch(/^prj-[a-z0-9]+@127\.0\.0\.1$/);
+    // The project's default mailbox on the mail domain: mail sent there becomes email.received events.
+    expect(added.body.address).toMatch(/^[a-z0-9-]+@brynth\.localhost$/);
     const second = await restCall(server.url, secret, "POST", "/sources", { type: "email", name: "email2" });
     expect(second.status).toBe(409);
   });

@@ -1,0 +1,66 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { and, eq } from "drizzle-orm";
+import { getDb } from "@/lib/db/client";
+import { approvalRequests } from "@/lib/db/schema/approvals";
+import { OWNER_EMAIL, OWNER_PASSWORD, seedProject } from "@/lib/testing/seed";
+import { connectMcp } from "@/lib/testing/mcp-client";
+import { mcpCall } from "@/lib/tools/events/__tests__/tool-client";
+
+const onPostgres = /^postgres/.test(process.env.DATABASE_URL ?? "");
+
+function startInstance(): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, ["--import", "tsx", "lib/testing/api-instance.ts"], { env: { ...process.env, NODE_ENV: "test" }, stdio: ["ignore", "pipe", "inherit"] });
+  return new Promise((resolve, reject) => {
+    let out = "";
+    child.stdout!.on("data", (d) => {
+      const m = /ready (\S+)/.exec((out += d));
+      if (m) resolve({ url: m[1], child });
+    });
+    child.on("exit", (code) => reject(new Error(`instance exited with ${code}`)));
+  });
+}
+
+// The waiter and the decision meet only through Postgres (LISTEN/NOTIFY), as behind a load balancer.
+describe.runIf(onPostgres)("approvals across two instances", () => {
+  let a: Awaited<ReturnType<typeof startInstance>>;
+  let b: Awaited<ReturnType<typeof startInstance>>;
+  beforeAll(async () => {
+    [a, b] = await Promise.all([startInstance(), startInstance()]);
+  }, 60_000);
+  afterAll(() => {
+    a?.child.kill("SIGTERM");
+    b?.child.kill("SIGTERM");
+  });
+
+  it("wakes an agent waiting on instance A when the owner decides on instance B", async () => {
+    const seeded = await seedProject({ scopes: ["approvals"] });
+    const { client } = await connectMcp(a.url, seeded.secret);
+    const waiting = mcpCall(client, "ask_approval", { action: "refund", summary: "Refund across instances?", wait_seconds: 30, state_ref: "x" });
+    // The request's id, as the owner's Approvals screen would show it.
+    let id: string | undefined;
+    for (let i = 0; i < 100 && !id; i++) {
+      const rows = await (await getDb())
+        .select({ id: approvalRequests.id })
+        .from(approvalRequests)
+        .where(and(eq(approvalRequests.projectId, seeded.project.id), eq(approvalRequests.action, "refund"), eq(approvalRequests.status, "pending")));
+      id = rows[0]?.id;
+      if (!id) await new Promise((r) => setTimeout(r, 100));
+    }
+    const started = Date.now();
+    const decided = await fetch(`${b.url}/api/v1/requests/${id}/decision`, {
+      method: "POST",
+      headers: {
+        authorization: `Basic ${Buffer.from(`${OWNER_EMAIL}:${OWNER_PASSWORD}`).toString("base64")}`,
+        "content-type": "application/json",
+        "x-brynth-project": seeded.project.id,
+      },
+      body: JSON.stringify({ outcome: "approve" }),
+    });
+    expect(decided.status).toBe(200);
+    const r = await waiting;
+    expect(r).toMatchObject({ ok: true, data: { request_id: id, status: "approved", state_ref: "x" } });
+    expect(Date.now() - started).toBeLessThan(10_000);
+    await client.close();
+  });
+});
