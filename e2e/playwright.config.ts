@@ -6,7 +6,11 @@ import { defineConfig } from "@playwright/test";
  */
 export default defineConfig({
   testDir: ".",
-  testMatch: "**/*.spec.ts",
+  // The foundation spec walks the instance's first run (setup link → owner), so it runs before the module specs.
+  projects: [
+    { name: "foundation", testMatch: "foundation.spec.ts" },
+    { name: "modules", testMatch: "**/*.spec.ts", testIgnore: "foundation.spec.ts", dependencies: ["foundation"] },
+  ],
   globalSetup: "./global-setup.ts",
   outputDir: "../test-results/e2e",
   // One server, one owner: the specs walk through an instance's life in order.
