@@ -5,10 +5,13 @@
  *    (the dashboard's POST); measured from the decision's start to the agent's MCP response (p50/p99).
  *    Baselines in the same run: a plain MCP round trip (request_status) and a bare LISTEN/NOTIFY round trip.
  * 2. ask_approval calls/s that the policy auto-approves (10 clients, 10 s); baseline: whoami calls/s, same clients.
+ * Besides calls/s, the CPU the server side (API process + Postgres backends) spends per call, which hardly depends
+ * on other load on the machine, and the calls/s two idle cores would give at that cost.
  * Targets: p99 ≤ 100 ms; ≥ 500 calls/s. Run: npx tsx bench/approvals.ts
  */
 import { closedLoop, percentiles } from "./support/load";
 import { freshDatabase, startProcess } from "./support/processes";
+import { serverCpuPerCall } from "./support/cpu-time";
 
 const REQUESTS = Number(process.env.REQUESTS ?? 200);
 const CLIENTS = Number(process.env.CLIENTS ?? 10);
@@ -117,8 +120,10 @@ async function main() {
     if (out.status !== "approved") throw new Error("not auto-approved");
   };
   for (let i = 0; i < 200; i++) await ask(); // warm-up
-  const auto = await closedLoop(CLIENTS, SECONDS, ask);
-  const whoami = await closedLoop(CLIENTS, SECONDS, async () => void (await callTool("whoami", {})));
+  const dbName = new URL(database.url).pathname.slice(1);
+  const serverPid = server.child.pid!;
+  const auto = await serverCpuPerCall(serverPid, dbName, () => closedLoop(CLIENTS, SECONDS, ask));
+  const whoami = await serverCpuPerCall(serverPid, dbName, () => closedLoop(CLIENTS, SECONDS, async () => void (await callTool("whoami", {}))));
 
   server.child.kill("SIGTERM");
   await closeDb();

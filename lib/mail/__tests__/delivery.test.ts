@@ -93,9 +93,13 @@ describe("outbound delivery", () => {
     const sent = await send({ to: ["dan@example.com"], subject: "Your order" });
     const quiet = await send({ to: ["dan@example.com"], subject: "No replies please", reply_to_inbox: false });
     await drainJobs();
-    const original = sink.received.filter((m) => m.to.includes("dan@example.com"));
+    // Deliveries run concurrently, so the sink's order is not the send order: reply 0 answers "Your order".
+    const original = await Promise.all(
+      sink.received.filter((m) => m.to.includes("dan@example.com")).map((m) => simpleParser(m.raw)),
+    );
+    original.sort((a, b) => Number(b.subject === "Your order") - Number(a.subject === "Your order"));
     for (const [i, o] of original.entries()) {
-      const id = (await simpleParser(o.raw)).messageId!;
+      const id = o.messageId!;
       await sendTo(listener.port, { from: "dan@example.com", to: address, subject: `Re: reply ${i}`, text: "Thanks!", inReplyTo: id, references: [id] });
     }
     const replies = await latestEvents(seeded.project.id, "email.received");
