@@ -1,5 +1,5 @@
 /**
- * tools/call whoami over MCP, 10 concurrent clients for 10 s, against the production build (dist/server.js) on
+ * tools/call whoami over MCP, 10 concurrent clients for 10 s, against the production build (dist/server.mjs) on
  * Postgres; in the same run the bare SDK stateless server in plain node:http as the baseline.
  * Run: npm run build && npx tsx bench/mcp.ts
  */
@@ -21,12 +21,12 @@ const init = JSON.stringify({
 });
 
 async function main() {
-  if (!existsSync("dist/server.js")) throw new Error("Run `npm run build` first: the benchmark measures the production build.");
+  if (!existsSync("dist/server.mjs")) throw new Error("Run `npm run build` first: the benchmark measures the production build.");
   const db = await freshDatabase("brynth_bench_mcp");
   const port = 3900 + Math.floor(Math.random() * 90);
   const brynth = await startProcess(
     process.execPath,
-    ["dist/server.js"],
+    ["dist/server.mjs"],
     {
       NODE_ENV: "production",
       DATABASE_URL: db.url,

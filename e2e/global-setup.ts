@@ -13,7 +13,7 @@ const root = resolve(__dirname, "..");
  * Builds first only when there is no build.
  */
 export default async function globalSetup() {
-  if (!existsSync(join(root, "dist/server.js")) || !existsSync(join(root, ".next/BUILD_ID"))) {
+  if (!existsSync(join(root, "dist/server.mjs")) || !existsSync(join(root, ".next/BUILD_ID"))) {
     const build = spawnSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" });
     if (build.status !== 0) throw new Error("npm run build failed");
   }
@@ -29,7 +29,7 @@ export default async function globalSetup() {
   if (db) env.DATABASE_URL = db.url;
 
   const logFile = join(tmpdir(), `brynth-e2e-server-${port}.log`);
-  const child = spawn(process.execPath, ["dist/server.js"], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["dist/server.mjs"], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
   const log = createWriteStream(logFile);
   child.stderr!.pipe(log);
   const setupUrl = await waitForReady(child, log, logFile);

@@ -1,7 +1,7 @@
 import { defineConfig } from "@playwright/test";
 
 /**
- * Browser tests against the production build (`node dist/server.js`, started by global-setup.ts on a free port with
+ * Browser tests against the production build (`node dist/server.mjs`, started by global-setup.ts on a free port with
  * a fresh database). Debian's Chromium, not a downloaded one: CHROMIUM_PATH overrides the path.
  */
 export default defineConfig({

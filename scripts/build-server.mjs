@@ -3,7 +3,7 @@ import { build } from "esbuild";
 
 await build({
   entryPoints: ["server.ts"],
-  outfile: "dist/server.js",
+  outfile: "dist/server.mjs",
   bundle: true,
   platform: "node",
   target: "node20",

@@ -10,7 +10,7 @@ import { join } from "node:path";
 
 const [node22, conformance, ...serverCmd] = process.argv.slice(2);
 const scenarios = ["server-initialize", "ping", "tools-list", "server-sse-polling", "dns-rebinding-protection"];
-const cmd = serverCmd.length ? serverCmd : [process.execPath, "dist/server.js"];
+const cmd = serverCmd.length ? serverCmd : [process.execPath, "dist/server.mjs"];
 const port = 3500 + Math.floor(Math.random() * 400);
 const env = {
   ...process.env,

@@ -2,14 +2,14 @@
 import { existsSync, statSync } from "node:fs";
 import { spawnSync, spawn } from "node:child_process";
 
-const built = existsSync(".next/BUILD_ID") && existsSync("dist/server.js");
+const built = existsSync(".next/BUILD_ID") && existsSync("dist/server.mjs");
 const stale = built && statSync("package-lock.json", { throwIfNoEntry: false })?.mtimeMs > statSync(".next/BUILD_ID").mtimeMs;
 if (!built || stale || process.env.BRYNTH_REBUILD === "1") {
   console.log("Building Brynth (first start only)…");
   const r = spawnSync("npm", ["run", "build"], { stdio: "inherit" });
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
-const child = spawn(process.execPath, ["dist/server.js"], {
+const child = spawn(process.execPath, ["dist/server.mjs"], {
   stdio: "inherit",
   env: { ...process.env, NODE_ENV: "production" },
 });

@@ -1,6 +1,6 @@
-import { eq, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
-import { apiKeys, type ApiKey } from "@/lib/db/schema/keys";
+import { apiKeys, mcpSessions, type ApiKey, type McpSession } from "@/lib/db/schema/keys";
 import { projects } from "@/lib/db/schema/projects";
 import { AppError } from "@/lib/errors";
 import { hashKey, looksLikeKey } from "@/lib/keys/key-format";
@@ -21,7 +21,9 @@ const LAST_USED_EVERY_MS = 60_000;
 export async function authenticateKey(
   authorization: string | null,
   clientIp: string,
-): Promise<ApiKey & { projectName: string }> {
+  /** An MCP session id: its row comes back in the same query (null if unknown), saving a round trip per call. */
+  sessionId?: string | null,
+): Promise<ApiKey & { projectName: string; session?: McpSession | null }> {
   checkAuthThrottle(clientIp);
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? "");
   const secret = match?.[1];
@@ -33,11 +35,12 @@ export async function authenticateKey(
   }
   const db = await getDb();
   const [row] = await db
-    .select({ key: apiKeys, projectName: projects.name })
+    .select({ key: apiKeys, projectName: projects.name, session: mcpSessions })
     .from(apiKeys)
     .innerJoin(projects, eq(projects.id, apiKeys.projectId))
+    .leftJoin(mcpSessions, and(eq(mcpSessions.id, sessionId ?? ""), sql`${sessionId ?? null}::text is not null`))
     .where(eq(apiKeys.hash, hashKey(secret)));
-  const key = row && { ...row.key, projectName: row.projectName };
+  const key = row && { ...row.key, projectName: row.projectName, session: row.session };
   if (!key || key.revokedAt) {
     noteAuthFailure(clientIp);
     throw unauthorized();

@@ -4,6 +4,8 @@ import { ledgerEntries, ledgerHeads } from "@/lib/db/schema/ledger";
 import { entryHash, GENESIS_HASH } from "@/lib/ledger/canonical";
 
 const BATCH = 2000;
+/** Appends within this window are chained in one transaction; readers seal synchronously, so nobody waits on it. */
+const SEAL_DELAY_MS = 20;
 
 /**
  * Chains a project's committed, unsealed entries: locks the head row (so sealers on every instance take turns),
@@ -65,9 +67,9 @@ export function sealSoon(projectId: string): void {
     } catch (err) {
       console.error("[brynth] ledger sealing failed; the sweep will retry", err);
     }
-    if (entry.again) return void setTimeout(run, 2);
+    if (entry.again) return void setTimeout(run, SEAL_DELAY_MS);
     state.delete(projectId);
-  }, 2);
+  }, SEAL_DELAY_MS);
 }
 
 /** Seals every project that has unsealed entries (start-up and periodic sweep). */

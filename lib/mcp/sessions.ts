@@ -7,8 +7,14 @@ import { randomBase62 } from "@/lib/ids";
 /** Session ids are visible ASCII (spec) and unguessable; they never authenticate — the key does, every time. */
 export const newSessionId = () => randomBase62(32);
 
-export async function loadSession(db: Executor, sessionId: string, keyId: string): Promise<McpSession> {
-  const [row] = await db.select().from(mcpSessions).where(eq(mcpSessions.id, sessionId));
+/** The session row (already loaded with the key, or read here), checked: live and started with this key. */
+export async function loadSession(
+  db: Executor,
+  sessionId: string,
+  keyId: string,
+  preloaded?: McpSession | null,
+): Promise<McpSession> {
+  const row = preloaded ?? (await db.select().from(mcpSessions).where(eq(mcpSessions.id, sessionId)))[0];
   if (!row || row.endedAt) {
     throw new AppError("not_found", "Unknown or ended MCP session.", {
       fix: "Start a new session: send initialize without Mcp-Session-Id.",

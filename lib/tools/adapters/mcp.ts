@@ -41,18 +41,18 @@ export async function handleMcp(req: Request): Promise<Response> {
       // No standalone GET stream: every response travels on its POST (the spec allows 405 here).
       return new Response(null, { status: 405, headers: { Allow: "POST, DELETE" } });
     }
-    const key = await authenticateKey(req.headers.get("authorization"), clientIp(req));
+    const sessionId = req.headers.get("mcp-session-id");
+    const key = await authenticateKey(req.headers.get("authorization"), clientIp(req), sessionId);
     const version = req.headers.get("mcp-protocol-version");
     if (version !== null && !(PROTOCOL_VERSIONS as readonly string[]).includes(version)) {
       throw new AppError("bad_request", `Unsupported MCP-Protocol-Version: ${version}.`, {
         fix: `Use one of ${PROTOCOL_VERSIONS.join(", ")}.`,
       });
     }
-    const sessionId = req.headers.get("mcp-session-id");
     const db = await getDb();
     if (req.method === "DELETE") {
       if (!sessionId) throw new AppError("bad_request", "DELETE needs an Mcp-Session-Id header.");
-      const session = await loadSession(db, sessionId, key.id);
+      const session = await loadSession(db, sessionId, key.id, key.session);
       await db.update(mcpSessions).set({ endedAt: new Date() }).where(eq(mcpSessions.id, session.id));
       return new Response(null, { status: 200 });
     }
@@ -73,7 +73,7 @@ export async function handleMcp(req: Request): Promise<Response> {
     if (!msg.method) return new Response(null, { status: 202 }); // a response from the client: nothing to do
 
     if (msg.method === "initialize") return initialize(req, key, msg);
-    const session = sessionId ? await loadSession(db, sessionId, key.id) : null;
+    const session = sessionId ? await loadSession(db, sessionId, key.id, key.session) : null;
     if (msg.id === undefined) return new Response(null, { status: 202 }); // notifications need no answer
 
     switch (msg.method) {
