@@ -1,5 +1,5 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { spawnApiInstance } from "@/lib/testing/spawn-instance";
 import { and, eq } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
 import { approvalRequests } from "@/lib/db/schema/approvals";
@@ -9,24 +9,13 @@ import { mcpCall } from "@/lib/tools/events/__tests__/tool-client";
 
 const onPostgres = /^postgres/.test(process.env.DATABASE_URL ?? "");
 
-function startInstance(): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, ["--import", "tsx", "lib/testing/api-instance.ts"], { env: { ...process.env, NODE_ENV: "test" }, stdio: ["ignore", "pipe", "inherit"] });
-  return new Promise((resolve, reject) => {
-    let out = "";
-    child.stdout!.on("data", (d) => {
-      const m = /ready (\S+)/.exec((out += d));
-      if (m) resolve({ url: m[1], child });
-    });
-    child.on("exit", (code) => reject(new Error(`instance exited with ${code}`)));
-  });
-}
 
 // The waiter and the decision meet only through Postgres (LISTEN/NOTIFY), as behind a load balancer.
 describe.runIf(onPostgres)("approvals across two instances", () => {
-  let a: Awaited<ReturnType<typeof startInstance>>;
-  let b: Awaited<ReturnType<typeof startInstance>>;
+  let a: Awaited<ReturnType<typeof spawnApiInstance>>;
+  let b: Awaited<ReturnType<typeof spawnApiInstance>>;
   beforeAll(async () => {
-    [a, b] = await Promise.all([startInstance(), startInstance()]);
+    [a, b] = await Promise.all([spawnApiInstance(), spawnApiInstance()]);
   }, 60_000);
   afterAll(() => {
     a?.child.kill("SIGTERM");

@@ -2,11 +2,11 @@ import { getDb } from "@/lib/db/client";
 import { AppError, toErrorBody } from "@/lib/errors";
 import { readCookie, authenticateOwner } from "@/lib/auth/authenticate-owner";
 import { onEventChange } from "@/lib/events/events-channel";
+import { sseResponse } from "@/lib/http/stream/sse-response";
 import { clientIp, isAllowedOrigin } from "@/lib/http/request-info";
 import { authenticateKey } from "@/lib/keys/authenticate-key";
 import { ownerActor } from "@/lib/owner-api/owner-actor";
 
-const KEEPALIVE_MS = 15_000;
 /** Same cookie as lib/auth/current-owner.ts (not imported: that module needs Next's request scope). */
 const PROJECT_COOKIE = "brynth_project";
 
@@ -38,41 +38,11 @@ export async function handleStream(req: Request): Promise<Response> {
     if (req.method !== "GET") throw new AppError("method_not_allowed", "The stream is read with GET.");
     if (!isAllowedOrigin(req.headers.get("origin"))) throw new AppError("forbidden", "Origin not allowed.");
     const projectId = await streamProject(req, new URL(req.url));
-    const encoder = new TextEncoder();
-    let cleanup = () => {};
-    const stream = new ReadableStream<Uint8Array>({
-      async start(controller) {
-        const send = (s: string) => {
-          try {
-            controller.enqueue(encoder.encode(s));
-          } catch {
-            cleanup();
-          }
-        };
-        send("retry: 3000\n: stream open\n\n");
-        const stop = await onEventChange((c) => {
-          if (c.project !== projectId) return;
-          send(`event: event\ndata: ${JSON.stringify({ id: c.id, source: c.source, type: c.type, status: c.status })}\n\n`);
-        });
-        const timer = setInterval(() => send(": keep-alive\n\n"), KEEPALIVE_MS);
-        cleanup = () => {
-          clearInterval(timer);
-          stop();
-          try {
-            controller.close();
-          } catch {}
-        };
-        if (req.signal.aborted) cleanup();
-        else req.signal.addEventListener("abort", () => cleanup(), { once: true });
-      },
-      cancel() {
-        cleanup();
-      },
-    });
-    return new Response(stream, {
-      status: 200,
-      headers: { "content-type": "text/event-stream", "cache-control": "no-cache, no-transform", "x-accel-buffering": "no" },
-    });
+    return sseResponse(req.signal, (send) =>
+      onEventChange((c) => {
+        if (c.project === projectId) send("event", { id: c.id, source: c.source, type: c.type, status: c.status });
+      }),
+    );
   } catch (err) {
     const { status, body, headers } = toErrorBody(err);
     return new Response(JSON.stringify({ error: body }), { status, headers: { "content-type": "application/json", ...headers } });

@@ -1,32 +1,17 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { spawnApiInstance } from "@/lib/testing/spawn-instance";
 import { seedProject } from "@/lib/testing/seed";
 import { connectMcp } from "@/lib/testing/mcp-client";
 
 const onPostgres = /^postgres/.test(process.env.DATABASE_URL ?? "");
 
-function startInstance(): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, ["--import", "tsx", "lib/testing/api-instance.ts"], {
-    env: { ...process.env, NODE_ENV: "test" },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  return new Promise((resolve, reject) => {
-    let out = "";
-    child.stdout!.on("data", (d) => {
-      out += d;
-      const m = /ready (\S+)/.exec(out);
-      if (m) resolve({ url: m[1], child });
-    });
-    child.on("exit", (code) => reject(new Error(`instance exited with ${code}`)));
-  });
-}
 
 // Instances share state only through Postgres; PGlite is single-process by design (data-dir lock).
 describe.runIf(onPostgres)("two instances on one Postgres", () => {
-  let a: Awaited<ReturnType<typeof startInstance>>;
-  let b: Awaited<ReturnType<typeof startInstance>>;
+  let a: Awaited<ReturnType<typeof spawnApiInstance>>;
+  let b: Awaited<ReturnType<typeof spawnApiInstance>>;
   beforeAll(async () => {
-    [a, b] = await Promise.all([startInstance(), startInstance()]);
+    [a, b] = await Promise.all([spawnApiInstance(), spawnApiInstance()]);
   }, 60_000);
   afterAll(() => {
     a?.child.kill("SIGTERM");

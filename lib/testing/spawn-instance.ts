@@ -1,0 +1,17 @@
+import { spawn, type ChildProcess } from "node:child_process";
+
+/** Starts lib/testing/api-instance.ts as its own process on this test's database; resolves with its URL. */
+export function spawnApiInstance(): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, ["--import", "tsx", "lib/testing/api-instance.ts"], {
+    env: { ...process.env, NODE_ENV: "test" },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  return new Promise((resolve, reject) => {
+    let out = "";
+    child.stdout!.on("data", (d) => {
+      const m = /ready (\S+)/.exec((out += d));
+      if (m) resolve({ url: m[1], child });
+    });
+    child.on("exit", (code) => reject(new Error(`instance exited with ${code}`)));
+  });
+}
