@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { getDb, type Executor } from "@/lib/db/client";
 import { listen, notify } from "@/lib/db/notify";
+import { runLater } from "@/lib/db/background";
 import { requestStatuses } from "@/lib/db/schema/approvals";
 
 /** LISTEN/NOTIFY channel for request changes: waiting agents, the dashboard's live list and channel senders. */
@@ -30,7 +31,7 @@ export function publishRequestChange(c: RequestChange): void {
   outbox.queue.push(c);
   if (outbox.scheduled) return;
   outbox.scheduled = true;
-  setImmediate(async () => {
+  runLater(0, async () => {
     const batch = outbox.queue.splice(0);
     outbox.scheduled = false;
     try {

@@ -5,6 +5,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { env } from "@/lib/env";
 import { acquireDataDirLock } from "@/lib/db/data-dir-lock";
+import { drainBackground } from "@/lib/db/background";
 
 /**
  * One database handle per process. Next bundles route code apart from server.ts, so the handle lives on globalThis
@@ -38,7 +39,9 @@ export async function getDb(): Promise<Db> {
   return (await getHandle()).db;
 }
 
+/** Closes the handle once the background work that still needs it is done (see background.ts). */
 export async function closeDb(): Promise<void> {
+  if (g.__brynthDb) await drainBackground();
   const handle = g.__brynthDb;
   g.__brynthDb = undefined;
   if (handle) await (await handle).close();

@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { Executor } from "@/lib/db/client";
 import { getDb } from "@/lib/db/client";
 import { listen, notify } from "@/lib/db/notify";
+import { runLater } from "@/lib/db/background";
 import { eventStatuses } from "@/lib/db/schema/events";
 
 /** One LISTEN/NOTIFY channel for event changes; listeners filter by project. Payloads are arrays of changes. */
@@ -40,10 +41,10 @@ export function publishEventChange(c: EventChange): void {
   outbox.queue.push(c);
   if (outbox.scheduled) return;
   outbox.scheduled = true;
-  setImmediate(() => {
+  runLater(0, () => {
     const batch = outbox.queue.splice(0);
     outbox.scheduled = false;
-    flush(batch).catch((err) => console.error("[brynth] event notification failed", err));
+    return flush(batch).catch((err) => console.error("[brynth] event notification failed", err));
   });
 }
 
@@ -57,7 +58,7 @@ const ADVISORY_DELAY_MS = 50;
  * does not serialise the commits of the consumers' hot path.
  */
 export function announceEventChange(c: EventChange): void {
-  setTimeout(() => publishEventChange(c), ADVISORY_DELAY_MS);
+  runLater(ADVISORY_DELAY_MS, async () => publishEventChange(c));
 }
 
 async function flush(batch: EventChange[]) {

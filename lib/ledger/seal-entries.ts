@@ -1,5 +1,6 @@
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import { getDb, type Db } from "@/lib/db/client";
+import { runLater } from "@/lib/db/background";
 import { ledgerEntries, ledgerHeads } from "@/lib/db/schema/ledger";
 import { entryHash, GENESIS_HASH } from "@/lib/ledger/canonical";
 
@@ -60,16 +61,16 @@ export function sealSoon(projectId: string): void {
   }
   const entry = { running: true, again: false };
   state.set(projectId, entry);
-  setTimeout(async function run() {
+  runLater(SEAL_DELAY_MS, async function run() {
     entry.again = false;
     try {
       await sealProject(await getDb(), projectId);
     } catch (err) {
       console.error("[brynth] ledger sealing failed; the sweep will retry", err);
     }
-    if (entry.again) return void setTimeout(run, SEAL_DELAY_MS);
+    if (entry.again) return runLater(SEAL_DELAY_MS, run);
     state.delete(projectId);
-  }, SEAL_DELAY_MS);
+  });
 }
 
 /** Seals every project that has unsealed entries (start-up and periodic sweep). */
