@@ -15,6 +15,10 @@ export const server = {
   get setupUrl() {
     return required("BRYNTH_E2E_SETUP_URL");
   },
+  /** The instance's inbound SMTP listener (on 127.0.0.1). */
+  get smtpPort() {
+    return Number(required("BRYNTH_E2E_SMTP_PORT"));
+  },
 };
 
 function required(name: string): string {

@@ -18,14 +18,15 @@ export default async function globalSetup() {
     if (build.status !== 0) throw new Error("npm run build failed");
   }
   const port = await freePort();
+  const smtpPort = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const dataDir = mkdtempSync(join(tmpdir(), "brynth-e2e-"));
   const db = await freshDatabase();
 
   const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "production", HOST: "127.0.0.1", PORT: String(port) };
-  Object.assign(env, { PUBLIC_URL: url, DATA_DIR: dataDir, LOG_LEVEL: "warn" });
+  Object.assign(env, { PUBLIC_URL: url, DATA_DIR: dataDir, LOG_LEVEL: "warn", SMTP_PORT: String(smtpPort), SMTP_HOST: "127.0.0.1" });
   // A headless-install owner would suppress the setup link the specs start from.
-  for (const k of ["OWNER_EMAIL", "OWNER_PASSWORD", "DATABASE_URL", "APP_SECRET", "NEXTAUTH_URL"]) delete env[k];
+  for (const k of ["OWNER_EMAIL", "OWNER_PASSWORD", "DATABASE_URL", "APP_SECRET", "NEXTAUTH_URL", "SMTP_RELAY_URL", "MAIL_DOMAIN"]) delete env[k];
   if (db) env.DATABASE_URL = db.url;
 
   const logFile = join(tmpdir(), `brynth-e2e-server-${port}.log`);
@@ -36,6 +37,7 @@ export default async function globalSetup() {
 
   process.env.BRYNTH_E2E_URL = url;
   process.env.BRYNTH_E2E_SETUP_URL = setupUrl;
+  process.env.BRYNTH_E2E_SMTP_PORT = String(smtpPort);
   process.env.BRYNTH_E2E_SERVER_LOG = logFile;
   if (db) process.env.BRYNTH_E2E_DATABASE_URL = db.url;
 
