@@ -26,7 +26,8 @@ async function main() {
   const port = 3900 + Math.floor(Math.random() * 90);
   const brynth = await startProcess(
     process.execPath,
-    ["dist/server.mjs"],
+    // BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the server under load.
+    [...(process.env.BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean), "dist/server.mjs"],
     {
       NODE_ENV: "production",
       DATABASE_URL: db.url,

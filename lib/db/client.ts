@@ -17,6 +17,12 @@ export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 /** Anything that runs queries: the database or a transaction. */
 export type Executor = Db | Tx;
 
+/**
+ * Duck-typed, not `instanceof`: Next bundles its own copy of drizzle, so a transaction begun by code of server.mjs's
+ * copy is not an instance of the class the route code sees.
+ */
+export const isTransaction = (e: Executor): e is Tx => "rollback" in e;
+
 export interface DbHandle {
   db: Db;
   kind: "postgres" | "pglite";

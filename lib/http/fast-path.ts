@@ -25,8 +25,8 @@ export function fastPathHandler(origin: string) {
     else if (path.startsWith("/blob/")) handler = handleBlob;
     else if (path.startsWith(TELEGRAM_HOOK_PREFIX)) handler = handleTelegramWebhook;
     if (!handler) return false;
-    const request = toWebRequest(req, res, origin);
-    handler(request)
+    toWebRequest(req, res, origin)
+      .then(handler)
       .then((response) => sendWebResponse(res, response, req))
       .catch((err) => {
         console.error("[brynth] unhandled error on", path, err);

@@ -1,8 +1,11 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 
+/** Bodies announced this small are read before the handler runs: a Buffer is far cheaper than a web stream. */
+const SMALL_BODY_BYTES = 64 * 1024;
+
 /** A Node request as a fetch `Request`, with the client's disconnect forwarded as an abort. */
-export function toWebRequest(req: IncomingMessage, res: ServerResponse, origin: string): Request {
+export async function toWebRequest(req: IncomingMessage, res: ServerResponse, origin: string): Promise<Request> {
   const controller = new AbortController();
   res.on("close", () => {
     if (!res.writableFinished) controller.abort();
@@ -14,14 +17,21 @@ export function toWebRequest(req: IncomingMessage, res: ServerResponse, origin: 
     else headers.set(name, value);
   }
   const hasBody = req.method !== "GET" && req.method !== "HEAD";
-  return new Request(new URL(req.url ?? "/", origin), {
-    method: req.method,
-    headers,
-    body: hasBody ? (Readable.toWeb(req) as ReadableStream<Uint8Array>) : undefined,
-    signal: controller.signal,
-    // @ts-expect-error Node's fetch needs duplex for streamed request bodies
-    duplex: hasBody ? "half" : undefined,
-  });
+  const length = Number(req.headers["content-length"] ?? NaN);
+  const small = hasBody && length <= SMALL_BODY_BYTES;
+  const init: RequestInit & { duplex?: "half" } = { method: req.method, headers, signal: controller.signal };
+  if (small) init.body = await readAll(req);
+  else if (hasBody) {
+    init.body = Readable.toWeb(req) as ReadableStream<Uint8Array>;
+    init.duplex = "half"; // Node's fetch needs it for streamed request bodies
+  }
+  return new Request(new URL(req.url ?? "/", origin), init);
+}
+
+async function readAll(req: IncomingMessage): Promise<Uint8Array<ArrayBuffer>> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks) as Uint8Array<ArrayBuffer>;
 }
 
 /** Writes a fetch `Response` to Node, streaming the body (SSE included) chunk by chunk. */
@@ -34,6 +44,13 @@ export async function sendWebResponse(res: ServerResponse, response: Response, r
   });
   const cookies = response.headers.getSetCookie();
   if (cookies.length) headers["set-cookie"] = cookies;
+  // JSON is always built in memory: one write, without pumping a web stream.
+  if (response.body && response.headers.get("content-type")?.startsWith("application/json")) {
+    const body = Buffer.from(await response.arrayBuffer());
+    headers["content-length"] = String(body.length);
+    res.writeHead(response.status, headers);
+    return void res.end(body);
+  }
   res.writeHead(response.status, headers);
   if (!response.body) return void res.end();
   const reader = response.body.getReader();

@@ -4,6 +4,7 @@ import { apiKeys, mcpSessions, type ApiKey, type McpSession } from "@/lib/db/sch
 import { projects } from "@/lib/db/schema/projects";
 import { AppError } from "@/lib/errors";
 import { hashKey, looksLikeKey } from "@/lib/keys/key-format";
+import { cacheEpoch, cachedKey, cachedSession, remember, type CachedKey } from "@/lib/keys/auth-cache";
 import { noteAuthFailure, checkAuthThrottle } from "@/lib/http/auth-throttle";
 
 const unauthorized = () =>
@@ -15,8 +16,9 @@ const unauthorized = () =>
 const LAST_USED_EVERY_MS = 60_000;
 
 /**
- * Looks the key up by hash on every request, so revocation applies at once. Failures count toward the client
- * address's throttle (429 with Retry-After) so keys cannot be guessed at speed.
+ * Looks the key up by hash, or finds it in the auth cache (which every instance empties the moment a key is revoked:
+ * see auth-cache.ts). Failures count toward the client address's throttle (429 with Retry-After) so keys cannot be
+ * guessed at speed.
  */
 export async function authenticateKey(
   authorization: string | null,
@@ -33,14 +35,26 @@ export async function authenticateKey(
     noteAuthFailure(clientIp);
     throw unauthorized();
   }
+  const hash = hashKey(secret);
   const db = await getDb();
-  const [row] = await db
-    .select({ key: apiKeys, projectName: projects.name, session: mcpSessions })
-    .from(apiKeys)
-    .innerJoin(projects, eq(projects.id, apiKeys.projectId))
-    .leftJoin(mcpSessions, and(eq(mcpSessions.id, sessionId ?? ""), sql`${sessionId ?? null}::text is not null`))
-    .where(eq(apiKeys.hash, hashKey(secret)));
-  const key = row && { ...row.key, projectName: row.projectName, session: row.session };
+  const hit = cachedKey(hash);
+  const session = sessionId ? cachedSession(sessionId) : undefined;
+  let base = hit;
+  let key: (CachedKey & { session?: McpSession | null }) | undefined;
+  if (hit && (!sessionId || session)) {
+    key = { ...hit, session };
+  } else {
+    const epoch = cacheEpoch();
+    const [row] = await db
+      .select({ key: apiKeys, projectName: projects.name, session: mcpSessions })
+      .from(apiKeys)
+      .innerJoin(projects, eq(projects.id, apiKeys.projectId))
+      .leftJoin(mcpSessions, and(eq(mcpSessions.id, sessionId ?? ""), sql`${sessionId ?? null}::text is not null`))
+      .where(eq(apiKeys.hash, hash));
+    base = row && { ...row.key, projectName: row.projectName };
+    if (base && !base.revokedAt) remember(epoch, hash, base, row.session);
+    key = base && { ...base, session: row.session };
+  }
   if (!key || key.revokedAt) {
     noteAuthFailure(clientIp);
     throw unauthorized();
@@ -48,6 +62,7 @@ export async function authenticateKey(
   const now = Date.now();
   if (!key.lastUsedAt || now - key.lastUsedAt.getTime() > LAST_USED_EVERY_MS) {
     key.lastUsedAt = new Date(now);
+    base!.lastUsedAt = key.lastUsedAt;
     db.update(apiKeys)
       .set({ lastUsedAt: sql`now()` })
       .where(eq(apiKeys.id, key.id))

@@ -4,8 +4,9 @@ import type { Executor } from "@/lib/db/client";
 import { apiKeys, mcpSessions } from "@/lib/db/schema/keys";
 import { notFound } from "@/lib/errors";
 import { appendEntry } from "@/lib/ledger/append-entry";
+import { invalidateAuth } from "@/lib/keys/auth-cache";
 
-/** Takes effect on the next request: every call looks the key up, and its MCP sessions end now. */
+/** Takes effect on the next request on every instance (their auth caches are emptied on commit); its MCP sessions end now. */
 export async function revokeKey(tx: Executor, opts: { actor: Actor; keyId: string }) {
   const [row] = await tx
     .update(apiKeys)
@@ -17,6 +18,7 @@ export async function revokeKey(tx: Executor, opts: { actor: Actor; keyId: strin
     .update(mcpSessions)
     .set({ endedAt: new Date() })
     .where(and(eq(mcpSessions.keyId, row.id), isNull(mcpSessions.endedAt)));
+  await invalidateAuth(tx);
   await appendEntry(tx, { actor: opts.actor, op: "key.revoke", subject: row.id });
   return row;
 }

@@ -5,6 +5,8 @@ import { ledgerEntries } from "@/lib/db/schema/ledger";
 import { appendEntry } from "@/lib/ledger/append-entry";
 import { queryLedger } from "@/lib/ledger/query-ledger";
 import { verifyLedger } from "@/lib/ledger/verify-ledger";
+import { findFirstSuspect } from "@/lib/ledger/scan-chain";
+import { GENESIS_HASH } from "@/lib/ledger/canonical";
 import { seedProject } from "@/lib/testing/seed";
 import type { Actor } from "@/lib/actor";
 
@@ -78,7 +80,36 @@ describe("ledger", () => {
     expect(await verifyLedger(db, { actor: a })).toMatchObject({ ok: false, first_inconsistent_seq: 3 });
   });
 
+  it("hashes in Postgres exactly as in Node, whatever the text, and suspects only what was changed", async () => {
+    const db = await getDb();
+    const a = (await seedProject()).actor;
+    const awkward = ['quote " back\\slash', "tab\tnew\nline\r\u0001\u001f\u007f", "é 中文 😀 \u2028\u2029", "</script>&<>'", ""];
+    for (const text of awkward) {
+      await db.transaction((tx) => appendEntry(tx, { actor: { ...a, agent: text, platform: text || null }, op: "odd.op", subject: text, input: { text } }));
+    }
+    const head = (await verifyLedger(db, { actor: a })).to_seq;
+    // Slices of 2 entries: links across slice boundaries are checked like any other.
+    for (const slice of [2, 100_000]) {
+      expect(await findFirstSuspect(db, a.projectId, 1, head, GENESIS_HASH, { slice })).toBeNull();
+      expect(await findFirstSuspect(db, a.projectId, 2, head, (await entryAt(a, 1)).hash!, { slice })).toBeNull();
+    }
+    await db.execute(sql`update ledger_entries set subject = 'forged' where project_id = ${a.projectId} and seq = 5`);
+    await db.execute(sql`update ledger_entries set seq = seq + 100 where project_id = ${a.projectId} and seq = ${head}`);
+    for (const slice of [2, 100_000]) {
+      expect(await findFirstSuspect(db, a.projectId, 1, head, GENESIS_HASH, { slice })).toBe(5);
+      expect(await findFirstSuspect(db, a.projectId, 6, head, (await entryAt(a, 5)).hash!, { slice })).toBe(head);
+    }
+    await db.execute(sql`update ledger_entries set subject = 'forged' where project_id = ${a.projectId} and seq = 3`);
+    expect(await verifyLedger(db, { actor: a })).toMatchObject({ ok: false, first_inconsistent_seq: 3, reason: "hash does not match the entry's content" });
+  });
+
   it("refuses to_seq before from_seq", async () => {
     await expect(verifyLedger(await getDb(), { actor, fromSeq: 3, toSeq: 2 })).rejects.toMatchObject({ code: "validation_error" });
   });
 });
+
+async function entryAt(a: Actor, seq: number) {
+  const db = await getDb();
+  const [row] = await db.select().from(ledgerEntries).where(and(eq(ledgerEntries.projectId, a.projectId), eq(ledgerEntries.seq, seq)));
+  return row;
+}

@@ -5,6 +5,7 @@ import { ledgerHeads } from "@/lib/db/schema/ledger";
 import { queryRows } from "@/lib/db/rows";
 import { entryHash, GENESIS_HASH } from "@/lib/ledger/canonical";
 import { sealProject } from "@/lib/ledger/seal-entries";
+import { findFirstSuspect } from "@/lib/ledger/scan-chain";
 import { AppError } from "@/lib/errors";
 
 export interface VerifyResult {
@@ -37,8 +38,7 @@ interface Row {
 
 /**
  * Recomputes the chain over [from, to]: each entry's hash, its link to the previous hash, and contiguous seqs.
- * Checking up to the head also compares the head row, which catches entries deleted from the end. Rows come as
- * plain text (the timestamp already in ISO form) since parsing dominates the cost over a million entries.
+ * Checking up to the head also compares the head row, which catches entries deleted from the end.
  */
 export async function verifyLedger(
   db: Executor,
@@ -75,31 +75,66 @@ export async function verifyLedger(
     prevHash = anchor.hash;
   }
 
-  // One batch is always in flight while the previous one is hashed: Postgres and Node work side by side.
   const last = Math.min(to, latest);
-  const fetchBatch = (start: number) => {
+  // Postgres hashes the range first; Node re-checks from the first entry it suspects and names the reason.
+  const suspect = await findFirstSuspect(db, projectId, from, last, prevHash, { onProgress: opts.onProgress });
+  if (suspect !== null && suspect > from) {
+    const [anchor] = await queryRows<{ hash: string }>(
+      db,
+      sql`select hash from ledger_entries where project_id = ${projectId} and seq = ${suspect - 1}`,
+    );
+    prevHash = anchor.hash;
+  }
+  const checked =
+    suspect === null ? await lastHash(db, projectId, last) : await checkInNode(db, projectId, suspect, last, prevHash);
+  if ("first" in checked) return result(checked.first, checked.reason, checked.first - from);
+  if (to >= latest && head && head.hash !== checked.hash) {
+    return result(latest, "chain head does not match the last entry", last - from + 1);
+  }
+  return result(null, null, last - from + 1);
+}
+
+async function lastHash(db: Executor, projectId: string, seq: number): Promise<{ hash: string }> {
+  const [row] = await queryRows<{ hash: string }>(db, sql`select hash from ledger_entries where project_id = ${projectId} and seq = ${seq}`);
+  return row;
+}
+
+/**
+ * Entry by entry in Node, with entryHash itself, from `start` to `last`: the first inconsistent seq and why, or the
+ * hash of the last entry. One batch is always in flight while the previous one is hashed.
+ */
+async function checkInNode(
+  db: Executor,
+  projectId: string,
+  start: number,
+  last: number,
+  anchorHash: string,
+): Promise<{ first: number; reason: string } | { hash: string }> {
+  let prevHash = anchorHash;
+  const fetchBatch = (from: number) => {
     const q = queryRows<Row>(
       db,
       sql`select seq, to_char(ts at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as ts, op, actor_type, actor_id,
             key_id, agent, platform, via, subject, input_digest, output_digest, prev_hash, hash
           from ledger_entries
-          where project_id = ${projectId} and seq >= ${start} and seq <= ${Math.min(last, start + BATCH - 1)}
+          where project_id = ${projectId} and seq >= ${from} and seq <= ${Math.min(last, from + BATCH - 1)}
           order by seq`,
     );
     q.catch(() => {}); // an early return may leave it unawaited
     return q;
   };
-  let expected = from;
-  let pending = fetchBatch(from);
+  const missing = (seq: number) => ({ first: seq, reason: "entry missing" });
+  let expected = start;
+  let pending = fetchBatch(start);
   while (expected <= last) {
     const rows = await pending;
     const nextStart = expected + BATCH;
     if (nextStart <= last) pending = fetchBatch(nextStart);
-    if (rows.length === 0) return result(expected, "entry missing", expected - from);
+    if (rows.length === 0) return missing(expected);
     for (const r of rows) {
       const seq = Number(r.seq);
-      if (seq !== expected) return result(expected, "entry missing", expected - from);
-      if (r.prev_hash !== prevHash) return result(seq, "prev_hash does not match the previous entry", seq - from);
+      if (seq !== expected) return missing(expected);
+      if (r.prev_hash !== prevHash) return { first: seq, reason: "prev_hash does not match the previous entry" };
       const hash = entryHash({
         projectId,
         seq,
@@ -116,14 +151,12 @@ export async function verifyLedger(
         outputDigest: r.output_digest,
         prevHash: r.prev_hash,
       });
-      if (hash !== r.hash) return result(seq, "hash does not match the entry's content", seq - from);
+      if (hash !== r.hash) return { first: seq, reason: "hash does not match the entry's content" };
       prevHash = r.hash;
       expected++;
     }
     // A batch shorter than its range means seqs are missing inside it.
-    if (expected <= Math.min(last, nextStart - 1)) return result(expected, "entry missing", expected - from);
-    opts.onProgress?.(expected - 1);
+    if (expected <= Math.min(last, nextStart - 1)) return missing(expected);
   }
-  if (to >= latest && head && head.hash !== prevHash) return result(latest, "chain head does not match the last entry", last - from + 1);
-  return result(null, null, last - from + 1);
+  return { hash: prevHash };
 }

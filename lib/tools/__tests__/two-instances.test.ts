@@ -2,9 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { spawnApiInstance } from "@/lib/testing/spawn-instance";
 import { seedProject } from "@/lib/testing/seed";
 import { connectMcp } from "@/lib/testing/mcp-client";
+import { getDb } from "@/lib/db/client";
+import { revokeKey } from "@/lib/keys/revoke-key";
 
 const onPostgres = /^postgres/.test(process.env.DATABASE_URL ?? "");
-
+// Each instance caches keys and sessions; a change NOTIFYs every instance on commit, which takes milliseconds.
+const PROPAGATION = { timeout: 2000, interval: 20 };
 
 // Instances share state only through Postgres; PGlite is single-process by design (data-dir lock).
 describe.runIf(onPostgres)("two instances on one Postgres", () => {
@@ -29,18 +32,33 @@ describe.runIf(onPostgres)("two instances on one Postgres", () => {
     expect(who.structuredContent).toMatchObject({ session_id: sessionId, agent: "roamer", platform: "codex" });
 
     await onB.transport.terminateSession();
-    const res = await fetch(`${a.url}/mcp`, {
-      method: "POST",
-      headers: {
-        authorization: `Bearer ${secret}`,
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream",
-        "mcp-session-id": sessionId,
-      },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }),
-    });
-    expect(res.status).toBe(404);
+    await expect.poll(() => ping(a.url, secret, sessionId), PROPAGATION).toBe(404);
     // The SDK client on A learns the session is gone too.
     await expect(onA.client.callTool({ name: "whoami", arguments: {} })).rejects.toThrow(/Unknown or ended MCP session/);
   });
+
+  it("refuses a key on every instance once it is revoked, though both had it cached", async () => {
+    const { secret, key, actor } = await seedProject({ scopes: ["ledger:read"] });
+    expect(await ping(a.url, secret)).toBe(200);
+    expect(await ping(b.url, secret)).toBe(200);
+    const db = await getDb();
+    await db.transaction((tx) => revokeKey(tx, { actor, keyId: key.id }));
+    await expect.poll(() => ping(a.url, secret), PROPAGATION).toBe(401);
+    await expect.poll(() => ping(b.url, secret), PROPAGATION).toBe(401);
+  });
 });
+
+async function ping(url: string, secret: string, sessionId?: string): Promise<number> {
+  const res = await fetch(`${url}/mcp`, {
+    method: "POST",
+    headers: {
+      authorization: `Bearer ${secret}`,
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      ...(sessionId ? { "mcp-session-id": sessionId } : {}),
+    },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }),
+  });
+  await res.body?.cancel();
+  return res.status;
+}

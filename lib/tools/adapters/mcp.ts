@@ -7,6 +7,7 @@ import { readJson } from "@/lib/http/read-body";
 import { clientIp, isAllowedOrigin } from "@/lib/http/request-info";
 import { authenticateKey } from "@/lib/keys/authenticate-key";
 import { keyActor } from "@/lib/keys/key-actor";
+import { invalidateAuth } from "@/lib/keys/auth-cache";
 import { appendEntry } from "@/lib/ledger/append-entry";
 import { loadSession, newSessionId } from "@/lib/mcp/sessions";
 import {
@@ -53,7 +54,10 @@ export async function handleMcp(req: Request): Promise<Response> {
     if (req.method === "DELETE") {
       if (!sessionId) throw new AppError("bad_request", "DELETE needs an Mcp-Session-Id header.");
       const session = await loadSession(db, sessionId, key.id, key.session);
-      await db.update(mcpSessions).set({ endedAt: new Date() }).where(eq(mcpSessions.id, session.id));
+      await db.transaction(async (tx) => {
+        await tx.update(mcpSessions).set({ endedAt: new Date() }).where(eq(mcpSessions.id, session.id));
+        await invalidateAuth(tx);
+      });
       return new Response(null, { status: 200 });
     }
     if (!(req.headers.get("content-type") ?? "").toLowerCase().startsWith("application/json")) {
