@@ -45,7 +45,8 @@ async function main() {
   const cookie = `next-auth.session-token=${await encode({ token: { sub: owner.id, sid: session.id }, secret: nextAuthSecret() })}`;
   const server = await startProcess(
     process.execPath,
-    ["--import", "tsx", "lib/testing/api-instance.ts"],
+    // BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the API process.
+    [...(process.env.BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean), "--import", "tsx", "lib/testing/api-instance.ts"],
     { NODE_ENV: "production", DATABASE_URL: database.url, DATABASE_POOL_SIZE: "20", APP_SECRET: process.env.APP_SECRET },
     /ready (\S+)/,
   );

@@ -4,6 +4,9 @@
  */
 import { listenApi } from "@/lib/testing/listen-api";
 
+// Exit normally on SIGTERM, so that --cpu-prof (bench/approvals.ts) can write its profile.
+process.on("SIGTERM", () => process.exit(0));
+
 listenApi()
   .then(({ url }) => console.log(`ready ${url}`))
   .catch((err) => {

@@ -1,0 +1,83 @@
+import { sql } from "drizzle-orm";
+import type { z } from "zod";
+import { getDb, type Executor } from "@/lib/db/client";
+import { runLater } from "@/lib/db/background";
+import { listen, notify } from "@/lib/db/notify";
+
+/** pg_notify refuses payloads of 8000 bytes and more. */
+const MAX_PAYLOAD = 7000;
+
+/** JSON arrays of the given items, each under the NOTIFY payload limit. */
+function payloads(items: unknown[]): string[] {
+  const out: string[] = [];
+  let chunk: string[] = [];
+  let size = 2;
+  for (const c of items) {
+    const item = JSON.stringify(c);
+    if (chunk.length && size + item.length + 1 > MAX_PAYLOAD) {
+      out.push(`[${chunk.join(",")}]`);
+      chunk = [];
+      size = 2;
+    }
+    chunk.push(item);
+    size += item.length + 1;
+  }
+  if (chunk.length) out.push(`[${chunk.join(",")}]`);
+  return out;
+}
+
+const g = globalThis as { __brynthOutbox?: Map<string, unknown[]> };
+
+/**
+ * Everything published in the same moment, on every channel, leaves in ONE statement: a NOTIFY commit takes a
+ * cluster-wide lock until its WAL flush (measured here: 320 commits/s with NOTIFY in each against 570–1,350
+ * without), so a request the policy decides at once and its `request.resolved` event share one.
+ */
+function publish(channel: string, item: unknown): void {
+  const outbox = (g.__brynthOutbox ??= new Map());
+  const queued = outbox.get(channel);
+  if (queued) return void queued.push(item);
+  const first = outbox.size === 0;
+  outbox.set(channel, [item]);
+  if (!first) return;
+  runLater(0, async () => {
+    const batch = [...outbox].flatMap(([ch, items]) => payloads(items).map((p) => sql`pg_notify(${ch}, ${p})`));
+    outbox.clear();
+    try {
+      await (await getDb()).execute(sql`select ${sql.join(batch, sql`, `)}`);
+    } catch (err) {
+      console.error("[brynth] change notification failed", err);
+    }
+  });
+}
+
+/**
+ * A LISTEN/NOTIFY channel of changes (JSON arrays of items of `schema`), for waiters, live screens and senders.
+ * Three ways to tell: `notifyIn(tx, …)` is delivered on commit, so a woken listener always finds the row — for
+ * changes someone waits on; `publish` after a commit, coalesced as above — for hot paths; `announce` a moment
+ * later, for changes inside a transaction someone else commits, when only watchers care (they re-read anyway).
+ */
+export function changeChannel<T>(name: string, schema: z.ZodType<T>) {
+  return {
+    name,
+    async notifyIn(tx: Executor, changes: T[]): Promise<void> {
+      for (const payload of payloads(changes)) await notify(tx, name, payload);
+    },
+    publish: (change: T) => publish(name, change),
+    announce: (change: T, delayMs = 50) => runLater(delayMs, async () => publish(name, change)),
+    subscribe(handler: (change: T) => void): Promise<() => void> {
+      return listen(name, (payload) => {
+        let items: unknown;
+        try {
+          items = JSON.parse(payload);
+        } catch {
+          return;
+        }
+        for (const item of Array.isArray(items) ? items : [items]) {
+          const parsed = schema.safeParse(item);
+          if (parsed.success) handler(parsed.data);
+        }
+      });
+    },
+  };
+}
