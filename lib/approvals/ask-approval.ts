@@ -25,8 +25,9 @@ export function askApproval(db: Db, opts: { actor: Actor; signal?: AbortSignal }
     actor: opts.actor,
     waitSeconds: opts.waitSeconds,
     signal: opts.signal,
-    build: async (tx) => {
-      const current = await getPolicy(tx, opts.actor.projectId);
+    // The policy is read outside the request's transaction, where the cache may serve it.
+    build: async () => {
+      const current = await getPolicy(db, opts.actor.projectId);
       const verdict = evaluatePolicy(current.policy, {
         action: opts.action,
         tool: null,

@@ -4,7 +4,7 @@ import { apiKeys, mcpSessions, type ApiKey, type McpSession } from "@/lib/db/sch
 import { projects } from "@/lib/db/schema/projects";
 import { AppError } from "@/lib/errors";
 import { hashKey, looksLikeKey } from "@/lib/keys/key-format";
-import { cacheEpoch, cachedKey, cachedSession, remember, type CachedKey } from "@/lib/keys/auth-cache";
+import { keyCache, sessionCache, type CachedKey } from "@/lib/keys/auth-cache";
 import { noteAuthFailure, checkAuthThrottle } from "@/lib/http/auth-throttle";
 
 const unauthorized = () =>
@@ -37,14 +37,14 @@ export async function authenticateKey(
   }
   const hash = hashKey(secret);
   const db = await getDb();
-  const hit = cachedKey(hash);
-  const session = sessionId ? cachedSession(sessionId) : undefined;
+  const hit = keyCache.get(hash);
+  const session = sessionId ? sessionCache.get(sessionId) : undefined;
   let base = hit;
   let key: (CachedKey & { session?: McpSession | null }) | undefined;
   if (hit && (!sessionId || session)) {
     key = { ...hit, session };
   } else {
-    const epoch = cacheEpoch();
+    const epochs = [keyCache.epoch(), sessionCache.epoch()];
     const [row] = await db
       .select({ key: apiKeys, projectName: projects.name, session: mcpSessions })
       .from(apiKeys)
@@ -52,7 +52,10 @@ export async function authenticateKey(
       .leftJoin(mcpSessions, and(eq(mcpSessions.id, sessionId ?? ""), sql`${sessionId ?? null}::text is not null`))
       .where(eq(apiKeys.hash, hash));
     base = row && { ...row.key, projectName: row.projectName };
-    if (base && !base.revokedAt) remember(epoch, hash, base, row.session);
+    if (base && !base.revokedAt) {
+      keyCache.set(epochs[0], hash, base);
+      if (row.session) sessionCache.set(epochs[1], row.session.id, row.session);
+    }
     key = base && { ...base, session: row.session };
   }
   if (!key || key.revokedAt) {

@@ -4,7 +4,7 @@ import type { Executor } from "@/lib/db/client";
 import { apiKeys, mcpSessions } from "@/lib/db/schema/keys";
 import { notFound } from "@/lib/errors";
 import { appendEntry } from "@/lib/ledger/append-entry";
-import { invalidateAuth } from "@/lib/keys/auth-cache";
+import { keyCache } from "@/lib/keys/auth-cache";
 
 /** Takes effect on the next request on every instance (their auth caches are emptied on commit); its MCP sessions end now. */
 export async function revokeKey(tx: Executor, opts: { actor: Actor; keyId: string }) {
@@ -18,7 +18,7 @@ export async function revokeKey(tx: Executor, opts: { actor: Actor; keyId: strin
     .update(mcpSessions)
     .set({ endedAt: new Date() })
     .where(and(eq(mcpSessions.keyId, row.id), isNull(mcpSessions.endedAt)));
-  await invalidateAuth(tx);
+  await keyCache.invalidate(tx);
   await appendEntry(tx, { actor: opts.actor, op: "key.revoke", subject: row.id });
   return row;
 }

@@ -5,6 +5,7 @@ import { policyVersions } from "@/lib/db/schema/approvals";
 import { queryRows } from "@/lib/db/rows";
 import { appendEntry } from "@/lib/ledger/append-entry";
 import type { Policy } from "@/lib/policy/policy-schema";
+import { policyCache } from "@/lib/policy/get-policy";
 
 /**
  * Puts a checked policy in force as the next version. Versions of one project are numbered under a row lock on the
@@ -39,6 +40,7 @@ export async function applyPolicy(
     approvedVia: opts.approvedVia,
     requestId: opts.requestId ?? null,
   });
+  await policyCache.invalidate(tx);
   await appendEntry(tx, {
     actor: opts.actor,
     op: "policy.apply",

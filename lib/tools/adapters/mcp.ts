@@ -7,7 +7,7 @@ import { readJson } from "@/lib/http/read-body";
 import { clientIp, isAllowedOrigin } from "@/lib/http/request-info";
 import { authenticateKey } from "@/lib/keys/authenticate-key";
 import { keyActor } from "@/lib/keys/key-actor";
-import { invalidateAuth } from "@/lib/keys/auth-cache";
+import { sessionCache } from "@/lib/keys/auth-cache";
 import { appendEntry } from "@/lib/ledger/append-entry";
 import { loadSession, newSessionId } from "@/lib/mcp/sessions";
 import {
@@ -56,7 +56,7 @@ export async function handleMcp(req: Request): Promise<Response> {
       const session = await loadSession(db, sessionId, key.id, key.session);
       await db.transaction(async (tx) => {
         await tx.update(mcpSessions).set({ endedAt: new Date() }).where(eq(mcpSessions.id, session.id));
-        await invalidateAuth(tx);
+        await sessionCache.invalidate(tx);
       });
       return new Response(null, { status: 200 });
     }

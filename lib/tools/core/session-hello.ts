@@ -3,7 +3,7 @@ import { z } from "zod";
 import { mcpSessions } from "@/lib/db/schema/keys";
 import { defineTool } from "@/lib/tools/define-tool";
 import { normalisePlatform, platforms } from "@/lib/keys/agent-identity";
-import { invalidateAuth } from "@/lib/keys/auth-cache";
+import { sessionCache } from "@/lib/keys/auth-cache";
 
 export const sessionHello = defineTool({
   name: "session_hello",
@@ -39,7 +39,7 @@ export const sessionHello = defineTool({
         .update(mcpSessions)
         .set({ agent: input.agent, platform })
         .where(and(eq(mcpSessions.id, sessionId), eq(mcpSessions.projectId, ctx.actor.projectId)));
-      await invalidateAuth(ctx.db); // other instances hold this session's old labels
+      await sessionCache.invalidate(ctx.db); // other instances hold this session's old labels
     }
     ctx.actor = { ...ctx.actor, agent: input.agent, platform };
     ctx.subject = sessionId ?? ctx.actor.keyId;
