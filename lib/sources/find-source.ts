@@ -2,6 +2,7 @@ import { and, asc, eq, isNull } from "drizzle-orm";
 import type { Executor } from "@/lib/db/client";
 import { sources, type Source } from "@/lib/db/schema/events";
 import { notFound } from "@/lib/errors";
+import { notifiedCache } from "@/lib/db/notified-cache";
 import { HOOK_TOKEN_PATTERN, hookTokenHash } from "@/lib/sources/hook-token";
 
 export function findActiveSources(db: Executor, projectId: string): Promise<Source[]> {
@@ -21,12 +22,20 @@ export async function findSourceByName(db: Executor, projectId: string, name: st
   return row;
 }
 
+/** Live sources by token hash, so a busy webhook costs no lookup; removing or rotating one invalidates them. */
+export const sourceCache = notifiedCache<Source>("brynth_sources", { maxAgeMs: 10_000 });
+
 /** The active webhook source behind a URL token, or null: unknown and removed look the same. */
 export async function findSourceByToken(db: Executor, token: string): Promise<Source | null> {
   if (!HOOK_TOKEN_PATTERN.test(token)) return null;
+  const hash = hookTokenHash(token);
+  const hit = sourceCache.get(hash);
+  if (hit) return hit;
+  const epoch = sourceCache.epoch();
   const [row] = await db
     .select()
     .from(sources)
-    .where(and(eq(sources.tokenHash, hookTokenHash(token)), isNull(sources.removedAt)));
+    .where(and(eq(sources.tokenHash, hash), isNull(sources.removedAt)));
+  if (row) sourceCache.set(epoch, hash, row);
   return row ?? null;
 }

@@ -4,9 +4,10 @@ import type { Executor } from "@/lib/db/client";
 import { sources } from "@/lib/db/schema/events";
 import { notFound } from "@/lib/errors";
 import { appendEntry } from "@/lib/ledger/append-entry";
+import { sourceCache } from "@/lib/sources/find-source";
 
 /**
- * The URL stops accepting at once: intake looks the source up on every delivery and skips removed ones. Events
+ * The URL stops accepting at once, on every instance (their source caches are emptied on commit). Events
  * already received stay. The row stays too (soft delete), so the name can be reused and history keeps its source.
  */
 export async function removeSource(tx: Executor, opts: { actor: Actor; name: string; ledger?: boolean }) {
@@ -16,6 +17,7 @@ export async function removeSource(tx: Executor, opts: { actor: Actor; name: str
     .where(and(eq(sources.projectId, opts.actor.projectId), eq(sources.name, opts.name), isNull(sources.removedAt)))
     .returning();
   if (!row) throw notFound(`Source ${opts.name}`, "List the project's sources with source_list.");
+  await sourceCache.invalidate(tx);
   if (opts.ledger !== false) await appendEntry(tx, { actor: opts.actor, op: "source.remove", subject: row.id, input: { name: opts.name } });
   return row;
 }

@@ -6,7 +6,7 @@ import { sources } from "@/lib/db/schema/events";
 import { encryptSecret } from "@/lib/crypto/secret-box";
 import { AppError } from "@/lib/errors";
 import { appendEntry } from "@/lib/ledger/append-entry";
-import { findSourceByName } from "@/lib/sources/find-source";
+import { sourceCache, findSourceByName } from "@/lib/sources/find-source";
 import { secretField, sourceName } from "@/lib/sources/source-input";
 import { standardWebhooksKey } from "@/lib/sources/verify/standard-webhooks";
 
@@ -43,6 +43,7 @@ export async function rotateSourceSecret(tx: Executor, opts: { actor: Actor } & 
       updatedAt: new Date(),
     })
     .where(and(eq(sources.id, source.id), isNull(sources.removedAt)));
+  await sourceCache.invalidate(tx);
   await appendEntry(tx, { actor: opts.actor, op: "source.rotate_secret", subject: source.id, input: { name: opts.name, grace_hours: opts.grace_hours } });
   return { name: source.name, previous_valid_until: opts.grace_hours > 0 ? graceEnds.toISOString() : null };
 }
