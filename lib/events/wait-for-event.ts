@@ -8,6 +8,7 @@ import { filterConditions } from "@/lib/events/list-events";
 import { statusCondition } from "@/lib/events/event-status";
 import { onEventChange } from "@/lib/events/events-channel";
 import { typeCondition, typeMatches } from "@/lib/events/type-filter";
+import { longPoll } from "@/lib/db/long-poll";
 
 /**
  * Long-poll for the first claimable event matching source/type, without claiming it. Woken by NOTIFY when an event
@@ -18,43 +19,21 @@ export async function waitForEvent(
   db: Executor,
   opts: { actor: Pick<Actor, "projectId">; source?: string; type?: string; timeoutMs: number; signal: AbortSignal },
 ): Promise<EnvelopeRow | null> {
-  const deadline = Date.now() + opts.timeoutMs;
-  let poke: (() => void) | null = null;
-  let poked = false;
-  const stop = await onEventChange((c) => {
-    if (c.project !== opts.actor.projectId || c.status === "done" || c.status === "dead") return;
-    if ((opts.source && c.source !== opts.source) || !typeMatches(opts.type, c.type)) return;
-    poked = true;
-    poke?.();
-  });
-  const onAbort = () => poke?.();
-  opts.signal.addEventListener("abort", onAbort);
-  try {
-    for (;;) {
-      // Reset before querying: a notification arriving during the query must trigger another round.
-      poked = false;
+  const waited = await longPoll<EnvelopeRow>({
+    subscribe: (wake) =>
+      onEventChange((c) => {
+        if (c.project !== opts.actor.projectId || c.status === "done" || c.status === "dead") return;
+        if ((opts.source && c.source !== opts.source) || !typeMatches(opts.type, c.type)) return;
+        wake();
+      }),
+    check: async () => {
       const found = await firstClaimable(db, opts);
-      if (found) return found;
-      const now = Date.now();
-      if (now >= deadline || opts.signal.aborted) return null;
-      const nextChange = await msUntilNextChange(db, opts);
-      const sleep = Math.min(deadline - now, nextChange ?? Infinity);
-      if (!poked) {
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(done, Math.max(0, sleep));
-          function done() {
-            clearTimeout(timer);
-            poke = null;
-            resolve();
-          }
-          poke = done;
-        });
-      }
-    }
-  } finally {
-    stop();
-    opts.signal.removeEventListener("abort", onAbort);
-  }
+      return found ? { result: found } : { sleepMs: await msUntilNextChange(db, opts) };
+    },
+    timeoutMs: opts.timeoutMs,
+    signal: opts.signal,
+  });
+  return "result" in waited ? waited.result : null;
 }
 
 async function firstClaimable(db: Executor, opts: { actor: Pick<Actor, "projectId">; source?: string; type?: string }) {

@@ -100,7 +100,8 @@ export async function handleMcp(req: Request): Promise<Response> {
             return { content: [{ type: "text", text: JSON.stringify(body) }], isError: true };
           }
         };
-        const stream = Boolean(tool.waits) && keyMayUse(tool, key.scopes);
+        // `wait_seconds: 0` asks not to wait: such a call is answered as plain JSON like any other.
+        const stream = Boolean(tool.waits) && params.data.arguments?.wait_seconds !== 0 && keyMayUse(tool, key.scopes);
         return respond(req, msg.id, run, { preferStream: stream });
       }
       default:
