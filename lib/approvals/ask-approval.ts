@@ -20,14 +20,15 @@ export interface AskApprovalInput {
 }
 
 /** ask_approval: the policy may decide at once; otherwise the request goes to people and this waits. */
-export function askApproval(db: Db, opts: { actor: Actor; signal?: AbortSignal } & AskApprovalInput) {
+export async function askApproval(db: Db, opts: { actor: Actor; signal?: AbortSignal } & AskApprovalInput) {
+  // Read before the request's transaction begins, where the cache may serve it (and where PGlite's one connection
+  // is free: inside the transaction, a query on `db` would wait for the transaction itself).
+  const current = await getPolicy(db, opts.actor.projectId);
   return askPerson(db, {
     actor: opts.actor,
     waitSeconds: opts.waitSeconds,
     signal: opts.signal,
-    // The policy is read outside the request's transaction, where the cache may serve it.
     build: async () => {
-      const current = await getPolicy(db, opts.actor.projectId);
       const verdict = evaluatePolicy(current.policy, {
         action: opts.action,
         tool: null,
