@@ -158,7 +158,11 @@ async function main() {
   const db = await freshDatabase("brynth_bench_events");
   const sql = postgres(db.url, { max: CONNECTIONS + 2, onnotice: () => {} });
   const env: NodeJS.ProcessEnv = { NODE_ENV: "production", DATABASE_URL: db.url, DATABASE_POOL_SIZE: "20", BENCH_HMAC_SECRET: SECRET, LOG_LEVEL: "warn", DATA_DIR: "/tmp/brynth-bench-events" };
-  const brynth = await startProcess(process.execPath, ["--import", "tsx", "bench/support/events-api-server.ts"], env, /ready (\S+) (\S+) (\S+) (\S+) (\S+)/);
+  const brynth = await startProcess(
+    process.execPath,
+    // BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles Brynth's process.
+    [...(process.env.BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean), "--import", "tsx", "bench/support/events-api-server.ts"],
+    env, /ready (\S+) (\S+) (\S+) (\S+) (\S+)/);
   const [, base, key, hookUrl, wakeUrl, projectId] = brynth.match;
   const baseline = await startProcess(process.execPath, ["--import", "tsx", "bench/support/events-baseline-server.ts"], { ...env, BENCH_PROJECT_ID: projectId }, /ready (\S+)/);
 

@@ -8,6 +8,9 @@ import { addSource } from "@/lib/sources/add-source";
 import { listenApi } from "@/lib/testing/listen-api";
 import { seedProject } from "@/lib/testing/seed";
 
+// Exit normally on SIGTERM, so that --cpu-prof can write its profile.
+process.on("SIGTERM", () => process.exit(0));
+
 async function main() {
   const { url } = await listenApi();
   const { secret, actor, project } = await seedProject({ scopes: ["inbox:read", "inbox:write", "admin"] });

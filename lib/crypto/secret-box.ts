@@ -3,8 +3,15 @@ import { appSecret } from "@/lib/crypto/app-secret";
 
 /** Secrets at rest (webhook secrets, bot tokens, relay passwords): AES-256-GCM under a key derived from APP_SECRET. */
 function key(purpose: string): Buffer {
-  return Buffer.from(hkdfSync("sha256", appSecret(), Buffer.alloc(0), `brynth:${purpose}`, 32));
+  const secret = appSecret();
+  // Derived once per secret and purpose: every webhook delivery and signed URL needs one.
+  let keys = derived.get(secret);
+  if (!keys) derived.set(secret, (keys = new Map()));
+  let k = keys.get(purpose);
+  if (!k) keys.set(purpose, (k = Buffer.from(hkdfSync("sha256", secret, Buffer.alloc(0), `brynth:${purpose}`, 32))));
+  return k;
 }
+const derived = new WeakMap<Buffer, Map<string, Buffer>>();
 
 export function encryptSecret(plain: string): string {
   const iv = randomBytes(12);
