@@ -6,6 +6,8 @@
 import { listenApi } from "@/lib/testing/listen-api";
 import { seedProject } from "@/lib/testing/seed";
 
+process.on("SIGTERM", () => process.exit(0));
+
 async function main() {
   const { url } = await listenApi();
   const { secret, project } = await seedProject({ scopes: ["disk"], name: `bench ${process.pid}` });

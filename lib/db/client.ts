@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { env } from "@/lib/env";
 import { acquireDataDirLock } from "@/lib/db/data-dir-lock";
 import { drainBackground } from "@/lib/db/background";
+import { preparedClient } from "@/lib/db/prepared-client";
 
 /**
  * One database handle per process. Next bundles route code apart from server.ts, so the handle lives on globalThis
@@ -62,7 +63,7 @@ async function open(): Promise<DbHandle> {
       max: env().DATABASE_POOL_SIZE,
       onnotice: () => {},
     });
-    return { db: drizzle(sql), kind: "postgres", sql, close: () => sql.end({ timeout: 5 }) };
+    return { db: drizzle(preparedClient(sql)), kind: "postgres", sql, close: () => sql.end({ timeout: 5 }) };
   }
   const { PGlite } = await import("@electric-sql/pglite");
   const { drizzle } = await import("drizzle-orm/pglite");

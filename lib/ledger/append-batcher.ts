@@ -1,6 +1,7 @@
-import { getDb } from "@/lib/db/client";
+import { sql } from "drizzle-orm";
+import { getDb, type Db } from "@/lib/db/client";
 import { runLater } from "@/lib/db/background";
-import { ledgerEntries } from "@/lib/db/schema/ledger";
+import type { ledgerEntries } from "@/lib/db/schema/ledger";
 
 type Row = typeof ledgerEntries.$inferInsert;
 interface Pending {
@@ -9,7 +10,7 @@ interface Pending {
   reject: (err: unknown) => void;
 }
 
-/** 13 bound parameters a row: well under Postgres's 65,535 per statement. */
+/** Rows per statement: one JSON parameter, so the only bound is the size of one message. */
 const MAX_ROWS = 2000;
 
 const g = globalThis as { __brynthLedgerBatch?: { queue: Pending[]; flushing: boolean } };
@@ -30,7 +31,7 @@ export function appendBatched(row: Row): Promise<void> {
         const db = await getDb();
         while (batch.queue.length) {
           const items = batch.queue.splice(0, MAX_ROWS);
-          await db.insert(ledgerEntries).values(items.map((p) => p.row)).then(
+          await insertRows(db, items.map((p) => p.row)).then(
             () => items.forEach((p) => p.resolve()),
             (err) => items.forEach((p) => p.reject(err)),
           );
@@ -42,4 +43,19 @@ export function appendBatched(row: Row): Promise<void> {
       }
     });
   });
+}
+
+/**
+ * The rows as one JSON parameter: the statement's text is the same for any number of rows, so each connection
+ * prepares it once (a VALUES list would be a new statement, and a new server-side prepare, for every batch size).
+ */
+function insertRows(db: Db, rows: Row[]) {
+  const json = JSON.stringify(
+    rows.map((r) => [r.projectId, r.ts, r.op, r.actorType, r.actorId, r.keyId, r.agent, r.platform, r.via, r.subject, r.inputDigest, r.outputDigest]),
+  );
+  return db.execute(sql`
+    insert into ledger_entries
+      (project_id, ts, op, actor_type, actor_id, key_id, agent, platform, via, subject, input_digest, output_digest)
+    select r->>0, (r->>1)::timestamptz, r->>2, r->>3, r->>4, r->>5, r->>6, r->>7, r->>8, r->>9, r->>10, r->>11
+    from json_array_elements(${json}::json) as r`);
 }

@@ -37,17 +37,18 @@ export async function sealProject(db: Db, projectId: string): Promise<number> {
       if (rows.length === 0) return 0;
       let seq = Number(head.seq);
       let prevHash = head.hash;
-      const values = rows.map((row) => {
+      const chained = rows.map((row) => {
         seq++;
         const hash = entryHash({ ...row, seq, prevHash });
-        const v = sql`(${row.id}::bigint, ${seq}::bigint, ${prevHash}, ${hash})`;
+        const link = [row.id, seq, prevHash, hash];
         prevHash = hash;
-        return v;
+        return link;
       });
+      // One JSON parameter: the same statement text for any batch size, prepared once per connection.
       await tx.execute(sql`
-        update ledger_entries e set seq = v.seq, prev_hash = v.prev_hash, hash = v.hash
-        from (values ${sql.join(values, sql`, `)}) as v(id, seq, prev_hash, hash)
-        where e.id = v.id`);
+        update ledger_entries e set seq = (v->>1)::bigint, prev_hash = v->>2, hash = v->>3
+        from json_array_elements(${JSON.stringify(chained)}::json) as v
+        where e.id = (v->>0)::bigint`);
       await tx.update(ledgerHeads).set({ seq, hash: prevHash }).where(eq(ledgerHeads.projectId, projectId));
       return rows.length;
     });
