@@ -5,6 +5,7 @@ import { emitEvent } from "@/lib/events/emit-event";
 import { publishEventChange } from "@/lib/events/events-channel";
 import { insertEvent } from "@/lib/events/insert-event";
 import { appendEntry } from "@/lib/ledger/append-entry";
+import { newId } from "@/lib/ids";
 import { applyPolicy } from "@/lib/policy/apply-policy";
 import type { Rule } from "@/lib/policy/policy-schema";
 import { notifyRequestChange, publishRequestChange } from "@/lib/approvals/requests-channel";
@@ -45,10 +46,13 @@ export async function resolveRequest(
   }
   if (row.kind === "tool" && row.action === "email_send") await settleEmailBatch(tx, row);
   const payload = resolvedPayload(row, row.kind === "policy" ? { version } : {});
-  const eventId = opts.created ? await emitAfterCommit(tx, row.projectId, row.id, payload, opts.created) : (
+  // A request decided as it was created has no event yet: its id is known up front, so the event's INSERT and the
+  // ledger's go out together (pipelined on the connection) instead of one round trip after the other.
+  const eventId = opts.created ? newId("evt") : (
     await emitEvent(tx, { projectId: row.projectId, source: "brynth", type: "request.resolved", payload, trust: "brynth", dedupeKey: row.id })
   ).id;
-  await appendEntry(tx, {
+  const emitted = opts.created ? emitAfterCommit(tx, eventId, row, payload, opts.created) : null;
+  const ledgered = appendEntry(tx, {
     actor: opts.actor,
     op: opts.op,
     subject: row.id,
@@ -64,6 +68,7 @@ export async function resolveRequest(
     },
     output: { event_id: eventId, version },
   });
+  await Promise.all([emitted, ledgered]);
   if (row.callbackUrl) await queueCallback(tx, { projectId: row.projectId, url: row.callbackUrl, eventId, payload });
   const change = { project: row.projectId, id: row.id, status: row.status };
   if (opts.created) {
@@ -75,13 +80,14 @@ export async function resolveRequest(
   return { eventId, version };
 }
 
-/** emitEvent's event, with its wake-up NOTIFY sent after the commit instead of inside the transaction. */
-async function emitAfterCommit(tx: Executor, projectId: string, requestId: string, payload: unknown, after: AfterCommit) {
+/** emitEvent's event under a chosen id, with its wake-up NOTIFY sent after the commit instead of inside the transaction. */
+async function emitAfterCommit(tx: Executor, id: string, row: ApprovalRequest, payload: unknown, after: AfterCommit) {
   const json = JSON.stringify(payload);
-  const { id, change } = await insertEvent(
+  const { change } = await insertEvent(
     tx,
     {
-      projectId,
+      id,
+      projectId: row.projectId,
       sourceId: null,
       source: "brynth",
       type: "request.resolved",
@@ -90,10 +96,9 @@ async function emitAfterCommit(tx: Executor, projectId: string, requestId: strin
       contentType: "application/json",
       payloadSize: Buffer.byteLength(json),
       headers: {},
-      dedupeKey: requestId,
+      dedupeKey: row.id,
     },
     { notify: "caller-publishes" },
   );
   if (change) after.push(() => publishEventChange(change));
-  return id;
 }

@@ -7,6 +7,8 @@ import { notifyEventChanges, type EventChange } from "@/lib/events/events-channe
 export const MAX_TYPE_LENGTH = 200;
 
 export interface NewEvent {
+  /** Chosen by a caller that needs it before the INSERT returns; new otherwise. */
+  id?: string;
   projectId: string;
   sourceId: string | null;
   source: string;
@@ -31,7 +33,7 @@ export async function insertEvent(
   opts: { notify: "in-transaction" | "caller-publishes" } = { notify: "in-transaction" },
 ): Promise<{ id: string; duplicate: boolean; change: EventChange | null }> {
   const now = new Date();
-  const id = newId("evt");
+  const id = e.id ?? newId("evt");
   const type = e.type.slice(0, MAX_TYPE_LENGTH) || "unknown";
   const inserted = await tx
     .insert(events)
