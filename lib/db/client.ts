@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { env } from "@/lib/env";
 import { acquireDataDirLock } from "@/lib/db/data-dir-lock";
 import { drainBackground } from "@/lib/db/background";
-import { preparedClient } from "@/lib/db/prepared-client";
+import { pipelinedClient } from "@/lib/db/pipelined-client";
 
 /**
  * One database handle per process. Next bundles route code apart from server.ts, so the handle lives on globalThis
@@ -63,7 +63,7 @@ async function open(): Promise<DbHandle> {
       max: env().DATABASE_POOL_SIZE,
       onnotice: () => {},
     });
-    return { db: drizzle(preparedClient(sql)), kind: "postgres", sql, close: () => sql.end({ timeout: 5 }) };
+    return { db: drizzle(pipelinedClient(sql)), kind: "postgres", sql, close: () => sql.end({ timeout: 5 }) };
   }
   const { PGlite } = await import("@electric-sql/pglite");
   const { drizzle } = await import("drizzle-orm/pglite");
