@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gte } from "drizzle-orm";
+import { and, count, desc, eq, gte, isNotNull } from "drizzle-orm";
 import type { Actor } from "@/lib/actor";
 import { getDb, type Executor } from "@/lib/db/client";
 import { sealProject } from "@/lib/ledger/seal-entries";
@@ -6,9 +6,12 @@ import { ledgerEntries, ledgerHeads } from "@/lib/db/schema/ledger";
 
 type Scope = { actor: Pick<Actor, "projectId"> };
 
-/** Entries since a moment (the overview's "last 24 h"); uses the (project_id, ts) index. */
+/**
+ * Sealed entries since a moment (the overview's "last 24 h"); uses the (project_id, ts) index, which like every
+ * reader's index covers sealed entries only (the few of the last moment are sealed within a fraction of a second).
+ */
 export async function countLedgerEntries(db: Executor, opts: Scope & { since?: Date }): Promise<number> {
-  const where = [eq(ledgerEntries.projectId, opts.actor.projectId)];
+  const where = [eq(ledgerEntries.projectId, opts.actor.projectId), isNotNull(ledgerEntries.seq)];
   if (opts.since) where.push(gte(ledgerEntries.ts, opts.since));
   const [row] = await db.select({ n: count() }).from(ledgerEntries).where(and(...where));
   return Number(row?.n ?? 0);
@@ -23,7 +26,7 @@ export async function ledgerEntriesByAgent(
   const rows = await db
     .select({ agent: ledgerEntries.agent, entries: n })
     .from(ledgerEntries)
-    .where(and(eq(ledgerEntries.projectId, opts.actor.projectId), gte(ledgerEntries.ts, opts.since)))
+    .where(and(eq(ledgerEntries.projectId, opts.actor.projectId), isNotNull(ledgerEntries.seq), gte(ledgerEntries.ts, opts.since)))
     .groupBy(ledgerEntries.agent)
     .orderBy(desc(n))
     .limit(opts.limit ?? 8);

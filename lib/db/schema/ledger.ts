@@ -11,6 +11,8 @@ import { projects } from "./projects";
  * chains committed entries in commit-visible order right after. Chaining inside each mutation's transaction would
  * hold the head lock across every commit's fsync and serialise all writers of a project (measured: 10× slower).
  */
+const sealed = sql`seq is not null`;
+
 export const ledgerEntries = pgTable(
   "ledger_entries",
   {
@@ -36,14 +38,16 @@ export const ledgerEntries = pgTable(
     prevHash: text("prev_hash"),
     hash: text("hash"),
   },
+  // Readers see sealed entries only, so every index but the sealer's covers sealed rows only: an append then
+  // touches two indexes (the primary key and `unsealed`), and sealing adds the row to the others once.
   (t) => [
-    uniqueIndex("ledger_seq_idx").on(t.projectId, t.seq),
+    uniqueIndex("ledger_seq_idx").on(t.projectId, t.seq).where(sealed),
     index("ledger_unsealed_idx").on(t.projectId, t.id).where(sql`seq is null`),
-    index("ledger_op_idx").on(t.projectId, t.op, t.seq),
-    index("ledger_agent_idx").on(t.projectId, t.agent, t.seq),
-    index("ledger_platform_idx").on(t.projectId, t.platform, t.seq),
-    index("ledger_subject_idx").on(t.projectId, t.subject, t.seq),
-    index("ledger_ts_idx").on(t.projectId, t.ts),
+    index("ledger_op_idx").on(t.projectId, t.op, t.seq).where(sealed),
+    index("ledger_agent_idx").on(t.projectId, t.agent, t.seq).where(sealed),
+    index("ledger_platform_idx").on(t.projectId, t.platform, t.seq).where(sealed),
+    index("ledger_subject_idx").on(t.projectId, t.subject, t.seq).where(sealed),
+    index("ledger_ts_idx").on(t.projectId, t.ts).where(sealed),
   ],
 );
 export type LedgerEntry = typeof ledgerEntries.$inferSelect;
