@@ -3,6 +3,7 @@ const KEEPALIVE_MS = 15_000;
 /**
  * A live Server-Sent Events response: `subscribe` receives a `send(event, data)` and returns its unsubscribe; the
  * stream keeps idle proxies open with comments and ends when the client goes away. Shared by every live stream.
+ * Its first bytes (`: stream open`) are written once `subscribe` has resolved.
  */
 export function sseResponse(
   signal: AbortSignal,
@@ -19,8 +20,9 @@ export function sseResponse(
           cleanup();
         }
       };
-      write("retry: 3000\n: stream open\n\n");
       const stop = await subscribe((event, data) => write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`));
+      // The first bytes go out once the subscription is live: a client that has read them misses nothing after.
+      write("retry: 3000\n: stream open\n\n");
       const timer = setInterval(() => write(": keep-alive\n\n"), KEEPALIVE_MS);
       cleanup = () => {
         clearInterval(timer);

@@ -19,11 +19,15 @@ export async function handleStreamUpgrade(req: IncomingMessage, socket: Duplex, 
     socket.end(`HTTP/1.1 ${response.status} Error\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
     return;
   }
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  // The stream's first bytes mean its subscription is live: only then does the client see the socket open.
+  socket.once("close", () => controller.abort());
+  const first = await reader.read();
+  if (socket.destroyed) return void reader.cancel().catch(() => {});
   const wss = (g.__brynthWss ??= new WebSocketServer({ noServer: true }));
   wss.handleUpgrade(req, socket, head, async (ws) => {
     ws.on("close", () => controller.abort());
-    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
-    let buffer = "";
+    let buffer = first.value ?? "";
     try {
       for (;;) {
         const { done, value } = await reader.read();
