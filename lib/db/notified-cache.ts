@@ -14,7 +14,8 @@ const g = globalThis as { __brynthCaches?: Map<string, State<unknown>> };
 /**
  * Rows read moments ago, kept per process (on globalThis: Next's bundle and server.ts share them) until a change
  * NOTIFYs `channel` on commit, which empties the cache on every instance. Entries also expire after `maxAgeMs`,
- * which bounds what a lost notification could cost. Until this process's LISTEN is in place nothing is kept.
+ * which bounds what a notification lost while the LISTEN connection was down could cost (it is emptied again
+ * when the LISTEN is back). Until this process's LISTEN is in place nothing is kept.
  */
 export function notifiedCache<V>(channel: string, opts: { maxAgeMs: number; maxEntries?: number }) {
   const maxEntries = opts.maxEntries ?? 10_000;
@@ -40,7 +41,8 @@ export function notifiedCache<V>(channel: string, opts: { maxAgeMs: number; maxE
     /** Take before reading the database; hand back to `set`. */
     epoch(): number {
       const s = state();
-      s.listen ??= listen(channel, clear).then(
+      // A reconnected LISTEN empties the cache too: what changed while it was down was never announced.
+      s.listen ??= listen(channel, clear, clear).then(
         () => {
           clear();
           s.listening = true;

@@ -7,28 +7,40 @@ import { getHandle } from "@/lib/db/client";
  * never wakes before the row it should read is visible. One LISTEN per channel per process, fanned out in memory.
  */
 type Handler = (payload: string) => void;
-const g = globalThis as { __brynthListeners?: Map<string, { handlers: Set<Handler>; ready: Promise<void> }> };
+interface Listener {
+  handlers: Set<Handler>;
+  /** Called each time the LISTEN is (re)established: notifications sent while it was down are lost. */
+  resubscribed: Set<() => void>;
+  ready: Promise<void>;
+}
+const g = globalThis as { __brynthListeners?: Map<string, Listener> };
 
 export async function notify(db: Executor, channel: string, payload: string): Promise<void> {
   await db.execute(sql`select pg_notify(${channel}, ${payload})`);
 }
 
-export async function listen(channel: string, handler: Handler): Promise<() => void> {
+export async function listen(channel: string, handler: Handler, onResubscribed?: () => void): Promise<() => void> {
   g.__brynthListeners ??= new Map();
   let entry = g.__brynthListeners.get(channel);
   if (!entry) {
     const handlers = new Set<Handler>();
+    const resubscribed = new Set<() => void>();
     const fan = (payload: string) => handlers.forEach((h) => h(payload));
     const ready = (async () => {
       const handle = await getHandle();
-      if (handle.kind === "postgres") await handle.sql!.listen(channel, fan);
+      // postgres.js re-LISTENs on a new connection after losing one, then calls this.
+      if (handle.kind === "postgres") await handle.sql!.listen(channel, fan, () => resubscribed.forEach((f) => f()));
       else await handle.pglite!.listen(channel, fan);
     })();
-    entry = { handlers, ready };
+    entry = { handlers, resubscribed, ready };
     g.__brynthListeners.set(channel, entry);
   }
   entry.handlers.add(handler);
+  if (onResubscribed) entry.resubscribed.add(onResubscribed);
   await entry.ready;
   const e = entry;
-  return () => e.handlers.delete(handler);
+  return () => {
+    e.handlers.delete(handler);
+    if (onResubscribed) e.resubscribed.delete(onResubscribed);
+  };
 }
