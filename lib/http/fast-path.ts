@@ -29,6 +29,7 @@ export function fastPathHandler(origin: string) {
       .then(handler)
       .then((response) => sendWebResponse(res, response, req))
       .catch((err) => {
+        if (req.destroyed && res.destroyed) return; // the client went away while sending its body
         console.error("[brynth] unhandled error on", path, err);
         if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
         res.end(JSON.stringify({ error: { name: "InternalError", code: "internal_error", message: "Something went wrong on the server." } }));
