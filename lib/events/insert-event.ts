@@ -1,5 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Executor } from "@/lib/db/client";
+import { queryRows } from "@/lib/db/rows";
 import { events, type Trust } from "@/lib/db/schema/events";
 import { newId } from "@/lib/ids";
 import { notifyEventChanges, type EventChange } from "@/lib/events/events-channel";
@@ -35,28 +36,19 @@ export async function insertEvent(
   const now = new Date();
   const id = e.id ?? newId("evt");
   const type = e.type.slice(0, MAX_TYPE_LENGTH) || "unknown";
-  const inserted = await tx
-    .insert(events)
-    .values({
-      id,
-      projectId: e.projectId,
-      sourceId: e.sourceId,
-      source: e.source,
-      type,
-      status: "pending",
-      trust: e.trust,
-      payload: "json" in e.body ? sql`${e.body.json}::json` : null,
-      raw: "raw" in e.body ? e.body.raw : null,
-      contentType: e.contentType,
-      payloadSize: e.payloadSize,
-      headers: e.headers,
-      dedupeKey: e.dedupeKey,
-      receivedAt: now,
-      availableAt: now,
-      updatedAt: now,
-    })
-    .onConflictDoNothing()
-    .returning({ id: events.id });
+  // Hand-written rather than drizzle's insert builder: this is every webhook's one statement, and building the
+  // 16-column insert cost more CPU than the rest of the intake path (measured in bench/events.ts).
+  const inserted = await queryRows<{ id: string }>(
+    tx,
+    sql`insert into events (id, project_id, source_id, source, type, status, trust, payload, raw, content_type,
+          payload_size, headers, dedupe_key, received_at, available_at, updated_at)
+        values (${id}, ${e.projectId}, ${e.sourceId}, ${e.source}, ${type}, 'pending', ${e.trust},
+          ${"json" in e.body ? e.body.json : null}::json, ${"raw" in e.body ? Buffer.from(e.body.raw) : null}::bytea,
+          ${e.contentType}, ${e.payloadSize}, ${JSON.stringify(e.headers)}::jsonb, ${e.dedupeKey},
+          ${now.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz)
+        on conflict do nothing
+        returning id`,
+  );
   if (inserted.length === 0 && e.dedupeKey !== null) {
     const [first] = await tx
       .select({ id: events.id })
