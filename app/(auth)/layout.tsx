@@ -1,14 +1,6 @@
-/** Sign-in and setup: one narrow column, centred, with the product name above. */
+import { PublicFrame } from "@/components/shell/public-frame";
+
+/** Sign-in and setup: a narrow column. */
 export default function AuthLayout({ children }: { children: React.ReactNode }) {
-  return (
-    <main className="flex min-h-svh flex-col items-center justify-center bg-muted/40 px-4 py-12">
-      <div className="mb-6 flex items-center gap-2 text-sm font-semibold tracking-tight">
-        <span aria-hidden className="flex size-6 items-center justify-center rounded-md bg-primary text-[0.7rem] text-primary-foreground">
-          B
-        </span>
-        Brynth
-      </div>
-      <div className="w-full max-w-sm">{children}</div>
-    </main>
-  );
+  return <PublicFrame width="sm">{children}</PublicFrame>;
 }

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { afterAll, beforeAll } from "vitest";
 
 /** Starts lib/testing/api-instance.ts as its own process on this test's database; resolves with its URL. */
 export function spawnApiInstance(): Promise<{ url: string; child: ChildProcess }> {
@@ -14,4 +15,20 @@ export function spawnApiInstance(): Promise<{ url: string; child: ChildProcess }
     });
     child.on("exit", (code) => reject(new Error(`instance exited with ${code}`)));
   });
+}
+
+/**
+ * Two API instances on this test's database for the enclosing describe block, started before its tests and
+ * stopped after them. Read `.a` and `.b` inside the tests.
+ */
+export function useTwoInstances() {
+  const instances = {} as { a: { url: string; child: ChildProcess }; b: { url: string; child: ChildProcess } };
+  beforeAll(async () => {
+    [instances.a, instances.b] = await Promise.all([spawnApiInstance(), spawnApiInstance()]);
+  }, 60_000);
+  afterAll(() => {
+    instances.a?.child.kill("SIGTERM");
+    instances.b?.child.kill("SIGTERM");
+  });
+  return instances;
 }

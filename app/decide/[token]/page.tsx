@@ -4,7 +4,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/com
 import { Label } from "@/components/ui/label";
 import { Textarea } from "@/components/ui/textarea";
 import { KindBadge, RequestStatusBadge, RiskBadge } from "@/components/approvals/request-badges";
-import { PublicFrame } from "@/components/approvals/public-frame";
+import { PublicFrame } from "@/components/shell/public-frame";
 import { getDb } from "@/lib/db/client";
 import { emailLinkView } from "@/lib/approvals/email-links";
 

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
-import { PublicFrame } from "@/components/approvals/public-frame";
+import { PublicFrame } from "@/components/shell/public-frame";
 import { getDb } from "@/lib/db/client";
 import { verifyLinkView } from "@/lib/channels/verify-link";
 

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { spawnApiInstance } from "@/lib/testing/spawn-instance";
+import { describe, expect, it } from "vitest";
+import { useTwoInstances } from "@/lib/testing/spawn-instance";
 import { and, eq } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
 import { approvalRequests } from "@/lib/db/schema/approvals";
@@ -9,22 +9,13 @@ import { mcpCall } from "@/lib/tools/events/__tests__/tool-client";
 
 const onPostgres = /^postgres/.test(process.env.DATABASE_URL ?? "");
 
-
 // The waiter and the decision meet only through Postgres (LISTEN/NOTIFY), as behind a load balancer.
 describe.runIf(onPostgres)("approvals across two instances", () => {
-  let a: Awaited<ReturnType<typeof spawnApiInstance>>;
-  let b: Awaited<ReturnType<typeof spawnApiInstance>>;
-  beforeAll(async () => {
-    [a, b] = await Promise.all([spawnApiInstance(), spawnApiInstance()]);
-  }, 60_000);
-  afterAll(() => {
-    a?.child.kill("SIGTERM");
-    b?.child.kill("SIGTERM");
-  });
+  const instances = useTwoInstances();
 
   it("wakes an agent waiting on instance A when the owner decides on instance B", async () => {
     const seeded = await seedProject({ scopes: ["approvals"] });
-    const { client } = await connectMcp(a.url, seeded.secret);
+    const { client } = await connectMcp(instances.a.url, seeded.secret);
     const waiting = mcpCall(client, "ask_approval", { action: "refund", summary: "Refund across instances?", wait_seconds: 30, state_ref: "x" });
     // The request's id, as the owner's Approvals screen would show it.
     let id: string | undefined;
@@ -37,7 +28,7 @@ describe.runIf(onPostgres)("approvals across two instances", () => {
       if (!id) await new Promise((r) => setTimeout(r, 100));
     }
     const started = Date.now();
-    const decided = await fetch(`${b.url}/api/v1/requests/${id}/decision`, {
+    const decided = await fetch(`${instances.b.url}/api/v1/requests/${id}/decision`, {
       method: "POST",
       headers: {
         authorization: `Basic ${Buffer.from(`${OWNER_EMAIL}:${OWNER_PASSWORD}`).toString("base64")}`,

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { spawnApiInstance } from "@/lib/testing/spawn-instance";
+import { describe, expect, it } from "vitest";
+import { useTwoInstances } from "@/lib/testing/spawn-instance";
 import { seedProject } from "@/lib/testing/seed";
 import { connectMcp } from "@/lib/testing/mcp-client";
 import { getDb } from "@/lib/db/client";
@@ -11,40 +11,32 @@ const PROPAGATION = { timeout: 2000, interval: 20 };
 
 // Instances share state only through Postgres; PGlite is single-process by design (data-dir lock).
 describe.runIf(onPostgres)("two instances on one Postgres", () => {
-  let a: Awaited<ReturnType<typeof spawnApiInstance>>;
-  let b: Awaited<ReturnType<typeof spawnApiInstance>>;
-  beforeAll(async () => {
-    [a, b] = await Promise.all([spawnApiInstance(), spawnApiInstance()]);
-  }, 60_000);
-  afterAll(() => {
-    a?.child.kill("SIGTERM");
-    b?.child.kill("SIGTERM");
-  });
+  const instances = useTwoInstances();
 
   it("serves on instance B a session initialised on instance A, and ends it everywhere", async () => {
     const { secret } = await seedProject({ scopes: ["ledger:read"] });
-    const onA = await connectMcp(a.url, secret);
+    const onA = await connectMcp(instances.a.url, secret);
     const sessionId = onA.transport.sessionId!;
     await onA.client.callTool({ name: "session_hello", arguments: { agent: "roamer", platform: "codex" } });
 
-    const onB = await connectMcp(b.url, secret, { sessionId });
+    const onB = await connectMcp(instances.b.url, secret, { sessionId });
     const who = await onB.client.callTool({ name: "whoami", arguments: {} });
     expect(who.structuredContent).toMatchObject({ session_id: sessionId, agent: "roamer", platform: "codex" });
 
     await onB.transport.terminateSession();
-    await expect.poll(() => ping(a.url, secret, sessionId), PROPAGATION).toBe(404);
+    await expect.poll(() => ping(instances.a.url, secret, sessionId), PROPAGATION).toBe(404);
     // The SDK client on A learns the session is gone too.
     await expect(onA.client.callTool({ name: "whoami", arguments: {} })).rejects.toThrow(/Unknown or ended MCP session/);
   });
 
   it("refuses a key on every instance once it is revoked, though both had it cached", async () => {
     const { secret, key, actor } = await seedProject({ scopes: ["ledger:read"] });
-    expect(await ping(a.url, secret)).toBe(200);
-    expect(await ping(b.url, secret)).toBe(200);
+    expect(await ping(instances.a.url, secret)).toBe(200);
+    expect(await ping(instances.b.url, secret)).toBe(200);
     const db = await getDb();
     await db.transaction((tx) => revokeKey(tx, { actor, keyId: key.id }));
-    await expect.poll(() => ping(a.url, secret), PROPAGATION).toBe(401);
-    await expect.poll(() => ping(b.url, secret), PROPAGATION).toBe(401);
+    await expect.poll(() => ping(instances.a.url, secret), PROPAGATION).toBe(401);
+    await expect.poll(() => ping(instances.b.url, secret), PROPAGATION).toBe(401);
   });
 });
 
