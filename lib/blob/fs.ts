@@ -1,4 +1,4 @@
-import { createReadStream, createWriteStream } from "node:fs";
+import { createReadStream, createWriteStream, type WriteStream } from "node:fs";
 import { mkdir, rename, rm, stat, writeFile } from "node:fs/promises";
 import { dirname, join, resolve, sep } from "node:path";
 import { Readable } from "node:stream";
@@ -26,16 +26,20 @@ export function fsBlobStore(root: string): BlobStore {
       const file = fileOf(key);
       await mkdir(dirname(file), { recursive: true });
       const tmp = `${file}.${randomBase62(8)}.tmp`;
+      let out: WriteStream | undefined;
       try {
         if (body instanceof Uint8Array) {
           if (body.byteLength !== size) throw new BlobSizeError(`${body.byteLength} bytes instead of the declared ${size}`);
           await writeFile(tmp, body);
         } else {
           const counted = body.pipeThrough(exactSize(size));
-          await pipeline(Readable.fromWeb(counted as import("node:stream/web").ReadableStream), createWriteStream(tmp));
+          out = createWriteStream(tmp);
+          await pipeline(Readable.fromWeb(counted as import("node:stream/web").ReadableStream), out);
         }
         await rename(tmp, file);
       } catch (err) {
+        // A failed pipeline may still be opening the file: remove it only once the stream has closed.
+        if (out && !out.closed) await new Promise<void>((resolve) => out!.once("close", () => resolve()));
         await rm(tmp, { force: true });
         throw err;
       }
