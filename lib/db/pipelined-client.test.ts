@@ -2,6 +2,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
 import { queryRows } from "@/lib/db/rows";
+import { commitAwaits } from "@/lib/db/pipelined-client";
+import { sessionClient } from "@/lib/db/statement";
 
 const onPostgres = /^postgres/.test(process.env.DATABASE_URL ?? "");
 
@@ -35,6 +37,25 @@ describe.runIf(onPostgres)("transactions on the pipelined client", () => {
     expect(await ids()).toEqual([1]);
   });
 
+  it("sends a statement the callback did not wait for with the COMMIT, and fails the transaction with its error", async () => {
+    const db = await getDb();
+    let started: Promise<unknown> | undefined;
+    await db.transaction(async (tx) => {
+      expect(commitAwaits(sessionClient(tx))).toBe(true);
+      await tx.execute(sql`insert into tx_probe values (6)`);
+      started = tx.execute(sql`insert into tx_probe values (7)`).then(() => "inserted");
+    });
+    expect(await started).toBe("inserted");
+    await expect(
+      db.transaction(async (tx) => {
+        await tx.execute(sql`insert into tx_probe values (8)`);
+        tx.execute(sql`insert into tx_probe values (1)`).catch(() => null); // duplicate key, not waited for
+      }),
+    ).rejects.toThrow(/rolled back.*duplicate key/);
+    expect((await ids()).filter((id) => id >= 6 && id <= 8)).toEqual([6, 7]);
+    expect(commitAwaits(sessionClient(db))).toBe(false);
+  });
+
   it("rolls a failed savepoint back and keeps the rest of the transaction", async () => {
     const db = await getDb();
     await db.transaction(async (tx) => {
@@ -43,7 +64,7 @@ describe.runIf(onPostgres)("transactions on the pipelined client", () => {
       expect(failed).toBe(true);
       await tx.transaction((sp) => sp.execute(sql`insert into tx_probe values (5)`));
     });
-    expect(await ids()).toEqual([1, 4, 5]);
+    expect((await ids()).filter((id) => id < 6)).toEqual([1, 4, 5]);
   });
 
   it("runs many transactions at once on a small pool without mixing their statements", async () => {

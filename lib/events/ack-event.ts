@@ -1,7 +1,8 @@
-import { and, eq, isNull, sql, type SQL } from "drizzle-orm";
+import { and, eq, type SQL } from "drizzle-orm";
 import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
-import { eventAttempts, events } from "@/lib/db/schema/events";
+import { events } from "@/lib/db/schema/events";
+import { statement, toDate } from "@/lib/db/statement";
 import { eventState, holderOf } from "@/lib/events/event-state";
 import { leaseError } from "@/lib/events/lease-errors";
 import { announceEventChange } from "@/lib/events/events-channel";
@@ -17,6 +18,21 @@ export function heldBy(actor: Actor, eventId: string, leaseToken?: string): SQL 
   )!;
 }
 
+/** The event and its open attempt close together; `heldBy` in text, with a null token matching any claim. */
+const ack = statement<
+  { id: string; source: string; type: string; finished_at: string },
+  [eventId: string, projectId: string, holder: string, leaseToken: string | null, result: string | null]
+>(`
+  with acked as (
+    update events set status = 'done', result = $5::jsonb, finished_at = now(), updated_at = now()
+    where id = $1 and project_id = $2 and status = 'claimed' and claimed_by = $3 and ($4::text is null or lease_token = $4)
+    returning id, source, type, finished_at
+  ), closed as (
+    update event_attempts set outcome = 'acked', finished_at = acked.finished_at
+    from acked where event_attempts.event_id = acked.id and event_attempts.outcome is null
+  )
+  select * from acked`);
+
 /**
  * Closes a claimed event. Repeating the ack is safe: an event this caller already acked answers the same again.
  * A holder whose lease ran out may still ack until someone else claims the event (ARCHITECTURE §5).
@@ -26,24 +42,15 @@ export async function ackEvent(
   opts: { actor: Actor; eventId: string; result?: unknown; leaseToken?: string },
 ): Promise<{ id: string; finishedAt: Date; repeated: boolean }> {
   const { actor } = opts;
-  const [row] = await tx
-    .update(events)
-    .set({ status: "done", result: opts.result ?? null, finishedAt: sql`now()`, updatedAt: sql`now()` })
-    .where(heldBy(actor, opts.eventId, opts.leaseToken))
-    .returning({ id: events.id, source: events.source, type: events.type, finishedAt: events.finishedAt });
+  const holder = holderOf(actor);
+  const result = opts.result == null ? null : JSON.stringify(opts.result);
+  const [row] = await ack(tx, opts.eventId, actor.projectId, holder, opts.leaseToken ?? null, result);
   if (row) {
-    await tx
-      .update(eventAttempts)
-      .set({ outcome: "acked", finishedAt: row.finishedAt })
-      .where(and(eq(eventAttempts.eventId, row.id), isNull(eventAttempts.outcome)));
     announceEventChange({ project: actor.projectId, id: row.id, source: row.source, type: row.type, status: "done" });
-    return { id: row.id, finishedAt: row.finishedAt!, repeated: false };
+    return { id: row.id, finishedAt: toDate(row.finished_at), repeated: false };
   }
   const state = await eventState(tx, actor.projectId, opts.eventId);
-  const mine = state.claimedBy === holderOf(actor) && (!opts.leaseToken || state.leaseToken === opts.leaseToken);
-  if (state.stored === "done" && mine) {
-    const [done] = await tx.select({ finishedAt: events.finishedAt }).from(events).where(eq(events.id, state.id));
-    return { id: state.id, finishedAt: done.finishedAt!, repeated: true };
-  }
+  const mine = state.claimedBy === holder && (!opts.leaseToken || state.leaseToken === opts.leaseToken);
+  if (state.stored === "done" && mine) return { id: state.id, finishedAt: state.finishedAt!, repeated: true };
   throw leaseError(state, "ack");
 }

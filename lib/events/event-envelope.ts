@@ -1,33 +1,64 @@
-import { sql } from "drizzle-orm";
-import { events, type EventStatus, type Trust } from "@/lib/db/schema/events";
-import { effectiveStatus } from "@/lib/events/event-status";
+import type { EventStatus, Trust } from "@/lib/db/schema/events";
+import { toDate } from "@/lib/db/statement";
+import { EFFECTIVE_STATUS } from "@/lib/events/event-status";
 
 /** inbox_list and inbox_wait inline payloads up to 8 KB (spec); claims up to 64 KB, with a signed URL beyond. */
 export const LIST_INLINE_BYTES = 8 * 1024;
 export const CLAIM_INLINE_BYTES = 64 * 1024;
 
 /**
- * The columns an envelope needs. The payload is fetched only when it will be inlined, so listing large events
- * costs no more than listing small ones; JSON comes back as text and is parsed here, the same on both drivers.
+ * The columns an envelope needs, as SQL text over `events` for hand-written statements (the claim, the list, and
+ * every other reader of envelopes); `envelopeRow` reads them back. The payload is fetched only when it will be
+ * inlined, so listing large events costs no more than listing small ones; JSON comes back as text and is parsed
+ * here, the same on both drivers.
  */
-export const envelopeColumns = (inlineLimit: number) => ({
-  id: events.id,
-  source: events.source,
-  type: events.type,
-  status: effectiveStatus,
-  trust: events.trust,
-  receivedAt: events.receivedAt,
-  attempts: events.attempts,
-  contentType: events.contentType,
-  payloadSize: events.payloadSize,
-  headers: events.headers,
-  availableAt: events.availableAt,
-  leaseExpiresAt: events.leaseExpiresAt,
-  lastError: events.lastError,
-  isJson: sql<boolean>`(${events.payload} is not null)`,
-  payloadText: sql<string | null>`(case when ${events.payloadSize} <= ${inlineLimit} then ${events.payload}::text end)`,
-  raw: sql<Uint8Array | null>`(case when ${events.payloadSize} <= ${inlineLimit} then ${events.raw} end)`,
-});
+export const envelopeSelect = (inlineLimit: number) => `events.id, events.source, events.type,
+  ${EFFECTIVE_STATUS} as status, events.trust, events.received_at, events.attempts, events.content_type,
+  events.payload_size, events.headers, events.available_at, events.lease_expires_at, events.last_error,
+  (events.payload is not null) as is_json,
+  (case when events.payload_size <= ${Math.floor(inlineLimit)} then events.payload::text end) as payload_text,
+  (case when events.payload_size <= ${Math.floor(inlineLimit)} then events.raw end) as raw`;
+
+/** A row of `envelopeSelect` as the drivers return it. */
+export interface EnvelopeSqlRow {
+  id: string;
+  source: string;
+  type: string;
+  status: EventStatus;
+  trust: Trust;
+  received_at: string;
+  attempts: number;
+  content_type: string | null;
+  payload_size: number;
+  headers: Record<string, string>;
+  available_at: string;
+  lease_expires_at: string | null;
+  last_error: string | null;
+  is_json: boolean;
+  payload_text: string | null;
+  raw: Uint8Array | null;
+}
+
+export function envelopeRow(r: EnvelopeSqlRow): EnvelopeRow {
+  return {
+    id: r.id,
+    source: r.source,
+    type: r.type,
+    status: r.status,
+    trust: r.trust,
+    receivedAt: toDate(r.received_at),
+    attempts: r.attempts,
+    contentType: r.content_type,
+    payloadSize: r.payload_size,
+    headers: r.headers,
+    availableAt: toDate(r.available_at),
+    leaseExpiresAt: toDate(r.lease_expires_at),
+    lastError: r.last_error,
+    isJson: r.is_json,
+    payloadText: r.payload_text,
+    raw: r.raw,
+  };
+}
 
 export interface EnvelopeRow {
   id: string;

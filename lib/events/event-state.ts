@@ -1,31 +1,46 @@
-import { and, eq } from "drizzle-orm";
 import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
-import { events } from "@/lib/db/schema/events";
+import type { EventStatus } from "@/lib/db/schema/events";
+import { statement, toDate } from "@/lib/db/statement";
 import { notFound } from "@/lib/errors";
-import { effectiveStatus } from "@/lib/events/event-status";
+import { EFFECTIVE_STATUS } from "@/lib/events/event-status";
 
 /** Who holds leases: the key that claimed (owners and the system act under their own ids). */
 export const holderOf = (actor: Actor) => actor.keyId ?? actor.id ?? "system";
 
+const selectState = statement<
+  {
+    id: string;
+    source: string;
+    type: string;
+    stored: EventStatus;
+    status: EventStatus;
+    claimed_by: string | null;
+    lease_token: string | null;
+    lease_expires_at: string | null;
+    available_at: string;
+    finished_at: string | null;
+  },
+  [eventId: string, projectId: string]
+>(`select id, source, type, status as stored, ${EFFECTIVE_STATUS} as status, claimed_by, lease_token,
+    lease_expires_at, available_at, finished_at
+  from events where id = $1 and project_id = $2`);
+
 /** An event's lease state, read after a conditional update matched nothing, to say why. */
 export async function eventState(db: Executor, projectId: string, eventId: string) {
-  const [row] = await db
-    .select({
-      id: events.id,
-      source: events.source,
-      type: events.type,
-      stored: events.status,
-      status: effectiveStatus,
-      claimedBy: events.claimedBy,
-      leaseToken: events.leaseToken,
-      leaseExpiresAt: events.leaseExpiresAt,
-      availableAt: events.availableAt,
-      attempts: events.attempts,
-    })
-    .from(events)
-    .where(and(eq(events.id, eventId), eq(events.projectId, projectId)));
+  const [row] = await selectState(db, eventId, projectId);
   if (!row) throw notFound(`Event ${eventId}`, "Check the id; inbox_list shows the events of this project.");
-  return row;
+  return {
+    id: row.id,
+    source: row.source,
+    type: row.type,
+    stored: row.stored,
+    status: row.status,
+    claimedBy: row.claimed_by,
+    leaseToken: row.lease_token,
+    leaseExpiresAt: toDate(row.lease_expires_at),
+    availableAt: toDate(row.available_at),
+    finishedAt: toDate(row.finished_at),
+  };
 }
 export type EventState = Awaited<ReturnType<typeof eventState>>;

@@ -1,10 +1,13 @@
 import { sql, type SQL } from "drizzle-orm";
-import { events, type EventStatus } from "@/lib/db/schema/events";
+import type { EventStatus } from "@/lib/db/schema/events";
 
 /** Claims per event before the next failure sends it to `dead` (spec: "dead after 5 attempts"). */
 export const MAX_ATTEMPTS = 5;
 
-const { status, availableAt, leaseExpiresAt, attempts } = events;
+/*
+ * Each condition is written once as SQL text over `events`, for hand-written hot-path statements (claim-event.ts,
+ * list-events.ts), and wrapped as drizzle SQL for the builder queries.
+ */
 
 /**
  * Nothing rewrites rows when a lease or a retry delay runs out, so a row's status is read through the clock:
@@ -12,27 +15,34 @@ const { status, availableAt, leaseExpiresAt, attempts } = events;
  * delay has passed is `pending`. Conditions on live rows repeat the partial index's predicate so the planner
  * uses `events_live_idx`, which finished rows have left.
  */
-export const isLive: SQL = sql`${status} in ('pending', 'failed', 'claimed')`;
+export const IS_LIVE = `events.status in ('pending', 'failed', 'claimed')`;
 
 /**
  * One CASE rather than ORs over status: with ORs the planner bitmap-scans the status index and sorts every live
  * row; this way it walks the live index in received_at order and stops at the page size.
  */
-export const isClaimable: SQL = sql`(${isLive} and (case ${status}
+export const IS_CLAIMABLE = `(${IS_LIVE} and (case events.status
   when 'pending' then true
-  when 'failed' then ${availableAt} <= now()
-  else ${leaseExpiresAt} <= now() and ${attempts} < ${MAX_ATTEMPTS} end))`;
+  when 'failed' then events.available_at <= now()
+  else events.lease_expires_at <= now() and events.attempts < ${MAX_ATTEMPTS} end))`;
 
-export const statusCondition: Record<EventStatus, SQL> = {
-  pending: isClaimable,
-  claimed: sql`(${isLive} and ${status} = 'claimed' and ${leaseExpiresAt} > now())`,
-  failed: sql`(${isLive} and ${status} = 'failed' and ${availableAt} > now())`,
-  done: sql`(${status} = 'done')`,
-  dead: sql`(${status} = 'dead' or (${isLive} and ${status} = 'claimed' and ${leaseExpiresAt} <= now() and ${attempts} >= ${MAX_ATTEMPTS}))`,
+export const STATUS_CONDITION: Record<EventStatus, string> = {
+  pending: IS_CLAIMABLE,
+  claimed: `(${IS_LIVE} and events.status = 'claimed' and events.lease_expires_at > now())`,
+  failed: `(${IS_LIVE} and events.status = 'failed' and events.available_at > now())`,
+  done: `(events.status = 'done')`,
+  dead: `(events.status = 'dead' or (${IS_LIVE} and events.status = 'claimed' and events.lease_expires_at <= now() and events.attempts >= ${MAX_ATTEMPTS}))`,
 };
 
 /** The status as callers see it, computed with the database clock. */
-export const effectiveStatus = sql<EventStatus>`(case
-  when ${status} = 'claimed' and ${leaseExpiresAt} <= now() then (case when ${attempts} >= ${MAX_ATTEMPTS} then 'dead' else 'pending' end)
-  when ${status} = 'failed' and ${availableAt} <= now() then 'pending'
-  else ${status} end)`;
+export const EFFECTIVE_STATUS = `(case
+  when events.status = 'claimed' and events.lease_expires_at <= now() then (case when events.attempts >= ${MAX_ATTEMPTS} then 'dead' else 'pending' end)
+  when events.status = 'failed' and events.available_at <= now() then 'pending'
+  else events.status end)`;
+
+export const isLive: SQL = sql.raw(IS_LIVE);
+export const isClaimable: SQL = sql.raw(IS_CLAIMABLE);
+export const statusCondition = Object.fromEntries(
+  Object.entries(STATUS_CONDITION).map(([status, text]) => [status, sql.raw(text)]),
+) as Record<EventStatus, SQL>;
+export const effectiveStatus = sql<EventStatus>`${sql.raw(EFFECTIVE_STATUS)}`;

@@ -1,32 +1,44 @@
 import { and, asc, eq } from "drizzle-orm";
 import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
-import { eventAttempts, events } from "@/lib/db/schema/events";
+import { eventAttempts } from "@/lib/db/schema/events";
 import { notFound } from "@/lib/errors";
-import { envelopeColumns, type EnvelopeRow } from "@/lib/events/event-envelope";
+import { statement, toDate } from "@/lib/db/statement";
+import { envelopeRow, envelopeSelect, type EnvelopeSqlRow } from "@/lib/events/event-envelope";
 
 /** Payloads up to this size are shown inline in the dashboard viewer; larger ones are offered as a download. */
 export const VIEWER_INLINE_BYTES = 1024 * 1024;
 
+const selectDetail = statement<
+  EnvelopeSqlRow & {
+    result: unknown;
+    claimed_by: string | null;
+    claimed_agent: string | null;
+    claimed_at: string | null;
+    finished_at: string | null;
+    source_id: string | null;
+  },
+  [eventId: string, projectId: string]
+>(`select ${envelopeSelect(VIEWER_INLINE_BYTES)}, result, claimed_by, claimed_agent, claimed_at, finished_at, source_id
+  from events where id = $1 and project_id = $2`);
+
 /** One event for the dashboard: envelope, result, lease holder and the claim history with nack reasons. */
 export async function getEventDetail(db: Executor, opts: { actor: Pick<Actor, "projectId">; eventId: string }) {
-  const [row] = await db
-    .select({
-      ...envelopeColumns(VIEWER_INLINE_BYTES),
-      result: events.result,
-      claimedBy: events.claimedBy,
-      claimedAgent: events.claimedAgent,
-      claimedAt: events.claimedAt,
-      finishedAt: events.finishedAt,
-      sourceId: events.sourceId,
-    })
-    .from(events)
-    .where(and(eq(events.id, opts.eventId), eq(events.projectId, opts.actor.projectId)));
-  if (!row) throw notFound(`Event ${opts.eventId}`);
+  const [raw] = await selectDetail(db, opts.eventId, opts.actor.projectId);
+  if (!raw) throw notFound(`Event ${opts.eventId}`);
+  const row = {
+    ...envelopeRow(raw),
+    result: raw.result,
+    claimedBy: raw.claimed_by,
+    claimedAgent: raw.claimed_agent,
+    claimedAt: toDate(raw.claimed_at),
+    finishedAt: toDate(raw.finished_at),
+    sourceId: raw.source_id,
+  };
   const attempts = await db
     .select()
     .from(eventAttempts)
     .where(and(eq(eventAttempts.eventId, opts.eventId), eq(eventAttempts.projectId, opts.actor.projectId)))
     .orderBy(asc(eventAttempts.id));
-  return { event: row as typeof row & EnvelopeRow, attempts };
+  return { event: row, attempts };
 }

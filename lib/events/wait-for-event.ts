@@ -1,9 +1,9 @@
-import { and, asc, eq, or, sql } from "drizzle-orm";
+import { and, eq, or, sql } from "drizzle-orm";
 import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
 import { events } from "@/lib/db/schema/events";
 import { queryRows } from "@/lib/db/rows";
-import { envelopeColumns, LIST_INLINE_BYTES, type EnvelopeRow } from "@/lib/events/event-envelope";
+import { envelopeRow, envelopeSelect, LIST_INLINE_BYTES, type EnvelopeRow, type EnvelopeSqlRow } from "@/lib/events/event-envelope";
 import { filterConditions } from "@/lib/events/list-events";
 import { statusCondition } from "@/lib/events/event-status";
 import { onEventChange } from "@/lib/events/events-channel";
@@ -38,13 +38,12 @@ export async function waitForEvent(
 
 async function firstClaimable(db: Executor, opts: { actor: Pick<Actor, "projectId">; source?: string; type?: string }) {
   const where = filterConditions(opts.actor.projectId, { status: "pending", source: opts.source, type: opts.type });
-  const [row] = await db
-    .select(envelopeColumns(LIST_INLINE_BYTES))
-    .from(events)
-    .where(and(...where))
-    .orderBy(asc(events.receivedAt), asc(events.id))
-    .limit(1);
-  return (row as EnvelopeRow | undefined) ?? null;
+  const [row] = await queryRows<EnvelopeSqlRow>(
+    db,
+    sql`select ${sql.raw(envelopeSelect(LIST_INLINE_BYTES))} from events where ${and(...where)}
+      order by events.received_at, events.id limit 1`,
+  );
+  return row ? envelopeRow(row) : null;
 }
 
 /** Milliseconds until the next lease or retry delay of a matching live event runs out (database clock). */

@@ -1,37 +1,22 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { Readable } from "node:stream";
+import { jsonText } from "@/lib/http/json-response";
+import { lightRequest } from "@/lib/http/light-request";
 
 /** Bodies announced this small are read before the handler runs: a Buffer is far cheaper than a web stream. */
 const SMALL_BODY_BYTES = 64 * 1024;
 
-/** A Node request as a fetch `Request`, with the client's disconnect forwarded as an abort. */
+/** A Node request as a fetch `Request` (light-request.ts), with the client's disconnect forwarded as an abort. */
 export async function toWebRequest(req: IncomingMessage, res: ServerResponse, origin: string): Promise<Request> {
-  const controller = new AbortController();
-  res.on("close", () => {
-    if (!res.writableFinished) controller.abort();
-  });
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value === undefined) continue;
-    if (Array.isArray(value)) value.forEach((v) => headers.append(name, v));
-    else headers.set(name, value);
-  }
   const hasBody = req.method !== "GET" && req.method !== "HEAD";
   const length = Number(req.headers["content-length"] ?? NaN);
-  const small = hasBody && length <= SMALL_BODY_BYTES;
-  const init: RequestInit & { duplex?: "half" } = { method: req.method, headers, signal: controller.signal };
-  if (small) init.body = await readAll(req);
-  else if (hasBody) {
-    init.body = Readable.toWeb(req) as ReadableStream<Uint8Array>;
-    init.duplex = "half"; // Node's fetch needs it for streamed request bodies
-  }
-  return new Request(new URL(req.url ?? "/", origin), init);
+  const body = !hasBody ? null : length <= SMALL_BODY_BYTES ? await readAll(req) : "stream";
+  return lightRequest(req, res, new URL(req.url ?? "/", origin).href, body);
 }
 
-async function readAll(req: IncomingMessage): Promise<Uint8Array<ArrayBuffer>> {
+async function readAll(req: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks) as Uint8Array<ArrayBuffer>;
+  return Buffer.concat(chunks);
 }
 
 /** Writes a fetch `Response` to Node, streaming the body (SSE included) chunk by chunk. */
@@ -45,8 +30,9 @@ export async function sendWebResponse(res: ServerResponse, response: Response, r
   const cookies = response.headers.getSetCookie();
   if (cookies.length) headers["set-cookie"] = cookies;
   // JSON is always built in memory: one write, without pumping a web stream.
-  if (response.body && response.headers.get("content-type")?.startsWith("application/json")) {
-    const body = Buffer.from(await response.arrayBuffer());
+  const text = jsonText(response);
+  if (text !== undefined || (response.body && response.headers.get("content-type")?.startsWith("application/json"))) {
+    const body = text !== undefined ? Buffer.from(text) : Buffer.from(await response.arrayBuffer());
     headers["content-length"] = String(body.length);
     res.writeHead(response.status, headers);
     return void res.end(body);

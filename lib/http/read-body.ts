@@ -1,9 +1,15 @@
 import { AppError } from "@/lib/errors";
+import { bufferedBody } from "@/lib/http/light-request";
 
 /** Reads a request body up to `limit` bytes; a larger one is refused with 413 before any parsing. */
 export async function readBody(req: Request, limit: number): Promise<Uint8Array> {
   const declared = Number(req.headers.get("content-length") ?? "NaN");
   if (declared > limit) throw tooLarge(limit);
+  const buffered = bufferedBody(req);
+  if (buffered) {
+    if (buffered.byteLength > limit) throw tooLarge(limit);
+    return buffered;
+  }
   if (!req.body) return new Uint8Array();
   const reader = req.body.getReader();
   const chunks: Uint8Array[] = [];

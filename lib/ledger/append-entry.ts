@@ -1,9 +1,15 @@
 import type { Actor } from "@/lib/actor";
 import { isTransaction, type Executor } from "@/lib/db/client";
 import { appendBatched } from "@/lib/ledger/append-batcher";
-import { ledgerEntries } from "@/lib/db/schema/ledger";
+import { commitAwaits } from "@/lib/db/pipelined-client";
+import { sessionClient, statement } from "@/lib/db/statement";
 import { digest } from "@/lib/ledger/canonical";
 import { sealSoon } from "@/lib/ledger/seal-entries";
+
+/** Every write tool's entry goes through here, so it is one prepared text rather than a builder query each time. */
+const insertEntry = statement<never, (string | null)[]>(`
+  insert into ledger_entries (project_id, ts, op, actor_type, actor_id, key_id, agent, platform, via, subject, input_digest, output_digest)
+  values ($1, $2::timestamptz, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`);
 
 export interface AppendOptions {
   actor: Actor;
@@ -35,7 +41,12 @@ export async function appendEntry(tx: Executor, opts: AppendOptions): Promise<vo
     outputDigest: digest(opts.output),
   };
   // Outside a transaction nothing else commits with the entry, so it may share its INSERT with concurrent calls.
-  if (isTransaction(tx)) await tx.insert(ledgerEntries).values(row);
-  else await appendBatched(row);
+  if (isTransaction(tx)) {
+    const inserted = insertEntry(tx, row.projectId, row.ts.toISOString(), row.op, row.actorType, row.actorId, row.keyId, row.agent, row.platform, row.via, row.subject, row.inputDigest, row.outputDigest);
+    // On PostgreSQL the entry, usually a transaction's last statement, goes out with its COMMIT, which fails if
+    // the INSERT does (pipelined-client.ts); elsewhere it is waited for here.
+    if (commitAwaits(sessionClient(tx))) inserted.catch(() => {});
+    else await inserted;
+  } else await appendBatched(row);
   sealSoon(actor.projectId);
 }

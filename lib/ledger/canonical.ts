@@ -43,14 +43,25 @@ export function entryHash(e: ChainedFields): string {
   );
 }
 
-/** Stable JSON (sorted keys) so the same content always has the same digest. */
+/**
+ * Stable JSON (sorted keys) so the same content always has the same digest. Built by plain loops: every tool
+ * call digests its output, and for a page of 100 events the map/join version cost a quarter of the call.
+ */
 export function stableStringify(value: unknown): string {
   if (value === undefined) return "null";
   if (value === null || typeof value !== "object") return JSON.stringify(value);
-  if (Array.isArray(value)) return `[${value.map(stableStringify).join(",")}]`;
+  if (Array.isArray(value)) {
+    let out = "[";
+    for (let i = 0; i < value.length; i++) out += (i ? "," : "") + stableStringify(value[i]);
+    return out + "]";
+  }
   const obj = value as Record<string, unknown>;
-  const keys = Object.keys(obj).filter((k) => obj[k] !== undefined).sort();
-  return `{${keys.map((k) => `${JSON.stringify(k)}:${stableStringify(obj[k])}`).join(",")}}`;
+  let out = "{";
+  for (const key of Object.keys(obj).sort()) {
+    if (obj[key] === undefined) continue;
+    out += (out.length > 1 ? "," : "") + JSON.stringify(key) + ":" + stableStringify(obj[key]);
+  }
+  return out + "}";
 }
 
 export const digest = (value: unknown) => (value === undefined ? null : `sha256:${sha256Hex(stableStringify(value))}`);

@@ -6,6 +6,7 @@ import { authenticateKey } from "@/lib/keys/authenticate-key";
 import { ownerActor } from "@/lib/owner-api/owner-actor";
 import { onRequestChange } from "@/lib/approvals/requests-channel";
 import { sseResponse } from "@/lib/http/stream/sse-response";
+import { jsonResponse } from "@/lib/http/json-response";
 
 export const APPROVALS_STREAM_PATH = "/api/v1/approvals/stream";
 /** Same cookie as lib/auth/current-owner.ts (not imported: that module needs Next's request scope). */
@@ -41,6 +42,6 @@ export async function handleApprovalsStream(req: Request): Promise<Response> {
     );
   } catch (err) {
     const { status, body, headers } = toErrorBody(err);
-    return new Response(JSON.stringify({ error: body }), { status, headers: { "content-type": "application/json", ...headers } });
+    return jsonResponse(status, { error: body }, headers);
   }
 }

@@ -1,12 +1,10 @@
 import { AppError, toErrorBody } from "@/lib/errors";
+import { jsonResponse } from "@/lib/http/json-response";
 
 /** Errors of the blob routes in the API's shape: `{ error: { name, code, message, fix } }`. */
 export function errorResponse(err: unknown, extra: Record<string, string> = {}): Response {
   const { status, body, headers } = toErrorBody(err);
-  return new Response(JSON.stringify({ error: body }), {
-    status,
-    headers: { "content-type": "application/json", "cache-control": "no-store", ...headers, ...extra },
-  });
+  return jsonResponse(status, { error: body }, { "cache-control": "no-store", ...headers, ...extra });
 }
 
 export const gone = (what: string) =>

@@ -7,15 +7,13 @@ import { readBody } from "@/lib/http/read-body";
 import { servePayload } from "@/lib/http/intake/serve-payload";
 import { findSourceByToken } from "@/lib/sources/find-source";
 import { receiveWebhook } from "@/lib/sources/receive-webhook";
+import { jsonResponse } from "@/lib/http/json-response";
 
 export const HOOKS_PREFIX = "/hooks/";
 
-const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
-  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", ...headers } });
-
 /** Every URL under /hooks/ that is not a live source answers exactly this, so probing reveals nothing. */
 const unknownUrl = () =>
-  json(404, { error: { name: "AppError", code: "not_found", message: "Not found." } });
+  jsonResponse(404, { error: { name: "AppError", code: "not_found", message: "Not found." } });
 
 /**
  * Webhook intake, `POST /hooks/<token>`: size limit → source lookup → signature over the raw bytes → stored event.
@@ -24,7 +22,7 @@ const unknownUrl = () =>
 export async function handleHook(req: Request): Promise<Response> {
   const url = new URL(req.url);
   if (url.pathname.startsWith(PAYLOAD_PATH)) return servePayload(req, url);
-  if (req.method !== "POST") return json(405, { error: { name: "AppError", code: "method_not_allowed", message: "Webhooks are POSTed." } }, { Allow: "POST" });
+  if (req.method !== "POST") return jsonResponse(405, { error: { name: "AppError", code: "method_not_allowed", message: "Webhooks are POSTed." } }, { Allow: "POST" });
   try {
     const limit = env().WEBHOOK_MAX_BODY_BYTES;
     // An announced oversize body is refused (413) before the database is touched: readBody checks the length first.
@@ -37,9 +35,9 @@ export async function handleHook(req: Request): Promise<Response> {
     // One INSERT in autocommit: committed when it returns (no BEGIN/COMMIT round trips), then the wake-up goes out.
     const event = await receiveWebhook(db, { source, body, headers: req.headers, publishAfterCommit: true });
     if (event.change) publishEventChange(event.change);
-    return json(200, { received: true, event_id: event.id, duplicate: event.duplicate });
+    return jsonResponse(200, { received: true, event_id: event.id, duplicate: event.duplicate });
   } catch (err) {
     const { status, body } = toErrorBody(err);
-    return json(status, { error: body });
+    return jsonResponse(status, { error: body });
   }
 }

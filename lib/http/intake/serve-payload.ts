@@ -1,12 +1,10 @@
 import { getDb } from "@/lib/db/client";
 import { checkPayloadSignature, PAYLOAD_PATH } from "@/lib/events/payload-url";
 import { readPayload } from "@/lib/events/read-payload";
+import { jsonResponse } from "@/lib/http/json-response";
 
 const refuse = (status: number, message: string) =>
-  new Response(JSON.stringify({ error: { name: "AppError", code: status === 404 ? "not_found" : "forbidden", message } }), {
-    status,
-    headers: { "content-type": "application/json" },
-  });
+  jsonResponse(status, { error: { name: "AppError", code: status === 404 ? "not_found" : "forbidden", message } });
 
 /**
  * `GET /hooks/payloads/<project>/<event>?expires&sig`: the signed link inbox_claim hands out for large payloads.

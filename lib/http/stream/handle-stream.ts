@@ -6,6 +6,7 @@ import { sseResponse } from "@/lib/http/stream/sse-response";
 import { clientIp, isAllowedOrigin } from "@/lib/http/request-info";
 import { authenticateKey } from "@/lib/keys/authenticate-key";
 import { ownerActor } from "@/lib/owner-api/owner-actor";
+import { jsonResponse } from "@/lib/http/json-response";
 
 /** Same cookie as lib/auth/current-owner.ts (not imported: that module needs Next's request scope). */
 const PROJECT_COOKIE = "brynth_project";
@@ -45,6 +46,6 @@ export async function handleStream(req: Request): Promise<Response> {
     );
   } catch (err) {
     const { status, body, headers } = toErrorBody(err);
-    return new Response(JSON.stringify({ error: body }), { status, headers: { "content-type": "application/json", ...headers } });
+    return jsonResponse(status, { error: body }, headers);
   }
 }

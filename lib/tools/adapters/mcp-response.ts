@@ -1,11 +1,9 @@
 import { toErrorBody } from "@/lib/errors";
 import { rpcErrors } from "@/lib/mcp/protocol";
+import { jsonResponse } from "@/lib/http/json-response";
 
 type Id = string | number | null;
 const KEEPALIVE_MS = 15_000;
-const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
-  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", ...headers } });
-
 /**
  * Answers a request as JSON, or as an SSE stream when the client asked only for SSE or the call may wait long
  * (keep-alive comments then hold idle proxies open until the result is ready).
@@ -21,7 +19,7 @@ export async function respond(
   const acceptsJson = !accept || accept.includes("application/json") || accept.includes("*/*");
   const produce = typeof result === "function" ? (result as () => Promise<unknown>) : async () => result;
   if (!(acceptsSse && (opts.preferStream || !acceptsJson))) {
-    return json(200, { jsonrpc: "2.0", id, result: await produce() }, opts.headers);
+    return jsonResponse(200, { jsonrpc: "2.0", id, result: await produce() }, opts.headers);
   }
   const encoder = new TextEncoder();
   const stream = new ReadableStream<Uint8Array>({
@@ -51,7 +49,7 @@ export async function respond(
 }
 
 export const rpcError = (status: number, id: Id, code: number, message: string) =>
-  json(status, { jsonrpc: "2.0", id, error: { code, message } });
+  jsonResponse(status, { jsonrpc: "2.0", id, error: { code, message } });
 
 /** Refusals before any JSON-RPC dispatch (auth, origin, session, size) keep their HTTP status. */
 export function transportError(err: unknown): Response {
@@ -59,5 +57,5 @@ export function transportError(err: unknown): Response {
   const extra: Record<string, string> = { ...headers };
   if (status === 401) extra["WWW-Authenticate"] = 'Bearer realm="brynth"';
   const code = status >= 500 ? rpcErrors.internal : rpcErrors.server;
-  return json(status, { jsonrpc: "2.0", id: null, error: { code, message: body.message, data: body } }, extra);
+  return jsonResponse(status, { jsonrpc: "2.0", id: null, error: { code, message: body.message, data: body } }, extra);
 }

@@ -12,18 +12,16 @@ import { restArgs } from "@/lib/tools/adapters/rest-args";
 import { etagHeader, ifMatchArgs } from "@/lib/tools/adapters/rest-etag";
 import { openApiDocument } from "@/lib/tools/adapters/openapi";
 import { sealSoon } from "@/lib/ledger/seal-entries";
+import { jsonResponse } from "@/lib/http/json-response";
 
 export const API_PREFIX = "/api/v1";
-
-const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
-  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", ...headers } });
 
 /** REST under /api/v1, dispatched from the registry: one wrapper for auth, scope and error rendering. */
 export async function handleRest(req: Request): Promise<Response> {
   try {
     const url = new URL(req.url);
     const path = url.pathname.slice(API_PREFIX.length) || "/";
-    if (req.method === "GET" && path === "/openapi.json") return json(200, openApiDocument());
+    if (req.method === "GET" && path === "/openapi.json") return jsonResponse(200, openApiDocument());
     if (req.method !== "GET" && !isAllowedOrigin(req.headers.get("origin"))) {
       throw new AppError("forbidden", "Origin not allowed.", { fix: "Call the API from an allowed origin." });
     }
@@ -36,7 +34,7 @@ export async function handleRest(req: Request): Promise<Response> {
       const key = await authenticateKey(req.headers.get("authorization"), clientIp(req));
       const args = ifMatchArgs(req, route.tool, await restArgs(req, url, route.tool.input, params!));
       const out = await runTool(route.tool, keyActor(key, req.headers, "rest"), args, req.signal);
-      return json(200, out, etagHeader(route.tool, out));
+      return jsonResponse(200, out, etagHeader(route.tool, out));
     }
     const { owner } = await authenticateOwner(req);
     const db = await getDb();
@@ -44,11 +42,11 @@ export async function handleRest(req: Request): Promise<Response> {
     const input = parseOrThrow(route.route.input, await restArgs(req, url, route.route.input, params!));
     const out = await db.transaction((tx) => route.route.handler({ actor, owner, db: tx }, input));
     sealSoon(actor.projectId);
-    return json(route.route.status ?? 200, out);
+    return jsonResponse(route.route.status ?? 200, out);
   } catch (err) {
     const { status, body, headers } = toErrorBody(err);
     const extra: Record<string, string> = { ...headers };
     if (status === 401) extra["WWW-Authenticate"] = 'Bearer realm="brynth"';
-    return json(status, { error: body }, extra);
+    return jsonResponse(status, { error: body }, extra);
   }
 }
