@@ -1,6 +1,6 @@
 import { createServer, request as httpRequest, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, onTestFinished } from "vitest";
 import { toWebRequest } from "@/lib/http/node-adapter";
 import { bufferedBody } from "@/lib/http/light-request";
 
@@ -24,6 +24,10 @@ describe("light request", () => {
   }
 
   it("reads method, url, headers and a small body without building a Request", async () => {
+    const RealRequest = globalThis.Request;
+    let built = 0;
+    globalThis.Request = new Proxy(RealRequest, { construct: (target, args) => (built++, Reflect.construct(target, args)) });
+    onTestFinished(() => void (globalThis.Request = RealRequest));
     const base = await serve(async (req) => ({
       method: req.method,
       url: req.url,
@@ -45,6 +49,7 @@ describe("light request", () => {
       json: { v: 1 },
       names: ["x-multi"],
     });
+    expect(built).toBe(0);
   });
 
   it("answers everything else from a real Request built on first use", async () => {

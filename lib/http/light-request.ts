@@ -57,6 +57,7 @@ export function lightRequest(req: IncomingMessage, res: ServerResponse, url: str
     text: async () => (await bytes()).toString("utf8"),
     json: async () => JSON.parse((await bytes()).toString("utf8")),
     [BUFFERED]: body instanceof Buffer ? body : undefined,
+    then: undefined, // not a thenable: resolving a promise with this object must not build the real Request
   };
   return new Proxy(own, {
     get(target, prop) {

@@ -1,6 +1,6 @@
-import { sql } from "drizzle-orm";
 import { getDb, type Db } from "@/lib/db/client";
 import { runLater } from "@/lib/db/background";
+import { statement } from "@/lib/db/statement";
 import type { ledgerEntries } from "@/lib/db/schema/ledger";
 
 type Row = typeof ledgerEntries.$inferInsert;
@@ -49,13 +49,17 @@ export function appendBatched(row: Row): Promise<void> {
  * The rows as one JSON parameter: the statement's text is the same for any number of rows, so each connection
  * prepares it once (a VALUES list would be a new statement, and a new server-side prepare, for every batch size).
  */
+const insertJson = statement<never, [rows: string]>(`
+  insert into ledger_entries
+    (project_id, ts, op, actor_type, actor_id, key_id, agent, platform, via, subject, input_digest, output_digest)
+  select r->>0, (r->>1)::timestamptz, r->>2, r->>3, r->>4, r->>5, r->>6, r->>7, r->>8, r->>9, r->>10, r->>11
+  from json_array_elements($1::json) as r`);
+
 function insertRows(db: Db, rows: Row[]) {
-  const json = JSON.stringify(
-    rows.map((r) => [r.projectId, r.ts, r.op, r.actorType, r.actorId, r.keyId, r.agent, r.platform, r.via, r.subject, r.inputDigest, r.outputDigest]),
+  return insertJson(
+    db,
+    JSON.stringify(
+      rows.map((r) => [r.projectId, r.ts, r.op, r.actorType, r.actorId, r.keyId, r.agent, r.platform, r.via, r.subject, r.inputDigest, r.outputDigest]),
+    ),
   );
-  return db.execute(sql`
-    insert into ledger_entries
-      (project_id, ts, op, actor_type, actor_id, key_id, agent, platform, via, subject, input_digest, output_digest)
-    select r->>0, (r->>1)::timestamptz, r->>2, r->>3, r->>4, r->>5, r->>6, r->>7, r->>8, r->>9, r->>10, r->>11
-    from json_array_elements(${json}::json) as r`);
 }
