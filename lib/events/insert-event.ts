@@ -1,6 +1,6 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Executor } from "@/lib/db/client";
-import { queryRows } from "@/lib/db/rows";
+import { statement } from "@/lib/db/statement";
 import { events, type Trust } from "@/lib/db/schema/events";
 import { newId } from "@/lib/ids";
 import { notifyEventChanges, type EventChange } from "@/lib/events/events-channel";
@@ -24,6 +24,17 @@ export interface NewEvent {
 }
 
 /**
+ * Every webhook's one statement, so a prepared text: building this 16-column insert with drizzle cost more CPU than
+ * the rest of the intake path (bench/events.ts).
+ */
+const insert = statement<{ id: string }, unknown[]>(`
+  insert into events (id, project_id, source_id, source, type, status, trust, payload, raw, content_type,
+    payload_size, headers, dedupe_key, received_at, available_at, updated_at)
+  values ($1, $2, $3, $4, $5, 'pending', $6, $7::json, $8::bytea, $9, $10, $11::jsonb, $12, $13::timestamptz, $13::timestamptz, $13::timestamptz)
+  on conflict do nothing
+  returning id`);
+
+/**
  * The one insert for every event (webhooks and Brynth's own). A delivery already received under the same
  * dedupe key returns the first event instead of a second one. The NOTIFY rides in the caller's transaction, unless
  * the caller owns the transaction and publishes `change` after its commit (webhook intake, the hot path).
@@ -36,19 +47,10 @@ export async function insertEvent(
   const now = new Date();
   const id = e.id ?? newId("evt");
   const type = e.type.slice(0, MAX_TYPE_LENGTH) || "unknown";
-  // Hand-written rather than drizzle's insert builder: this is every webhook's one statement, and building the
-  // 16-column insert cost more CPU than the rest of the intake path (measured in bench/events.ts).
-  const inserted = await queryRows<{ id: string }>(
-    tx,
-    sql`insert into events (id, project_id, source_id, source, type, status, trust, payload, raw, content_type,
-          payload_size, headers, dedupe_key, received_at, available_at, updated_at)
-        values (${id}, ${e.projectId}, ${e.sourceId}, ${e.source}, ${type}, 'pending', ${e.trust},
-          ${"json" in e.body ? e.body.json : null}::json, ${"raw" in e.body ? Buffer.from(e.body.raw) : null}::bytea,
-          ${e.contentType}, ${e.payloadSize}, ${JSON.stringify(e.headers)}::jsonb, ${e.dedupeKey},
-          ${now.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz)
-        on conflict do nothing
-        returning id`,
-  );
+  const at = now.toISOString();
+  const inserted = await insert(tx, id, e.projectId, e.sourceId, e.source, type, e.trust,
+    "json" in e.body ? e.body.json : null, "raw" in e.body ? Buffer.from(e.body.raw) : null,
+    e.contentType, e.payloadSize, JSON.stringify(e.headers), e.dedupeKey, at);
   if (inserted.length === 0 && e.dedupeKey !== null) {
     const [first] = await tx
       .select({ id: events.id })

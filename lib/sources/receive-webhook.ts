@@ -7,12 +7,26 @@ import { insertEvent } from "@/lib/events/insert-event";
 import { readDelivery } from "@/lib/sources/read-delivery";
 import { verifySignature } from "@/lib/sources/verify/verify-signature";
 
+/**
+ * Decrypted secrets per source row. A webhook's row comes from the source cache (find-source.ts), which keeps it
+ * at most 10 s, so its secrets are decrypted once for that time instead of on every delivery.
+ */
+const decrypted = new WeakMap<Source, { current: string | null; previous: string | null }>();
+
 /** The current secret, then the previous one while its rotation grace period lasts. */
 export function sourceSecrets(source: Source, now = Date.now()): string[] {
+  let plain = decrypted.get(source);
+  if (!plain) {
+    plain = {
+      current: source.secretEnc ? decryptSecret(source.secretEnc) : null,
+      previous: source.previousSecretEnc ? decryptSecret(source.previousSecretEnc) : null,
+    };
+    decrypted.set(source, plain);
+  }
   const out: string[] = [];
-  if (source.secretEnc) out.push(decryptSecret(source.secretEnc));
-  if (source.previousSecretEnc && source.previousSecretExpiresAt && source.previousSecretExpiresAt.getTime() > now) {
-    out.push(decryptSecret(source.previousSecretEnc));
+  if (plain.current !== null) out.push(plain.current);
+  if (plain.previous !== null && source.previousSecretExpiresAt && source.previousSecretExpiresAt.getTime() > now) {
+    out.push(plain.previous);
   }
   return out;
 }
