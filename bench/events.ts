@@ -184,6 +184,9 @@ async function main() {
         now() - interval '1 day' + g * interval '1 millisecond', now(), 1, now()
       from generate_series(1, ${DONE_ROWS}) g`;
     await sql`vacuum analyze events`;
+    // Flush the bulk insert now: otherwise the checkpoint it triggers runs during the phase and is measured as
+    // the claim path's cost (-32% instead of -8%, measured).
+    await sql`checkpoint`;
     const seconds = ((performance.now() - t) / 1000).toFixed(1);
     const [{ pending }] = await sql`select count(*)::int as pending from events where status = 'pending' and source = 'bench'`;
     const claim_ack = await withCpu(brynthPid, () => claimAck(base, key), (r) => r.jobs);

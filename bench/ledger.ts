@@ -71,7 +71,7 @@ async function main() {
     // seq 1 is the project.create entry; re-link our first row to it.
     if (start === 2) {
       const [first] = await d.select().from(ledgerEntries).where(sql`${ledgerEntries.projectId} = ${big.id} and ${ledgerEntries.seq} = 1`);
-      rows[0].prevHash = first.hash;
+      rows[0].prevHash = first.hash!; // seq 1 is sealed, so it has a hash
       rows[0].hash = entryHash(rows[0]);
       for (let i = 1; i < rows.length; i++) {
         rows[i].prevHash = rows[i - 1].hash;

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import postgres from "postgres";
 
 /** Starts a child process and resolves once a stdout line matches `ready`. */
-export function startProcess(cmd: string, args: string[], env: NodeJS.ProcessEnv, ready: RegExp): Promise<{ child: ChildProcess; match: RegExpExecArray }> {
+export function startProcess(cmd: string, args: string[], env: Record<string, string | undefined>, ready: RegExp): Promise<{ child: ChildProcess; match: RegExpExecArray }> {
   const child = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "inherit"] });
   return new Promise((resolve, reject) => {
     let out = "";

@@ -1,7 +1,8 @@
-import { and, asc, eq, isNull, sql } from "drizzle-orm";
+import { isNull } from "drizzle-orm";
 import { getDb, type Db } from "@/lib/db/client";
 import { runLater } from "@/lib/db/background";
-import { ledgerEntries, ledgerHeads } from "@/lib/db/schema/ledger";
+import { ledgerEntries } from "@/lib/db/schema/ledger";
+import { statement, toDate } from "@/lib/db/statement";
 import { entryHash, GENESIS_HASH } from "@/lib/ledger/canonical";
 
 const BATCH = 2000;
@@ -11,45 +12,81 @@ const BATCH = 2000;
  */
 const SEAL_DELAY_MS = 200;
 
+type UnsealedRow = {
+  id: number | string;
+  ts: string;
+  op: string;
+  actor_type: string;
+  actor_id: string | null;
+  key_id: string | null;
+  agent: string | null;
+  platform: string | null;
+  via: string;
+  subject: string | null;
+  input_digest: string | null;
+  output_digest: string | null;
+};
+
+// Every tool call's entry passes through these, so they are prepared texts rather than builder queries.
+const anyUnsealed = statement<{ id: unknown }, [projectId: string]>(
+  `select id from ledger_entries where project_id = $1 and seq is null limit 1`,
+);
+/** The head row, created at genesis if need be, and locked until the transaction ends (the no-op update). */
+const lockHead = statement<{ seq: number | string; hash: string }, [projectId: string, genesis: string]>(`
+  insert into ledger_heads (project_id, seq, hash) values ($1, 0, $2)
+  on conflict (project_id) do update set seq = ledger_heads.seq
+  returning seq, hash`);
+const unsealedRows = statement<UnsealedRow, [projectId: string, limit: number]>(`
+  select id, ts, op, actor_type, actor_id, key_id, agent, platform, via, subject, input_digest, output_digest
+  from ledger_entries where project_id = $1 and seq is null order by id limit $2`);
+// One JSON parameter: the same statement text for any batch size, prepared once per connection.
+const chain = statement<never, [links: string]>(`
+  update ledger_entries e set seq = (v->>1)::bigint, prev_hash = v->>2, hash = v->>3
+  from json_array_elements($1::json) as v
+  where e.id = (v->>0)::bigint`);
+const moveHead = statement<never, [projectId: string, seq: number, hash: string]>(
+  `update ledger_heads set seq = $2, hash = $3 where project_id = $1`,
+);
+
 /**
  * Chains a project's committed, unsealed entries: locks the head row (so sealers on every instance take turns),
  * gives each entry the next seq and the hash over the previous one, and moves the head. Returns how many it sealed.
  */
 export async function sealProject(db: Db, projectId: string): Promise<number> {
   // Readers call this before every read: one index probe instead of a locking transaction when all is sealed.
-  const [unsealed] = await db
-    .select({ id: ledgerEntries.id })
-    .from(ledgerEntries)
-    .where(and(eq(ledgerEntries.projectId, projectId), isNull(ledgerEntries.seq)))
-    .limit(1);
-  if (!unsealed) return 0;
+  if ((await anyUnsealed(db, projectId)).length === 0) return 0;
   let total = 0;
   for (;;) {
     const sealed = await db.transaction(async (tx) => {
-      await tx.insert(ledgerHeads).values({ projectId, seq: 0, hash: GENESIS_HASH }).onConflictDoNothing();
-      const [head] = await tx.select().from(ledgerHeads).where(eq(ledgerHeads.projectId, projectId)).for("update");
-      const rows = await tx
-        .select()
-        .from(ledgerEntries)
-        .where(and(eq(ledgerEntries.projectId, projectId), isNull(ledgerEntries.seq)))
-        .orderBy(asc(ledgerEntries.id))
-        .limit(BATCH);
+      const [head] = await lockHead(tx, projectId, GENESIS_HASH);
+      const rows = await unsealedRows(tx, projectId, BATCH);
       if (rows.length === 0) return 0;
       let seq = Number(head.seq);
       let prevHash = head.hash;
-      const chained = rows.map((row) => {
+      const links = rows.map((row) => {
         seq++;
-        const hash = entryHash({ ...row, seq, prevHash });
-        const link = [row.id, seq, prevHash, hash];
+        const hash = entryHash({
+          projectId,
+          seq,
+          ts: toDate(row.ts),
+          op: row.op,
+          actorType: row.actor_type,
+          actorId: row.actor_id,
+          keyId: row.key_id,
+          agent: row.agent,
+          platform: row.platform,
+          via: row.via,
+          subject: row.subject,
+          inputDigest: row.input_digest,
+          outputDigest: row.output_digest,
+          prevHash,
+        });
+        const link = [String(row.id), seq, prevHash, hash];
         prevHash = hash;
         return link;
       });
-      // One JSON parameter: the same statement text for any batch size, prepared once per connection.
-      await tx.execute(sql`
-        update ledger_entries e set seq = (v->>1)::bigint, prev_hash = v->>2, hash = v->>3
-        from json_array_elements(${JSON.stringify(chained)}::json) as v
-        where e.id = (v->>0)::bigint`);
-      await tx.update(ledgerHeads).set({ seq, hash: prevHash }).where(eq(ledgerHeads.projectId, projectId));
+      await chain(tx, JSON.stringify(links));
+      await moveHead(tx, projectId, seq, prevHash);
       return rows.length;
     });
     total += sealed;
