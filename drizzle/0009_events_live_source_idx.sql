@@ -1,0 +1,1 @@
+CREATE INDEX "events_live_source_idx" ON "events" USING btree ("project_id","source","received_at","id") WHERE status in ('pending', 'failed', 'claimed');
