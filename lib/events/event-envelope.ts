@@ -19,25 +19,11 @@ export const envelopeSelect = (inlineLimit: number) => `events.id, events.source
   (case when events.payload_size <= ${Math.floor(inlineLimit)} then events.payload::text end) as payload_text,
   (case when events.payload_size <= ${Math.floor(inlineLimit)} then events.raw end) as raw`;
 
-/** A row of `envelopeSelect` as the drivers return it. */
-export interface EnvelopeSqlRow {
-  id: string;
-  source: string;
-  type: string;
-  status: EventStatus;
-  trust: Trust;
-  received_at: string;
-  attempts: number;
-  content_type: string | null;
-  payload_size: number;
-  headers: Record<string, string>;
-  available_at: string;
-  lease_expires_at: string | null;
-  last_error: string | null;
-  is_json: boolean;
-  payload_text: string | null;
-  raw: Uint8Array | null;
-}
+/** A row of `envelopeSelect` as the drivers return it: the envelope's own columns, timestamps as Postgres text. */
+export type EnvelopeSqlRow = Pick<
+  Envelope,
+  "id" | "source" | "type" | "status" | "trust" | "received_at" | "attempts" | "content_type" | "payload_size" | "headers" | "lease_expires_at" | "last_error"
+> & { available_at: string; is_json: boolean; payload_text: string | null; raw: Uint8Array | null };
 
 export function envelopeRow(r: EnvelopeSqlRow): EnvelopeRow {
   return {

@@ -2,8 +2,8 @@ import { isNull } from "drizzle-orm";
 import { getDb, type Db } from "@/lib/db/client";
 import { runLater } from "@/lib/db/background";
 import { ledgerEntries } from "@/lib/db/schema/ledger";
-import { statement, toDate } from "@/lib/db/statement";
-import { entryHash, GENESIS_HASH } from "@/lib/ledger/canonical";
+import { statement } from "@/lib/db/statement";
+import { ENTRY_COLUMNS, GENESIS_HASH, rowHash, type EntryColumns } from "@/lib/ledger/canonical";
 
 const BATCH = 2000;
 /**
@@ -12,20 +12,6 @@ const BATCH = 2000;
  */
 const SEAL_DELAY_MS = 200;
 
-type UnsealedRow = {
-  id: number | string;
-  ts: string;
-  op: string;
-  actor_type: string;
-  actor_id: string | null;
-  key_id: string | null;
-  agent: string | null;
-  platform: string | null;
-  via: string;
-  subject: string | null;
-  input_digest: string | null;
-  output_digest: string | null;
-};
 
 // Every tool call's entry passes through these, so they are prepared texts rather than builder queries.
 const anyUnsealed = statement<{ id: unknown }, [projectId: string]>(
@@ -36,8 +22,8 @@ const lockHead = statement<{ seq: number | string; hash: string }, [projectId: s
   insert into ledger_heads (project_id, seq, hash) values ($1, 0, $2)
   on conflict (project_id) do update set seq = ledger_heads.seq
   returning seq, hash`);
-const unsealedRows = statement<UnsealedRow, [projectId: string, limit: number]>(`
-  select id, ts, op, actor_type, actor_id, key_id, agent, platform, via, subject, input_digest, output_digest
+const unsealedRows = statement<EntryColumns & { id: number | string }, [projectId: string, limit: number]>(`
+  select id, ${ENTRY_COLUMNS}
   from ledger_entries where project_id = $1 and seq is null order by id limit $2`);
 // One JSON parameter: the same statement text for any batch size, prepared once per connection.
 const chain = statement<never, [links: string]>(`
@@ -65,22 +51,7 @@ export async function sealProject(db: Db, projectId: string): Promise<number> {
       let prevHash = head.hash;
       const links = rows.map((row) => {
         seq++;
-        const hash = entryHash({
-          projectId,
-          seq,
-          ts: toDate(row.ts),
-          op: row.op,
-          actorType: row.actor_type,
-          actorId: row.actor_id,
-          keyId: row.key_id,
-          agent: row.agent,
-          platform: row.platform,
-          via: row.via,
-          subject: row.subject,
-          inputDigest: row.input_digest,
-          outputDigest: row.output_digest,
-          prevHash,
-        });
+        const hash = rowHash(projectId, seq, row, prevHash);
         const link = [String(row.id), seq, prevHash, hash];
         prevHash = hash;
         return link;

@@ -3,7 +3,7 @@ import type { Actor } from "@/lib/actor";
 import { getDb, type Executor } from "@/lib/db/client";
 import { ledgerHeads } from "@/lib/db/schema/ledger";
 import { queryRows } from "@/lib/db/rows";
-import { entryHash, GENESIS_HASH } from "@/lib/ledger/canonical";
+import { ENTRY_COLUMNS, GENESIS_HASH, rowHash, type EntryColumns } from "@/lib/ledger/canonical";
 import { sealProject } from "@/lib/ledger/seal-entries";
 import { findFirstSuspect } from "@/lib/ledger/scan-chain";
 import { AppError } from "@/lib/errors";
@@ -19,19 +19,8 @@ export interface VerifyResult {
 
 const BATCH = 20_000;
 
-interface Row {
+interface Row extends EntryColumns {
   seq: string | number;
-  ts: string;
-  op: string;
-  actor_type: string;
-  actor_id: string | null;
-  key_id: string | null;
-  agent: string | null;
-  platform: string | null;
-  via: string;
-  subject: string | null;
-  input_digest: string | null;
-  output_digest: string | null;
   prev_hash: string;
   hash: string;
 }
@@ -114,8 +103,7 @@ async function checkInNode(
   const fetchBatch = (from: number) => {
     const q = queryRows<Row>(
       db,
-      sql`select seq, to_char(ts at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as ts, op, actor_type, actor_id,
-            key_id, agent, platform, via, subject, input_digest, output_digest, prev_hash, hash
+      sql`select seq, ${sql.raw(ENTRY_COLUMNS)}, prev_hash, hash
           from ledger_entries
           where project_id = ${projectId} and seq >= ${from} and seq <= ${Math.min(last, from + BATCH - 1)}
           order by seq`,
@@ -135,23 +123,7 @@ async function checkInNode(
       const seq = Number(r.seq);
       if (seq !== expected) return missing(expected);
       if (r.prev_hash !== prevHash) return { first: seq, reason: "prev_hash does not match the previous entry" };
-      const hash = entryHash({
-        projectId,
-        seq,
-        ts: r.ts,
-        op: r.op,
-        actorType: r.actor_type,
-        actorId: r.actor_id,
-        keyId: r.key_id,
-        agent: r.agent,
-        platform: r.platform,
-        via: r.via,
-        subject: r.subject,
-        inputDigest: r.input_digest,
-        outputDigest: r.output_digest,
-        prevHash: r.prev_hash,
-      });
-      if (hash !== r.hash) return { first: seq, reason: "hash does not match the entry's content" };
+      if (rowHash(projectId, seq, r, r.prev_hash) !== r.hash) return { first: seq, reason: "hash does not match the entry's content" };
       prevHash = r.hash;
       expected++;
     }
