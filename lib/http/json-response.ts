@@ -1,3 +1,5 @@
+import { toErrorBody } from "@/lib/errors";
+
 const serialized = new WeakMap<Response, string>();
 
 /**
@@ -9,6 +11,12 @@ export function jsonResponse(status: number, body: unknown, headers: Record<stri
   const response = new Response(text, { status, headers: { "content-type": "application/json", ...headers } });
   serialized.set(response, text);
   return response;
+}
+
+/** An error in the API's shape, `{ error: { name, code, message, fix } }`, with the error's own headers. */
+export function errorResponse(err: unknown, extra: Record<string, string> = {}): Response {
+  const { status, body, headers } = toErrorBody(err);
+  return jsonResponse(status, { error: body }, { ...headers, ...extra });
 }
 
 export const jsonText = (response: Response): string | undefined => serialized.get(response);

@@ -1,12 +1,12 @@
 import { getDb } from "@/lib/db/client";
-import { AppError, toErrorBody } from "@/lib/errors";
+import { AppError } from "@/lib/errors";
 import { authenticateOwner, readCookie } from "@/lib/auth/authenticate-owner";
 import { clientIp, isAllowedOrigin } from "@/lib/http/request-info";
 import { authenticateKey } from "@/lib/keys/authenticate-key";
 import { ownerActor } from "@/lib/owner-api/owner-actor";
 import { onRequestChange } from "@/lib/approvals/requests-channel";
 import { sseResponse } from "@/lib/http/stream/sse-response";
-import { jsonResponse } from "@/lib/http/json-response";
+import { errorResponse } from "@/lib/http/json-response";
 
 export const APPROVALS_STREAM_PATH = "/api/v1/approvals/stream";
 /** Same cookie as lib/auth/current-owner.ts (not imported: that module needs Next's request scope). */
@@ -41,7 +41,6 @@ export async function handleApprovalsStream(req: Request): Promise<Response> {
       }),
     );
   } catch (err) {
-    const { status, body, headers } = toErrorBody(err);
-    return jsonResponse(status, { error: body }, headers);
+    return errorResponse(err);
   }
 }

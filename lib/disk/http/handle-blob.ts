@@ -1,5 +1,5 @@
 import { BLOB_PREFIX } from "@/lib/disk/blob-urls";
-import { errorResponse } from "@/lib/disk/http/responses";
+import { blobErrorResponse } from "@/lib/disk/http/responses";
 import { serveDownload } from "@/lib/disk/http/serve-download";
 import { serveLink } from "@/lib/disk/http/serve-link";
 import { serveUpload } from "@/lib/disk/http/serve-upload";
@@ -20,6 +20,6 @@ export async function handleBlob(req: Request): Promise<Response> {
     if (parts[0] === "link" && parts.length === 3) return await serveLink(req, parts[1], parts[2]);
     throw new AppError("not_found", "No such blob URL.");
   } catch (err) {
-    return errorResponse(err);
+    return blobErrorResponse(err);
   }
 }

@@ -1,11 +1,9 @@
-import { AppError, toErrorBody } from "@/lib/errors";
-import { jsonResponse } from "@/lib/http/json-response";
+import { AppError } from "@/lib/errors";
+import { errorResponse } from "@/lib/http/json-response";
 
-/** Errors of the blob routes in the API's shape: `{ error: { name, code, message, fix } }`. */
-export function errorResponse(err: unknown, extra: Record<string, string> = {}): Response {
-  const { status, body, headers } = toErrorBody(err);
-  return jsonResponse(status, { error: body }, { "cache-control": "no-store", ...headers, ...extra });
-}
+/** Errors of the blob routes: never cached. */
+export const blobErrorResponse = (err: unknown, extra: Record<string, string> = {}): Response =>
+  errorResponse(err, { "cache-control": "no-store", ...extra });
 
 export const gone = (what: string) =>
   new AppError("NOT_FOUND", `${what} has expired, was revoked, or its file was replaced or deleted.`, {

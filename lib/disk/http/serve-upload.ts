@@ -6,7 +6,7 @@ import { getBlobStore } from "@/lib/blob/get-blob-store";
 import { BlobSizeError } from "@/lib/blob/store";
 import { unseal } from "@/lib/disk/blob-urls";
 import { uploadGone } from "@/lib/disk/drop-uploads";
-import { errorResponse } from "@/lib/disk/http/responses";
+import { blobErrorResponse } from "@/lib/disk/http/responses";
 
 /** The token is the only credential and no cookie is involved, so any origin may PUT (the dashboard included). */
 const CORS = {
@@ -54,6 +54,6 @@ export async function serveUpload(req: Request, token: string): Promise<Response
     }
     return new Response(null, { status: 200, headers: CORS });
   } catch (err) {
-    return errorResponse(err, CORS);
+    return blobErrorResponse(err, CORS);
   }
 }

@@ -1,12 +1,12 @@
 import { getDb } from "@/lib/db/client";
-import { AppError, toErrorBody } from "@/lib/errors";
+import { AppError } from "@/lib/errors";
 import { readCookie, authenticateOwner } from "@/lib/auth/authenticate-owner";
 import { onEventChange } from "@/lib/events/events-channel";
 import { sseResponse } from "@/lib/http/stream/sse-response";
 import { clientIp, isAllowedOrigin } from "@/lib/http/request-info";
 import { authenticateKey } from "@/lib/keys/authenticate-key";
 import { ownerActor } from "@/lib/owner-api/owner-actor";
-import { jsonResponse } from "@/lib/http/json-response";
+import { errorResponse } from "@/lib/http/json-response";
 
 /** Same cookie as lib/auth/current-owner.ts (not imported: that module needs Next's request scope). */
 const PROJECT_COOKIE = "brynth_project";
@@ -45,7 +45,6 @@ export async function handleStream(req: Request): Promise<Response> {
       }),
     );
   } catch (err) {
-    const { status, body, headers } = toErrorBody(err);
-    return jsonResponse(status, { error: body }, headers);
+    return errorResponse(err);
   }
 }
