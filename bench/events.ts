@@ -63,6 +63,7 @@ async function claimAck(base: string, key: string) {
   const auth = { authorization: `Bearer ${key}`, "content-type": "application/json" };
   const wins = new Map<string, number>();
   let lostRaces = 0;
+  let lists = 0;
   let jobs = 0;
   const latencies: number[] = [];
   const end = performance.now() + SECONDS * 1000;
@@ -73,6 +74,7 @@ async function claimAck(base: string, key: string) {
       while (performance.now() < end) {
         if (queue.length === 0) {
           const page = JSON.parse((await http("GET", `${base}/api/v1/events?source=bench&limit=100`, undefined, auth)).body);
+          lists++;
           // Each consumer tries a few of the events it sees, in its own order, as independent agents would.
           queue = page.events
             .map((e: { id: string }) => e.id)
@@ -98,7 +100,7 @@ async function claimAck(base: string, key: string) {
   );
   const elapsed = (performance.now() - start) / 1000;
   const doubleClaims = [...wins.values()].filter((n) => n > 1).length;
-  return { jobs, jobs_per_s: Math.round(jobs / elapsed), lost_races_409: lostRaces, double_claims: doubleClaims, claim_ack_ms: percentiles(latencies) };
+  return { jobs, jobs_per_s: Math.round(jobs / elapsed), lost_races_409: lostRaces, lists_of_100: lists, double_claims: doubleClaims, claim_ack_ms: percentiles(latencies) };
 }
 
 /** The same two commits per job in raw SQL: claim one with SKIP LOCKED, then ack it by primary key. */

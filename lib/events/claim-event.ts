@@ -1,11 +1,12 @@
 import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
 import { statement, toDate } from "@/lib/db/statement";
+import type { EventStatus } from "@/lib/db/schema/events";
 import { AppError } from "@/lib/errors";
 import { randomBase62 } from "@/lib/ids";
 import { CLAIM_INLINE_BYTES, envelopeRow, envelopeSelect, type EnvelopeRow, type EnvelopeSqlRow } from "@/lib/events/event-envelope";
-import { eventState, holderOf, type EventState } from "@/lib/events/event-state";
-import { IS_CLAIMABLE } from "@/lib/events/event-status";
+import { eventNotFound, holderOf } from "@/lib/events/event-state";
+import { EFFECTIVE_STATUS, IS_CLAIMABLE } from "@/lib/events/event-status";
 import { announceEventChange } from "@/lib/events/events-channel";
 
 export const LEASE_MIN_S = 30;
@@ -13,14 +14,20 @@ export const LEASE_MAX_S = 3600;
 export const LEASE_DEFAULT_S = 300;
 
 type ClaimedRow = EnvelopeSqlRow & { lease_token: string; claimed_at: string };
+/** The event as the claim found it, to say why it could not be taken. */
+type PriorState = { prior_status: EventStatus; prior_claimed_by: string | null; prior_lease_expires_at: string | null; prior_available_at: string };
+type ClaimResultRow = PriorState & ({ [K in keyof ClaimedRow]: null } | ClaimedRow);
 
 /**
  * One statement takes the event, closes the attempt whose lease ran out (if any) and opens this one. The
  * sub-select's SKIP LOCKED decides between concurrent claimers: the first locks the row, every other skips it and
  * matches nothing, and once the winner commits the row is no longer claimable. The attempt statements see the
  * rows as they were before this statement, so closing the old attempt never touches the new one.
+ *
+ * The event's state as the statement found it comes along, so a claim that loses (a race, a taken lease) says why
+ * without a second round trip; no row at all means no such event in this project.
  */
-const claim = statement<ClaimedRow, [eventId: string, projectId: string, leaseToken: string, leaseSeconds: number, holder: string, agent: string | null, keyId: string | null]>(`
+const claim = statement<ClaimResultRow, [eventId: string, projectId: string, leaseToken: string, leaseSeconds: number, holder: string, agent: string | null, keyId: string | null]>(`
   with claimed as (
     update events set status = 'claimed', lease_token = $3, lease_expires_at = now() + make_interval(secs => $4),
       claimed_by = $5, claimed_agent = $6, claimed_at = now(), attempts = events.attempts + 1, updated_at = now()
@@ -33,34 +40,38 @@ const claim = statement<ClaimedRow, [eventId: string, projectId: string, leaseTo
     insert into event_attempts (project_id, event_id, attempt, key_id, agent, claimed_at, lease_expires_at)
     select $2, id, attempts, $7, $6, claimed_at, lease_expires_at from claimed
   )
-  select * from claimed`);
+  select claimed.*, prior.* from (
+    select ${EFFECTIVE_STATUS} as prior_status, claimed_by as prior_claimed_by, lease_expires_at as prior_lease_expires_at,
+      available_at as prior_available_at
+    from events where id = $1 and project_id = $2
+  ) prior left join claimed on true`);
 
 /** Takes a claimable event for `leaseSeconds`, or says why it cannot. */
 export async function claimEvent(
   tx: Executor,
   opts: { actor: Actor; eventId: string; leaseSeconds: number },
 ): Promise<EnvelopeRow & { leaseToken: string; leaseExpiresAt: Date; claimedAt: Date }> {
-  const { actor } = opts;
+  const { actor, eventId } = opts;
   const holder = holderOf(actor);
-  const [row] = await claim(tx, opts.eventId, actor.projectId, `lse_${randomBase62(24)}`, opts.leaseSeconds, holder, actor.agent, actor.keyId);
-  if (!row) throw whyNotClaimable(await eventState(tx, actor.projectId, opts.eventId), holder);
+  const [row] = await claim(tx, eventId, actor.projectId, `lse_${randomBase62(24)}`, opts.leaseSeconds, holder, actor.agent, actor.keyId);
+  if (!row) throw eventNotFound(eventId);
+  if (row.lease_token === null) throw whyNotClaimable(eventId, row, holder);
   const claimed = envelopeRow(row);
   announceEventChange({ project: actor.projectId, id: claimed.id, source: claimed.source, type: claimed.type, status: "claimed" });
   return { ...claimed, leaseToken: row.lease_token, leaseExpiresAt: claimed.leaseExpiresAt!, claimedAt: toDate(row.claimed_at) };
 }
 
-function whyNotClaimable(state: EventState, holder: string): AppError {
-  const id = state.id;
-  switch (state.status) {
+function whyNotClaimable(id: string, state: PriorState, holder: string): AppError {
+  switch (state.prior_status) {
     case "claimed":
-      return new AppError("CONFLICT", `Event ${id} is already claimed until ${state.leaseExpiresAt?.toISOString()}.`, {
+      return new AppError("CONFLICT", `Event ${id} is already claimed until ${toDate(state.prior_lease_expires_at)?.toISOString()}.`, {
         fix:
-          state.claimedBy === holder
+          state.prior_claimed_by === holder
             ? "This key holds the lease: finish with inbox_ack or inbox_nack."
             : "Another consumer holds it: pick another event (inbox_list) or wait for its lease to expire.",
       });
     case "failed":
-      return new AppError("CONFLICT", `Event ${id} failed and is retried after ${state.availableAt.toISOString()}.`, {
+      return new AppError("CONFLICT", `Event ${id} failed and is retried after ${toDate(state.prior_available_at).toISOString()}.`, {
         fix: "Claim it after that time, or pick another event with inbox_list.",
       });
     case "done":

@@ -26,10 +26,12 @@ const selectState = statement<
     lease_expires_at, available_at, finished_at
   from events where id = $1 and project_id = $2`);
 
+export const eventNotFound = (eventId: string) => notFound(`Event ${eventId}`, "Check the id; inbox_list shows the events of this project.");
+
 /** An event's lease state, read after a conditional update matched nothing, to say why. */
 export async function eventState(db: Executor, projectId: string, eventId: string) {
   const [row] = await selectState(db, eventId, projectId);
-  if (!row) throw notFound(`Event ${eventId}`, "Check the id; inbox_list shows the events of this project.");
+  if (!row) throw eventNotFound(eventId);
   return {
     id: row.id,
     source: row.source,

@@ -7,7 +7,11 @@ const serialized = new WeakMap<Response, string>();
  * Response's body stream back (node-adapter.ts); Next reads it as any other Response.
  */
 export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  const text = JSON.stringify(body);
+  return jsonTextResponse(status, JSON.stringify(body), headers);
+}
+
+/** The same from JSON already serialized (a tool call's output, serialized once in run-tool.ts). */
+export function jsonTextResponse(status: number, text: string, headers: Record<string, string> = {}): Response {
   const response = new Response(text, { status, headers: { "content-type": "application/json", ...headers } });
   serialized.set(response, text);
   return response;

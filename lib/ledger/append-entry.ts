@@ -3,7 +3,7 @@ import { isTransaction, type Executor } from "@/lib/db/client";
 import { appendBatched } from "@/lib/ledger/append-batcher";
 import { commitAwaits } from "@/lib/db/pipelined-client";
 import { sessionClient, statement } from "@/lib/db/statement";
-import { digest } from "@/lib/ledger/canonical";
+import { digest, textDigest } from "@/lib/ledger/canonical";
 import { sealSoon } from "@/lib/ledger/seal-entries";
 
 /** Every write tool's entry goes through here, so it is one prepared text rather than a builder query each time. */
@@ -15,8 +15,11 @@ export interface AppendOptions {
   actor: Actor;
   op: string;
   subject?: string | null;
+  /** Digested as canonical JSON (keys sorted): callers send the same content in any key order. */
   input?: unknown;
+  /** Digested as its JSON text; `outputText` when that text exists already (a tool call's response). */
   output?: unknown;
+  outputText?: string;
 }
 
 /**
@@ -38,7 +41,7 @@ export async function appendEntry(tx: Executor, opts: AppendOptions): Promise<vo
     via: actor.via,
     subject: opts.subject ?? null,
     inputDigest: digest(opts.input),
-    outputDigest: digest(opts.output),
+    outputDigest: opts.outputText !== undefined ? textDigest(opts.outputText) : opts.output === undefined ? null : textDigest(JSON.stringify(opts.output)),
   };
   // Outside a transaction nothing else commits with the entry, so it may share its INSERT with concurrent calls.
   if (isTransaction(tx)) {

@@ -83,23 +83,43 @@ export function rowHash(projectId: string, seq: number, row: EntryColumns, prevH
 
 /**
  * Stable JSON (sorted keys) so the same content always has the same digest. Built by plain loops: every tool
- * call digests its output, and for a page of 100 events the map/join version cost a quarter of the call.
+ * call digests its input and output — a claimed event's payload, a page of 100 events — and for such a page the
+ * map/join version cost a quarter of the call. (A `JSON.stringify` replacer that hands over sorted copies is
+ * slower still: measured 22 µs for a claimed event's envelope, against 7 µs here.)
  */
 export function stableStringify(value: unknown): string {
-  if (value === undefined) return "null";
-  if (value === null || typeof value !== "object") return JSON.stringify(value);
+  if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
   if (Array.isArray(value)) {
     let out = "[";
     for (let i = 0; i < value.length; i++) out += (i ? "," : "") + stableStringify(value[i]);
     return out + "]";
   }
   const obj = value as Record<string, unknown>;
+  const keys = Object.keys(obj);
+  let sorted = 1;
+  while (sorted < keys.length && keys[sorted - 1] < keys[sorted]) sorted++;
+  if (sorted < keys.length) keys.sort();
   let out = "{";
-  for (const key of Object.keys(obj).sort()) {
-    if (obj[key] === undefined) continue;
-    out += (out.length > 1 ? "," : "") + JSON.stringify(key) + ":" + stableStringify(obj[key]);
+  for (const key of keys) {
+    const v = obj[key];
+    if (v === undefined) continue;
+    out += (out.length > 1 ? "," : "") + quotedKey(key) + ":" + stableStringify(v);
   }
   return out + "}";
 }
 
-export const digest = (value: unknown) => (value === undefined ? null : `sha256:${sha256Hex(stableStringify(value))}`);
+/** Keys repeat across calls ("id", "type", …): their JSON is kept, for short keys and up to a bound. */
+const quotedKeys = new Map<string, string>();
+function quotedKey(key: string): string {
+  let quoted = quotedKeys.get(key);
+  if (quoted === undefined) {
+    quoted = JSON.stringify(key);
+    if (key.length <= 64 && quotedKeys.size < 10_000) quotedKeys.set(key, quoted);
+  }
+  return quoted;
+}
+
+/** An input's digest: the same content digests the same whatever the order of its keys. */
+export const digest = (value: unknown) => (value === undefined ? null : textDigest(stableStringify(value)));
+/** An output's digest: of the JSON text as Brynth wrote it, so a holder of the response can check it as is. */
+export const textDigest = (text: string) => `sha256:${sha256Hex(text)}`;

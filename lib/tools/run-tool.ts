@@ -9,12 +9,19 @@ import { keyMayUse, scopesOf, toolOp, type ToolContext, type ToolDefinition } fr
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyTool = ToolDefinition<any, any>;
 
+/** A tool call's output and its JSON text: the REST body, the MCP text content, and what the ledger digests. */
+export interface ToolResult {
+  output: unknown;
+  text: string;
+}
+
 /**
  * The one pipeline from a transport to a handler: scope check → input parse → handler (in a transaction) →
- * ledger entry (same transaction) → output check. Authentication happened in the adapter, which built the actor.
- * A refused or failed call writes nothing.
+ * output check → ledger entry (same transaction). Authentication happened in the adapter, which built the actor.
+ * A refused or failed call writes nothing. The output is serialized once, here: the entry's output digest is the
+ * SHA-256 of the very text the caller receives, so anyone holding a response can match it to its entry.
  */
-export async function runTool(tool: AnyTool, actor: Actor, args: unknown, signal: AbortSignal): Promise<unknown> {
+export async function runTool(tool: AnyTool, actor: Actor, args: unknown, signal: AbortSignal): Promise<ToolResult> {
   if (!keyMayUse(tool, actor.scopes)) {
     throw new AppError("missing_permission", `This key may not call ${tool.name}.`, {
       fix: `Use a key with the scope ${scopesOf(tool).map((s) => `\`${s}\``).join(" and ")} (API keys screen).`,
@@ -22,25 +29,26 @@ export async function runTool(tool: AnyTool, actor: Actor, args: unknown, signal
   }
   const input = parseOrThrow(tool.input, args ?? {});
   const db = await getDb();
-  const ledger = async (ctx: ToolContext, tx: ToolContext["db"], output: unknown) =>
-    appendEntry(tx, { actor: ctx.actor, op: toolOp(tool), subject: ctx.subject, input, output });
+  const finish = async (ctx: ToolContext, tx: ToolContext["db"], out: unknown): Promise<ToolResult> => {
+    const output = checkOutput(tool, out);
+    const text = JSON.stringify(output) ?? "null";
+    await appendEntry(tx, { actor: ctx.actor, op: toolOp(tool), subject: ctx.subject, input, outputText: text });
+    return { output, text };
+  };
 
-  let output: unknown;
+  let result: ToolResult;
   // Reads and waiting tools run outside a transaction; their entry is then one INSERT, atomic on its own.
   if (tool.transaction === false || tool.annotations.readOnlyHint) {
     const ctx: ToolContext = { actor, db, signal, subject: null };
-    output = await tool.handler(ctx, input);
-    await ledger(ctx, db, output);
+    result = await finish(ctx, db, await tool.handler(ctx, input));
   } else {
-    output = await db.transaction(async (tx) => {
+    result = await db.transaction(async (tx) => {
       const ctx: ToolContext = { actor, db: tx, signal, subject: null };
-      const out = await tool.handler(ctx, input);
-      await ledger(ctx, tx, out);
-      return out;
+      return finish(ctx, tx, await tool.handler(ctx, input));
     });
   }
   sealSoon(actor.projectId); // chain this call's entry now that it is committed
-  return checkOutput(tool, output);
+  return result;
 }
 
 /** structuredContent must match outputSchema: a mismatch is our bug, loud in tests, logged in production. */

@@ -93,8 +93,8 @@ export async function handleMcp(req: Request): Promise<Response> {
         const actor = keyActor(key, req.headers, "mcp", session);
         const run = async () => {
           try {
-            const out = await runTool(tool, actor, params.data.arguments ?? {}, req.signal);
-            return { content: [{ type: "text", text: JSON.stringify(out) }], structuredContent: out };
+            const { output, text } = await runTool(tool, actor, params.data.arguments ?? {}, req.signal);
+            return { content: [{ type: "text", text }], structuredContent: output };
           } catch (err) {
             const { body } = toErrorBody(err);
             return { content: [{ type: "text", text: JSON.stringify(body) }], isError: true };

@@ -12,7 +12,7 @@ import { restArgs } from "@/lib/tools/adapters/rest-args";
 import { etagHeader, ifMatchArgs } from "@/lib/tools/adapters/rest-etag";
 import { openApiDocument } from "@/lib/tools/adapters/openapi";
 import { sealSoon } from "@/lib/ledger/seal-entries";
-import { jsonResponse } from "@/lib/http/json-response";
+import { jsonResponse, jsonTextResponse } from "@/lib/http/json-response";
 
 export const API_PREFIX = "/api/v1";
 
@@ -33,8 +33,8 @@ export async function handleRest(req: Request): Promise<Response> {
     if (route.kind === "tool") {
       const key = await authenticateKey(req.headers.get("authorization"), clientIp(req));
       const args = ifMatchArgs(req, route.tool, await restArgs(req, url, route.tool.input, params!));
-      const out = await runTool(route.tool, keyActor(key, req.headers, "rest"), args, req.signal);
-      return jsonResponse(200, out, etagHeader(route.tool, out));
+      const { output, text } = await runTool(route.tool, keyActor(key, req.headers, "rest"), args, req.signal);
+      return jsonTextResponse(200, text, etagHeader(route.tool, output));
     }
     const { owner } = await authenticateOwner(req);
     const db = await getDb();

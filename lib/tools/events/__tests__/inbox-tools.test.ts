@@ -115,10 +115,17 @@ describe("inbox_claim / inbox_ack / inbox_nack", () => {
     expect(done.ok && done.data.events[0]).toMatchObject({ id, status: "done" });
   });
 
-  it("refuses a second claim of a claimed event with CONFLICT", async () => {
+  it("refuses a second claim of a claimed event with CONFLICT, saying who holds it until when", async () => {
     const id = await emit("order.dup");
-    expect((await mcpCall(client, "inbox_claim", { event_id: id })).ok).toBe(true);
-    expect(await mcpCall(client, "inbox_claim", { event_id: id })).toMatchObject({ ok: false, code: "CONFLICT" });
+    const first = await mcpCall(client, "inbox_claim", { event_id: id });
+    if (!first.ok) throw new Error(first.message);
+    const second = await restCall(server.url, project.secret, "POST", `/events/${id}/claim`, {});
+    expect(second.status).toBe(409);
+    expect(second.body.error).toMatchObject({
+      code: "CONFLICT",
+      message: `Event ${id} is already claimed until ${first.data.lease_expires_at}.`,
+      fix: expect.stringContaining("This key holds the lease"),
+    });
   });
 
   it("refuses leases outside 30–3600 s", async () => {
@@ -229,7 +236,9 @@ describe("inbox_claim / inbox_ack / inbox_nack", () => {
     }
     const dead = await mcpCall(client, "inbox_list", { status: "dead", type: "order.crashy" });
     expect(dead.ok && dead.data.events.map((e: { id: string }) => e.id)).toEqual([id]);
-    expect(await mcpCall(client, "inbox_claim", { event_id: id })).toMatchObject({ ok: false, code: "CONFLICT" });
+    const again = await mcpCall(client, "inbox_claim", { event_id: id });
+    expect(again).toMatchObject({ ok: false, code: "CONFLICT" });
+    expect(!again.ok && again.message).toContain("is dead: its attempts are used up");
   });
 
   it("hands out a signed URL valid one hour for large payloads and serves the exact bytes", async () => {
