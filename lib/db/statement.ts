@@ -11,6 +11,9 @@ import type { Executor } from "@/lib/db/client";
  */
 export function statement<Row, Params extends unknown[]>(text: string) {
   return async (db: Executor, ...params: Params): Promise<Row[]> => {
+    // postgres.js directly: drizzle's execute adds two tracing spans and a cache lookup around the same call.
+    const client = sessionClient(db) as { unsafe?: (text: string, params: unknown[], options: object) => Promise<Row[]> } | undefined;
+    if (typeof client?.unsafe === "function") return client.unsafe(text, params, { prepare: true });
     const result = (await db._.session.prepareQuery({ sql: text, params }, undefined, undefined, false).execute()) as Row[] | { rows: Row[] };
     return Array.isArray(result) ? result : result.rows; // postgres-js gives the rows, PGlite a result holding them
   };
