@@ -6,7 +6,8 @@
  * - a 50 MB file through the presigned flow (file_put upload → PUT → complete) and back (file_get download_url), on
  *   the local store and on S3 (s3rver), in MB/s, vs writing/reading the same bytes straight to the disk and to
  *   s3rver with the AWS SDK.
- * Brynth runs as its fast path (what server.ts serves for /api/v1 and /blob) in its own process.
+ * Brynth runs as its fast path (what server.ts serves for /api/v1 and /blob) in its own process; each REST phase
+ * also reports the CPU per call of that process, its Postgres backends and the load generator (cpu-time.ts).
  * Run: npx tsx bench/disk.ts   (SECONDS=8 FILE_MB=50 to change the defaults)
  */
 import { randomBytes } from "node:crypto";
@@ -18,6 +19,7 @@ import { join } from "node:path";
 import postgres from "postgres";
 import S3rver from "s3rver";
 import { GetObjectCommand, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
+import { serverCpuPerCall } from "./support/cpu-time";
 import { closedLoop } from "./support/load";
 import { freshDatabase, startProcess } from "./support/processes";
 
@@ -55,6 +57,8 @@ async function startBrynth(env: Record<string, string>) {
     url: match[1],
     key: match[2],
     projectId: match[3],
+    /** `closedLoop` with the CPU per call of the API process, its Postgres backends and this load generator. */
+    measured: <T extends { requests: number }>(fn: () => Promise<T>) => serverCpuPerCall(child.pid!, new URL(db.url).pathname.slice(1), fn),
     stop: async () => {
       child.kill("SIGTERM");
       await new Promise((r) => child.once("exit", r));
@@ -64,7 +68,7 @@ async function startBrynth(env: Record<string, string>) {
   };
 }
 
-async function kvRuns(base: string, key: string) {
+async function kvRuns({ url: base, key, measured }: Awaited<ReturnType<typeof startBrynth>>) {
   const auth = { authorization: `Bearer ${key}`, "content-type": "application/json" };
   const out: Record<string, unknown> = {};
   // The pipeline's floor in this run: auth, ledger entry and response for a tool that does no work of its own.
@@ -73,7 +77,7 @@ async function kvRuns(base: string, key: string) {
     if (res.status !== 200) throw new Error(`whoami ${res.status}`);
   };
   for (let i = 0; i < 300; i++) await whoami(); // warm: modules load and compile on first use
-  out.whoami_floor = await closedLoop(CLIENTS, SECONDS, whoami);
+  out.whoami_floor = await measured(() => closedLoop(CLIENTS, SECONDS, whoami));
   for (const [label, bytes] of [["1kb", 1024], ["256kb", 256 * 1024]] as const) {
     const body = JSON.stringify({ value: valueOf(bytes) });
     const keyOf = (w: number, i: number) => `${base}/api/v1/kv/bench%2F${label}%2F${w}%2F${i % 20}`;
@@ -83,11 +87,13 @@ async function kvRuns(base: string, key: string) {
       if (res.status !== 200) throw new Error(`kv_set ${res.status} ${res.body.toString().slice(0, 200)}`);
     };
     for (let w = 0; w < CLIENTS; w++) for (let i = 0; i < 20; i++) await set(w); // every key exists before measuring
-    out[`kv_set_${label}`] = await closedLoop(CLIENTS, SECONDS, set);
-    out[`kv_get_${label}`] = await closedLoop(CLIENTS, SECONDS, async (w) => {
-      const res = await http("GET", keyOf(w, counters[w]++), undefined, auth);
-      if (res.status !== 200 || res.body.length < bytes) throw new Error(`kv_get ${res.status}`);
-    });
+    out[`kv_set_${label}`] = await measured(() => closedLoop(CLIENTS, SECONDS, set));
+    out[`kv_get_${label}`] = await measured(() =>
+      closedLoop(CLIENTS, SECONDS, async (w) => {
+        const res = await http("GET", keyOf(w, counters[w]++), undefined, auth);
+        if (res.status !== 200 || res.body.length < bytes) throw new Error(`kv_get ${res.status}`);
+      }),
+    );
   }
   return out;
 }
@@ -171,7 +177,7 @@ async function main() {
   const result: Record<string, unknown> = { clients: CLIENTS, seconds: SECONDS, file_mb: FILE_MB };
   const local = await startBrynth({});
   try {
-    result.kv_rest = await kvRuns(local.url, local.key);
+    result.kv_rest = await kvRuns(local);
     const baselineDb = await freshDatabase("brynth_bench_disk_sql");
     result.kv_sql_baseline = await sqlRuns(baselineDb.url, local.projectId).finally(() => baselineDb.drop());
     const bytes = randomBytes(FILE_MB * 1024 * 1024);

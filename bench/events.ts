@@ -6,15 +6,16 @@
  *   in raw SQL; then again with DONE_ROWS finished events in the table;
  * - inbox_wait wake latency: from a webhook's 200 to the waiting GET /events/wait returning it.
  * Brynth runs as its fast path (what server.ts serves for these paths) in its own process. Each phase also reports
- * the server's CPU per request (from /proc), which stays comparable when the machine is busy, and a GET /whoami
- * phase gives the API's own per-request cost as a reference.
+ * the CPU per request (or per job) of the API process, its Postgres backends and this load generator (from /proc),
+ * which stays comparable when the machine is busy, and a GET /whoami phase gives the API's own per-request cost as
+ * a reference.
  * Run: npx tsx bench/events.ts   (SECONDS=10 DONE_ROWS=1000000 WAKES=300 to change the defaults)
  */
 import { createHmac, randomBytes } from "node:crypto";
-import { readFileSync } from "node:fs";
 import { Agent, request } from "node:http";
 import postgres from "postgres";
 import { closedLoop, percentiles } from "./support/load";
+import { serverCpuPerCall } from "./support/cpu-time";
 import { freshDatabase, startProcess } from "./support/processes";
 
 const SECONDS = Number(process.env.SECONDS ?? 10);
@@ -135,19 +136,6 @@ async function wakeLatency(base: string, key: string, wakeUrl: string) {
   return { samples: WAKES, after_commit_ms: percentiles(afterCommit), after_send_ms: percentiles(afterSend) };
 }
 
-/** CPU seconds (user + system) a process has used: CPU per request stays comparable on a busy machine. */
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
-/** Runs `phase` and adds the server's CPU milliseconds per request (or per job) to its result. */
-async function withCpu<T extends object>(pid: number, phase: () => Promise<T>, count: (r: T) => number) {
-  const before = cpuSeconds(pid);
-  const result = await phase();
-  return { ...result, server_cpu_ms_per_op: Number((((cpuSeconds(pid) - before) * 1000) / Math.max(1, count(result))).toFixed(2)) };
-}
-
 async function whoami(base: string, key: string) {
   const call = async () => {
     const res = await http("GET", `${base}/api/v1/whoami`, undefined, { authorization: `Bearer ${key}` });
@@ -169,14 +157,15 @@ async function main() {
   const baseline = await startProcess(process.execPath, ["--import", "tsx", "bench/support/events-baseline-server.ts"], { ...env, BENCH_PROJECT_ID: projectId }, /ready (\S+)/);
 
   const brynthPid = brynth.child.pid!;
-  const intakeBaseline = await withCpu(baseline.child.pid!, () => intake(baseline.match[1]), (r) => r.requests);
-  const intakeBrynth = await withCpu(brynthPid, () => intake(hookUrl), (r) => r.requests);
-  const whoamiRef = await withCpu(brynthPid, () => whoami(base, key), (r) => r.requests);
+  const dbName = new URL(db.url).pathname.slice(1);
+  const intakeBaseline = await serverCpuPerCall(baseline.child.pid!, dbName, () => intake(baseline.match[1]));
+  const intakeBrynth = await serverCpuPerCall(brynthPid, dbName, () => intake(hookUrl));
+  const whoamiRef = await serverCpuPerCall(brynthPid, dbName, () => whoami(base, key));
   baseline.child.kill("SIGTERM");
   await sql`vacuum analyze events`;
 
-  const claimBrynth = await withCpu(brynthPid, () => claimAck(base, key), (r) => r.jobs);
-  const claimRaw = await rawClaimAck(sql, projectId);
+  const claimBrynth = await serverCpuPerCall(brynthPid, dbName, () => claimAck(base, key), (r) => r.jobs);
+  const claimRaw = await serverCpuPerCall(null, dbName, () => rawClaimAck(sql, projectId));
 
   let withDone = null;
   if (DONE_ROWS > 0) {
@@ -191,7 +180,7 @@ async function main() {
     await sql`checkpoint`;
     const seconds = ((performance.now() - t) / 1000).toFixed(1);
     const [{ pending }] = await sql`select count(*)::int as pending from events where status = 'pending' and source = 'bench'`;
-    const claim_ack = await withCpu(brynthPid, () => claimAck(base, key), (r) => r.jobs);
+    const claim_ack = await serverCpuPerCall(brynthPid, dbName, () => claimAck(base, key), (r) => r.jobs);
     withDone = { done_rows_added: DONE_ROWS, insert_s: Number(seconds), pending_left: pending, claim_ack };
   }
 

@@ -26,18 +26,30 @@ export function postgresCpuMs(database: string): number {
 
 /**
  * CPU the server side (API process + its Postgres backends) spent per call during `fn`: unlike calls/s, it hardly
- * depends on what else the machine is doing, so it tells what two idle cores could serve.
+ * depends on what else the machine is doing, so it tells what two idle cores could serve. The load generator's
+ * own CPU (this process) is given too: on this machine it shares the same two cores, so
+ * `machine_bound_rps` — two cores over all three — is the most this run could have measured.
  */
-export async function serverCpuPerCall<T extends { requests: number }>(serverPid: number, database: string, fn: () => Promise<T>) {
-  const node0 = processCpuMs(serverPid);
+export async function serverCpuPerCall<T extends object>(
+  serverPid: number | null, // null: no API process (a raw SQL baseline)
+  database: string,
+  fn: () => Promise<T>,
+  count: (r: T) => number = (r) => (r as { requests?: number }).requests ?? 0,
+) {
+  const apiCpuMs = () => (serverPid === null ? 0 : processCpuMs(serverPid));
+  const node0 = apiCpuMs();
   const pg0 = postgresCpuMs(database);
+  const self0 = process.cpuUsage();
   const result = await fn();
-  const n = Math.max(1, result.requests);
-  const node = (processCpuMs(serverPid) - node0) / n;
+  const self = process.cpuUsage(self0);
+  const n = Math.max(1, count(result));
+  const node = (apiCpuMs() - node0) / n;
   const pg = (postgresCpuMs(database) - pg0) / n;
+  const load = (self.user + self.system) / 1000 / n;
   return {
     ...result,
-    server_cpu_ms_per_call: { api: Number(node.toFixed(3)), postgres: Number(pg.toFixed(3)) },
+    server_cpu_ms_per_call: { api: Number(node.toFixed(3)), postgres: Number(pg.toFixed(3)), load_generator: Number(load.toFixed(3)) },
     implied_rps_on_2_idle_cores: Math.round(2000 / (node + pg)),
+    machine_bound_rps: Math.round(2000 / (node + pg + load)),
   };
 }

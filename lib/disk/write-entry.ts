@@ -1,11 +1,11 @@
-import { and, eq } from "drizzle-orm";
 import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
-import { kvEntries, type KvEntry } from "@/lib/db/schema/disk";
+import { kvEntries } from "@/lib/db/schema/disk";
 import { AppError } from "@/lib/errors";
 import { fieldError } from "@/lib/disk/field-error";
 import { VALUE_MAX_BYTES } from "@/lib/disk/limits";
 import { reserveUsage } from "@/lib/disk/usage";
+import { statement, toDate } from "@/lib/db/statement";
 
 export interface WriteEntryOptions {
   actor: Actor;
@@ -23,7 +23,34 @@ export interface WriteEntryOptions {
 const written = { key: kvEntries.key, sizeBytes: kvEntries.sizeBytes, version: kvEntries.version, expiresAt: kvEntries.expiresAt, updatedAt: kvEntries.updatedAt };
 export type WrittenEntry = { key: string; sizeBytes: number; version: number; expiresAt: Date | null; updatedAt: Date };
 
-const isLive = (row: Pick<KvEntry, "expiresAt">, now: Date) => !row.expiresAt || row.expiresAt > now;
+type ReplacedRow = { current_version: number; current_size: number; live: boolean } & (
+  | { key: string; size_bytes: number; version: number; expires_at: string | null; updated_at: string }
+  | { key: null; size_bytes: null; version: null; expires_at: null; updated_at: null }
+);
+
+/**
+ * Replacing an existing key in one statement: lock the row, then overwrite it unless `if_version` ($9) differs
+ * from its version (0 once expired: an expired key counts as absent, and its write starts again at version 1).
+ * The row as it was comes back either way — its size for the usage delta, its version for the CONFLICT — and
+ * no row at all means the key does not exist.
+ */
+const replaceEntry = statement<
+  ReplacedRow,
+  [projectId: string, key: string, value: string, size: number, note: string | null, expiresAt: string | null, now: string, ifVersion: number | null]
+>(`
+  with current as (
+    select version, size_bytes, (expires_at is null or expires_at > $7::timestamptz) as live
+    from kv_entries where project_id = $1 and key = $2 for update
+  ), replaced as (
+    update kv_entries k set value = $3, size_bytes = $4, note = $5, expires_at = $6::timestamptz, updated_at = $7::timestamptz,
+      version = case when current.live then current.version + 1 else 1 end,
+      created_at = case when current.live then k.created_at else $7::timestamptz end
+    from current
+    where k.project_id = $1 and k.key = $2 and ($8::int is null or $8::int = case when current.live then current.version else 0 end)
+    returning k.key, k.size_bytes, k.version, k.expires_at, k.updated_at
+  )
+  select current.version as current_version, current.size_bytes as current_size, current.live, replaced.*
+  from current left join replaced on true`);
 
 /**
  * The one write path for kv_set and state_save. The value is stored as its JSON text. The existing row is locked
@@ -38,33 +65,17 @@ export async function writeEntry(db: Executor, opts: WriteEntryOptions): Promise
   }
   const now = new Date();
   const expiresAt = opts.ttlSeconds ? new Date(now.getTime() + opts.ttlSeconds * 1000) : null;
-  const where = and(eq(kvEntries.projectId, projectId), eq(kvEntries.key, opts.key));
 
   for (let attempt = 0; attempt < 5; attempt++) {
-    const [current] = await db
-      .select({ version: kvEntries.version, sizeBytes: kvEntries.sizeBytes, expiresAt: kvEntries.expiresAt })
-      .from(kvEntries)
-      .where(where)
-      .for("update");
+    const [current] = await replaceEntry(db, projectId, opts.key, text, size, opts.note ?? null, expiresAt?.toISOString() ?? null, now.toISOString(), opts.ifVersion ?? null);
     if (current) {
-      const live = isLive(current, now);
-      checkVersion(opts, live ? current.version : 0);
-      const [row] = await db
-        .update(kvEntries)
-        .set({
-          value: text,
-          sizeBytes: size,
-          version: live ? current.version + 1 : 1,
-          note: opts.note ?? null,
-          expiresAt,
-          updatedAt: now,
-          ...(live ? {} : { createdAt: now }),
-        })
-        .where(where)
-        .returning(written);
+      if (current.key === null) {
+        checkVersion(opts, current.live ? current.current_version : 0); // the statement refused: it throws here
+        continue;
+      }
       // Usage last: its row is the project's hot lock, held from here to commit.
-      await reserveUsage(db, projectId, { bytes: size - current.sizeBytes }, opts.key);
-      return row;
+      await reserveUsage(db, projectId, { bytes: size - current.current_size }, opts.key);
+      return { key: current.key, sizeBytes: current.size_bytes, version: current.version, expiresAt: toDate(current.expires_at), updatedAt: toDate(current.updated_at) };
     }
     checkVersion(opts, 0);
     const [row] = await db

@@ -88,8 +88,13 @@ describe("kv_set / kv_get", () => {
     const keys = (await call("kv_list", { prefix: "ttl/" })).data.items.map((i: { key: string }) => i.key);
     expect(keys).toEqual(["ttl/long"]);
     expect((await call("kv_delete", { key: "ttl/short" })).data).toEqual({ deleted: false });
-    // Writing an expired key starts it afresh.
+    // Rewriting a live key keeps counting, and without ttl_seconds it no longer expires.
     expect((await call("kv_set", { key: "ttl/long", value: 3 })).data).toMatchObject({ version: 2, expires_at: null });
+    // An expired key counts as absent: if_version 1 is refused, and writing it starts afresh at version 1.
+    const stale = await call("kv_set", { key: "ttl/short", value: 4, if_version: 1 });
+    expect(stale.error).toMatchObject({ code: "CONFLICT", details: { current_version: 0 } });
+    expect((await call("kv_set", { key: "ttl/short", value: 4, if_version: 0 })).data).toMatchObject({ version: 1, expires_at: null });
+    expect((await call("kv_get", { key: "ttl/short" })).data).toMatchObject({ value: 4, version: 1 });
   });
 });
 
