@@ -29,7 +29,7 @@ type ReplacedRow = { current_version: number; current_size: number; live: boolea
 );
 
 /**
- * Replacing an existing key in one statement: lock the row, then overwrite it unless `if_version` ($9) differs
+ * Replacing an existing key in one statement: lock the row, then overwrite it unless `if_version` ($8) differs
  * from its version (0 once expired: an expired key counts as absent, and its write starts again at version 1).
  * The row as it was comes back either way — its size for the usage delta, its version for the CONFLICT — and
  * no row at all means the key does not exist.
