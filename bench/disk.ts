@@ -48,8 +48,9 @@ async function startBrynth(env: Record<string, string>) {
   const db = await freshDatabase("brynth_bench_disk");
   const dataDir = mkdtempSync(join(tmpdir(), "brynth-bench-disk-"));
   const { child, match } = await startProcess(
-    "node",
-    ["--import", "tsx", "bench/support/disk-api-server.ts"],
+    process.execPath,
+    // BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles Brynth's process.
+    [...(process.env.BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean), "--import", "tsx", "bench/support/disk-api-server.ts"],
     { DATABASE_URL: db.url, DATA_DIR: dataDir, APP_SECRET: "bench-secret-bench-secret-bench-secret", NODE_ENV: "production", LOG_LEVEL: "warn", DATABASE_POOL_SIZE: "20", ...env },
     /ready (\S+) (\S+) (\S+)/,
   );
