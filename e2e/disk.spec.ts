@@ -3,6 +3,7 @@ import { readFile } from "node:fs/promises";
 import { OWNER, expect, server, test } from "./fixtures";
 import { DiskPage } from "./pages/disk-page";
 import { OwnerSession } from "./pages/owner-session";
+import { shot } from "./screenshots";
 
 const sha256 = (b: Uint8Array) => createHash("sha256").update(b).digest("hex");
 
@@ -38,6 +39,7 @@ test("a 5 MB file uploaded in the browser with a progress bar downloads and link
 
   const row = disk.fileRow(name);
   await expect(row).toBeVisible();
+  await shot(page, "disk-files");
   const [download] = await Promise.all([page.waitForEvent("download"), row.getByRole("button", { name: `Download ${name}` }).click()]);
   expect(download.suggestedFilename()).toBe(name);
   const downloaded = await readFile((await download.path())!);

@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import Stripe from "stripe";
 import { OWNER, expect, server, test } from "./fixtures";
 import { callTool, connectAgent } from "./mcp";
+import { shot } from "./screenshots";
 import { EventsPage } from "./pages/events-page";
 import { OwnerSession } from "./pages/owner-session";
 import { SourcesPage } from "./pages/sources-page";
@@ -28,6 +29,7 @@ test("a signed webhook appears live on Events, an MCP agent claims and acks it, 
   const hookUrl = await sources.addWebhookSource({ name: sourceName, verification: "Stripe", secret });
   expect(new URL(hookUrl).origin).toBe(server.url);
   await expect(page.getByRole("cell").filter({ hasText: sourceName })).toBeVisible();
+  await shot(page, "sources");
 
   const events = new EventsPage(page);
   await events.open();
@@ -56,6 +58,7 @@ test("a signed webhook appears live on Events, an MCP agent claims and acks it, 
   await expect(events.row(eventType)).toContainText(sourceName);
   await expect(events.row(eventType)).toContainText("pending");
   expect(await sameDocument()).toBe(true);
+  await shot(page, "events-pending");
 
   const agent = await connectAgent(server.url, agentKey);
   try {
@@ -84,6 +87,13 @@ test("a signed webhook appears live on Events, an MCP agent claims and acks it, 
   expect(await sameDocument()).toBe(true);
   await events.showStatus("done");
   await expect(events.row(eventType)).toHaveCount(1);
+  await shot(page, "events-done");
   await events.showStatus("pending");
   await expect(events.row(eventType)).toHaveCount(0);
+
+  // The event's page: payload, headers and its claim history.
+  await events.open({ status: "done" });
+  await events.row(eventType).getByRole("link").first().click();
+  await expect(page.getByText("handled_by").first()).toBeVisible();
+  await shot(page, "event-detail");
 });

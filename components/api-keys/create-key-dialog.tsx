@@ -19,6 +19,7 @@ import { Input } from "@/components/ui/input";
 import { ScopePicker } from "@/components/api-keys/scope-picker";
 import { KeySecret } from "@/components/api-keys/key-secret";
 import type { ActionResult } from "@/lib/auth/owner-action";
+import { plural } from "@/lib/utils";
 
 type Created = { name: string; secret: string };
 type CreateKeyDialogProps = {
@@ -103,7 +104,7 @@ export function CreateKeyDialog({ publicUrl, defaultOpen, createAction }: Create
             )}
             <DialogFooter className="sticky -bottom-6 -mx-6 -mb-6 border-t bg-background px-6 py-4">
               <span className="mr-auto self-center text-xs text-muted-foreground tabular-nums">
-                {scopes.size} scope{scopes.size === 1 ? "" : "s"} selected
+                {plural(scopes.size, "scope")} selected
               </span>
               <Button type="button" variant="outline" onClick={() => onOpenChange(false)}>
                 Cancel

@@ -5,6 +5,7 @@ import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import type { Action } from "@/components/channels/types";
+import { plural } from "@/lib/utils";
 
 type Props = {
   channelId: string;
@@ -47,7 +48,7 @@ export function ChannelRowActions({ channelId, label, status, approveAction, rem
           const res = await removeAction({ channelId });
           if (!res.ok) throw new Error(res.error);
           const moved = res.data.moved_requests;
-          toast.success(`Channel “${label}” removed${moved ? `; ${moved} pending request${moved === 1 ? "" : "s"} moved to you` : ""}`);
+          toast.success(`Channel “${label}” removed${moved ? `; ${plural(moved, "pending request")} moved to you` : ""}`);
           router.refresh();
         }}
       />

@@ -12,6 +12,7 @@ import { formatBytes } from "@/components/events/format-bytes";
 import { StatusBadge } from "@/components/events/status-badge";
 import type { ActionResult } from "@/lib/auth/owner-action";
 import type { EventStatus } from "@/lib/db/schema/events";
+import { plural } from "@/lib/utils";
 
 export type EventRowView = {
   id: string;
@@ -53,7 +54,7 @@ export function EventsTable({ events, requeueAction }: Props) {
     startTransition(async () => {
       const res = await requeueAction({ eventIds: [...selected] });
       if (!res.ok) return void toast.error(res.error);
-      toast.success(`${res.data.requeued} event${res.data.requeued === 1 ? "" : "s"} requeued`);
+      toast.success(`${plural(res.data.requeued, "event")} requeued`);
       setSelected(new Set());
       router.refresh();
     });

@@ -2,7 +2,7 @@
 
 import * as React from "react";
 import { useRouter } from "next/navigation";
-import { cn } from "@/lib/utils";
+import { cn, plural } from "@/lib/utils";
 
 type Props = {
   /** Refresh the page when events change; off on later pages, where rows would shift under the reader. */
@@ -47,7 +47,7 @@ export function LiveRefresh({ refresh, source, type }: Props) {
   return (
     <span className="inline-flex items-center gap-1.5 text-xs text-muted-foreground" aria-live="polite">
       <span className={cn("size-2 rounded-full", connected ? "bg-success" : "bg-muted-foreground/40")} aria-hidden />
-      {connected ? (missed > 0 ? `${missed} new change${missed === 1 ? "" : "s"} — go to the first page` : "Live") : "Connecting…"}
+      {connected ? (missed > 0 ? `${plural(missed, "new change")} — go to the first page` : "Live") : "Connecting…"}
     </span>
   );
 }

@@ -7,6 +7,7 @@ import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Progress } from "@/components/ui/progress";
 import type { ActionResult } from "@/lib/auth/owner-action";
+import { plural } from "@/lib/utils";
 
 type Filter = { status: "dead" | "failed"; source?: string; type?: string };
 type Props = {
@@ -31,7 +32,7 @@ export function RequeueAll({ filter, total, requeueMatchingAction }: Props) {
         count += res.data.requeued;
         setDone(count);
       }
-      toast.success(`${count} event${count === 1 ? "" : "s"} requeued`);
+      toast.success(`${plural(count, "event")} requeued`);
     } finally {
       setDone(null);
       router.refresh();
@@ -55,7 +56,7 @@ export function RequeueAll({ filter, total, requeueMatchingAction }: Props) {
           Requeue all {total} {filter.status}
         </Button>
       }
-      title={`Requeue ${total} ${filter.status} event${total === 1 ? "" : "s"}?`}
+      title={`Requeue ${plural(total, `${filter.status} event`)}?`}
       description="They go back to pending with a fresh set of attempts, and agents will see them again."
       actionLabel="Requeue"
       destructive={false}

@@ -2,7 +2,7 @@
 
 import * as React from "react";
 import { ChevronRight } from "lucide-react";
-import { cn } from "@/lib/utils";
+import { cn, plural } from "@/lib/utils";
 
 /** Children shown before a "show more" button, so a huge array cannot freeze the page. */
 const PAGE = 100;
@@ -57,7 +57,7 @@ function JsonNode({ name, value, depth, defaultExpandDepth }: NodeProps) {
     ? (value as unknown[]).map((v, i) => [i, v])
     : Object.entries(value as Record<string, unknown>);
   const [openBracket, closeBracket] = isArray ? ["[", "]"] : ["{", "}"];
-  const summary = isArray ? `${entries.length} items` : `${entries.length} keys`;
+  const summary = plural(entries.length, isArray ? "item" : "key");
 
   if (entries.length === 0) {
     return (

@@ -1,17 +1,38 @@
 import type { Actor } from "@/lib/actor";
-import type { Executor } from "@/lib/db/client";
+import { isTransaction, type Db, type Executor } from "@/lib/db/client";
+import { coalesce } from "@/lib/db/coalesce";
 import type { KvEntry } from "@/lib/db/schema/disk";
 import { statement, toDate } from "@/lib/db/statement";
 
-/** Every kv_get and state_load: one prepared text, not a builder query (the read path's largest CPU cost). */
-const selectEntry = statement<
-  { value: string; size_bytes: number; version: number; note: string | null; expires_at: string | null; created_at: string; updated_at: string },
-  [projectId: string, key: string]
->(`select value, size_bytes, version, note, expires_at, created_at, updated_at from kv_entries where project_id = $1 and key = $2`);
+type EntryRow = { value: string; size_bytes: number; version: number; note: string | null; expires_at: string | null; created_at: string; updated_at: string };
+const COLUMNS = "value, size_bytes, version, note, expires_at, created_at, updated_at";
+
+/** One prepared text, not a builder query (the read path's largest CPU cost). */
+const selectEntry = statement<EntryRow, [projectId: string, key: string]>(
+  `select ${COLUMNS} from kv_entries where project_id = $1 and key = $2`,
+);
+
+/** Any number of (project, key) pairs in one statement, answered by their position (`n`, from 1). */
+const selectEntries = statement<EntryRow & { n: number }, [pairs: string]>(`
+  select r.n::int as n, ${COLUMNS.replace(/(\w+)/g, "e.$1")}
+  from jsonb_array_elements($1::jsonb) with ordinality as r(pair, n)
+  join kv_entries e on e.project_id = r.pair->>0 and e.key = (r.pair->>1) collate "C"`);
+
+async function selectMany(db: Db, pairs: [projectId: string, key: string][]): Promise<(EntryRow | undefined)[]> {
+  const found: (EntryRow | undefined)[] = new Array(pairs.length);
+  for (const row of await selectEntries(db, JSON.stringify(pairs))) found[row.n - 1] = row;
+  return found;
+}
+
+/**
+ * kv_get and state_load run outside a transaction, and under load most of a point read's cost is its round trip:
+ * concurrent reads share one statement (coalesce.ts).
+ */
+const readCoalesced = coalesce("kv reads", 64, selectMany);
 
 /** The live entry at `key`, or null when absent or expired (an expired row is only waiting for the janitor). */
 export async function findEntry(db: Executor, opts: { actor: Actor; key: string }): Promise<KvEntry | null> {
-  const [row] = await selectEntry(db, opts.actor.projectId, opts.key);
+  const row = isTransaction(db) ? (await selectEntry(db, opts.actor.projectId, opts.key))[0] : await readCoalesced([opts.actor.projectId, opts.key]);
   const expiresAt = row ? toDate(row.expires_at) : null;
   if (!row || (expiresAt && expiresAt <= new Date())) return null;
   return {

@@ -19,7 +19,7 @@ import { eventsPerHour } from "@/lib/events/events-per-hour";
 import { listEvents } from "@/lib/events/list-events";
 import { previousCursor } from "@/lib/events/previous-cursor";
 import { listSources } from "@/lib/sources/list-sources";
-import { cn } from "@/lib/utils";
+import { cn, plural } from "@/lib/utils";
 import { requeueEventsAction, requeueMatchingAction } from "./actions";
 
 export const metadata: Metadata = { title: "Events" };
@@ -128,7 +128,7 @@ export default async function EventsPage({ searchParams }: { searchParams: Searc
           />
           <Pagination
             className="mt-2"
-            summary={`${page.events.length} events, newest first`}
+            summary={`${plural(page.events.length, "event")}, newest first`}
             prevHref={prev === undefined ? null : eventsHref(raw, { cursor: prev ?? undefined })}
             nextHref={page.nextCursor ? eventsHref(raw, { cursor: page.nextCursor }) : null}
           />

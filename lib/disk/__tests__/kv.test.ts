@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { getDb } from "@/lib/db/client";
+import { getKey } from "@/lib/disk/get-key";
 import { queryRows } from "@/lib/db/rows";
 import { wellFormed } from "@/lib/disk/key-rules";
 import { MAX_BYTES, MAX_KEYS } from "@/lib/disk/limits";
@@ -95,6 +96,46 @@ describe("kv_set / kv_get", () => {
     expect(stale.error).toMatchObject({ code: "CONFLICT", details: { current_version: 0 } });
     expect((await call("kv_set", { key: "ttl/short", value: 4, if_version: 0 })).data).toMatchObject({ version: 1, expires_at: null });
     expect((await call("kv_get", { key: "ttl/short" })).data).toMatchObject({ value: 4, version: 1 });
+  });
+});
+
+describe("concurrent reads", () => {
+  it("answers each of many simultaneous kv_get calls with its own key, across projects, absent and expired keys", async () => {
+    // Two projects of their own, so the quota and ledger tests below count only their own rows.
+    const [mine, other] = await Promise.all([seedProject({ scopes: ["disk"], name: "reads A" }), seedProject({ scopes: ["disk"], name: "reads B" })]);
+    const restMine = restClient(server.url, mine.secret);
+    const restOther = restClient(server.url, other.secret);
+    for (let i = 0; i < 20; i++) {
+      await restMine("PUT", `/kv/${enc(`many/${i}`)}`, { value: { mine: i } });
+      await restOther("PUT", `/kv/${enc(`many/${i}`)}`, { value: { theirs: i } });
+    }
+    await restMine("PUT", `/kv/${enc("many/expiring")}`, { value: 1, ttl_seconds: 1 });
+    await new Promise((r) => setTimeout(r, 1100));
+    // Fired together, these share statements (get-key.ts); each must still get exactly its own answer.
+    const reads = await Promise.all([
+      ...Array.from({ length: 20 }, (_, i) => restMine("GET", `/kv/${enc(`many/${i}`)}`)),
+      ...Array.from({ length: 20 }, (_, i) => restOther("GET", `/kv/${enc(`many/${19 - i}`)}`)),
+      restMine("GET", `/kv/${enc("many/absent")}`),
+      restMine("GET", `/kv/${enc("many/expiring")}`),
+      restMine("GET", "/state/nobody"),
+    ]);
+    for (let i = 0; i < 20; i++) {
+      expect(reads[i].body).toMatchObject({ key: `many/${i}`, value: { mine: i }, version: 1 });
+      expect(reads[20 + i].body).toMatchObject({ key: `many/${19 - i}`, value: { theirs: 19 - i }, version: 1 });
+    }
+    expect(reads[40].body).toMatchObject({ key: "many/absent", value: null, version: null });
+    expect(reads[41].body).toMatchObject({ key: "many/expiring", value: null, version: null });
+    expect(reads[42].body).toMatchObject({ task_id: "nobody", state: null });
+
+    // Called in one tick, every read goes in one statement: mixed projects, absent and expired keys.
+    const db = await getDb();
+    const direct = await Promise.all([
+      ...Array.from({ length: 20 }, (_, i) => getKey(db, { actor: i % 2 ? mine.actor : other.actor, key: `many/${i}` })),
+      getKey(db, { actor: other.actor, key: "many/expiring" }),
+      getKey(db, { actor: mine.actor, key: "many/expiring" }),
+    ]);
+    direct.slice(0, 20).forEach((r, i) => expect(r).toMatchObject({ key: `many/${i}`, value: i % 2 ? { mine: i } : { theirs: i } }));
+    expect(direct.slice(20).map((r) => r.value)).toEqual([null, null]);
   });
 });
 
