@@ -1,5 +1,6 @@
 import { and, eq } from "drizzle-orm";
-import type { Executor } from "@/lib/db/client";
+import { isTransaction, type Db, type Executor } from "@/lib/db/client";
+import { coalesce } from "@/lib/db/coalesce";
 import { statement } from "@/lib/db/statement";
 import { events, type Trust } from "@/lib/db/schema/events";
 import { newId } from "@/lib/ids";
@@ -23,16 +24,52 @@ export interface NewEvent {
   dedupeKey: string | null;
 }
 
-/**
- * Every webhook's one statement, so a prepared text: building this 16-column insert with drizzle cost more CPU than
- * the rest of the intake path (bench/events.ts).
- */
-const insert = statement<{ id: string }, unknown[]>(`
-  insert into events (id, project_id, source_id, source, type, status, trust, payload, raw, content_type,
-    payload_size, headers, dedupe_key, received_at, available_at, updated_at)
+const COLUMNS = `id, project_id, source_id, source, type, status, trust, payload, raw, content_type, payload_size, headers,
+  dedupe_key, received_at, available_at, updated_at`;
+
+/** One event's statement, prepared text: building this 16-column insert with drizzle cost more CPU than the rest of intake. */
+const insertOne = statement<{ id: string }, unknown[]>(`
+  insert into events (${COLUMNS})
   values ($1, $2, $3, $4, $5, 'pending', $6, $7::json, $8::bytea, $9, $10, $11::jsonb, $12, $13::timestamptz, $13::timestamptz, $13::timestamptz)
   on conflict do nothing
   returning id`);
+
+/**
+ * Any number of events in one statement, as one JSON parameter (the same text for every batch size). A row that
+ * conflicts — a retry of a delivery, even one in the same batch — is skipped and missing from what it returns.
+ */
+const insertMany = statement<{ id: string }, [rows: string]>(`
+  insert into events (${COLUMNS})
+  select r->>0, r->>1, r->>2, r->>3, r->>4, 'pending', r->>5, (r->>6)::json, decode(r->>7, 'base64'), r->>8, (r->>9)::int,
+    (r->>10)::jsonb, r->>11, (r->>12)::timestamptz, (r->>12)::timestamptz, (r->>12)::timestamptz
+  from jsonb_array_elements($1::jsonb) as r
+  on conflict do nothing
+  returning id`);
+
+/** `insertOne`'s parameters; `raw` as bytes. */
+type Params = [id: string, projectId: string, sourceId: string | null, source: string, type: string, trust: Trust, payload: string | null,
+  raw: Buffer | null, contentType: string | null, payloadSize: number, headers: string, dedupeKey: string | null, at: string];
+
+type Stored = { inserted: boolean } | { error: unknown };
+
+async function insertRows(db: Db, rows: Params[]): Promise<Stored[]> {
+  try {
+    const json = JSON.stringify(rows.map((p) => p.map((v) => (Buffer.isBuffer(v) ? v.toString("base64") : v))));
+    const inserted = new Set((await insertMany(db, json)).map((r) => r.id));
+    return rows.map(([id]) => ({ inserted: inserted.has(id) }));
+  } catch {
+    // The statement committed nothing: each event goes again on its own, so one the database refuses fails alone.
+    return Promise.all(rows.map((p) => insertOne(db, ...p).then((r) => ({ inserted: r.length > 0 }), (error: unknown) => ({ error }))));
+  }
+}
+
+/**
+ * Webhooks arriving together share one INSERT and one commit (coalesce.ts): per delivery that saves a round trip
+ * and a WAL flush, the largest costs of intake. Each delivery still waits until its own event is committed.
+ * Bodies over this size go alone, so a batch stays a small message.
+ */
+const COALESCE_MAX_BYTES = 64 * 1024;
+const insertCoalesced = coalesce("event inserts", 64, insertRows);
 
 /**
  * The one insert for every event (webhooks and Brynth's own). A delivery already received under the same
@@ -48,17 +85,24 @@ export async function insertEvent(
   const id = e.id ?? newId("evt");
   const type = e.type.slice(0, MAX_TYPE_LENGTH) || "unknown";
   const at = now.toISOString();
-  const inserted = await insert(tx, id, e.projectId, e.sourceId, e.source, type, e.trust,
+  const params: Params = [id, e.projectId, e.sourceId, e.source, type, e.trust,
     "json" in e.body ? e.body.json : null, "raw" in e.body ? Buffer.from(e.body.raw) : null,
-    e.contentType, e.payloadSize, JSON.stringify(e.headers), e.dedupeKey, at);
-  if (inserted.length === 0 && e.dedupeKey !== null) {
+    e.contentType, e.payloadSize, JSON.stringify(e.headers), e.dedupeKey, at];
+  // Outside a transaction nothing else commits with the event, so it may share its INSERT with concurrent ones.
+  let inserted: boolean;
+  if (!isTransaction(tx) && opts.notify === "caller-publishes" && e.payloadSize <= COALESCE_MAX_BYTES) {
+    const stored = await insertCoalesced(params);
+    if ("error" in stored) throw stored.error;
+    inserted = stored.inserted;
+  } else inserted = (await insertOne(tx, ...params)).length > 0;
+  if (!inserted && e.dedupeKey !== null) {
     const [first] = await tx
       .select({ id: events.id })
       .from(events)
       .where(and(eq(events.projectId, e.projectId), eq(events.source, e.source), eq(events.dedupeKey, e.dedupeKey)));
     if (first) return { id: first.id, duplicate: true, change: null };
   }
-  if (inserted.length === 0) throw new Error("event insert conflicted without a dedupe key");
+  if (!inserted) throw new Error("event insert conflicted without a dedupe key");
   const change: EventChange = { project: e.projectId, id, source: e.source, type, status: "pending" };
   if (opts.notify === "in-transaction") await notifyEventChanges(tx, [change]);
   return { id, duplicate: false, change };

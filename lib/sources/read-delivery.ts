@@ -62,8 +62,9 @@ function field(value: unknown, path: string): unknown {
   return v;
 }
 
+/** A type or id from the payload as text; NUL removed, as Postgres text cannot hold it and the event must be stored. */
 const asType = (v: unknown) =>
-  typeof v === "string" || typeof v === "number" ? String(v).trim().slice(0, MAX_TYPE_LENGTH) || null : null;
+  typeof v === "string" || typeof v === "number" ? String(v).replaceAll("\0", "").trim().slice(0, MAX_TYPE_LENGTH) || null : null;
 
 function typeOf(source: Source, value: unknown, headers: Headers): string {
   if (source.typeField) return asType(field(value, source.typeField)) ?? "webhook";

@@ -68,6 +68,38 @@ describe("stripe source", () => {
     expect((await eventsOf(actor, { type: "charge.succeeded" })).length).toBe(1);
   });
 
+  it("stores each of a burst of concurrent deliveries once, with retries inside the burst answered as duplicates", async () => {
+    // Sent together, these share INSERTs (insert-event.ts): a retry may even land in the same statement as its first.
+    const payloads = Array.from({ length: 30 }, (_, i) => JSON.stringify({ id: `evt_burst_${i}`, type: "burst.test", data: { i } }));
+    const send = async (payload: string) => {
+      const r = await post(url, payload, { "stripe-signature": stripe.webhooks.generateTestHeaderString({ payload, secret }) });
+      return { status: r.status, ...(await r.json()) };
+    };
+    const answers = await Promise.all(payloads.flatMap((payload) => [send(payload), send(payload)]));
+    expect(answers.every((a) => a.status === 200)).toBe(true);
+    const stored = await eventsOf(actor, { type: "burst.test" });
+    expect(stored).toHaveLength(30);
+    for (let i = 0; i < 30; i++) {
+      const [a, b] = [answers[2 * i], answers[2 * i + 1]];
+      expect(a.event_id).toBe(b.event_id);
+      expect([a.duplicate, b.duplicate].sort()).toEqual([false, true]);
+      expect(JSON.parse(stored.find((e) => e.id === a.event_id)!.payloadText!).data.i).toBe(i);
+    }
+  });
+
+  it("stores a delivery whose type or id holds NUL characters, without them", async () => {
+    const payload = JSON.stringify({ id: "evt_nul\u0000_1", type: "nul\u0000.type" });
+    const res = await post(url, payload, { "stripe-signature": stripe.webhooks.generateTestHeaderString({ payload, secret }) });
+    expect(res.status).toBe(200);
+    const { event_id } = await res.json();
+    const [event] = await eventsOf(actor, { type: "nul.type" });
+    expect(event.id).toBe(event_id);
+    expect(event.payloadText).toBe(payload);
+    // Its id, stored without the NUL, still recognises a retry.
+    const retry = await post(url, payload, { "stripe-signature": stripe.webhooks.generateTestHeaderString({ payload, secret }) });
+    expect(await retry.json()).toMatchObject({ event_id, duplicate: true });
+  });
+
   it("refuses a wrong, missing, malformed, stale or duplicated signature with 401 and stores nothing", async () => {
     const payload = JSON.stringify({ id: "evt_bad", type: "bad.signature" });
     const good = stripe.webhooks.generateTestHeaderString({ payload, secret });
