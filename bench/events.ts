@@ -60,7 +60,15 @@ async function intake(url: string) {
   return closedLoop(CONNECTIONS, SECONDS, send);
 }
 
-async function claimAck(base: string, key: string) {
+/** A consumer's share of the events: a stable hash of the id, so every page agrees on who takes what. */
+const stripeOf = (id: string) => [...id].reduce((h, c) => (h * 31 + c.charCodeAt(0)) >>> 0, 7) % CONNECTIONS;
+
+/**
+ * `random`: each consumer tries 10 of the 100 oldest pending events in its own order, as independent agents would,
+ * and loses races to the others. `striped`: consumer w takes only the events whose id hashes to w, as a
+ * coordinated pool would — what claim + ack cost without contention.
+ */
+async function claimAck(base: string, key: string, pick: "random" | "striped" = "random") {
   const auth = { authorization: `Bearer ${key}`, "content-type": "application/json" };
   const wins = new Map<string, number>();
   let lostRaces = 0;
@@ -70,17 +78,14 @@ async function claimAck(base: string, key: string) {
   const end = performance.now() + SECONDS * 1000;
   const start = performance.now();
   await Promise.all(
-    Array.from({ length: CONNECTIONS }, async () => {
+    Array.from({ length: CONNECTIONS }, async (_, w) => {
       let queue: string[] = [];
       while (performance.now() < end) {
         if (queue.length === 0) {
           const page = JSON.parse((await http("GET", `${base}/api/v1/events?source=bench&limit=100`, undefined, auth)).body);
           lists++;
-          // Each consumer tries a few of the events it sees, in its own order, as independent agents would.
-          queue = page.events
-            .map((e: { id: string }) => e.id)
-            .sort(() => Math.random() - 0.5)
-            .slice(0, 10);
+          const ids: string[] = page.events.map((e: { id: string }) => e.id);
+          queue = pick === "random" ? ids.sort(() => Math.random() - 0.5).slice(0, 10) : ids.filter((id) => stripeOf(id) === w).reverse();
           if (queue.length === 0) return;
         }
         const id = queue.pop()!;
@@ -165,6 +170,7 @@ async function main() {
   await sql`vacuum analyze events`;
 
   const claimBrynth = await serverCpuPerCall(brynthPid, dbName, () => claimAck(base, key), (r) => r.jobs);
+  const claimStriped = await serverCpuPerCall(brynthPid, dbName, () => claimAck(base, key, "striped"), (r) => r.jobs);
   const claimRaw = await serverCpuPerCall(null, dbName, () => rawClaimAck(sql, projectId));
 
   let withDone = null;
@@ -203,7 +209,12 @@ async function main() {
           targets: { rps: 2000, p99_ms: 25 },
         },
         reference_whoami_rest: whoamiRef,
-        claim_ack_rest: { brynth: claimBrynth, baseline_raw_sql_two_commits: claimRaw, targets: { jobs_per_s: 1000, double_claims: 0 } },
+        claim_ack_rest: {
+          brynth: claimBrynth,
+          brynth_striped_consumers: claimStriped,
+          baseline_raw_sql_two_commits: claimRaw,
+          targets: { jobs_per_s: 1000, double_claims: 0 },
+        },
         claim_ack_rest_with_done_rows: withDone,
         events_claimed_more_than_once_in_db: doubles,
         inbox_wait_wake: { ...wake, targets: { p99_ms: 50 } },
