@@ -120,7 +120,7 @@ export default async function EventPage({ params }: { params: Promise<{ event_id
                   <TableHead className="w-12 text-right">#</TableHead>
                   <TableHead>Agent</TableHead>
                   <TableHead>Claimed</TableHead>
-                  <TableHead>Lease until</TableHead>
+                  <TableHead>Ended</TableHead>
                   <TableHead>Outcome</TableHead>
                   <TableHead>Reason</TableHead>
                 </TableRow>
@@ -134,7 +134,14 @@ export default async function EventPage({ params }: { params: Promise<{ event_id
                       <RelativeTime date={a.claimedAt} />
                     </TableCell>
                     <TableCell className="text-muted-foreground">
-                      <RelativeTime date={a.leaseExpiresAt} />
+                      {/* An open attempt ends when its lease does, unless the holder finishes first. */}
+                      {a.finishedAt ? (
+                        <RelativeTime date={a.finishedAt} />
+                      ) : (
+                        <>
+                          lease until <RelativeTime date={a.leaseExpiresAt} />
+                        </>
+                      )}
                     </TableCell>
                     <TableCell>{a.outcome ?? (e.status === "claimed" ? "in progress" : "lease ran out")}</TableCell>
                     <TableCell className="max-w-96 text-xs break-words whitespace-pre-wrap text-muted-foreground">{a.reason ?? ""}</TableCell>
