@@ -1,17 +1,12 @@
 import { getDb, type Db } from "@/lib/db/client";
 import { runLater } from "@/lib/db/background";
 
-interface Pending<In, Out> {
-  item: In;
-  resolve: (out: Out) => void;
-  reject: (err: unknown) => void;
-}
-interface Queue {
-  pending: Pending<never, never>[];
+interface Queue<In, Out> {
+  pending: { item: In; resolve: (out: Out) => void; reject: (err: unknown) => void }[];
   flushing: boolean;
 }
 
-const g = globalThis as { __brynthCoalesce?: Map<string, Queue> };
+const g = globalThis as { __brynthCoalesce?: Map<string, Queue<unknown, unknown>> };
 
 /**
  * Statements that concurrent calls make outside a transaction, coalesced: one goes out at once, and everything
@@ -27,12 +22,8 @@ const g = globalThis as { __brynthCoalesce?: Map<string, Queue> };
 export function coalesce<In, Out>(name: string, max: number, run: (db: Db, items: In[]) => Promise<Out[]>): (item: In) => Promise<Out> {
   return (item) => {
     const queues = (g.__brynthCoalesce ??= new Map());
-    let q = queues.get(name) as unknown as { pending: Pending<In, Out>[]; flushing: boolean } | undefined;
-    if (!q) {
-      q = { pending: [], flushing: false };
-      queues.set(name, q as unknown as Queue);
-    }
-    const queue = q;
+    if (!queues.has(name)) queues.set(name, { pending: [], flushing: false });
+    const queue = queues.get(name) as unknown as Queue<In, Out>;
     return new Promise<Out>((resolve, reject) => {
       queue.pending.push({ item, resolve, reject });
       if (queue.flushing) return;
