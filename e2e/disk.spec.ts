@@ -54,3 +54,31 @@ test("a 5 MB file uploaded in the browser with a progress bar downloads and link
   const linked = new Uint8Array(await res.arrayBuffer());
   expect(sha256(linked)).toBe(sha256(bytes));
 });
+
+test("an owner writes a JSON key with a TTL in the browser, a bad value is refused by its field, and an agent reads it as saved", async ({ page, apiKeys }) => {
+  await new OwnerSession(page).signIn(OWNER, server.setupUrl);
+  const agentKey = await apiKeys.open().then(() => apiKeys.createKey(`e2e disk ${randomUUID().slice(0, 8)}`, ["disk"]));
+  await apiKeys.closeDialog();
+  const key = `e2e/${randomUUID().slice(0, 8)}`;
+  const valueJson = '{"b": 1, "a": [1.5, "é 🦀", null], "n": 12345678901}';
+
+  const disk = new DiskPage(page);
+  await disk.openKeys();
+  const dialog = await disk.submitNewKey({ key, valueJson: "{not json" });
+  await expect(dialog.getByText(/Not valid JSON/)).toBeVisible();
+  await disk.submitNewKey({ key, valueJson, ttl: "0" });
+  await expect(dialog.getByText(/1 and|at least|greater|too small|>=/i)).toBeVisible();
+  await disk.submitNewKey({ key, valueJson, ttl: "3600" });
+  await expect(dialog).toBeHidden();
+
+  // The viewer opens on the new key, with its value as a tree and its expiry.
+  await expect(page.getByRole("heading", { name: key })).toBeVisible();
+  await expect(page.getByText(/expires in (59|60) min|expires in 1 h/)).toBeVisible();
+  await shot(page, "disk-keys");
+
+  const res = await fetch(`${server.url}/api/v1/kv/${encodeURIComponent(key)}`, { headers: { authorization: `Bearer ${agentKey}` } });
+  expect(res.status).toBe(200);
+  const got = await res.json();
+  expect(JSON.stringify(got.value)).toBe(JSON.stringify(JSON.parse(valueJson)));
+  expect(new Date(got.expires_at).getTime() - Date.now()).toBeGreaterThan(3500_000);
+});

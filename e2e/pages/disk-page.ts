@@ -14,6 +14,22 @@ export class DiskPage {
     await expect(this.page.getByLabel("Upload files")).toBeAttached();
   }
 
+  async openKeys() {
+    await this.page.goto("/disk?tab=keys");
+    await expect(this.page.getByRole("heading", { name: "Disk", level: 1 })).toBeVisible();
+  }
+
+  /** Fills the New key dialog and saves; the dialog stays open when a field is refused. */
+  async submitNewKey(fields: { key: string; valueJson: string; ttl?: string }) {
+    const dialog = this.page.getByRole("dialog");
+    if (!(await dialog.isVisible())) await this.page.getByRole("button", { name: "New key" }).click();
+    await dialog.getByLabel("Key").fill(fields.key);
+    await dialog.getByLabel("Value (JSON)").fill(fields.valueJson);
+    await dialog.getByLabel("Expires after (seconds)").fill(fields.ttl ?? "");
+    await dialog.getByRole("button", { name: "Save" }).click();
+    return dialog;
+  }
+
   async upload(file: { name: string; mimeType: string; buffer: Buffer }) {
     await this.page.getByLabel("Upload files").setInputFiles(file);
   }
