@@ -80,13 +80,17 @@ async function claimAck(base: string, key: string, pick: "random" | "striped" = 
   await Promise.all(
     Array.from({ length: CONNECTIONS }, async (_, w) => {
       let queue: string[] = [];
+      let cursor: string | null = null; // striped: the page after the one whose share this consumer has taken
       while (performance.now() < end) {
         if (queue.length === 0) {
-          const page = JSON.parse((await http("GET", `${base}/api/v1/events?source=bench&limit=100`, undefined, auth)).body);
+          const from = cursor ? `&cursor=${encodeURIComponent(cursor)}` : "";
+          const page = JSON.parse((await http("GET", `${base}/api/v1/events?source=bench&limit=100${from}`, undefined, auth)).body);
           lists++;
           const ids: string[] = page.events.map((e: { id: string }) => e.id);
+          if (ids.length === 0 && !cursor) return; // drained
           queue = pick === "random" ? ids.sort(() => Math.random() - 0.5).slice(0, 10) : ids.filter((id) => stripeOf(id) === w).reverse();
-          if (queue.length === 0) return;
+          cursor = pick === "striped" ? page.next_cursor : null;
+          continue;
         }
         const id = queue.pop()!;
         const t = performance.now();
