@@ -2,8 +2,8 @@
  * Event inbox on PostgreSQL, against baselines measured in the same run:
  * - webhook intake: HMAC-signed deliveries/s and p99 at 16 connections, Brynth's /hooks/<token> vs plain node:http +
  *   HMAC check + the same insert;
- * - claim + ack through the REST API with 16 consumers (jobs/s, lost races, double claims) vs the same two commits
- *   in raw SQL; then again with DONE_ROWS finished events in the table;
+ * - claim + ack through the REST API with 16 consumers, independent and then coordinated (jobs/s, lost races, double
+ *   claims) vs the same two commits in raw SQL; then again with DONE_ROWS finished events in the table;
  * - inbox_wait wake latency: from a webhook's 200 to the waiting GET /events/wait returning it.
  * Brynth runs as its fast path (what server.ts serves for these paths) in its own process. Each phase also reports
  * the CPU per request (or per job) of the API process, its Postgres backends and this load generator (from /proc),
