@@ -53,6 +53,10 @@ test("a 5 MB file uploaded in the browser with a progress bar downloads and link
   expect(res.headers.get("x-content-type-options")).toBe("nosniff");
   const linked = new Uint8Array(await res.arrayBuffer());
   expect(sha256(linked)).toBe(sha256(bytes));
+
+  await page.goto("/disk?tab=links");
+  await expect(page.getByText(name).first()).toBeVisible();
+  await shot(page, "disk-links");
 });
 
 test("an owner writes a JSON key with a TTL in the browser, a bad value is refused by its field, and an agent reads it as saved", async ({ page, apiKeys }) => {
