@@ -26,7 +26,7 @@ function payloads(items: unknown[]): string[] {
   return out;
 }
 
-const g = globalThis as { __brynthOutbox?: Map<string, unknown[]> };
+const g = globalThis as { __brynthOutbox?: Map<string, unknown[]>; __brynthAnnounced?: Map<string, unknown[]> };
 
 /**
  * Everything published in the same moment, on every channel, leaves in ONE statement: a NOTIFY commit takes a
@@ -52,10 +52,28 @@ function publish(channel: string, item: unknown): void {
 }
 
 /**
+ * Changes only watchers care about, held for `delayMs` and then published together: under a stream of claims and
+ * acks that is one NOTIFY per window instead of one every few milliseconds, each of whose commits takes the
+ * cluster-wide NOTIFY lock that every other commit then waits behind.
+ */
+function announce(channel: string, item: unknown, delayMs: number): void {
+  const held = (g.__brynthAnnounced ??= new Map());
+  const items = held.get(channel);
+  if (items) return void items.push(item);
+  held.set(channel, [item]);
+  runLater(delayMs, async () => {
+    const batch = held.get(channel) ?? [];
+    held.delete(channel);
+    for (const c of batch) publish(channel, c);
+  });
+}
+
+/**
  * A LISTEN/NOTIFY channel of changes (JSON arrays of items of `schema`), for waiters, live screens and senders.
  * Three ways to tell: `notifyIn(tx, …)` is delivered on commit, so a woken listener always finds the row — for
  * changes someone waits on; `publish` after a commit, coalesced as above — for hot paths; `announce` a moment
- * later, for changes inside a transaction someone else commits, when only watchers care (they re-read anyway).
+ * later, gathered over that moment, for changes inside a transaction someone else commits, when only watchers care
+ * (they re-read anyway).
  */
 export function changeChannel<T>(name: string, schema: z.ZodType<T>) {
   return {
@@ -64,7 +82,7 @@ export function changeChannel<T>(name: string, schema: z.ZodType<T>) {
       for (const payload of payloads(changes)) await notify(tx, name, payload);
     },
     publish: (change: T) => publish(name, change),
-    announce: (change: T, delayMs = 50) => runLater(delayMs, async () => publish(name, change)),
+    announce: (change: T, delayMs = 50) => announce(name, change, delayMs),
     subscribe(handler: (change: T) => void): Promise<() => void> {
       return listen(name, (payload) => {
         let items: unknown;
