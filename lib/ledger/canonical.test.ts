@@ -1,6 +1,6 @@
-import { randomInt } from "node:crypto";
+import { createHash, randomInt } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { stableStringify } from "@/lib/ledger/canonical";
+import { digest, stableStringify } from "@/lib/ledger/canonical";
 
 const KEYS = ["a", "b", "Z", "é", "😀", "", "__proto__", "constructor", "0", "1", "10", "9", "01", "-1", "4294967295", "x y", "\u0000"];
 
@@ -47,6 +47,27 @@ describe("stableStringify", () => {
       const text = stableStringify(value);
       expect(JSON.parse(text)).toEqual(value);
       expect(text).toBe(reference(value));
+    }
+  });
+});
+
+describe("digest", () => {
+  const sha = (text: string) => `sha256:${createHash("sha256").update(text).digest("hex")}`;
+
+  it("is the SHA-256 of the canonical text, and null for nothing", () => {
+    const value = JSON.parse('{"b":[1,{"y":null,"x":"é"}],"a":"\\u0000\\""}');
+    expect(digest(value)).toBe(sha(reference(value)));
+    expect(digest(undefined)).toBeNull();
+  });
+
+  it("hashes long strings in slices to the same digest, escapes and surrogate pairs across slice edges included", () => {
+    const emoji = "\u{1F600}"; // two UTF-16 code units
+    for (let offset = 0; offset < 6; offset++) {
+      // Each offset puts a different point of the 6-unit pattern on the slice edges: a pair, a lone high surrogate…
+      const s = "x".repeat(offset) + `${emoji}"\n\\\ud800`.repeat(40_000);
+      const value = { key: "k", value: { text: s, list: [s.slice(0, 20_000)] } };
+      expect(digest(value)).toBe(sha(reference(value)));
+      expect(stableStringify(value)).toBe(reference(value));
     }
   });
 });

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { sha256Hex } from "@/lib/crypto/hash";
 
 export const GENESIS_HASH = "0".repeat(64);
@@ -82,31 +83,71 @@ export function rowHash(projectId: string, seq: number, row: EntryColumns, prevH
 }
 
 /**
- * Stable JSON (sorted keys) so the same content always has the same digest. Built by plain loops, which beat
- * map/join and a sorting `JSON.stringify` replacer alike; keys already in order (most objects) are not sorted.
+ * Stable JSON (sorted keys), written as pieces to `emit`, so the same content always has the same digest. Built by
+ * plain loops, which beat map/join and a sorting `JSON.stringify` replacer alike; keys already in order (most
+ * objects) are not sorted.
+ *
+ * Long strings go out in slices: a V8 string over 128 KB lives in its own freshly mapped pages, and on a small VM
+ * each such allocation costs about a millisecond of page faults (bench/disk.ts, a 256 KB kv_set). Escaping is per
+ * character, so the slices' escapes join into the whole string's, provided no slice splits a surrogate pair.
  */
-export function stableStringify(value: unknown): string {
-  if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
+export function writeCanonical(value: unknown, emit: (piece: string) => void): void {
+  if (typeof value === "string") return writeString(value, emit);
+  if (value === null || typeof value !== "object") return emit(JSON.stringify(value) ?? "null");
   if (Array.isArray(value)) {
-    let out = "[";
-    for (let i = 0; i < value.length; i++) out += (i ? "," : "") + stableStringify(value[i]);
-    return out + "]";
+    emit("[");
+    for (let i = 0; i < value.length; i++) {
+      if (i) emit(",");
+      writeCanonical(value[i], emit);
+    }
+    return emit("]");
   }
   const obj = value as Record<string, unknown>;
   const keys = Object.keys(obj);
   let sorted = 1;
   while (sorted < keys.length && keys[sorted - 1] < keys[sorted]) sorted++;
   if (sorted < keys.length) keys.sort();
-  let out = "{";
+  let first = true;
+  emit("{");
   for (const key of keys) {
     const v = obj[key];
     if (v === undefined) continue;
-    out += (out.length > 1 ? "," : "") + JSON.stringify(key) + ":" + stableStringify(v);
+    emit((first ? "" : ",") + JSON.stringify(key) + ":");
+    first = false;
+    writeCanonical(v, emit);
   }
-  return out + "}";
+  emit("}");
 }
 
-/** An input's digest: the same content digests the same whatever the order of its keys. */
-export const digest = (value: unknown) => (value === undefined ? null : textDigest(stableStringify(value)));
+const SLICE = 16_384;
+const isHigh = (c: number) => c >= 0xd800 && c <= 0xdbff;
+const isLow = (c: number) => c >= 0xdc00 && c <= 0xdfff;
+
+function writeString(s: string, emit: (piece: string) => void): void {
+  if (s.length <= SLICE) return emit(JSON.stringify(s));
+  emit('"');
+  for (let start = 0; start < s.length; ) {
+    let end = Math.min(s.length, start + SLICE);
+    if (isHigh(s.charCodeAt(end - 1)) && isLow(s.charCodeAt(end))) end++; // a pair stays whole (NaN past the end)
+    emit(JSON.stringify(s.slice(start, end)).slice(1, -1));
+    start = end;
+  }
+  emit('"');
+}
+
+/** The canonical text itself (tests, and anything that must show what a digest covers). */
+export function stableStringify(value: unknown): string {
+  let out = "";
+  writeCanonical(value, (piece) => (out += piece));
+  return out;
+}
+
+/** An input's digest: the same content digests the same whatever the order of its keys. Hashed as it is written. */
+export function digest(value: unknown): string | null {
+  if (value === undefined) return null;
+  const hash = createHash("sha256");
+  writeCanonical(value, (piece) => hash.update(piece));
+  return `sha256:${hash.digest("hex")}`;
+}
 /** An output's digest: of the JSON text as Brynth wrote it, so a holder of the response can check it as is. */
 export const textDigest = (text: string) => `sha256:${sha256Hex(text)}`;
