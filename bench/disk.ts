@@ -81,7 +81,7 @@ async function kvRuns({ url: base, key, measured }: Awaited<ReturnType<typeof st
   for (let i = 0; i < 300; i++) await whoami(); // warm: modules load and compile on first use
   out.whoami_floor = await measured(() => closedLoop(CLIENTS, SECONDS, whoami));
   for (const [label, bytes] of [["1kb", 1024], ["256kb", 256 * 1024]] as const) {
-    const body = JSON.stringify({ value: valueOf(bytes) });
+    const body = Buffer.from(JSON.stringify({ value: valueOf(bytes) })); // encoded once: the load generator shares the cores
     const keyOf = (w: number, i: number) => `${base}/api/v1/kv/bench%2F${label}%2F${w}%2F${i % 20}`;
     const counters = new Array(CLIENTS).fill(0);
     const set = async (w: number) => {
