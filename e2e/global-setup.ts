@@ -4,6 +4,7 @@ import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import postgres from "postgres";
+import { runtimeEnv } from "../scripts/runtime-env.mjs";
 
 const root = resolve(__dirname, "..");
 
@@ -23,7 +24,7 @@ export default async function globalSetup() {
   const dataDir = mkdtempSync(join(tmpdir(), "brynth-e2e-"));
   const db = await freshDatabase();
 
-  const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "production", HOST: "127.0.0.1", PORT: String(port) };
+  const env: NodeJS.ProcessEnv = { ...runtimeEnv(), NODE_ENV: "production", HOST: "127.0.0.1", PORT: String(port) }; // as `npm start` runs it
   Object.assign(env, { PUBLIC_URL: url, DATA_DIR: dataDir, LOG_LEVEL: "warn", SMTP_PORT: String(smtpPort), SMTP_HOST: "127.0.0.1" });
   // A headless-install owner would suppress the setup link the specs start from.
   for (const k of ["OWNER_EMAIL", "OWNER_PASSWORD", "DATABASE_URL", "APP_SECRET", "NEXTAUTH_URL", "SMTP_RELAY_URL", "MAIL_DOMAIN"]) delete env[k];
