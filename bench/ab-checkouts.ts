@@ -1,8 +1,9 @@
 /**
  * Two checkouts of Brynth on this machine, measured against each other: each runs its disk API server (fast path,
  * PostgreSQL) in its own process and database, and the same load alternates between them round by round — whoami
- * and kv_get of 1 KB by default, kv_set of 256 KB on request, 16 clients. On a shared machine whose speed drifts by a third within minutes, only rates
- * taken moments apart compare; CPU per call (API, Postgres, load generator) is given too.
+ * and kv_get of 1 KB by default, kv_set of 256 KB on request, 16 clients. On a shared machine whose speed drifts by
+ * a third within minutes, only rates taken moments apart compare; CPU per call (API, Postgres, load generator) is
+ * given too.
  * Run: git worktree add /tmp/base <rev> && ln -s "$PWD/node_modules" /tmp/base/ && BASE=/tmp/base npx tsx bench/ab-checkouts.ts
  *      (ROUNDS=4 SECONDS=4 CALLS=whoami,kv_get_1kb,kv_set_256kb to change the defaults)
  */

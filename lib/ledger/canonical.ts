@@ -88,10 +88,11 @@ export function rowHash(projectId: string, seq: number, row: EntryColumns, prevH
  * objects) are not sorted.
  *
  * Long strings go out in slices: a V8 string over 128 KB lives in its own freshly mapped pages, and on a small VM
- * each such allocation costs about a millisecond of page faults (bench/disk.ts, a 256 KB kv_set). Escaping is per
- * character, so the slices' escapes join into the whole string's, provided no slice splits a surrogate pair.
+ * each such allocation costs about a millisecond of page faults (a 256 KB kv_set went 1.17x faster without the
+ * ones hashing built: bench/ab-checkouts.ts). Escaping is per character, so the slices' escapes join into the
+ * whole string's, provided no slice splits a surrogate pair.
  */
-export function writeCanonical(value: unknown, emit: (piece: string) => void): void {
+function writeCanonical(value: unknown, emit: (piece: string) => void): void {
   if (typeof value === "string") return writeString(value, emit);
   if (value === null || typeof value !== "object") return emit(JSON.stringify(value) ?? "null");
   if (Array.isArray(value)) {
