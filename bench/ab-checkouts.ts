@@ -1,11 +1,11 @@
 /**
  * Two checkouts of Brynth on this machine, measured against each other: each runs its disk API server (fast path,
  * PostgreSQL) in its own process and database, and the same load alternates between them round by round — whoami
- * and kv_get of 1 KB by default, kv_set of 256 KB on request, 16 clients. On a shared machine whose speed drifts by
- * a third within minutes, only rates taken moments apart compare; CPU per call (API, Postgres, load generator) is
- * given too.
+ * and kv_get of 1 KB by default, kv_set of 1 KB and 256 KB on request, 16 clients. On a shared machine whose speed
+ * drifts by a third within minutes, only rates taken moments apart compare; CPU per call (API, Postgres, load
+ * generator) is given too.
  * Run: git worktree add /tmp/base <rev> && ln -s "$PWD/node_modules" /tmp/base/ && BASE=/tmp/base npx tsx bench/ab-checkouts.ts
- *      (ROUNDS=4 SECONDS=4 CALLS=whoami,kv_get_1kb,kv_set_256kb to change the defaults)
+ *      (ROUNDS=4 SECONDS=4 CALLS=whoami,kv_get_1kb,kv_set_1kb,kv_set_256kb to change the defaults)
  */
 import { spawn } from "node:child_process";
 import { Agent, request } from "node:http";
@@ -18,7 +18,7 @@ const ROUNDS = Number(process.env.ROUNDS ?? 4);
 const SECONDS = Number(process.env.SECONDS ?? 4);
 const CLIENTS = 16;
 const CALLS = (process.env.CALLS ?? "whoami,kv_get_1kb").split(",") as CallName[];
-type CallName = "whoami" | "kv_get_1kb" | "kv_set_256kb";
+type CallName = "whoami" | "kv_get_1kb" | "kv_set_1kb" | "kv_set_256kb";
 const agent = new Agent({ keepAlive: true, maxSockets: 64 });
 
 function http(method: string, url: string, body?: string | Buffer, headers: Record<string, string> = {}): Promise<{ status: number }> {
@@ -57,6 +57,9 @@ async function start(name: string, dir: string) {
     whoami: async () => void (await http("GET", `${base}/api/v1/whoami`, undefined, auth)),
     kv_get_1kb: async (w: number) => {
       if ((await http("GET", `${base}/api/v1/kv/bench%2F${w}`, undefined, auth)).status !== 200) throw new Error("kv_get");
+    },
+    kv_set_1kb: async (w: number) => {
+      if ((await http("PUT", `${base}/api/v1/kv/small%2F${w}%2F${sets[w]++ % 20}`, value, auth)).status !== 200) throw new Error("kv_set");
     },
     kv_set_256kb: async (w: number) => {
       if ((await http("PUT", `${base}/api/v1/kv/big%2F${w}%2F${sets[w]++ % 20}`, big, auth)).status !== 200) throw new Error("kv_set");
