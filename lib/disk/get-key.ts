@@ -32,6 +32,7 @@ const readCoalesced = coalesce("kv reads", 64, selectMany);
 
 /** The live entry at `key`, or null when absent or expired (an expired row is only waiting for the janitor). */
 export async function findEntry(db: Executor, opts: { actor: Actor; key: string }): Promise<KvEntry | null> {
+  // Outside a transaction `db` is the process's pool, which the shared statement uses as well.
   const row = isTransaction(db) ? (await selectEntry(db, opts.actor.projectId, opts.key))[0] : await readCoalesced([opts.actor.projectId, opts.key]);
   const expiresAt = row ? toDate(row.expires_at) : null;
   if (!row || (expiresAt && expiresAt <= new Date())) return null;

@@ -20,6 +20,7 @@ const insertJson = statement<never, [rows: string]>(`
   select r->>0, (r->>1)::timestamptz, r->>2, r->>3, r->>4, r->>5, r->>6, r->>7, r->>8, r->>9, r->>10, r->>11
   from jsonb_array_elements($1::jsonb) as r`);
 
+/** One statement for the rows; one (empty) result per row, as coalesce() hands each caller its own. */
 async function insertRows(db: Db, rows: Row[]): Promise<void[]> {
   await insertJson(
     db,
@@ -27,7 +28,7 @@ async function insertRows(db: Db, rows: Row[]): Promise<void[]> {
       rows.map((r) => [r.projectId, r.ts, r.op, r.actorType, r.actorId, r.keyId, r.agent, r.platform, r.via, r.subject, r.inputDigest, r.outputDigest]),
     ),
   );
-  return [];
+  return rows.map(() => undefined);
 }
 
 /**
