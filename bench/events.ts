@@ -2,8 +2,8 @@
  * Event inbox on PostgreSQL, against baselines measured in the same run:
  * - webhook intake: HMAC-signed deliveries/s and p99 at 16 connections, Brynth's /hooks/<token> vs plain node:http +
  *   HMAC check + the same insert;
- * - claim + ack through the REST API with 16 consumers, independent and then coordinated (jobs/s, lost races, double
- *   claims) vs the same two commits in raw SQL; then again with DONE_ROWS finished events in the table;
+ * - claim + ack through the REST API with 16 consumers, independent and then coordinated two ways (jobs/s, lost
+ *   races, double claims) vs the same two commits in raw SQL; then again with DONE_ROWS finished events in the table;
  * - inbox_wait wake latency: from a webhook's 200 to the waiting GET /events/wait returning it.
  * Brynth runs as its fast path (what server.ts serves for these paths) in its own process. Each phase also reports
  * the CPU per request (or per job) of the API process, its Postgres backends and this load generator (from /proc),
@@ -66,9 +66,11 @@ const stripeOf = (id: string) => [...id].reduce((h, c) => (h * 31 + c.charCodeAt
 /**
  * `random`: each consumer tries 10 of the 100 oldest pending events in its own order, as independent agents would,
  * and loses races to the others. `striped`: consumer w takes only the events whose id hashes to w, as a
- * coordinated pool would — what claim + ack cost without contention.
+ * coordinated pool would — what claim + ack cost without contention, though every consumer still reads every
+ * page. `pooled`: the consumers share one queue, and whichever finds it empty reads the next page for all — a
+ * page of 100 per 100 jobs instead of one per consumer, so the phase measures claim + ack rather than listing.
  */
-async function claimAck(base: string, key: string, pick: "random" | "striped" = "random") {
+async function claimAck(base: string, key: string, pick: "random" | "striped" | "pooled" = "random") {
   const auth = { authorization: `Bearer ${key}`, "content-type": "application/json" };
   const wins = new Map<string, number>();
   let lostRaces = 0;
@@ -77,19 +79,39 @@ async function claimAck(base: string, key: string, pick: "random" | "striped" = 
   const latencies: number[] = [];
   const end = performance.now() + SECONDS * 1000;
   const start = performance.now();
+  const page = async (cursor: string | null) => {
+    const from = cursor ? `&cursor=${encodeURIComponent(cursor)}` : "";
+    const body = JSON.parse((await http("GET", `${base}/api/v1/events?source=bench&limit=100${from}`, undefined, auth)).body);
+    lists++;
+    return { ids: body.events.map((e: { id: string }) => e.id) as string[], next: body.next_cursor as string | null };
+  };
+  // pooled: the shared queue, the page after it, and the one read in flight that every idle consumer awaits
+  const pool = { queue: [] as string[], cursor: null as string | null, drained: false, reading: null as Promise<void> | null };
+  const refill = () =>
+    (pool.reading ??= page(pool.cursor)
+      .then(({ ids, next }) => {
+        pool.drained = ids.length === 0 && !pool.cursor;
+        pool.queue.push(...ids.reverse());
+        pool.cursor = next;
+      })
+      .finally(() => (pool.reading = null)));
   await Promise.all(
     Array.from({ length: CONNECTIONS }, async (_, w) => {
       let queue: string[] = [];
       let cursor: string | null = null; // striped: the page after the one whose share this consumer has taken
       while (performance.now() < end) {
-        if (queue.length === 0) {
-          const from = cursor ? `&cursor=${encodeURIComponent(cursor)}` : "";
-          const page = JSON.parse((await http("GET", `${base}/api/v1/events?source=bench&limit=100${from}`, undefined, auth)).body);
-          lists++;
-          const ids: string[] = page.events.map((e: { id: string }) => e.id);
+        if (pick === "pooled") {
+          if (pool.queue.length === 0) {
+            if (pool.drained) return;
+            await refill();
+            continue;
+          }
+          queue = [pool.queue.pop()!];
+        } else if (queue.length === 0) {
+          const { ids, next } = await page(cursor);
           if (ids.length === 0 && !cursor) return; // drained
           queue = pick === "random" ? ids.sort(() => Math.random() - 0.5).slice(0, 10) : ids.filter((id) => stripeOf(id) === w).reverse();
-          cursor = pick === "striped" ? page.next_cursor : null;
+          cursor = pick === "striped" ? next : null;
           continue;
         }
         const id = queue.pop()!;
@@ -175,6 +197,7 @@ async function main() {
 
   const claimBrynth = await serverCpuPerCall(brynthPid, dbName, () => claimAck(base, key), (r) => r.jobs);
   const claimStriped = await serverCpuPerCall(brynthPid, dbName, () => claimAck(base, key, "striped"), (r) => r.jobs);
+  const claimPooled = await serverCpuPerCall(brynthPid, dbName, () => claimAck(base, key, "pooled"), (r) => r.jobs);
   const claimRaw = await serverCpuPerCall(null, dbName, () => rawClaimAck(sql, projectId));
 
   let withDone = null;
@@ -216,9 +239,11 @@ async function main() {
         claim_ack_rest: {
           brynth: claimBrynth,
           brynth_striped_consumers: claimStriped,
+          brynth_pooled_consumers: claimPooled,
           baseline_raw_sql_two_commits: claimRaw,
           // Jobs/s over the raw SQL's: the share of what Postgres alone does here that the REST API keeps.
           ratio_striped_to_raw_sql: Number((claimStriped.jobs_per_s / claimRaw.rps).toFixed(2)),
+          ratio_pooled_to_raw_sql: Number((claimPooled.jobs_per_s / claimRaw.rps).toFixed(2)),
           targets: { jobs_per_s: 1000, double_claims: 0 },
         },
         claim_ack_rest_with_done_rows: withDone,
