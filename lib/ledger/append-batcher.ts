@@ -1,7 +1,9 @@
-import type { Db } from "@/lib/db/client";
+import type { Db, Executor } from "@/lib/db/client";
 import { coalesce } from "@/lib/db/coalesce";
 import { statement } from "@/lib/db/statement";
 import type { ledgerEntries } from "@/lib/db/schema/ledger";
+import type { EntryColumns } from "@/lib/ledger/canonical";
+import { extendChain, knownHeads, lockHead, type ChainHead } from "@/lib/ledger/chain-head";
 
 type Row = typeof ledgerEntries.$inferInsert;
 
@@ -9,30 +11,89 @@ type Row = typeof ledgerEntries.$inferInsert;
 const MAX_ROWS = 2000;
 
 /**
- * The rows as one JSON parameter: the statement's text is the same for any number of rows, so each connection
+ * A project's entries, chained from `head`, inserted if and only if `head` is still the chain's head, which moves
+ * to the last of them in the same statement; `n` says how many went in (all or none).
+ *
+ * The rows go as one JSON parameter: the statement's text is the same for any number of rows, so each connection
  * prepares it once (a VALUES list would be a new statement, and a new server-side prepare, for every batch size).
- * jsonb, not json: `->>` on json re-parses the element text for each of the twelve columns, which made the insert
- * cost Postgres ~75 µs of CPU per row against ~40 in batches of 8.
+ * jsonb, not json: `->>` on json re-parses the element text for each column, which made the insert cost Postgres
+ * ~75 µs of CPU per row against ~40 in batches of 8.
  */
-const insertJson = statement<never, [rows: string]>(`
-  insert into ledger_entries
-    (project_id, ts, op, actor_type, actor_id, key_id, agent, platform, via, subject, input_digest, output_digest)
-  select r->>0, (r->>1)::timestamptz, r->>2, r->>3, r->>4, r->>5, r->>6, r->>7, r->>8, r->>9, r->>10, r->>11
-  from jsonb_array_elements($1::jsonb) as r`);
+const insertChained = statement<{ n: number }, [projectId: string, seq: number, hash: string, newSeq: number, newHash: string, rows: string]>(`
+  with moved as (
+    update ledger_heads set seq = $4, hash = $5 where project_id = $1 and seq = $2 and hash = $3 returning 1
+  ), inserted as (
+    insert into ledger_entries
+      (project_id, ts, op, actor_type, actor_id, key_id, agent, platform, via, subject, input_digest, output_digest, seq, prev_hash, hash)
+    select $1, (r->>0)::timestamptz, r->>1, r->>2, r->>3, r->>4, r->>5, r->>6, r->>7, r->>8, r->>9, r->>10, (r->>11)::bigint, r->>12, r->>13
+    from jsonb_array_elements($6::jsonb) as r where exists (select from moved)
+    returning 1
+  )
+  select count(*)::int as n from inserted`);
 
-/** One statement for the rows; one (empty) result per row, as coalesce() hands each caller its own. */
-async function insertRows(db: Db, rows: Row[]): Promise<void[]> {
-  await insertJson(
-    db,
-    JSON.stringify(
-      rows.map((r) => [r.projectId, r.ts, r.op, r.actorType, r.actorId, r.keyId, r.agent, r.platform, r.via, r.subject, r.inputDigest, r.outputDigest]),
-    ),
-  );
-  return rows.map(() => undefined);
+const columnsOf = (r: Row): EntryColumns => ({
+  ts: r.ts.toISOString(),
+  op: r.op,
+  actor_type: r.actorType,
+  actor_id: r.actorId ?? null,
+  key_id: r.keyId ?? null,
+  agent: r.agent ?? null,
+  platform: r.platform ?? null,
+  via: r.via,
+  subject: r.subject ?? null,
+  input_digest: r.inputDigest ?? null,
+  output_digest: r.outputDigest ?? null,
+});
+
+/** Chains `rows` from `head` and inserts them, unless the head has moved meanwhile; says whether they went in. */
+async function appendFrom(db: Executor, projectId: string, head: ChainHead, rows: Row[]): Promise<boolean> {
+  const columns = rows.map(columnsOf);
+  const { links, head: next } = extendChain(projectId, head, columns);
+  const values = columns.map((c, i) => [c.ts, c.op, c.actor_type, c.actor_id, c.key_id, c.agent, c.platform, c.via, c.subject, c.input_digest, c.output_digest, links[i].seq, links[i].prevHash, links[i].hash]);
+  const [{ n }] = await insertChained(db, projectId, head.seq, head.hash, next.seq, next.hash, JSON.stringify(values));
+  if (n === 0) return false;
+  knownHeads().set(projectId, next);
+  return true;
 }
 
 /**
- * Entries written outside a transaction (read-only and waiting tool calls): concurrent calls share an INSERT and
- * its commit instead of paying one each. Every caller still waits until its own entry is committed.
+ * A project's entries, inserted chained. From the head this process last saw, in one statement and its commit —
+ * as cheap as an unchained INSERT, where the sealer (seal-entries.ts) would later rewrite each row: a second
+ * version of it and six more index entries, Postgres's largest cost per read call, coming in bursts that set the
+ * read path's p99 (bench/disk.ts). When that head has moved (the sealer, another instance), from the head itself,
+ * locked for the time of the insert.
  */
-export const appendBatched: (row: Row) => Promise<void> = coalesce("ledger entries", MAX_ROWS, insertRows);
+async function appendProject(db: Db, projectId: string, rows: Row[]): Promise<void> {
+  const known = knownHeads().get(projectId);
+  if (known && (await appendFrom(db, projectId, known, rows))) return;
+  await db.transaction(async (tx) => {
+    if (!(await appendFrom(tx, projectId, await lockHead(tx, projectId), rows))) throw new Error(`ledger head of ${projectId} moved while locked`);
+  });
+}
+
+/** Each project's rows on their own; one result per row, its project's error if its insert failed. */
+async function insertRows(db: Db, rows: Row[]): Promise<(unknown | undefined)[]> {
+  const byProject = new Map<string, Row[]>();
+  for (const r of rows) {
+    const mine = byProject.get(r.projectId);
+    if (mine) mine.push(r);
+    else byProject.set(r.projectId, [r]);
+  }
+  const outcomes = new Map<string, unknown>();
+  await Promise.all(
+    [...byProject].map(([projectId, mine]) => appendProject(db, projectId, mine).catch((err: unknown) => outcomes.set(projectId, err))),
+  );
+  return rows.map((r) => outcomes.get(r.projectId));
+}
+
+const appendCoalesced = coalesce("ledger entries", MAX_ROWS, insertRows);
+
+/**
+ * Entries written outside a transaction (read-only and waiting tool calls): concurrent calls share an INSERT and
+ * its commit instead of paying one each, and their entries are chained as they go in. Every caller still waits
+ * until its own entry is committed.
+ */
+export async function appendBatched(row: Row): Promise<void> {
+  const failure = await appendCoalesced(row);
+  if (failure !== undefined) throw failure;
+}

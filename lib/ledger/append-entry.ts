@@ -23,9 +23,9 @@ export interface AppendOptions {
 }
 
 /**
- * Appends one entry inside the caller's transaction, so a mutation and its entry commit together (or neither);
- * given the database itself, as one INSERT (possibly shared with concurrent appends) committed before it returns.
- * The chain (seq, prev_hash, hash) is assigned by the sealer moments after the commit.
+ * Appends one entry inside the caller's transaction, so a mutation and its entry commit together (or neither),
+ * and the sealer chains it (seq, prev_hash, hash) moments after the commit; given the database itself, as one
+ * INSERT, possibly shared with concurrent appends, chained and committed before it returns.
  */
 export async function appendEntry(tx: Executor, opts: AppendOptions): Promise<void> {
   const { actor } = opts;
@@ -50,6 +50,6 @@ export async function appendEntry(tx: Executor, opts: AppendOptions): Promise<vo
     // the INSERT does (pipelined-client.ts); elsewhere it is waited for here.
     if (commitAwaits(sessionClient(tx))) inserted.catch(() => {});
     else await inserted;
-  } else await appendBatched(row);
-  sealSoon(actor.projectId);
+    sealSoon(actor.projectId);
+  } else await appendBatched(row); // chained as it goes in
 }

@@ -7,6 +7,8 @@ import { queryLedger } from "@/lib/ledger/query-ledger";
 import { verifyLedger } from "@/lib/ledger/verify-ledger";
 import { findFirstSuspect } from "@/lib/ledger/scan-chain";
 import { GENESIS_HASH } from "@/lib/ledger/canonical";
+import { knownHeads } from "@/lib/ledger/chain-head";
+import { sealProject } from "@/lib/ledger/seal-entries";
 import { seedProject } from "@/lib/testing/seed";
 import type { Actor } from "@/lib/actor";
 
@@ -36,6 +38,59 @@ describe("ledger", () => {
     );
     expect(new Set(seqs).size).toBe(seqs.length);
     expect(Math.max(...seqs)).toBe(seqs.length);
+  });
+
+  it("chains read calls' entries as they go in, between the sealer's, into one chain per project that verifies", async () => {
+    const db = await getDb();
+    const [a, b] = [(await seedProject()).actor, (await seedProject()).actor];
+    const awkward = ['quote " back\\slash', "tab\tnew\nline\r\u0001", "é 中文 😀 \u2028", ""];
+    // Outside a transaction (read calls) and inside one (writes), concurrently, for two projects sharing INSERTs.
+    const calls = Array.from({ length: 60 }, (_, i) => {
+      const who = i % 2 ? a : b;
+      const opts = { actor: { ...who, agent: awkward[i % awkward.length] }, op: "mixed.op", subject: `obj_${i}`, input: { i } };
+      return i % 3 ? appendEntry(db, opts) : db.transaction((tx) => appendEntry(tx, opts));
+    });
+    await Promise.all(calls);
+    for (const who of [a, b]) {
+      const rows = await db
+        .select({ seq: ledgerEntries.seq, subject: ledgerEntries.subject })
+        .from(ledgerEntries)
+        .where(and(eq(ledgerEntries.projectId, who.projectId), eq(ledgerEntries.op, "mixed.op")));
+      expect(rows).toHaveLength(30);
+      // A read call's entry is chained by the time the call returns; only transactions' wait for the sealer.
+      const unsealed = rows.filter((r) => r.seq === null).map((r) => Number(r.subject!.slice(4)));
+      expect(unsealed.filter((i) => i % 3 !== 0)).toEqual([]);
+      const result = await verifyLedger(db, { actor: who });
+      expect(result).toMatchObject({ ok: true, first_inconsistent_seq: null });
+      expect(result.checked).toBe(result.to_seq);
+      expect(await findFirstSuspect(db, who.projectId, 1, result.to_seq, GENESIS_HASH, { slice: 7 })).toBeNull();
+    }
+  });
+
+  it("chains a read call's entry from the head itself when another instance moved it since this one looked", async () => {
+    const db = await getDb();
+    const a = (await seedProject()).actor;
+    const read = (i: number) => appendEntry(db, { actor: a, op: "read.op", subject: `obj_${i}`, input: { i } });
+    await sealProject(db, a.projectId); // the seed's own entries first
+    await read(1);
+    const seen = knownHeads().get(a.projectId)!;
+    await db.transaction((tx) => appendEntry(tx, { actor: a, op: "write.op", input: {} }));
+    await sealProject(db, a.projectId);
+    knownHeads().set(a.projectId, seen); // as another instance, which saw neither the write nor its sealing
+    await read(2);
+    await read(3);
+    const chain = await db
+      .select({ seq: ledgerEntries.seq, op: ledgerEntries.op })
+      .from(ledgerEntries)
+      .where(eq(ledgerEntries.projectId, a.projectId))
+      .orderBy(ledgerEntries.seq);
+    expect(chain.slice(-4)).toEqual([
+      { seq: chain.length - 3, op: "read.op" },
+      { seq: chain.length - 2, op: "write.op" },
+      { seq: chain.length - 1, op: "read.op" },
+      { seq: chain.length, op: "read.op" },
+    ]);
+    expect(await verifyLedger(db, { actor: a })).toMatchObject({ ok: true, first_inconsistent_seq: null });
   });
 
   it("filters, orders newest first and pages with a cursor", async () => {

@@ -3,7 +3,8 @@ import { getDb, type Db } from "@/lib/db/client";
 import { runLater } from "@/lib/db/background";
 import { ledgerEntries } from "@/lib/db/schema/ledger";
 import { statement } from "@/lib/db/statement";
-import { ENTRY_COLUMNS, GENESIS_HASH, rowHash, type EntryColumns } from "@/lib/ledger/canonical";
+import { ENTRY_COLUMNS, type EntryColumns } from "@/lib/ledger/canonical";
+import { extendChain, lockHead, moveHead } from "@/lib/ledger/chain-head";
 
 const BATCH = 2000;
 /**
@@ -17,11 +18,6 @@ const SEAL_DELAY_MS = 200;
 const anyUnsealed = statement<{ id: unknown }, [projectId: string]>(
   `select id from ledger_entries where project_id = $1 and seq is null limit 1`,
 );
-/** The head row, created at genesis if need be, and locked until the transaction ends (the no-op update). */
-const lockHead = statement<{ seq: number | string; hash: string }, [projectId: string, genesis: string]>(`
-  insert into ledger_heads (project_id, seq, hash) values ($1, 0, $2)
-  on conflict (project_id) do update set seq = ledger_heads.seq
-  returning seq, hash`);
 const unsealedRows = statement<EntryColumns & { id: number | string }, [projectId: string, limit: number]>(`
   select id, ${ENTRY_COLUMNS}
   from ledger_entries where project_id = $1 and seq is null order by id limit $2`);
@@ -31,9 +27,6 @@ const chain = statement<never, [links: string]>(`
   update ledger_entries e set seq = (v->>1)::bigint, prev_hash = v->>2, hash = v->>3
   from jsonb_array_elements($1::jsonb) as v
   where e.id = (v->>0)::bigint`);
-const moveHead = statement<never, [projectId: string, seq: number, hash: string]>(
-  `update ledger_heads set seq = $2, hash = $3 where project_id = $1`,
-);
 
 /**
  * Chains a project's committed, unsealed entries: locks the head row (so sealers on every instance take turns),
@@ -45,20 +38,12 @@ export async function sealProject(db: Db, projectId: string): Promise<number> {
   let total = 0;
   for (;;) {
     const sealed = await db.transaction(async (tx) => {
-      const [head] = await lockHead(tx, projectId, GENESIS_HASH);
+      const start = await lockHead(tx, projectId);
       const rows = await unsealedRows(tx, projectId, BATCH);
       if (rows.length === 0) return 0;
-      let seq = Number(head.seq);
-      let prevHash = head.hash;
-      const links = rows.map((row) => {
-        seq++;
-        const hash = rowHash(projectId, seq, row, prevHash);
-        const link = [String(row.id), seq, prevHash, hash];
-        prevHash = hash;
-        return link;
-      });
-      await chain(tx, JSON.stringify(links));
-      await moveHead(tx, projectId, seq, prevHash);
+      const { links, head } = extendChain(projectId, start, rows);
+      await chain(tx, JSON.stringify(links.map((l, i) => [String(rows[i].id), l.seq, l.prevHash, l.hash])));
+      await moveHead(tx, projectId, head);
       return rows.length;
     });
     total += sealed;

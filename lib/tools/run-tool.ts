@@ -46,8 +46,8 @@ export async function runTool(tool: AnyTool, actor: Actor, args: unknown, signal
       const ctx: ToolContext = { actor, db: tx, signal, subject: null };
       return finish(ctx, tx, await tool.handler(ctx, input));
     });
+    sealSoon(actor.projectId); // chain this call's entry now that it is committed
   }
-  sealSoon(actor.projectId); // chain this call's entry now that it is committed
   return result;
 }
 

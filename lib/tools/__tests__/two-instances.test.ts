@@ -4,6 +4,9 @@ import { seedProject } from "@/lib/testing/seed";
 import { connectMcp } from "@/lib/testing/mcp-client";
 import { getDb } from "@/lib/db/client";
 import { revokeKey } from "@/lib/keys/revoke-key";
+import { and, eq } from "drizzle-orm";
+import { ledgerEntries } from "@/lib/db/schema/ledger";
+import { verifyLedger } from "@/lib/ledger/verify-ledger";
 
 const onPostgres = /^postgres/.test(process.env.DATABASE_URL ?? "");
 // Each instance caches keys and sessions; a change NOTIFYs every instance on commit, which takes milliseconds.
@@ -37,6 +40,23 @@ describe.runIf(onPostgres)("two instances on one Postgres", () => {
     await db.transaction((tx) => revokeKey(tx, { actor, keyId: key.id }));
     await expect.poll(() => ping(instances.a.url, secret), PROPAGATION).toBe(401);
     await expect.poll(() => ping(instances.b.url, secret), PROPAGATION).toBe(401);
+  });
+
+  it("chains one project's read calls served by both instances, each moving the head from under the other", async () => {
+    const { secret, actor } = await seedProject({ scopes: ["ledger:read"] });
+    const whoami = async (url: string) => (await fetch(`${url}/api/v1/whoami`, { headers: { authorization: `Bearer ${secret}` } })).status;
+    const statuses = await Promise.all(Array.from({ length: 80 }, (_, i) => whoami(i % 2 ? instances.a.url : instances.b.url)));
+    expect(statuses.every((s) => s === 200)).toBe(true);
+    const db = await getDb();
+    const entries = await db
+      .select({ seq: ledgerEntries.seq })
+      .from(ledgerEntries)
+      .where(and(eq(ledgerEntries.projectId, actor.projectId), eq(ledgerEntries.op, "whoami")));
+    expect(entries).toHaveLength(80);
+    expect(entries.every((e) => e.seq !== null)).toBe(true);
+    const result = await verifyLedger(db, { actor });
+    expect(result).toMatchObject({ ok: true, first_inconsistent_seq: null });
+    expect(result.checked).toBe(result.to_seq);
   });
 });
 
