@@ -1,9 +1,10 @@
-import type { Db, Executor } from "@/lib/db/client";
+import type { Db } from "@/lib/db/client";
 import { coalesce } from "@/lib/db/coalesce";
 import { statement } from "@/lib/db/statement";
 import type { ledgerEntries } from "@/lib/db/schema/ledger";
 import type { EntryColumns } from "@/lib/ledger/canonical";
-import { extendChain, knownHeads, lockHead, type ChainHead } from "@/lib/ledger/chain-head";
+import { extendChain, knownHeads, type ChainHead } from "@/lib/ledger/chain-head";
+import { sealSoon } from "@/lib/ledger/seal-entries";
 
 type Row = typeof ledgerEntries.$inferInsert;
 
@@ -11,25 +12,30 @@ type Row = typeof ledgerEntries.$inferInsert;
 const MAX_ROWS = 2000;
 
 /**
- * A project's entries, chained from `head`, inserted if and only if `head` is still the chain's head, which moves
- * to the last of them in the same statement; `n` says how many went in (all or none).
+ * A project's entries in one statement, chained from `head` if that is still the chain's head and nobody holds it:
+ * then the head moves to the last of them and `chained` is true. Otherwise they go in unchained, for the sealer
+ * (seal-entries.ts) — a call never waits for a head held through a sealing transaction.
  *
  * The rows go as one JSON parameter: the statement's text is the same for any number of rows, so each connection
  * prepares it once (a VALUES list would be a new statement, and a new server-side prepare, for every batch size).
  * jsonb, not json: `->>` on json re-parses the element text for each column, which made the insert cost Postgres
  * ~75 µs of CPU per row against ~40 in batches of 8.
  */
-const insertChained = statement<{ n: number }, [projectId: string, seq: number, hash: string, newSeq: number, newHash: string, rows: string]>(`
-  with moved as (
-    update ledger_heads set seq = $4, hash = $5 where project_id = $1 and seq = $2 and hash = $3 returning 1
+const insertEntries = statement<{ chained: boolean }, [projectId: string, seq: number, hash: string, newSeq: number, newHash: string, rows: string]>(`
+  with head as (
+    select project_id from ledger_heads where project_id = $1 and seq = $2 and hash = $3 for update skip locked
+  ), moved as (
+    update ledger_heads h set seq = $4, hash = $5 from head where h.project_id = head.project_id returning 1
+  ), chained as (
+    select exists (select from moved) as yes
   ), inserted as (
     insert into ledger_entries
       (project_id, ts, op, actor_type, actor_id, key_id, agent, platform, via, subject, input_digest, output_digest, seq, prev_hash, hash)
-    select $1, (r->>0)::timestamptz, r->>1, r->>2, r->>3, r->>4, r->>5, r->>6, r->>7, r->>8, r->>9, r->>10, (r->>11)::bigint, r->>12, r->>13
-    from jsonb_array_elements($6::jsonb) as r where exists (select from moved)
-    returning 1
+    select $1, (r->>0)::timestamptz, r->>1, r->>2, r->>3, r->>4, r->>5, r->>6, r->>7, r->>8, r->>9, r->>10,
+      case when chained.yes then (r->>11)::bigint end, case when chained.yes then r->>12 end, case when chained.yes then r->>13 end
+    from jsonb_array_elements($6::jsonb) as r, chained
   )
-  select count(*)::int as n from inserted`);
+  select yes as chained from chained`);
 
 const columnsOf = (r: Row): EntryColumns => ({
   ts: r.ts.toISOString(),
@@ -45,30 +51,23 @@ const columnsOf = (r: Row): EntryColumns => ({
   output_digest: r.outputDigest ?? null,
 });
 
-/** Chains `rows` from `head` and inserts them, unless the head has moved meanwhile; says whether they went in. */
-async function appendFrom(db: Executor, projectId: string, head: ChainHead, rows: Row[]): Promise<boolean> {
+/** Where this process has not seen the head yet: no head has this seq, so the rows go in unchained. */
+const UNKNOWN: ChainHead = { seq: -1, hash: "" };
+
+/**
+ * A project's entries, inserted chained from the head this process last saw — most often still the head, so the
+ * call costs one statement and its commit, as an unchained INSERT did, where the sealer would later rewrite each
+ * row: a second version of it and six more index entries, Postgres's largest cost per read call, in bursts that
+ * set the read path's p99 (bench/disk.ts). When that head has moved or is held, the sealer chains them.
+ */
+async function appendProject(db: Db, projectId: string, rows: Row[]): Promise<void> {
+  const head = knownHeads().get(projectId) ?? UNKNOWN;
   const columns = rows.map(columnsOf);
   const { links, head: next } = extendChain(projectId, head, columns);
   const values = columns.map((c, i) => [c.ts, c.op, c.actor_type, c.actor_id, c.key_id, c.agent, c.platform, c.via, c.subject, c.input_digest, c.output_digest, links[i].seq, links[i].prevHash, links[i].hash]);
-  const [{ n }] = await insertChained(db, projectId, head.seq, head.hash, next.seq, next.hash, JSON.stringify(values));
-  if (n === 0) return false;
-  knownHeads().set(projectId, next);
-  return true;
-}
-
-/**
- * A project's entries, inserted chained. From the head this process last saw, in one statement and its commit —
- * as cheap as an unchained INSERT, where the sealer (seal-entries.ts) would later rewrite each row: a second
- * version of it and six more index entries, Postgres's largest cost per read call, coming in bursts that set the
- * read path's p99 (bench/disk.ts). When that head has moved (the sealer, another instance), from the head itself,
- * locked for the time of the insert.
- */
-async function appendProject(db: Db, projectId: string, rows: Row[]): Promise<void> {
-  const known = knownHeads().get(projectId);
-  if (known && (await appendFrom(db, projectId, known, rows))) return;
-  await db.transaction(async (tx) => {
-    if (!(await appendFrom(tx, projectId, await lockHead(tx, projectId), rows))) throw new Error(`ledger head of ${projectId} moved while locked`);
-  });
+  const [{ chained }] = await insertEntries(db, projectId, head.seq, head.hash, next.seq, next.hash, JSON.stringify(values));
+  if (chained) knownHeads().set(projectId, next);
+  else sealSoon(projectId); // its lockHead learns the head for the next time
 }
 
 /** Each project's rows on their own; one result per row, its project's error if its insert failed. */

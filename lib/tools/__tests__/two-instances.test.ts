@@ -53,10 +53,10 @@ describe.runIf(onPostgres)("two instances on one Postgres", () => {
       .from(ledgerEntries)
       .where(and(eq(ledgerEntries.projectId, actor.projectId), eq(ledgerEntries.op, "whoami")));
     expect(entries).toHaveLength(80);
-    expect(entries.every((e) => e.seq !== null)).toBe(true);
-    const result = await verifyLedger(db, { actor });
+    const result = await verifyLedger(db, { actor }); // seals what either instance left to its sealer first
     expect(result).toMatchObject({ ok: true, first_inconsistent_seq: null });
     expect(result.checked).toBe(result.to_seq);
+    expect(result.to_seq).toBeGreaterThanOrEqual(80);
   });
 });
 
