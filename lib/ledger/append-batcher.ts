@@ -89,8 +89,8 @@ const appendCoalesced = coalesce("ledger entries", MAX_ROWS, insertRows);
 
 /**
  * Entries written outside a transaction (read-only and waiting tool calls): concurrent calls share an INSERT and
- * its commit instead of paying one each, and their entries are chained as they go in. Every caller still waits
- * until its own entry is committed.
+ * its commit instead of paying one each, and their entries are chained as they go in when the head is free.
+ * Every caller still waits until its own entry is committed.
  */
 export async function appendBatched(row: Row): Promise<void> {
   const failure = await appendCoalesced(row);

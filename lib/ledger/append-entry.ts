@@ -25,7 +25,8 @@ export interface AppendOptions {
 /**
  * Appends one entry inside the caller's transaction, so a mutation and its entry commit together (or neither),
  * and the sealer chains it (seq, prev_hash, hash) moments after the commit; given the database itself, as one
- * INSERT, possibly shared with concurrent appends, chained and committed before it returns.
+ * INSERT, possibly shared with concurrent appends, committed before it returns and chained in the same statement
+ * unless the chain's head is busy (append-batcher.ts).
  */
 export async function appendEntry(tx: Executor, opts: AppendOptions): Promise<void> {
   const { actor } = opts;
@@ -51,5 +52,5 @@ export async function appendEntry(tx: Executor, opts: AppendOptions): Promise<vo
     if (commitAwaits(sessionClient(tx))) inserted.catch(() => {});
     else await inserted;
     sealSoon(actor.projectId);
-  } else await appendBatched(row); // chained as it goes in
+  } else await appendBatched(row);
 }
