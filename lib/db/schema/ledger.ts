@@ -10,7 +10,8 @@ import { projects } from "./projects";
  * An entry commits with its mutation but without `seq`/`prev_hash`/`hash`; the sealer (lib/ledger/seal-entries.ts)
  * chains committed entries in commit-visible order right after. Chaining inside each mutation's transaction would
  * hold the head lock across every commit's fsync and serialise all writers of a project (measured: 10× slower).
- * Entries with no mutation to commit with (read calls) go in chained, in shared INSERTs (append-batcher.ts).
+ * Entries with no mutation to commit with (read calls) go in chained, in shared INSERTs, when the head is free
+ * (append-batcher.ts).
  */
 const sealed = sql`seq is not null`;
 
