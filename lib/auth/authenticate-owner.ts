@@ -31,7 +31,7 @@ export async function ownerFromSessionToken(token: string | undefined): Promise<
  * Owner REST accepts the dashboard session cookie or HTTP Basic with the owner's email and password, so an
  * instance can be set up from a script. API keys are never accepted here.
  */
-export async function authenticateOwner(req: Request): Promise<{ owner: Owner; sessionId: string | null }> {
+export async function authenticateOwner(req: { headers: Pick<Headers, "get"> }): Promise<{ owner: Owner; sessionId: string | null }> {
   const auth = req.headers.get("authorization");
   if (auth?.toLowerCase().startsWith("basic ")) {
     const ip = clientIp(req);

@@ -10,7 +10,7 @@ export const normalisePlatform = (p: string): Platform =>
  * clientInfo name.
  */
 export function resolveIdentity(
-  headers: Headers,
+  headers: Pick<Headers, "get">,
   session?: { agent: string | null; platform: string | null; clientName: string | null } | null,
 ): { agent: string | null; platform: string | null; source: "headers" | "session_hello" | "client_info" | "none" } {
   const hAgent = headers.get("x-brynth-agent")?.trim().slice(0, 200) || null;

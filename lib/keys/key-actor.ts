@@ -6,7 +6,7 @@ import { resolveIdentity } from "@/lib/keys/agent-identity";
 /** The actor for a call made with an API key, over either transport. */
 export function keyActor(
   key: ApiKey & { projectName: string },
-  headers: Headers,
+  headers: Pick<Headers, "get">,
   via: "mcp" | "rest",
   session?: McpSession | null,
 ): Actor {

@@ -66,7 +66,7 @@ function field(value: unknown, path: string): unknown {
 const asType = (v: unknown) =>
   typeof v === "string" || typeof v === "number" ? String(v).replaceAll("\0", "").trim().slice(0, MAX_TYPE_LENGTH) || null : null;
 
-function typeOf(source: Source, value: unknown, headers: Headers): string {
+function typeOf(source: Source, value: unknown, headers: Pick<Headers, "get">): string {
   if (source.typeField) return asType(field(value, source.typeField)) ?? "webhook";
   if (source.verification === "github") {
     const event = headers.get("x-github-event")?.trim() || "unknown";
@@ -76,7 +76,7 @@ function typeOf(source: Source, value: unknown, headers: Headers): string {
   return asType(field(value, "type")) ?? "webhook";
 }
 
-function dedupeKeyOf(source: Source, value: unknown, headers: Headers): string | null {
+function dedupeKeyOf(source: Source, value: unknown, headers: Pick<Headers, "get">): string | null {
   const header =
     source.idHeader ??
     (source.verification === "github" ? "x-github-delivery" : source.verification === "standard_webhooks" ? "webhook-id" : null);
@@ -93,7 +93,7 @@ function dedupeKeyOf(source: Source, value: unknown, headers: Headers): string |
 }
 
 /** What a verified delivery becomes: type, dedupe key, kept headers, and the body as JSON text or raw bytes. */
-export function readDelivery(source: Source, bytes: Uint8Array, headers: Headers): Delivery {
+export function readDelivery(source: Source, bytes: Uint8Array, headers: Pick<Headers, "get">): Delivery {
   const contentType = headers.get("content-type");
   const parsed = readBody(bytes, contentType);
   const kept: Record<string, string> = {};

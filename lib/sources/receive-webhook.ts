@@ -37,7 +37,7 @@ export function sourceSecrets(source: Source, now = Date.now()): string[] {
  */
 export async function receiveWebhook(
   db: Executor,
-  opts: { source: Source; body: Uint8Array; headers: Headers; nowS?: number; publishAfterCommit?: boolean },
+  opts: { source: Source; body: Uint8Array; headers: Pick<Headers, "get">; nowS?: number; publishAfterCommit?: boolean },
 ): Promise<{ id: string; duplicate: boolean; change: EventChange | null }> {
   const { source } = opts;
   const verdict = verifySignature({

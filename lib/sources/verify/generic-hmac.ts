@@ -14,7 +14,7 @@ function decodeSignature(value: string): Buffer | null {
 }
 
 /** HMAC-SHA256 of the raw body in a configurable header, hex or base64. */
-export function verifyHmac(body: Uint8Array, headers: Headers, secrets: string[], header: string | null): Verdict {
+export function verifyHmac(body: Uint8Array, headers: Pick<Headers, "get">, secrets: string[], header: string | null): Verdict {
   const name = header ?? DEFAULT_SIGNATURE_HEADER;
   const value = headers.get(name);
   if (!value) return fail(`missing ${name} header`);

@@ -12,7 +12,7 @@ export function standardWebhooksKey(secret: string): Buffer | null {
  * Standard Webhooks (Svix): HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>`, base64, in
  * `webhook-signature` as space-separated `v1,<sig>` entries (several while a secret rotates).
  */
-export function verifyStandardWebhooks(body: Uint8Array, headers: Headers, secrets: string[], nowS: number): Verdict {
+export function verifyStandardWebhooks(body: Uint8Array, headers: Pick<Headers, "get">, secrets: string[], nowS: number): Verdict {
   const id = headers.get("webhook-id");
   const timestamp = headers.get("webhook-timestamp");
   const signature = headers.get("webhook-signature");

@@ -4,7 +4,7 @@ import { fail, hmacSha256, matchesAny, OK, withinTolerance, type Verdict } from 
  * Stripe-Signature: `t=<unix>,v1=<hex>[,v1=<hex>…][,v0=…]`, HMAC-SHA256 of `<t>.<raw body>` keyed with the whole
  * `whsec_…` secret. Several v1 values are normal while Stripe rolls a secret; any one of them may match.
  */
-export function verifyStripe(body: Uint8Array, headers: Headers, secrets: string[], nowS: number): Verdict {
+export function verifyStripe(body: Uint8Array, headers: Pick<Headers, "get">, secrets: string[], nowS: number): Verdict {
   const header = headers.get("stripe-signature");
   if (!header) return fail("missing Stripe-Signature header");
   const stamps: string[] = [];

@@ -11,7 +11,7 @@ export interface VerifyInput {
   secrets: string[];
   signatureHeader: string | null;
   body: Uint8Array;
-  headers: Headers;
+  headers: Pick<Headers, "get">;
   nowS?: number;
 }
 
