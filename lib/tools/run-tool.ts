@@ -6,7 +6,7 @@ import { sealSoon } from "@/lib/ledger/seal-entries";
 import { parseOrThrow } from "@/lib/validation";
 import { keyMayUse, scopesOf, toolOp, type ToolContext, type ToolDefinition } from "@/lib/tools/define-tool";
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: any tool whatever its schemas; ToolDefinition's defaults would refuse them (the handler takes I's output)
 export type AnyTool = ToolDefinition<any, any>;
 
 /** A tool call's output and its JSON text: the REST body, the MCP text content, and what the ledger digests. */

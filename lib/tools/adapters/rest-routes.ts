@@ -6,7 +6,7 @@ import { AppError } from "@/lib/errors";
 
 export type RestRoute =
   | { kind: "tool"; method: string; path: string; pattern: RegExp; params: string[]; tool: AnyTool }
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  // biome-ignore lint/suspicious/noExplicitAny: any owner route whatever its schemas, as in owner-routes.ts
   | { kind: "owner"; method: string; path: string; pattern: RegExp; params: string[]; route: OwnerRoute<any, any> };
 
 /**
