@@ -30,6 +30,7 @@ function required(name: string): string {
 type Pages = { setupPage: SetupPage; loginPage: LoginPage; apiKeys: ApiKeysPage; ledger: LedgerPage };
 
 export const test = base.extend<Pages>({
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from its first parameter and requires an object pattern
   baseURL: async ({}, use) => use(server.url),
   setupPage: async ({ page }, use) => use(new SetupPage(page)),
   loginPage: async ({ page }, use) => use(new LoginPage(page)),

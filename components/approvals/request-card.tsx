@@ -79,6 +79,7 @@ export function RequestCard({ request: r, selected, onSelect, decide, handleRef 
 
   const labelId = `req-${r.id}-summary`;
   return (
+    // biome-ignore lint/a11y/useKeyWithClickEvents: a click only selects the card; the keyboard selects it on focus (onFocus) or with j/k (pending-list.tsx)
     <article
       aria-labelledby={labelId}
       data-request-id={r.id}
@@ -109,14 +110,14 @@ export function RequestCard({ request: r, selected, onSelect, decide, handleRef 
         {r.platform && <> on {r.platform}</>} · <RelativeTime date={r.createdAt} />
       </p>
       {r.options.length > 0 && (
-        <div className="flex flex-wrap gap-2" role="group" aria-label="Options">
+        <fieldset className="flex min-w-0 flex-wrap gap-2" aria-label="Options">
           {r.options.map((o, i) => (
             <Button key={o} variant="outline" size="sm" disabled={pending} onClick={() => send({ outcome: "option", option: o, comment: withComment() })}>
               <Kbd>{i + 1}</Kbd>
               {o}
             </Button>
           ))}
-        </div>
+        </fieldset>
       )}
       {question && (
         <div className="grid gap-1.5">

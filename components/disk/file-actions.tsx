@@ -68,7 +68,13 @@ export function CreateLinkDialog({
   }
 
   return (
-    <Dialog open={open} onOpenChange={(o) => (setOpen(o), o || setLink(null))}>
+    <Dialog
+      open={open}
+      onOpenChange={(o) => {
+        setOpen(o);
+        if (!o) setLink(null);
+      }}
+    >
       <DialogTrigger asChild>
         <Button variant="ghost" size="xs" aria-label={`Create link for ${path}`}>
           <Link2 />

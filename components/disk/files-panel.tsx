@@ -36,14 +36,17 @@ export async function FilesPanel(props: Props) {
           <Link href={diskHref({ tab: "files" })} className="hover:underline">
             Files
           </Link>
-          {parts.map((p, i) => (
-            <span key={i} className="flex items-center gap-1">
-              <span className="text-muted-foreground">/</span>
-              <Link href={diskHref({ tab: "files", dir: `${parts.slice(0, i + 1).join("/")}/` })} className="hover:underline">
-                {p}
-              </Link>
-            </span>
-          ))}
+          {parts.map((p, i) => {
+            const dir = `${parts.slice(0, i + 1).join("/")}/`;
+            return (
+              <span key={dir} className="flex items-center gap-1">
+                <span className="text-muted-foreground">/</span>
+                <Link href={diskHref({ tab: "files", dir })} className="hover:underline">
+                  {p}
+                </Link>
+              </span>
+            );
+          })}
         </nav>
         <FileUpload folder={folder} startAction={props.startUploadAction} completeAction={props.completeUploadAction} />
       </div>

@@ -63,7 +63,13 @@ export function KeyEditorDialog({ saveAction, existing, prefix }: Props) {
   }
 
   return (
-    <Dialog open={open} onOpenChange={(o) => (setOpen(o), setErrors({}))}>
+    <Dialog
+      open={open}
+      onOpenChange={(o) => {
+        setOpen(o);
+        setErrors({});
+      }}
+    >
       <DialogTrigger asChild>
         {existing ? (
           <Button variant="outline" size="sm">

@@ -10,7 +10,7 @@ export function EventsChart({ points, now }: { points: Point[]; now: string }) {
   const sources = [...new Set(points.map((p) => p.source))].sort();
   const end = new Date(now);
   end.setUTCMinutes(0, 0, 0);
-  const hours = Array.from({ length: 24 }, (_, i) => new Date(end.getTime() - (23 - i) * 3600_000).toISOString().slice(0, 13) + ":00Z");
+  const hours = Array.from({ length: 24 }, (_, i) => `${new Date(end.getTime() - (23 - i) * 3600_000).toISOString().slice(0, 13)}:00Z`);
   const data = hours.map((hour) => {
     const row: Record<string, string | number> = { hour: hour.slice(11, 16) };
     for (const s of sources) row[s] = points.find((p) => p.hour === hour && p.source === s)?.count ?? 0;

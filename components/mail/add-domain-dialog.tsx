@@ -32,7 +32,13 @@ export function AddDomainDialog({ addAction }: Props) {
   }
 
   return (
-    <Dialog open={open} onOpenChange={(o) => (setOpen(o), setError(null))}>
+    <Dialog
+      open={open}
+      onOpenChange={(o) => {
+        setOpen(o);
+        setError(null);
+      }}
+    >
       <DialogTrigger asChild>
         <Button size="sm">
           <Plus aria-hidden />

@@ -13,11 +13,11 @@ import type { ActionResult } from "@/lib/auth/owner-action";
 
 type Security = "starttls" | "tls" | "none";
 type Relay = { host: string; port: number; security: Security; username: string | null; hasPassword: boolean; updatedAt: string };
-type Input = { host: string; port: number; security: Security; username?: string; password?: string; clearPassword?: boolean };
+type RelayInput = { host: string; port: number; security: Security; username?: string; password?: string; clearPassword?: boolean };
 
 type Props = {
   current: Relay | null;
-  saveAction: (input: Input) => Promise<ActionResult<unknown>>;
+  saveAction: (input: RelayInput) => Promise<ActionResult<unknown>>;
   removeAction: (input: Record<string, never>) => Promise<ActionResult<unknown>>;
 };
 
@@ -33,7 +33,7 @@ export function RelayForm({ current, saveAction, removeAction }: Props) {
   function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    const input: Input = {
+    const input: RelayInput = {
       host: String(form.get("host") ?? "").trim(),
       port: Number(port),
       security,

@@ -9,10 +9,10 @@ import type { ActionResult } from "@/lib/auth/owner-action";
 import { EffectBadge } from "@/components/policy/effect-badge";
 
 type Result = { effect: "allow" | "deny" | "require_approval" | "auto_approve" | "auto_approve_notify"; rule: string | null; decidedBy: string | null; asked: string[] };
-type Input = { action?: string; tool?: "email_send" | "file_url"; risk?: "low" | "medium" | "high"; amount?: number; recipients?: string[] };
+type SimulateInput = { action?: string; tool?: "email_send" | "file_url"; risk?: "low" | "medium" | "high"; amount?: number; recipients?: string[] };
 
 /** "What would this request get?" against the policy in force. */
-export function PolicySimulator({ simulateAction }: { simulateAction: (input: Input) => Promise<ActionResult<Result>> }) {
+export function PolicySimulator({ simulateAction }: { simulateAction: (input: SimulateInput) => Promise<ActionResult<Result>> }) {
   const [what, setWhat] = React.useState<"ask" | "email_send" | "file_url">("ask");
   const [result, setResult] = React.useState<Result | null>(null);
   const [error, setError] = React.useState<string | null>(null);
@@ -22,9 +22,9 @@ export function PolicySimulator({ simulateAction }: { simulateAction: (input: In
     event.preventDefault();
     const f = new FormData(event.currentTarget);
     const text = (k: string) => String(f.get(k) ?? "").trim();
-    const input: Input =
+    const input: SimulateInput =
       what === "ask"
-        ? { action: text("action") || undefined, risk: (text("risk") || "medium") as Input["risk"], amount: text("amount") ? Number(text("amount")) : undefined }
+        ? { action: text("action") || undefined, risk: (text("risk") || "medium") as SimulateInput["risk"], amount: text("amount") ? Number(text("amount")) : undefined }
         : { tool: what, recipients: what === "email_send" ? text("recipients").split(/[\s,]+/).filter(Boolean) : undefined };
     startTransition(async () => {
       const res = await simulateAction(input);

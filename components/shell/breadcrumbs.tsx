@@ -1,4 +1,3 @@
-import * as React from "react";
 import Link from "next/link";
 import { ChevronRight } from "lucide-react";
 import { cn } from "@/lib/utils";
@@ -14,6 +13,7 @@ function Breadcrumbs({ items, className }: { items: readonly Crumb[]; className?
         {items.map((crumb, i) => {
           const last = i === items.length - 1;
           return (
+            // biome-ignore lint/suspicious/noArrayIndexKey: a crumb is its place in the trail (labels may repeat, only the last has no href)
             <li key={`${i}-${crumb.label}`} className={cn("flex min-w-0 items-center gap-1.5", !last && "shrink-0")}>
               {last || !crumb.href ? (
                 <span

@@ -43,7 +43,8 @@ export function AddSourceDialog({ addAction, label = "Add source" }: Props) {
   const [errors, setErrors] = React.useState<Record<string, string | undefined>>({});
   const [created, setCreated] = React.useState<(Created & { secret?: string }) | null>(null);
   const [pending, startTransition] = React.useTransition();
-  const option = verificationOptions.find((o) => o.value === verification)!;
+  // VerificationValue is drawn from this list, so find always hits: the fallback only satisfies the type.
+  const option = verificationOptions.find((o) => o.value === verification) ?? verificationOptions[0];
   const needsSecret = type === "webhook" && verification !== "none";
 
   function reset() {

@@ -1,4 +1,4 @@
-import * as React from "react";
+import type * as React from "react";
 import { cn } from "@/lib/utils";
 
 /** Shared by Input, Textarea and NativeSelect so every control looks and focuses alike. */

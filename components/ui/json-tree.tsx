@@ -18,6 +18,7 @@ type JsonTreeProps = {
 
 function JsonTree({ data, defaultExpandDepth = 2, className, ...props }: JsonTreeProps) {
   return (
+    // biome-ignore lint/a11y/useSemanticElements: a named box around a read-only viewer, not form fields for a <fieldset>
     <div
       data-slot="json-tree"
       role="group"

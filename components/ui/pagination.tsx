@@ -1,4 +1,4 @@
-import * as React from "react";
+import type * as React from "react";
 import Link from "next/link";
 import { ChevronLeft, ChevronRight } from "lucide-react";
 import { cn } from "@/lib/utils";

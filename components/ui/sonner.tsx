@@ -1,6 +1,6 @@
 "use client";
 
-import * as React from "react";
+import type * as React from "react";
 import { Toaster as Sonner, type ToasterProps } from "sonner";
 
 /** Mount once in the root layout. theme="system" follows the OS like the rest of the UI (no next-themes). */
