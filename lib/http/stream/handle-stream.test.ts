@@ -12,37 +12,49 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-/** Reads SSE messages until `until` matches one, or fails after `ms`. */
-async function readUntil(res: Response, until: (data: Record<string, unknown>) => boolean, ms = 5000) {
+/**
+ * Reads an SSE response block by block. `opened` resolves once the server's `: stream open` comment has arrived
+ * (its subscription is live, so nothing sent after it is missed); `until` collects messages up to a matching one.
+ * No deadline: the test's own timeout ends a stream that never delivers.
+ */
+function sseReader(res: Response) {
   const reader = res.body!.getReader();
   const decoder = new TextDecoder();
   let buffer = "";
-  const messages: { event: string; data: Record<string, unknown> }[] = [];
-  const deadline = Date.now() + ms;
-  try {
-    while (Date.now() < deadline) {
-      const { done, value } = await Promise.race([
-        reader.read(),
-        new Promise<never>((_, reject) => setTimeout(() => reject(new Error("timed out")), deadline - Date.now())),
-      ]);
-      if (done) break;
-      buffer += decoder.decode(value, { stream: true });
-      let end: number;
-      while ((end = buffer.indexOf("\n\n")) >= 0) {
+  const nextBlock = async (): Promise<string | null> => {
+    for (;;) {
+      const end = buffer.indexOf("\n\n");
+      if (end >= 0) {
         const block = buffer.slice(0, end);
         buffer = buffer.slice(end + 2);
-        const event = /^event: (.*)$/m.exec(block)?.[1];
-        const data = /^data: (.*)$/m.exec(block)?.[1];
-        if (event && data) {
-          messages.push({ event, data: JSON.parse(data) });
-          if (until(JSON.parse(data))) return messages;
-        }
+        return block;
       }
+      const { done, value } = await reader.read();
+      if (done) return null;
+      buffer += decoder.decode(value, { stream: true });
     }
-  } finally {
-    await reader.cancel().catch(() => {});
-  }
-  throw new Error(`no matching message in ${JSON.stringify(messages)}`);
+  };
+  return {
+    async opened() {
+      for (let block = await nextBlock(); block !== null; block = await nextBlock()) if (/^: stream open$/m.test(block)) return;
+      throw new Error("the stream ended before it opened");
+    },
+    async until(match: (data: Record<string, unknown>) => boolean) {
+      const messages: { event: string; data: Record<string, unknown> }[] = [];
+      try {
+        for (let block = await nextBlock(); block !== null; block = await nextBlock()) {
+          const event = /^event: (.*)$/m.exec(block)?.[1];
+          const data = /^data: (.*)$/m.exec(block)?.[1];
+          if (!event || !data) continue;
+          messages.push({ event, data: JSON.parse(data) });
+          if (match(JSON.parse(data))) return messages;
+        }
+      } finally {
+        await reader.cancel().catch(() => {});
+      }
+      throw new Error(`no matching message in ${JSON.stringify(messages)}`);
+    },
+  };
 }
 
 describe("GET /api/v1/stream (SSE)", () => {
@@ -51,11 +63,11 @@ describe("GET /api/v1/stream (SSE)", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("text/event-stream");
     const other = await seedProject({ name: "elsewhere" });
-    setTimeout(async () => {
-      await seedEvents(other.project.id, [{ type: "not.yours" }]);
-      await seedEvents(project.project.id, [{ type: "live.one" }]);
-    }, 200);
-    const messages = await readUntil(res, (d) => d.type === "live.one");
+    const stream = sseReader(res);
+    await stream.opened();
+    await seedEvents(other.project.id, [{ type: "not.yours" }]);
+    await seedEvents(project.project.id, [{ type: "live.one" }]);
+    const messages = await stream.until((d) => d.type === "live.one");
     expect(messages.map((m) => m.data.type)).toEqual(["live.one"]);
     expect(messages[0]).toMatchObject({ event: "event", data: { source: "brynth", status: "pending" } });
     expect(messages[0].data).not.toHaveProperty("payload");
@@ -70,11 +82,11 @@ describe("GET /api/v1/stream (SSE)", () => {
         headers: { authorization: `Bearer ${project.secret}`, "content-type": "application/json" },
         body: "{}",
       });
-    setTimeout(async () => {
-      expect((await call("claim")).status).toBe(200);
-      expect((await call("ack")).status).toBe(200);
-    }, 200);
-    const messages = await readUntil(res, (d) => d.id === id && d.status === "done");
+    const stream = sseReader(res);
+    await stream.opened();
+    expect((await call("claim")).status).toBe(200);
+    expect((await call("ack")).status).toBe(200);
+    const messages = await stream.until((d) => d.id === id && d.status === "done");
     expect(messages.filter((m) => m.data.id === id).map((m) => m.data.status)).toEqual(["claimed", "done"]);
   });
 
@@ -82,8 +94,10 @@ describe("GET /api/v1/stream (SSE)", () => {
     const basic = Buffer.from(`${OWNER_EMAIL}:${OWNER_PASSWORD}`).toString("base64");
     const res = await fetch(`${server.url}/api/v1/stream?project=${project.project.id}`, { headers: { authorization: `Basic ${basic}` } });
     expect(res.status).toBe(200);
-    setTimeout(() => seedEvents(project.project.id, [{ type: "owner.sees" }]), 200);
-    const messages = await readUntil(res, (d) => d.type === "owner.sees");
+    const stream = sseReader(res);
+    await stream.opened();
+    await seedEvents(project.project.id, [{ type: "owner.sees" }]);
+    const messages = await stream.until((d) => d.type === "owner.sees");
     expect(messages.at(-1)!.data.type).toBe("owner.sees");
   });
 
