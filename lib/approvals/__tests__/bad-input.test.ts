@@ -44,8 +44,13 @@ describe("bad input to ask_approval and ask_human", () => {
     await refused("ask_approval", { ...base, expires_in: "8d" }, /expires_in: must be from 1m to 7d/);
     await refused("ask_approval", { ...base, expires_in: "169h" }, /expires_in: must be from 1m to 7d/);
     await refused("ask_human", { question: "Which?", expires_in: "90s" }, /expires_in: must be `<n>m`/);
+    const asked = Date.now();
     const week = await call("ask_approval", { ...base, expires_in: "7d" });
-    expect(week.ok && new Date(week.data.expires_at).getTime() - Date.now()).toBeGreaterThan(7 * 86400_000 - 60_000);
+    const answered = Date.now();
+    // Seven days from when the request was made, which lies between the two readings of the clock.
+    const expiresAt = week.ok ? new Date(week.data.expires_at).getTime() : 0;
+    expect(expiresAt).toBeGreaterThanOrEqual(asked + 7 * 86400_000);
+    expect(expiresAt).toBeLessThanOrEqual(answered + 7 * 86400_000);
   });
 
   it("refuses an unknown approver channel and an inactive one", async () => {
