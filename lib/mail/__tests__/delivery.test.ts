@@ -184,7 +184,9 @@ describe("outbound delivery", () => {
   it("retries a temporary failure with backoff, then delivers", async () => {
     refuse = () => ({ code: 451, message: "4.3.0 Try again later" });
     const sent = await send({ to: ["later@example.com"], subject: "Eventually" });
+    const tried = Date.now();
     await drainJobs();
+    const retried = Date.now();
     const id = sent.messages[0].message_id;
     let row = await message(id);
     expect(row).toMatchObject({ status: "queued", attempts: 1 });
@@ -192,10 +194,10 @@ describe("outbound delivery", () => {
     const db = await getDb();
     const [job] = await db.select().from(jobs).where(eq(jobs.dedupeKey, id));
     expect(job.status).toBe("pending");
-    // Backoff: first retry after 30–60 s (base 60 s with jitter), not now.
-    const delay = job.runAt.getTime() - Date.now();
-    expect(delay).toBeGreaterThan(25_000);
-    expect(delay).toBeLessThan(61_000);
+    // Backoff: first retry 30–60 s (base 60 s with jitter) after the failed attempt, which lies between the two
+    // readings of the clock.
+    expect(job.runAt.getTime()).toBeGreaterThanOrEqual(tried + 30_000);
+    expect(job.runAt.getTime()).toBeLessThanOrEqual(retried + 60_000);
     expect(await drainJobs()).toBe(0);
 
     refuse = null;

@@ -95,14 +95,17 @@ describe("inbox_list", () => {
 describe("inbox_claim / inbox_ack / inbox_nack", () => {
   it("claims with a lease, returns the full envelope, acks idempotently with a result", async () => {
     const id = await emit("order.created", { order: 42 });
+    const asked = Date.now();
     const claim = await mcpCall(client, "inbox_claim", { event_id: id, lease_seconds: 60 });
+    const answered = Date.now();
     expect(claim.ok).toBe(true);
     if (!claim.ok) return;
     expect(claim.data).toMatchObject({ id, status: "claimed", attempts: 1, payload: { order: 42 }, payload_url: null });
     expect(claim.data.lease_token).toMatch(/^lse_/);
-    const lease = new Date(claim.data.lease_expires_at).getTime() - Date.now();
-    expect(lease).toBeGreaterThan(55_000);
-    expect(lease).toBeLessThan(61_000);
+    // 60 s from the claim, which lies between the two readings of the clock.
+    const lease = new Date(claim.data.lease_expires_at).getTime();
+    expect(lease).toBeGreaterThanOrEqual(asked + 60_000);
+    expect(lease).toBeLessThanOrEqual(answered + 60_000);
     const listed = await mcpCall(client, "inbox_list", { status: "claimed" });
     expect(listed.ok && listed.data.events.map((e: { id: string }) => e.id)).toContain(id);
 
@@ -244,12 +247,15 @@ describe("inbox_claim / inbox_ack / inbox_nack", () => {
   it("hands out a signed URL valid one hour for large payloads and serves the exact bytes", async () => {
     const payload = { blob: "z".repeat(100 * 1024) };
     const id = await emit("file.big", payload);
+    const asked = Date.now();
     const claim = await mcpCall(client, "inbox_claim", { event_id: id });
+    const answered = Date.now();
     if (!claim.ok) throw new Error(claim.message);
     expect(claim.data).toMatchObject({ payload: null, payload_truncated: true });
-    const ttl = new Date(claim.data.payload_url_expires_at).getTime() - Date.now();
-    expect(ttl).toBeGreaterThan(3590_000);
-    expect(ttl).toBeLessThanOrEqual(3600_000);
+    // An hour from the claim, which lies between the two readings of the clock (to the second: URLs sign seconds).
+    const expires = new Date(claim.data.payload_url_expires_at).getTime();
+    expect(expires).toBeGreaterThanOrEqual(Math.floor(asked / 1000) * 1000 + 3600_000);
+    expect(expires).toBeLessThanOrEqual(answered + 3600_000);
     const res = await fetch(claim.data.payload_url);
     expect(res.status).toBe(200);
     expect(res.headers.get("content-disposition")).toContain("attachment");
