@@ -1,5 +1,4 @@
 import { z } from "zod";
-import type { Executor } from "@/lib/db/client";
 import { changeChannel } from "@/lib/db/change-channel";
 import { requestStatuses } from "@/lib/db/schema/approvals";
 
@@ -11,7 +10,6 @@ const requests = changeChannel("brynth_requests", change);
 
 export const REQUESTS_CHANNEL = requests.name;
 /** Delivered on commit of the deciding transaction, so a woken waiter always reads the decision. */
-export const notifyRequestChange = (tx: Executor, c: RequestChange) => requests.notifyIn(tx, [c]);
-/** After the commit, coalesced: requests the policy decided at once, whom nobody waits on. */
-export const publishRequestChange = requests.publish;
+/** Told after `db`'s commit, so a woken waiter always reads the decision (change-channel.ts). */
+export const notifyRequestChange = requests.notify;
 export const onRequestChange = requests.subscribe;

@@ -2,12 +2,14 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { changeChannel } from "@/lib/db/change-channel";
 import { listen } from "@/lib/db/notify";
+import { getDb } from "@/lib/db/client";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe("change channel", () => {
-  it("gathers what is announced within the delay into one notification, every item delivered once", async () => {
-    const channel = changeChannel("test_announce", z.object({ n: z.number() }));
+  it("gathers the changes only watchers care about over the channel's delay into one notification, every item delivered once", async () => {
+    const channel = changeChannel("test_announce", z.object({ n: z.number() }), { gatherMs: (c) => (c.n === 30 ? 10 : 1000) });
+    const db = await getDb();
     const payloads: string[] = [];
     const stop = await listen("test_announce", (p) => payloads.push(p));
     const seen: number[] = [];
@@ -15,7 +17,7 @@ describe("change channel", () => {
     try {
       // Three bursts 100 ms apart, all inside one 1 s window: one NOTIFY, not one per burst.
       for (let burst = 0; burst < 3; burst++) {
-        for (let i = 0; i < 10; i++) channel.announce({ n: burst * 10 + i }, 1000);
+        for (let i = 0; i < 10; i++) channel.notify(db, { n: burst * 10 + i });
         await sleep(100);
       }
       await expect.poll(() => seen.length, { timeout: 5000 }).toBe(30);
@@ -23,11 +25,34 @@ describe("change channel", () => {
       expect(payloads).toHaveLength(1);
 
       // A later announcement opens a new window.
-      channel.announce({ n: 30 }, 10);
+      channel.notify(db, { n: 30 });
       await expect.poll(() => seen.length, { timeout: 5000 }).toBe(31);
       expect(payloads).toHaveLength(2);
     } finally {
       stop();
+      unsubscribe();
+    }
+  });
+
+  it("tells a change made in a transaction only once it has committed, and never one that rolled back", async () => {
+    const channel = changeChannel("test_commit", z.object({ n: z.number() }));
+    const seen: number[] = [];
+    const unsubscribe = await channel.subscribe((c) => seen.push(c.n));
+    try {
+      const db = await getDb();
+      await expect(
+        db.transaction(async (tx) => {
+          channel.notify(tx, { n: 1 });
+          throw new Error("undo");
+        }),
+      ).rejects.toThrow("undo");
+      await db.transaction(async (tx) => {
+        channel.notify(tx, { n: 2 });
+        await sleep(50);
+        expect(seen).toEqual([]); // not while the transaction is open
+      });
+      await expect.poll(() => seen, { timeout: 5000 }).toEqual([2]);
+    } finally {
       unsubscribe();
     }
   });

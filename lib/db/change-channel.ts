@@ -1,8 +1,9 @@
 import { sql } from "drizzle-orm";
 import type { z } from "zod";
 import { getDb, type Executor } from "@/lib/db/client";
+import { afterCommit } from "@/lib/db/transaction";
 import { runLater } from "@/lib/db/background";
-import { listen, notify } from "@/lib/db/notify";
+import { listen } from "@/lib/db/notify";
 
 /** pg_notify refuses payloads of 8000 bytes and more. */
 const MAX_PAYLOAD = 7000;
@@ -33,7 +34,7 @@ const g = globalThis as { __brynthOutbox?: Map<string, unknown[]>; __brynthAnnou
  * cluster-wide lock until its WAL flush (measured here: 320 commits/s with NOTIFY in each against 570–1,350
  * without), so a request the policy decides at once and its `request.resolved` event share one.
  */
-function publish(channel: string, item: unknown): void {
+export function publish(channel: string, item: unknown): void {
   const outbox = (g.__brynthOutbox ??= new Map());
   const queued = outbox.get(channel);
   if (queued) return void queued.push(item);
@@ -52,9 +53,7 @@ function publish(channel: string, item: unknown): void {
 }
 
 /**
- * Changes only watchers care about, held for `delayMs` and then published together: under a stream of claims and
- * acks that is one NOTIFY per window instead of one every few milliseconds, each of whose commits takes the
- * cluster-wide NOTIFY lock that every other commit then waits behind.
+ * Changes only watchers care about, held for `delayMs` and then published together (see `gatherMs` below).
  */
 function announce(channel: string, item: unknown, delayMs: number): void {
   const held = (g.__brynthAnnounced ??= new Map());
@@ -70,19 +69,20 @@ function announce(channel: string, item: unknown, delayMs: number): void {
 
 /**
  * A LISTEN/NOTIFY channel of changes (JSON arrays of items of `schema`), for waiters, live screens and senders.
- * Three ways to tell: `notifyIn(tx, …)` is delivered on commit, so a woken listener always finds the row — for
- * changes someone waits on; `publish` after a commit, coalesced as above — for hot paths; `announce` a moment
- * later, gathered over that moment, for changes inside a transaction someone else commits, when only watchers care
- * (they re-read anyway).
+ * `notify(db, change)` is the one way to tell: it publishes once `db`'s transaction has commits (at once given the
+ * database itself), so a woken listener always finds the row and a rolled-back change is never told.
+ *
+ * `gatherMs` says which changes only watchers care about: those are held that long and sent together. Under a
+ * stream of claims and acks that is one NOTIFY per window instead of one every few milliseconds, each of whose
+ * commits takes the cluster-wide NOTIFY lock that every other commit then waits behind.
  */
-export function changeChannel<T>(name: string, schema: z.ZodType<T>) {
+export function changeChannel<T>(name: string, schema: z.ZodType<T>, opts: { gatherMs?: (change: T) => number } = {}) {
   return {
     name,
-    async notifyIn(tx: Executor, changes: T[]): Promise<void> {
-      for (const payload of payloads(changes)) await notify(tx, name, payload);
+    notify(db: Executor, change: T): void {
+      const delay = opts.gatherMs?.(change) ?? 0;
+      afterCommit(db, () => (delay > 0 ? announce(name, change, delay) : publish(name, change)));
     },
-    publish: (change: T) => publish(name, change),
-    announce: (change: T, delayMs = 50) => announce(name, change, delayMs),
     subscribe(handler: (change: T) => void): Promise<() => void> {
       return listen(name, (payload) => {
         let items: unknown;

@@ -6,23 +6,24 @@ import { join } from "node:path";
 import { env } from "@/lib/env";
 import { acquireDataDirLock } from "@/lib/db/data-dir-lock";
 import { drainBackground } from "@/lib/db/background";
-import { pipelinedClient } from "@/lib/db/pipelined-client";
 
 /**
  * One database handle per process. Next bundles route code apart from server.ts, so the handle lives on globalThis
  * (RUNTIME-FACTS: "One database handle per process"); it is created lazily so `next build` never opens a database.
- * Both drivers expose the same drizzle API; the PGlite one is typed as the postgres-js one.
+ * Both drivers expose the same drizzle API; the PGlite one is typed as the postgres-js one. Transactions are run by
+ * lib/db (postgres-driver.ts, pglite-driver.ts), which gives each one its after-commit hook (transaction.ts).
  */
-export type Db = PostgresJsDatabase;
-export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+export interface Db extends Omit<PostgresJsDatabase, "transaction"> {
+  /** Commits what `fn` did, or nothing if it throws; nested calls are savepoints (transaction.ts). */
+  transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
+}
+declare const inTransaction: unique symbol;
+/** A database handle bound to one open transaction: what `db.transaction(fn)` gives `fn`. */
+export interface Tx extends Db {
+  readonly [inTransaction]: true;
+}
 /** Anything that runs queries: the database or a transaction. */
 export type Executor = Db | Tx;
-
-/**
- * Duck-typed, not `instanceof`: Next bundles its own copy of drizzle, so a transaction begun by code of server.mjs's
- * copy is not an instance of the class the route code sees.
- */
-export const isTransaction = (e: Executor): e is Tx => "rollback" in e;
 
 export interface DbHandle {
   db: Db;
@@ -58,15 +59,15 @@ async function open(): Promise<DbHandle> {
   const url = env().DATABASE_URL;
   if (url && !url.startsWith("memory://")) {
     const { default: postgres } = await import("postgres");
-    const { drizzle } = await import("drizzle-orm/postgres-js");
+    const { openPostgres } = await import("@/lib/db/postgres-driver");
     const sql = postgres(url, {
       max: env().DATABASE_POOL_SIZE,
       onnotice: () => {},
     });
-    return { db: drizzle(pipelinedClient(sql)), kind: "postgres", sql, close: () => sql.end({ timeout: 5 }) };
+    return { db: openPostgres(sql), kind: "postgres", sql, close: () => sql.end({ timeout: 5 }) };
   }
   const { PGlite } = await import("@electric-sql/pglite");
-  const { drizzle } = await import("drizzle-orm/pglite");
+  const { openPglite } = await import("@/lib/db/pglite-driver");
   let dataDir: string | undefined;
   let release = () => {};
   if (!url) {
@@ -75,9 +76,8 @@ async function open(): Promise<DbHandle> {
     release = acquireDataDirLock(dataDir);
   }
   const pglite = await PGlite.create(dataDir ?? "memory://");
-  const db = drizzle(pglite) as unknown as Db;
   return {
-    db,
+    db: openPglite(pglite),
     kind: "pglite",
     pglite,
     close: async () => {

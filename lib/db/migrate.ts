@@ -16,9 +16,11 @@ export async function migrateDb(folder = join(process.cwd(), "drizzle")): Promis
   try {
     await reserved`select pg_advisory_lock(${MIGRATION_LOCK})`;
     const { migrate } = await import("drizzle-orm/postgres-js/migrator");
-    await migrate(handle.db, { migrationsFolder: folder });
+    // drizzle's migrator runs its own transaction on the driver, outside lib/db's (no after-commit work here).
+    await migrate(handle.db as never, { migrationsFolder: folder });
   } finally {
-    await reserved`select pg_advisory_unlock(${MIGRATION_LOCK})`.catch(() => {});
+    // The lock is a session lock: if unlocking fails, releasing the connection's session frees it anyway.
+    await reserved`select pg_advisory_unlock(${MIGRATION_LOCK})`.catch((err) => console.error("[brynth] migration unlock failed", err));
     reserved.release();
   }
 }

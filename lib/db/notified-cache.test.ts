@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
 import { notifiedCache } from "@/lib/db/notified-cache";
-import { notify } from "@/lib/db/notify";
+import { publish } from "@/lib/db/change-channel";
 
 const onPostgres = /^postgres/.test(process.env.DATABASE_URL ?? "");
 
@@ -20,12 +20,12 @@ describe("notified cache", () => {
   it("forgets on a NOTIFY from anywhere, and keeps nothing read before an invalidation", async () => {
     const cache = notifiedCache<number>("test_cache_a", { maxAgeMs: 60_000 });
     await warm(cache, "k", 1);
-    await notify(await getDb(), "test_cache_a", ""); // another instance's change
+    publish("test_cache_a", null); // another instance's change
     await expect.poll(() => cache.get("k")).toBeUndefined();
 
     await warm(cache, "k", 1);
     const before = cache.epoch(); // a lookup starts…
-    await (await getDb()).transaction((tx) => cache.invalidate(tx)); // …a change commits meanwhile…
+    await (await getDb()).transaction(async (tx) => cache.invalidate(tx)); // …a change commits meanwhile…
     cache.set(before, "k", 2); // …and what the lookup read is not kept
     expect(cache.get("k")).toBeUndefined();
   });

@@ -1,5 +1,7 @@
 import type { Executor } from "@/lib/db/client";
-import { listen, notify } from "@/lib/db/notify";
+import { listen } from "@/lib/db/notify";
+import { publish } from "@/lib/db/change-channel";
+import { afterCommit } from "@/lib/db/transaction";
 
 interface State<V> {
   entries: Map<string, { value: V; at: number }>;
@@ -13,7 +15,7 @@ const g = globalThis as { __brynthCaches?: Map<string, State<unknown>> };
 
 /**
  * Rows read moments ago, kept per process (on globalThis: Next's bundle and server.ts share them) until a change
- * NOTIFYs `channel` on commit, which empties the cache on every instance. Entries also expire after `maxAgeMs`,
+ * NOTIFYs `channel` after its commit, which empties the cache on every instance. Entries also expire after `maxAgeMs`,
  * which bounds what a notification lost while the LISTEN connection was down could cost (it is emptied again
  * when the LISTEN is back). Until this process's LISTEN is in place nothing is kept.
  */
@@ -62,12 +64,15 @@ export function notifiedCache<V>(channel: string, opts: { maxAgeMs: number; maxE
       s.entries.set(key, { value, at: Date.now() });
     },
     /**
-     * Inside the transaction that changes what is cached: every instance forgets on commit; this one forgets at
-     * once too, so its own next read goes to the database.
+     * Given the transaction that changes what is cached: this instance forgets at once, so its own next read goes
+     * to the database, and again on commit, with every other instance (a NOTIFY after the commit).
      */
-    async invalidate(tx: Executor): Promise<void> {
+    invalidate(db: Executor): void {
       clear();
-      await notify(tx, channel, "");
+      afterCommit(db, () => {
+        clear();
+        publish(channel, null);
+      });
     },
   };
 }

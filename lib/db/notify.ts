@@ -1,10 +1,8 @@
-import { sql } from "drizzle-orm";
-import type { Executor } from "@/lib/db/client";
 import { getHandle } from "@/lib/db/client";
 
 /**
- * LISTEN/NOTIFY wake-ups between instances. `notify` inside a transaction is delivered on commit, so a listener
- * never wakes before the row it should read is visible. One LISTEN per channel per process, fanned out in memory.
+ * LISTEN for wake-ups between instances: one LISTEN per channel per process, fanned out in memory. Changes are
+ * sent after their commit by change-channel.ts, the one way to NOTIFY.
  */
 type Handler = (payload: string) => void;
 interface Listener {
@@ -14,10 +12,6 @@ interface Listener {
   ready: Promise<void>;
 }
 const g = globalThis as { __brynthListeners?: Map<string, Listener> };
-
-export async function notify(db: Executor, channel: string, payload: string): Promise<void> {
-  await db.execute(sql`select pg_notify(${channel}, ${payload})`);
-}
 
 export async function listen(channel: string, handler: Handler, onResubscribed?: () => void): Promise<() => void> {
   g.__brynthListeners ??= new Map();

@@ -1,30 +1,74 @@
-import type { Executor } from "@/lib/db/client";
+import { PgDialect } from "drizzle-orm/pg-core";
+import type { SQL } from "drizzle-orm";
+import type { Executor, Tx } from "@/lib/db/client";
+import { driverQuery, sendWithCommit, type DriverResult } from "@/lib/db/transaction";
 
 /**
- * A hot-path statement written once as SQL text with `$n` parameters. Drizzle's builder and `sql` template walk
- * their chunks on every call — for a short statement that costs more CPU than the database spends on it
- * (bench/events.ts, bench/disk.ts) — while this goes straight to the driver through the executor's own session,
- * so it runs inside the caller's transaction like any drizzle query.
+ * The one entry point for SQL written by hand; drizzle's builder is the default everywhere else. Two forms:
+ * - `statement(text)`: a hot-path statement written once as SQL text with `$n` parameters. Drizzle's builder and
+ *   `sql` template walk their chunks on every call — for a short statement that costs more CPU than the database
+ *   spends on it (bench/events.ts, bench/disk.ts) — while this goes straight to the driver's own API (postgres.js
+ *   `unsafe` as a prepared statement, PGlite `query`), inside the caller's transaction when given one.
+ * - `query(db, sql\`…\`)`: SQL that drizzle's builder cannot say (CTEs over JSON parameters, window functions),
+ *   written with drizzle's `sql` template.
  *
- * Rows come back as the drivers give them, the same on both: snake_case columns, json parsed, timestamps as
- * Postgres text (drizzle sets both drivers so; `toDate` reads them).
+ * Either way rows come back shaped as drizzle's own: camelCase keys (`received_at` → `receivedAt`), timestamps as
+ * `Date`, bigints as numbers (every bigint column here is `mode: "number"`), json parsed — the same on both
+ * drivers. Each module keeps its statements in one file of its own (`<module>/statements.ts`).
  */
-export function statement<Row, Params extends unknown[]>(text: string) {
-  return async (db: Executor, ...params: Params): Promise<Row[]> => {
-    // postgres.js directly: drizzle's execute adds two tracing spans and a cache lookup around the same call.
-    const client = sessionClient(db) as { unsafe?: (text: string, params: unknown[], options: object) => Promise<Row[]> } | undefined;
-    if (typeof client?.unsafe === "function") return client.unsafe(text, params, { prepare: true });
-    const result = (await db._.session.prepareQuery({ sql: text, params }, undefined, undefined, false).execute()) as Row[] | { rows: Row[] };
-    return Array.isArray(result) ? result : result.rows; // postgres-js gives the rows, PGlite a result holding them
-  };
+export interface Statement<Row, Params extends unknown[]> {
+  (db: Executor, ...params: Params): Promise<Row[]>;
+  /**
+   * Sends the statement without a round trip of its own: it goes out with the transaction's COMMIT, in the same
+   * write on PostgreSQL, and the transaction fails with its error if it fails. For a transaction's last write,
+   * whose result nobody reads (a ledger entry).
+   */
+  withCommit(tx: Tx, ...params: Params): void;
 }
 
-/** The driver client under a drizzle database or transaction. */
-export const sessionClient = (db: Executor): unknown => (db._.session as unknown as { client?: unknown }).client;
+export function statement<Row, Params extends unknown[] = unknown[]>(text: string): Statement<Row, Params> {
+  const shape = rowShaper<Row>();
+  const run = async (db: Executor, ...params: Params) => shape(await driverQuery(db)(text, params));
+  return Object.assign(run, {
+    withCommit: (tx: Tx, ...params: Params) => void sendWithCommit(tx, driverQuery(tx)(text, params)),
+  });
+}
 
-/** A timestamp column of a `statement` row. */
-export function toDate(value: string): Date;
-export function toDate(value: string | null): Date | null;
-export function toDate(value: string | null): Date | null {
-  return value === null ? null : new Date(value);
+const dialect = new PgDialect();
+
+export async function query<Row>(db: Executor, sql: SQL): Promise<Row[]> {
+  const q = dialect.sqlToQuery(sql);
+  return rowShaper<Row>()(await driverQuery(db)(q.sql, q.params));
+}
+
+type Convert = (v: unknown) => unknown;
+const toDate: Convert = (v) => (v === null || v instanceof Date ? v : new Date(v as string));
+/** `timestamp` without a zone holds UTC here, as drizzle reads it. */
+const toUtcDate: Convert = (v) => (v === null || v instanceof Date ? v : new Date(`${v as string}Z`));
+const toNumber: Convert = (v) => (v === null || typeof v === "number" ? v : Number(v));
+/** Postgres type OIDs whose driver values differ between postgres.js (as drizzle sets it up) and PGlite. */
+const CONVERT: Record<number, Convert> = { 1184: toDate, 1114: toUtcDate, 20: toNumber };
+
+const camel = (name: string) => name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+
+/** Rows into drizzle's shape; the mapping of a column list is worked out once and reused. */
+function rowShaper<Row>(): (result: DriverResult) => Row[] {
+  let lastKey = "";
+  let fields: { from: string; to: string; convert?: Convert }[] = [];
+  return ({ rows, columns }) => {
+    if (rows.length === 0) return [];
+    const key = columns.map((c) => `${c.name}:${c.type}`).join(",");
+    if (key !== lastKey) {
+      fields = columns.map((c) => ({ from: c.name, to: camel(c.name), convert: CONVERT[c.type] }));
+      lastKey = key;
+    }
+    return rows.map((row) => {
+      const out: Record<string, unknown> = {};
+      for (const f of fields) {
+        const v = row[f.from];
+        out[f.to] = f.convert && v !== undefined ? f.convert(v) : v;
+      }
+      return out as Row;
+    });
+  };
 }

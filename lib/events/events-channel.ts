@@ -12,17 +12,14 @@ const change = z.object({
 });
 export type EventChange = z.infer<typeof change>;
 
-/** Event changes of every project (listeners filter by project): inbox_wait, the Events screen, /api/v1/stream. */
-const events = changeChannel("brynth_events", change);
+/**
+ * Event changes of every project (listeners filter by project): inbox_wait, the Events screen, /api/v1/stream.
+ * A change that leaves an event claimable wakes waiters at once; claims, acks and dead letters only interest
+ * watchers (the dashboard re-reads, waiters merely re-check), so those are gathered over 50 ms into one NOTIFY.
+ */
+const events = changeChannel("brynth_events", change, { gatherMs: (c) => (c.status === "pending" ? 0 : 50) });
 
 export const EVENTS_CHANNEL = events.name;
-/** Delivered on commit of `tx`: for changes an agent may be waiting on (a webhook's new event). */
-export const notifyEventChanges = events.notifyIn;
-/** After the caller's own commit, coalesced with everything published in the same moment. */
-export const publishEventChange = events.publish;
-/**
- * For claims and acks inside a tool call's transaction, when only watchers care: the dashboard re-reads and
- * waiters merely re-check, so a notice a moment early, or for a change that rolled back, does no harm.
- */
-export const announceEventChange = (c: EventChange) => events.announce(c);
+/** Told after `db`'s commit (change-channel.ts). */
+export const notifyEventChange = events.notify;
 export const onEventChange = events.subscribe;

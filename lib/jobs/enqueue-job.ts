@@ -1,11 +1,13 @@
 import { sql } from "drizzle-orm";
 import type { Executor } from "@/lib/db/client";
 import { jobs } from "@/lib/db/schema/jobs";
-import { notify } from "@/lib/db/notify";
+import { z } from "zod";
+import { changeChannel } from "@/lib/db/change-channel";
 import { newId } from "@/lib/ids";
 import { resolveNumber, type JobKind } from "@/lib/jobs/define-job-kind";
 
-export const JOBS_CHANNEL = "brynth_jobs";
+/** Wakes the job runners of every instance: the kind of the jobs that became due. */
+export const jobWakeups = changeChannel("brynth_jobs", z.string());
 
 export interface EnqueueOptions {
   projectId: string | null;
@@ -15,7 +17,7 @@ export interface EnqueueOptions {
   dedupeKey?: string;
 }
 
-/** Adds a job in the caller's transaction; the wake-up NOTIFY is delivered when it commits. */
+/** Adds a job in the caller's transaction; the runners are woken once it commits. */
 export async function enqueueJob<P>(tx: Executor, kind: JobKind<P>, payload: P, opts: EnqueueOptions): Promise<string> {
   const [id] = await enqueueJobs(tx, kind, [{ payload, ...opts }]);
   return id;
@@ -47,6 +49,6 @@ export async function enqueueJobs<P>(tx: Executor, kind: JobKind<P>, items: Arra
     const [first] = await tx.select({ id: jobs.id }).from(jobs).where(sql`${jobs.kind} = ${kind.kind} and ${jobs.dedupeKey} = ${r.dedupeKey}`);
     ids.push(first?.id ?? r.id);
   }
-  if (inserted.size > 0) await notify(tx, JOBS_CHANNEL, kind.kind);
+  if (inserted.size > 0) jobWakeups.notify(tx, kind.kind);
   return ids;
 }

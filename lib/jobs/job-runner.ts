@@ -1,7 +1,6 @@
 import type { Db } from "@/lib/db/client";
-import { listen } from "@/lib/db/notify";
 import { claimJobs, purgeFinishedJobs, reclaimExpiredJobs } from "@/lib/jobs/claim-jobs";
-import { JOBS_CHANNEL } from "@/lib/jobs/enqueue-job";
+import { jobWakeups } from "@/lib/jobs/enqueue-job";
 import { runJob } from "@/lib/jobs/run-job";
 
 const MAINTENANCE_MS = 30_000;
@@ -27,7 +26,7 @@ export class JobRunner {
   ) {}
 
   async start(): Promise<void> {
-    this.unlisten = await listen(JOBS_CHANNEL, () => this.poke());
+    this.unlisten = await jobWakeups.subscribe(() => this.poke());
     this.loop = this.run();
   }
 

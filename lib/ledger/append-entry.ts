@@ -1,15 +1,10 @@
 import type { Actor } from "@/lib/actor";
-import { isTransaction, type Executor } from "@/lib/db/client";
+import type { Executor } from "@/lib/db/client";
+import { afterCommit, isTransaction } from "@/lib/db/transaction";
 import { appendBatched } from "@/lib/ledger/append-batcher";
-import { commitAwaits } from "@/lib/db/pipelined-client";
-import { sessionClient, statement } from "@/lib/db/statement";
 import { digest, textDigest } from "@/lib/ledger/canonical";
 import { sealSoon } from "@/lib/ledger/seal-entries";
-
-/** Every write tool's entry goes through here, so it is one prepared text rather than a builder query each time. */
-const insertEntry = statement<never, (string | null)[]>(`
-  insert into ledger_entries (project_id, ts, op, actor_type, actor_id, key_id, agent, platform, via, subject, input_digest, output_digest)
-  values ($1, $2::timestamptz, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`);
+import { insertEntry } from "@/lib/ledger/statements";
 
 export interface AppendOptions {
   actor: Actor;
@@ -23,12 +18,15 @@ export interface AppendOptions {
 }
 
 /**
- * Appends one entry inside the caller's transaction, so a mutation and its entry commit together (or neither),
- * and the sealer chains it (seq, prev_hash, hash) moments after the commit; given the database itself, as one
- * INSERT, possibly shared with concurrent appends, committed before it returns and chained in the same statement
- * unless the chain's head is busy (append-batcher.ts).
+ * Appends one entry. Only the call pipelines call this (run-tool.ts, the owner action client, the owner REST
+ * wrapper, the emailed-link and verification handlers, the job and mail intake runners: see README.md here, and
+ * ledger-writers.test.ts); how the entry is chained is decided here and nowhere else:
+ * - inside a transaction, it goes out with the COMMIT (one write with it on PostgreSQL), so the change and its
+ *   entry commit together or not at all, and the sealer chains it once committed;
+ * - given the database itself, as one INSERT, possibly shared with concurrent appends, committed before this
+ *   returns and chained in the same statement unless the chain's head is busy (append-batcher.ts).
  */
-export async function appendEntry(tx: Executor, opts: AppendOptions): Promise<void> {
+export async function appendEntry(db: Executor, opts: AppendOptions): Promise<void> {
   const { actor } = opts;
   const row = {
     projectId: actor.projectId,
@@ -44,13 +42,7 @@ export async function appendEntry(tx: Executor, opts: AppendOptions): Promise<vo
     inputDigest: digest(opts.input),
     outputDigest: opts.outputText !== undefined ? textDigest(opts.outputText) : opts.output === undefined ? null : textDigest(JSON.stringify(opts.output)),
   };
-  // Outside a transaction nothing else commits with the entry, so it may share its INSERT with concurrent calls.
-  if (isTransaction(tx)) {
-    const inserted = insertEntry(tx, row.projectId, row.ts.toISOString(), row.op, row.actorType, row.actorId, row.keyId, row.agent, row.platform, row.via, row.subject, row.inputDigest, row.outputDigest);
-    // On PostgreSQL the entry, usually a transaction's last statement, goes out with its COMMIT, which fails if
-    // the INSERT does (pipelined-client.ts); elsewhere it is waited for here.
-    if (commitAwaits(sessionClient(tx))) inserted.catch(() => {});
-    else await inserted;
-    sealSoon(actor.projectId);
-  } else await appendBatched(row);
+  if (!isTransaction(db)) return appendBatched(row);
+  insertEntry.withCommit(db, row.projectId, row.ts.toISOString(), row.op, row.actorType, row.actorId, row.keyId, row.agent, row.platform, row.via, row.subject, row.inputDigest, row.outputDigest);
+  afterCommit(db, () => sealSoon(row.projectId));
 }

@@ -44,42 +44,15 @@ export function entryHash(e: ChainedFields): string {
   );
 }
 
-/** An entry's hashed columns as SQL reads them (`ENTRY_COLUMNS`), for the sealer and the verifier. */
-export interface EntryColumns {
-  ts: string;
-  op: string;
-  actor_type: string;
-  actor_id: string | null;
-  key_id: string | null;
-  agent: string | null;
-  platform: string | null;
-  via: string;
-  subject: string | null;
-  input_digest: string | null;
-  output_digest: string | null;
-}
+/** An entry's hashed columns as SQL reads them (`ENTRY_COLUMNS`, shaped by lib/db/statement.ts), for the sealer and the verifier. */
+export type EntryColumns = Omit<ChainedFields, "projectId" | "seq" | "prevHash"> & { ts: string };
 
 /** `ts` as `toISOString()` writes it (entries keep the millisecond precision of the Date they came from). */
 export const ENTRY_COLUMNS = `to_char(ts at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as ts, op, actor_type, actor_id,
   key_id, agent, platform, via, subject, input_digest, output_digest`;
 
 export function rowHash(projectId: string, seq: number, row: EntryColumns, prevHash: string): string {
-  return entryHash({
-    projectId,
-    seq,
-    ts: row.ts,
-    op: row.op,
-    actorType: row.actor_type,
-    actorId: row.actor_id,
-    keyId: row.key_id,
-    agent: row.agent,
-    platform: row.platform,
-    via: row.via,
-    subject: row.subject,
-    inputDigest: row.input_digest,
-    outputDigest: row.output_digest,
-    prevHash,
-  });
+  return entryHash({ ...row, projectId, seq, prevHash });
 }
 
 /**

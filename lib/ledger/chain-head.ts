@@ -1,5 +1,5 @@
 import type { Executor } from "@/lib/db/client";
-import { statement } from "@/lib/db/statement";
+import { lockHeadRow, moveHeadRow } from "@/lib/ledger/statements";
 import { GENESIS_HASH, rowHash, type EntryColumns } from "@/lib/ledger/canonical";
 
 /** Where a project's chain ends: the last seq given and its hash. */
@@ -8,20 +8,10 @@ export interface ChainHead {
   hash: string;
 }
 
-/** The project's head row, created at genesis if need be, and locked until the transaction ends (the no-op update). */
-const lockHeadRow = statement<{ seq: number | string; hash: string }, [projectId: string, genesis: string]>(`
-  insert into ledger_heads (project_id, seq, hash) values ($1, 0, $2)
-  on conflict (project_id) do update set seq = ledger_heads.seq
-  returning seq, hash`);
-
-const moveHeadRow = statement<never, [projectId: string, seq: number, hash: string]>(
-  `update ledger_heads set seq = $2, hash = $3 where project_id = $1`,
-);
-
 /** The head, locked: whoever holds it is the only one extending the chain until its transaction ends. */
 export async function lockHead(tx: Executor, projectId: string): Promise<ChainHead> {
   const [row] = await lockHeadRow(tx, projectId, GENESIS_HASH);
-  const head = { seq: Number(row.seq), hash: row.hash };
+  const head = { seq: row.seq, hash: row.hash };
   knownHeads().set(projectId, head);
   return head;
 }

@@ -1,37 +1,10 @@
-import { sql } from "drizzle-orm";
 import type { Executor } from "@/lib/db/client";
-import { queryRows } from "@/lib/db/rows";
+import { scanSlice as scanSliceRow } from "@/lib/ledger/statements";
+import { settle } from "@/lib/db/transaction";
 
 /** Seqs per statement; two statements run at once, so both cores (and two Postgres backends) work. */
 const SLICE = 100_000;
 const PARALLEL = 2;
-
-/** JSON text of a value exactly as JSON.stringify writes it (to_json escapes strings the same way), null as `null`. */
-const j = (column: string) => `coalesce(to_json(${column})::text, 'null')`;
-
-/**
- * The canonical bytes of lib/ledger/canonical.ts built by Postgres: a JSON array without spaces, the timestamp in
- * toISOString() form. Kept beside entryHash on purpose — when they ever disagree, verifyLedger's JS pass (which
- * re-checks from the first entry this scan suspects) has the last word, so a drift costs speed, never a false alarm.
- */
-const CANONICAL = sql.raw(
-  `'["brynth-ledger-v1",' || ${[
-    j("project_id"),
-    "seq::text",
-    j(`to_char(ts at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`),
-    j("op"),
-    j("actor_type"),
-    j("actor_id"),
-    j("key_id"),
-    j("agent"),
-    j("platform"),
-    j("via"),
-    j("subject"),
-    j("input_digest"),
-    j("output_digest"),
-    j("prev_hash"),
-  ].join(` || ',' || `)} || ']'`,
-);
 
 /**
  * The first seq in [from, to] that may be wrong — a hash that does not match its content, a broken link to the
@@ -52,12 +25,14 @@ export async function findFirstSuspect(
   for (let start = from; start <= to; start += size) slices.push([start, Math.min(to, start + size - 1)]);
   let stopped = false;
   const gate = limiter(PARALLEL);
+  // Settled at once, read in order below: an early return leaves the rest unread, never an unhandled rejection.
   const scans = slices.map(([start, end]) =>
-    gate(async () => (stopped ? null : scanSlice(db, projectId, start, end, start === from ? anchorHash : null))),
+    settle(gate(async () => (stopped ? null : scanSlice(db, projectId, start, end, start === from ? anchorHash : null)))),
   );
-  scans.forEach((p) => p.catch(() => {})); // awaited in order below; an early return leaves the rest unawaited
   for (let i = 0; i < slices.length; i++) {
-    const suspect = await scans[i];
+    const scanned = await scans[i];
+    if (!scanned.ok) throw scanned.error;
+    const suspect = scanned.value as number | null;
     if (suspect !== null) {
       stopped = true;
       return suspect;
@@ -83,28 +58,10 @@ function limiter(n: number) {
   };
 }
 
-/**
- * One slice, read from the entry before it so the first link is checked too (or against `anchor` at the start of
- * the range). A seq after a gap, a hash mismatch or a broken link marks a suspect; so does a short slice.
- */
+/** One slice (statements.ts `scanSlice`); a short slice marks a suspect too. */
 async function scanSlice(db: Executor, projectId: string, start: number, end: number, anchor: string | null): Promise<number | null> {
-  const [row] = await queryRows<{ first_bad: string | null; rows: string; max_seq: string | null }>(
-    db,
-    sql`select min(case
-                 when seq <> coalesce(prev_seq + 1, ${start}::bigint) then coalesce(prev_seq + 1, ${start}::bigint)
-                 when prev_hash is distinct from coalesce(prev, ${anchor}::text) then seq
-                 when encode(sha256(convert_to(${CANONICAL}, 'UTF8')), 'hex') is distinct from hash then seq
-               end) as first_bad,
-               count(*) as rows, max(seq) as max_seq
-        from (
-          select *, lag(seq) over w as prev_seq, lag(hash) over w as prev
-          from ledger_entries
-          where project_id = ${projectId} and seq >= ${start - 1} and seq <= ${end}
-          window w as (order by seq)
-        ) s
-        where seq >= ${start}`,
-  );
-  if (row.first_bad !== null) return Number(row.first_bad);
-  if (Number(row.rows) === end - start + 1) return null;
-  return row.max_seq === null ? start : Number(row.max_seq) + 1;
+  const [row] = await scanSliceRow(db, projectId, start, end, anchor);
+  if (row.firstBad !== null) return row.firstBad;
+  if (row.rows === end - start + 1) return null;
+  return row.maxSeq === null ? start : row.maxSeq + 1;
 }

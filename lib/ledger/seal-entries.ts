@@ -2,8 +2,7 @@ import { isNull } from "drizzle-orm";
 import { getDb, type Db } from "@/lib/db/client";
 import { runLater } from "@/lib/db/background";
 import { ledgerEntries } from "@/lib/db/schema/ledger";
-import { statement } from "@/lib/db/statement";
-import { ENTRY_COLUMNS, type EntryColumns } from "@/lib/ledger/canonical";
+import { anyUnsealed, chainEntries, unsealedRows } from "@/lib/ledger/statements";
 import { extendChain, lockHead, moveHead } from "@/lib/ledger/chain-head";
 
 const BATCH = 2000;
@@ -13,20 +12,6 @@ const BATCH = 2000;
  */
 const SEAL_DELAY_MS = 200;
 
-
-// Every tool call's entry passes through these, so they are prepared texts rather than builder queries.
-const anyUnsealed = statement<{ id: unknown }, [projectId: string]>(
-  `select id from ledger_entries where project_id = $1 and seq is null limit 1`,
-);
-const unsealedRows = statement<EntryColumns & { id: number | string }, [projectId: string, limit: number]>(`
-  select id, ${ENTRY_COLUMNS}
-  from ledger_entries where project_id = $1 and seq is null order by id limit $2`);
-// One JSON parameter: the same statement text for any batch size, prepared once per connection; jsonb, parsed
-// once, where json's `->>` re-parses each element per column (~35 against ~55 µs of Postgres CPU per entry).
-const chain = statement<never, [links: string]>(`
-  update ledger_entries e set seq = (v->>1)::bigint, prev_hash = v->>2, hash = v->>3
-  from jsonb_array_elements($1::jsonb) as v
-  where e.id = (v->>0)::bigint`);
 
 /**
  * Chains a project's committed, unsealed entries: locks the head row (so sealers on every instance take turns),
@@ -42,7 +27,7 @@ export async function sealProject(db: Db, projectId: string): Promise<number> {
       const rows = await unsealedRows(tx, projectId, BATCH);
       if (rows.length === 0) return 0;
       const { links, head } = extendChain(projectId, start, rows);
-      await chain(tx, JSON.stringify(links.map((l, i) => [String(rows[i].id), l.seq, l.prevHash, l.hash])));
+      await chainEntries(tx, projectId, JSON.stringify(links.map((l, i) => [String(rows[i].id), l.seq, l.prevHash, l.hash])));
       await moveHead(tx, projectId, head);
       return rows.length;
     });
@@ -54,7 +39,8 @@ export async function sealProject(db: Db, projectId: string): Promise<number> {
 const g = globalThis as { __brynthSealing?: Map<string, { running: boolean; again: boolean }> };
 
 /**
- * Seals a project shortly after an append, coalescing bursts: one sealer per project per process, re-run while
+ * Seals a project shortly after an append (append-entry.ts and append-batcher.ts ask; nothing outside lib/ledger
+ * does), coalescing bursts: one sealer per project per process, re-run while
  * new entries arrived meanwhile. A periodic sweep (sealAllPending) catches entries of crashed processes.
  */
 export function sealSoon(projectId: string): void {

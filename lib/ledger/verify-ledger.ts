@@ -2,8 +2,9 @@ import { eq, sql } from "drizzle-orm";
 import type { Actor } from "@/lib/actor";
 import { getDb, type Executor } from "@/lib/db/client";
 import { ledgerHeads } from "@/lib/db/schema/ledger";
-import { queryRows } from "@/lib/db/rows";
-import { ENTRY_COLUMNS, GENESIS_HASH, rowHash, type EntryColumns } from "@/lib/ledger/canonical";
+import { settle } from "@/lib/db/transaction";
+import { GENESIS_HASH, rowHash } from "@/lib/ledger/canonical";
+import { chainedRange, hashAt } from "@/lib/ledger/statements";
 import { sealProject } from "@/lib/ledger/seal-entries";
 import { findFirstSuspect } from "@/lib/ledger/scan-chain";
 import { AppError } from "@/lib/errors";
@@ -18,12 +19,6 @@ export interface VerifyResult {
 }
 
 const BATCH = 20_000;
-
-interface Row extends EntryColumns {
-  seq: string | number;
-  prev_hash: string;
-  hash: string;
-}
 
 /**
  * Recomputes the chain over [from, to]: each entry's hash, its link to the previous hash, and contiguous seqs.
@@ -56,10 +51,7 @@ export async function verifyLedger(
 
   let prevHash = GENESIS_HASH;
   if (from > 1) {
-    const [anchor] = await queryRows<{ hash: string }>(
-      db,
-      sql`select hash from ledger_entries where project_id = ${projectId} and seq = ${from - 1}`,
-    );
+    const [anchor] = await hashAt(db, projectId, from - 1);
     if (!anchor) return result(from - 1, "entry missing", 0);
     prevHash = anchor.hash;
   }
@@ -68,10 +60,7 @@ export async function verifyLedger(
   // Postgres hashes the range first; Node re-checks from the first entry it suspects and names the reason.
   const suspect = await findFirstSuspect(db, projectId, from, last, prevHash, { onProgress: opts.onProgress });
   if (suspect !== null && suspect > from) {
-    const [anchor] = await queryRows<{ hash: string }>(
-      db,
-      sql`select hash from ledger_entries where project_id = ${projectId} and seq = ${suspect - 1}`,
-    );
+    const [anchor] = await hashAt(db, projectId, suspect - 1);
     prevHash = anchor.hash;
   }
   const checked =
@@ -84,7 +73,7 @@ export async function verifyLedger(
 }
 
 async function lastHash(db: Executor, projectId: string, seq: number): Promise<{ hash: string }> {
-  const [row] = await queryRows<{ hash: string }>(db, sql`select hash from ledger_entries where project_id = ${projectId} and seq = ${seq}`);
+  const [row] = await hashAt(db, projectId, seq);
   return row;
 }
 
@@ -100,30 +89,23 @@ async function checkInNode(
   anchorHash: string,
 ): Promise<{ first: number; reason: string } | { hash: string }> {
   let prevHash = anchorHash;
-  const fetchBatch = (from: number) => {
-    const q = queryRows<Row>(
-      db,
-      sql`select seq, ${sql.raw(ENTRY_COLUMNS)}, prev_hash, hash
-          from ledger_entries
-          where project_id = ${projectId} and seq >= ${from} and seq <= ${Math.min(last, from + BATCH - 1)}
-          order by seq`,
-    );
-    q.catch(() => {}); // an early return may leave it unawaited
-    return q;
-  };
+  // Settled at once: an early return may leave the batch in flight unread, never an unhandled rejection.
+  const fetchBatch = (from: number) => settle(chainedRange(db, projectId, from, Math.min(last, from + BATCH - 1)));
   const missing = (seq: number) => ({ first: seq, reason: "entry missing" });
   let expected = start;
   let pending = fetchBatch(start);
   while (expected <= last) {
-    const rows = await pending;
+    const fetched = await pending;
+    if (!fetched.ok) throw fetched.error;
+    const rows = fetched.value as Awaited<ReturnType<typeof chainedRange>>;
     const nextStart = expected + BATCH;
     if (nextStart <= last) pending = fetchBatch(nextStart);
     if (rows.length === 0) return missing(expected);
     for (const r of rows) {
-      const seq = Number(r.seq);
+      const seq = r.seq;
       if (seq !== expected) return missing(expected);
-      if (r.prev_hash !== prevHash) return { first: seq, reason: "prev_hash does not match the previous entry" };
-      if (rowHash(projectId, seq, r, r.prev_hash) !== r.hash) return { first: seq, reason: "hash does not match the entry's content" };
+      if (r.prevHash !== prevHash) return { first: seq, reason: "prev_hash does not match the previous entry" };
+      if (rowHash(projectId, seq, r, r.prevHash) !== r.hash) return { first: seq, reason: "hash does not match the entry's content" };
       prevHash = r.hash;
       expected++;
     }

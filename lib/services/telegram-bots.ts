@@ -1,6 +1,5 @@
-import { listen } from "@/lib/db/notify";
 import { restartBot, startAllBots, stopAllBots } from "@/lib/telegram/bot-runner";
-import { TELEGRAM_CHANNEL } from "@/lib/telegram/set-bot-token";
+import { botChanges } from "@/lib/telegram/set-bot-token";
 import type { Service } from "@/lib/services/start-services";
 
 /**
@@ -10,7 +9,7 @@ import type { Service } from "@/lib/services/start-services";
 export const telegramBots: Service = {
   name: "telegram bots",
   async start() {
-    const unlisten = await listen(TELEGRAM_CHANNEL, (projectId) => {
+    const unlisten = await botChanges.subscribe((projectId) => {
       restartBot(projectId).catch((err) => console.error("[brynth] telegram restart failed", err));
     });
     await startAllBots().catch((err) => console.error("[brynth] telegram bots failed to start", err));

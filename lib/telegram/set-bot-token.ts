@@ -3,13 +3,15 @@ import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
 import { approvalSettings } from "@/lib/db/schema/approvals";
 import { encryptSecret } from "@/lib/crypto/secret-box";
-import { notify } from "@/lib/db/notify";
+import { z } from "zod";
+import { changeChannel } from "@/lib/db/change-channel";
 import { AppError } from "@/lib/errors";
 import { appendEntry } from "@/lib/ledger/append-entry";
 import { botApi } from "@/lib/telegram/telegram-api";
 
 /** Every instance's Telegram service restarts the project's bot when this fires (on commit). */
-export const TELEGRAM_CHANNEL = "brynth_telegram";
+/** Restarts a project's bot on every instance once its token changed: the project id. */
+export const botChanges = changeChannel("brynth_telegram", z.string());
 
 const TOKEN = /^\d{3,20}:[A-Za-z0-9_-]{30,64}$/;
 
@@ -47,7 +49,7 @@ export async function setBotToken(tx: Executor, opts: { actor: Actor; token: str
     .values({ projectId: opts.actor.projectId, ...values })
     .onConflictDoUpdate({ target: approvalSettings.projectId, set: values });
   await appendEntry(tx, { actor: opts.actor, op: "telegram.configure", subject: `telegram:@${me.username}` });
-  await notify(tx, TELEGRAM_CHANNEL, opts.actor.projectId);
+  botChanges.notify(tx, opts.actor.projectId);
   return { username: me.username, bot_id: String(me.id) };
 }
 
@@ -55,5 +57,5 @@ export async function removeBotToken(tx: Executor, opts: { actor: Actor }) {
   const cleared = { telegramTokenEnc: null, telegramBotId: null, telegramUsername: null, telegramWebhookSecretEnc: null, telegramError: null, updatedAt: new Date() };
   await tx.insert(approvalSettings).values({ projectId: opts.actor.projectId }).onConflictDoUpdate({ target: approvalSettings.projectId, set: cleared });
   await appendEntry(tx, { actor: opts.actor, op: "telegram.remove", subject: "telegram" });
-  await notify(tx, TELEGRAM_CHANNEL, opts.actor.projectId);
+  botChanges.notify(tx, opts.actor.projectId);
 }
