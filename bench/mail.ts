@@ -74,7 +74,7 @@ async function main() {
   const { closeRelayTransports } = await import("@/lib/mail/outbound/relay-transport");
   const { JobRunner } = await import("@/lib/jobs/job-runner");
   const { resetEnvCache } = await import("@/lib/env");
-  const { queryRows } = await import("@/lib/db/rows");
+  const { query } = await import("@/lib/db/statement");
   await migrateDb();
   const db = await getDb();
   const { owner, project } = await db.transaction((tx) => createFirstOwner(tx, { email: "b@example.com", password: "bench-password", projectName: "Bench" }));
@@ -98,7 +98,7 @@ async function main() {
   const inbound = await pump(listener.port, INBOUND, address, "in");
   const cpu = process.cpuUsage(cpu0);
   const inboundCpuMs = Number(((cpu.user + cpu.system) / 1000 / INBOUND).toFixed(2));
-  const [{ n: eventCount }] = await queryRows<{ n: number }>(db, sql`select count(*)::int as n from events where type = 'email.received' and project_id = ${project.id}`);
+  const [{ n: eventCount }] = await query<{ n: number }>(db, sql`select count(*)::int as n from events where type = 'email.received' and project_id = ${project.id}`);
 
   // Outbound: email_send batches of 50 → mail.deliver jobs → relay sink, with the process's job runner.
   const sink = await countingSink();

@@ -1,7 +1,6 @@
 import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
 import type { ApprovalRequest } from "@/lib/db/schema/approvals";
-import { AfterCommit } from "@/lib/approvals/after-commit";
 import { createRequest, type NewRequest } from "@/lib/approvals/create-request";
 import { waitForRequest } from "@/lib/approvals/wait-for-request";
 
@@ -18,9 +17,7 @@ export async function askPerson(
     build: (tx: Executor) => Promise<NewRequest>;
   },
 ): Promise<ApprovalRequest> {
-  const afterCommit = new AfterCommit();
-  const created = await db.transaction(async (tx) => createRequest(tx, { actor: opts.actor, afterCommit, ...(await opts.build(tx)) }));
-  afterCommit.run();
+  const created = await db.transaction(async (tx) => createRequest(tx, { actor: opts.actor, ...(await opts.build(tx)) }));
   if (created.status !== "pending" || opts.waitSeconds === 0) return created;
   return waitForRequest(db, {
     projectId: opts.actor.projectId,

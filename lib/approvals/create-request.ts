@@ -9,9 +9,10 @@ import { policyDecider, type Verdict } from "@/lib/policy/evaluate-policy";
 import { actionHash } from "@/lib/approvals/action-hash";
 import { checkApprovers } from "@/lib/approvals/check-approvers";
 import { resolveRequest } from "@/lib/approvals/resolve-request";
+import { DECIDE_OP } from "@/lib/approvals/decide-request";
+import { recordSystemAct } from "@/lib/ledger/record-system-act";
 import { queueDeliveries } from "@/lib/approvals/deliveries/queue-deliveries";
-import { publishRequestChange } from "@/lib/approvals/requests-channel";
-import type { AfterCommit } from "@/lib/approvals/after-commit";
+import { notifyRequestChange } from "@/lib/approvals/requests-channel";
 
 export interface NewRequest {
   kind: RequestKind;
@@ -39,7 +40,7 @@ const decidedStatus = { allow: "approved", auto_approve: "approved", auto_approv
  */
 export async function createRequest(
   tx: Executor,
-  opts: { actor: Actor; /** Runs the notifications of a request decided at once; the caller runs it after commit. */ afterCommit: AfterCommit } & NewRequest,
+  opts: { actor: Actor } & NewRequest,
 ): Promise<ApprovalRequest> {
   const { actor, verdict } = opts;
   const effect = verdict?.effect ?? "require_approval";
@@ -91,12 +92,13 @@ export async function createRequest(
     .returning();
   if (status !== "pending") {
     const policyActor = { ...systemActor(actor.projectId), agent: row.decidedBy };
-    await resolveRequest(tx, row, { actor: policyActor, op: "request.decide", created: opts.afterCommit });
+    const { record } = await resolveRequest(tx, row, { actor: policyActor, created: true });
+    // The policy's verdict is the system's own act, recorded as such beside the asking call's entry.
+    await recordSystemAct(tx, { projectId: row.projectId, op: DECIDE_OP, agent: row.decidedBy, ...record });
     if (effect === "auto_approve_notify") await queueDeliveries(tx, row, { notice: true });
     return row;
   }
   await queueDeliveries(tx, row, { notice: false });
-  // Only the dashboard's live list listens for new requests: no NOTIFY inside the transaction for it.
-  opts.afterCommit.push(() => publishRequestChange({ project: row.projectId, id: row.id, status: "pending" }));
+  notifyRequestChange(tx, { project: row.projectId, id: row.id, status: "pending" });
   return row;
 }

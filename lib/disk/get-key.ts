@@ -1,10 +1,11 @@
 import type { Actor } from "@/lib/actor";
-import { isTransaction, type Db, type Executor } from "@/lib/db/client";
+import type { Db, Executor } from "@/lib/db/client";
 import { coalesce } from "@/lib/db/coalesce";
 import type { KvEntry } from "@/lib/db/schema/disk";
-import { statement, toDate } from "@/lib/db/statement";
+import { statement } from "@/lib/db/statement";
+import { isTransaction } from "@/lib/db/transaction";
 
-type EntryRow = { value: string; size_bytes: number; version: number; note: string | null; expires_at: string | null; created_at: string; updated_at: string };
+type EntryRow = Pick<KvEntry, "value" | "sizeBytes" | "version" | "note" | "expiresAt" | "createdAt" | "updatedAt">;
 const COLUMNS = "value, size_bytes, version, note, expires_at, created_at, updated_at";
 
 /** One prepared text, not a builder query (the read path's largest CPU cost). */
@@ -34,18 +35,17 @@ const readCoalesced = coalesce("kv reads", 64, selectMany);
 export async function findEntry(db: Executor, opts: { actor: Actor; key: string }): Promise<KvEntry | null> {
   // Outside a transaction `db` is the process's pool, which the shared statement uses as well.
   const row = isTransaction(db) ? (await selectEntry(db, opts.actor.projectId, opts.key))[0] : await readCoalesced([opts.actor.projectId, opts.key]);
-  const expiresAt = row ? toDate(row.expires_at) : null;
-  if (!row || (expiresAt && expiresAt <= new Date())) return null;
+  if (!row || (row.expiresAt && row.expiresAt <= new Date())) return null;
   return {
     projectId: opts.actor.projectId,
     key: opts.key,
     value: row.value,
-    sizeBytes: row.size_bytes,
+    sizeBytes: row.sizeBytes,
     version: row.version,
     note: row.note,
-    expiresAt,
-    createdAt: toDate(row.created_at),
-    updatedAt: toDate(row.updated_at),
+    expiresAt: row.expiresAt,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
   };
 }
 

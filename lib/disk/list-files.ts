@@ -1,21 +1,17 @@
 import { sql } from "drizzle-orm";
 import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
-import { queryRows } from "@/lib/db/rows";
+import type { DiskFile } from "@/lib/db/schema/disk";
+import { query } from "@/lib/db/statement";
 import { fileView } from "@/lib/disk/file-view";
 import { decodeCursor, encodeCursor, likePrefix } from "@/lib/disk/page-cursor";
 
-interface Row {
-  path: string;
-  size_bytes: string | number;
-  content_type: string;
-  updated_at: Date | string;
-}
+type Row = Pick<DiskFile, "path" | "sizeBytes" | "contentType" | "updatedAt">;
 
 /** file_list: files whose path starts with `prefix`, in byte order (path is collated "C"), after the cursor. */
 export async function listFiles(db: Executor, opts: { actor: Actor; prefix: string; cursor?: string; limit: number }) {
   const after = decodeCursor(opts.cursor);
-  const rows = await queryRows<Row>(
+  const rows = await query<Row>(
     db,
     sql`select path, size_bytes, content_type, updated_at from disk_files
         where project_id = ${opts.actor.projectId} and path like ${likePrefix(opts.prefix)}
@@ -24,9 +20,7 @@ export async function listFiles(db: Executor, opts: { actor: Actor; prefix: stri
   );
   const page = rows.slice(0, opts.limit);
   return {
-    items: page.map((r) =>
-      fileView({ path: r.path, sizeBytes: Number(r.size_bytes), contentType: r.content_type, updatedAt: new Date(r.updated_at) }),
-    ),
+    items: page.map(fileView),
     next_cursor: rows.length > opts.limit ? encodeCursor(page[page.length - 1].path) : null,
   };
 }

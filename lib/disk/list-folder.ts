@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
-import { queryRows } from "@/lib/db/rows";
+import { query } from "@/lib/db/statement";
 import { likePrefix } from "@/lib/disk/page-cursor";
 
 export interface FolderEntry {
@@ -23,7 +23,7 @@ const LIMIT = 1000;
  */
 export async function listFolder(db: Executor, opts: { actor: Actor; folder: string }) {
   const from = opts.folder.length + 1;
-  const rows = await queryRows<{ name: string; is_folder: boolean; files: number; bytes: string; content_type: string | null; updated_at: string | Date }>(
+  const rows = await query<{ name: string; isFolder: boolean; files: number; bytes: number; contentType: string | null; updatedAt: Date }>(
     db,
     sql`select split_part(substr(path, ${from}::int), '/', 1) as name,
                strpos(substr(path, ${from}::int), '/') > 0 as is_folder,
@@ -34,11 +34,11 @@ export async function listFolder(db: Executor, opts: { actor: Actor; folder: str
   );
   const entries: FolderEntry[] = rows.slice(0, LIMIT).map((r) => ({
     name: r.name,
-    isFolder: r.is_folder,
-    files: Number(r.files),
-    sizeBytes: Number(r.bytes),
-    contentType: r.is_folder ? null : r.content_type,
-    updatedAt: new Date(r.updated_at),
+    isFolder: r.isFolder,
+    files: r.files,
+    sizeBytes: r.bytes,
+    contentType: r.isFolder ? null : r.contentType,
+    updatedAt: r.updatedAt,
   }));
   return { entries, truncated: rows.length > LIMIT };
 }

@@ -1,20 +1,12 @@
 import { sql } from "drizzle-orm";
 import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
-import { queryRows } from "@/lib/db/rows";
+import type { KvEntry } from "@/lib/db/schema/disk";
+import { query } from "@/lib/db/statement";
 import { decodeCursor, encodeCursor, likePrefix } from "@/lib/disk/page-cursor";
 import { at } from "@/lib/disk/sql-time";
 
-interface Row {
-  key: string;
-  size_bytes: number;
-  version: number;
-  note: string | null;
-  expires_at: Date | string | null;
-  updated_at: Date | string;
-}
-
-const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
+type Row = Pick<KvEntry, "key" | "sizeBytes" | "version" | "note" | "expiresAt" | "updatedAt">;
 
 /**
  * Live keys starting with `prefix`, in byte order (the column is collated "C"), after the cursor. The LIKE prefix
@@ -22,7 +14,7 @@ const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOS
  */
 export async function listKeys(db: Executor, opts: { actor: Actor; prefix: string; cursor?: string; limit: number }) {
   const after = decodeCursor(opts.cursor);
-  const rows = await queryRows<Row>(
+  const rows = await query<Row>(
     db,
     sql`select key, size_bytes, version, note, expires_at, updated_at from kv_entries
         where project_id = ${opts.actor.projectId}
@@ -35,10 +27,10 @@ export async function listKeys(db: Executor, opts: { actor: Actor; prefix: strin
   return {
     items: page.map((r) => ({
       key: r.key,
-      size_bytes: Number(r.size_bytes),
-      expires_at: iso(r.expires_at),
-      updated_at: iso(r.updated_at)!,
-      version: Number(r.version),
+      size_bytes: r.sizeBytes,
+      expires_at: r.expiresAt?.toISOString() ?? null,
+      updated_at: r.updatedAt.toISOString(),
+      version: r.version,
       note: r.note,
     })),
     next_cursor: rows.length > opts.limit ? encodeCursor(page[page.length - 1].key) : null,

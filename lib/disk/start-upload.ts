@@ -1,8 +1,7 @@
-import { and, eq, gt, sql } from "drizzle-orm";
+import { and, eq, gt } from "drizzle-orm";
 import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
-import { queryRows } from "@/lib/db/rows";
-import { diskFiles, diskUploads } from "@/lib/db/schema/disk";
+import { diskFiles, diskUploads, diskUsage } from "@/lib/db/schema/disk";
 import { AppError } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import { getBlobStore } from "@/lib/blob/get-blob-store";
@@ -31,8 +30,8 @@ export async function startUpload(
   }
   const projectId = opts.actor.projectId;
   // One upload start per project at a time, so two starts cannot both see two open uploads and make four.
-  await queryRows(db, sql`insert into disk_usage (project_id) values (${projectId}) on conflict do nothing`);
-  await queryRows(db, sql`select 1 from disk_usage where project_id = ${projectId} for update`);
+  await db.insert(diskUsage).values({ projectId }).onConflictDoNothing();
+  await db.select({ projectId: diskUsage.projectId }).from(diskUsage).where(eq(diskUsage.projectId, projectId)).for("update");
 
   const now = new Date();
   const [existing] = await db

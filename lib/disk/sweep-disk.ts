@@ -1,6 +1,6 @@
 import { inArray, lte, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
-import { queryRows } from "@/lib/db/rows";
+import { query } from "@/lib/db/statement";
 import { diskTrash } from "@/lib/db/schema/disk";
 import { getBlobStore } from "@/lib/blob/get-blob-store";
 import { purgeExpiredKeys } from "@/lib/disk/usage";
@@ -18,7 +18,7 @@ const LINK_HISTORY_MS = 30 * 24 * 3600_000;
  * harmless. No transaction stays open while the store is called (on PGlite that would stall every other query).
  */
 export async function sweepDisk(db: Db, now = new Date()): Promise<{ uploads: number; keys: number; blobs: number }> {
-  const uploads = await queryRows<{ blob_key: string }>(
+  const uploads = await query<{ blobKey: string }>(
     db,
     sql`with gone as (
           delete from disk_uploads where id in (
@@ -29,14 +29,14 @@ export async function sweepDisk(db: Db, now = new Date()): Promise<{ uploads: nu
   );
 
   let keys = 0;
-  const projects = await queryRows<{ project_id: string }>(
+  const projects = await query<{ projectId: string }>(
     db,
     sql`select distinct project_id from kv_entries where expires_at <= ${at(now)} limit ${BATCH}`,
   );
-  for (const p of projects) keys += await db.transaction((tx) => purgeExpiredKeys(tx, p.project_id));
+  for (const p of projects) keys += await db.transaction((tx) => purgeExpiredKeys(tx, p.projectId));
 
   // Links are kept a while after they end so the owner can see what was shared; then they go.
-  await queryRows(
+  await query(
     db,
     sql`delete from disk_links where id in (
           select id from disk_links where expires_at <= ${at(new Date(now.getTime() - LINK_HISTORY_MS))} limit ${BATCH})`,

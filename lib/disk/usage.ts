@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Executor } from "@/lib/db/client";
-import { queryRows } from "@/lib/db/rows";
+import { query } from "@/lib/db/statement";
+import type { diskUsage } from "@/lib/db/schema/disk";
 import { AppError } from "@/lib/errors";
 import { MAX_BYTES, MAX_KEYS, MONTHLY_DOWNLOAD_BYTES } from "@/lib/disk/limits";
 import { at } from "@/lib/disk/sql-time";
@@ -13,7 +14,7 @@ export interface Usage {
 }
 
 const ensureRow = (db: Executor, projectId: string) =>
-  queryRows<{ project_id: string }>(
+  query<{ projectId: string }>(
     db,
     sql`insert into disk_usage (project_id) values (${projectId}) on conflict do nothing returning project_id`,
   );
@@ -28,7 +29,7 @@ export async function adjustUsage(db: Executor, projectId: string, d: { keys?: n
   const dbytes = d.bytes ?? 0;
   if (dk === 0 && dbytes === 0) return true;
   for (let attempt = 0; attempt < 2; attempt++) {
-    const rows = await queryRows<{ keys: number }>(
+    const rows = await query<{ keys: number }>(
       db,
       sql`update disk_usage set keys = keys + ${dk}, bytes = bytes + ${dbytes}
           where project_id = ${projectId}
@@ -67,7 +68,7 @@ export async function reserveUsage(
  * skipped, so this never waits on (or deadlocks with) a writer of the same key.
  */
 export async function purgeExpiredKeys(db: Executor, projectId: string, keepKey?: string): Promise<number> {
-  const [gone] = await queryRows<{ n: number; b: string | number }>(
+  const [gone] = await query<{ n: number; b: number }>(
     db,
     sql`with gone as (
           delete from kv_entries where project_id = ${projectId} and key in (
@@ -77,8 +78,8 @@ export async function purgeExpiredKeys(db: Executor, projectId: string, keepKey?
           returning size_bytes)
         select count(*)::int as n, coalesce(sum(size_bytes), 0)::bigint as b from gone`,
   );
-  const n = Number(gone?.n ?? 0);
-  if (n > 0) await adjustUsage(db, projectId, { keys: -n, bytes: -Number(gone.b) });
+  const n = gone?.n ?? 0;
+  if (n > 0) await adjustUsage(db, projectId, { keys: -n, bytes: -gone.b });
   return n;
 }
 
@@ -88,7 +89,7 @@ export const monthOf = (d: Date) => d.toISOString().slice(0, 7);
 export async function countDownload(db: Executor, projectId: string, bytes: number): Promise<boolean> {
   const month = monthOf(new Date());
   for (let attempt = 0; attempt < 2; attempt++) {
-    const rows = await queryRows<{ b: number }>(
+    const rows = await query<{ b: number }>(
       db,
       sql`update disk_usage
           set download_bytes = (case when download_month = ${month} then download_bytes else 0 end) + ${bytes}::bigint,
@@ -104,15 +105,15 @@ export async function countDownload(db: Executor, projectId: string, bytes: numb
 }
 
 export async function getUsage(db: Executor, projectId: string): Promise<Usage> {
-  const [row] = await queryRows<{ keys: number; bytes: string | number; download_month: string; download_bytes: string | number }>(
+  const [row] = await query<Pick<typeof diskUsage.$inferSelect, "keys" | "bytes" | "downloadMonth" | "downloadBytes">>(
     db,
     sql`select keys, bytes, download_month, download_bytes from disk_usage where project_id = ${projectId}`,
   );
   const month = monthOf(new Date());
   return {
-    keys: Number(row?.keys ?? 0),
-    bytes: Number(row?.bytes ?? 0),
+    keys: row?.keys ?? 0,
+    bytes: row?.bytes ?? 0,
     downloadMonth: month,
-    downloadBytes: row && row.download_month === month ? Number(row.download_bytes) : 0,
+    downloadBytes: row && row.downloadMonth === month ? row.downloadBytes : 0,
   };
 }

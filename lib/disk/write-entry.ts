@@ -5,7 +5,7 @@ import { AppError } from "@/lib/errors";
 import { fieldError } from "@/lib/disk/field-error";
 import { VALUE_MAX_BYTES } from "@/lib/disk/limits";
 import { reserveUsage } from "@/lib/disk/usage";
-import { statement, toDate } from "@/lib/db/statement";
+import { statement } from "@/lib/db/statement";
 
 export interface WriteEntryOptions {
   actor: Actor;
@@ -23,10 +23,7 @@ export interface WriteEntryOptions {
 const written = { key: kvEntries.key, sizeBytes: kvEntries.sizeBytes, version: kvEntries.version, expiresAt: kvEntries.expiresAt, updatedAt: kvEntries.updatedAt };
 export type WrittenEntry = { key: string; sizeBytes: number; version: number; expiresAt: Date | null; updatedAt: Date };
 
-type ReplacedRow = { current_version: number; current_size: number; live: boolean } & (
-  | { key: string; size_bytes: number; version: number; expires_at: string | null; updated_at: string }
-  | { key: null; size_bytes: null; version: null; expires_at: null; updated_at: null }
-);
+type ReplacedRow = { currentVersion: number; currentSize: number; live: boolean } & (WrittenEntry | { [K in keyof WrittenEntry]: null });
 
 /**
  * Replacing an existing key in one statement: lock the row, then overwrite it unless `if_version` ($8) differs
@@ -70,12 +67,12 @@ export async function writeEntry(db: Executor, opts: WriteEntryOptions): Promise
     const [current] = await replaceEntry(db, projectId, opts.key, text, size, opts.note ?? null, expiresAt?.toISOString() ?? null, now.toISOString(), opts.ifVersion ?? null);
     if (current) {
       if (current.key === null) {
-        checkVersion(opts, current.live ? current.current_version : 0); // the statement refused: it throws here
+        checkVersion(opts, current.live ? current.currentVersion : 0); // the statement refused: it throws here
         continue;
       }
       // Usage last: its row is the project's hot lock, held from here to commit.
-      await reserveUsage(db, projectId, { bytes: size - current.current_size }, opts.key);
-      return { key: current.key, sizeBytes: current.size_bytes, version: current.version, expiresAt: toDate(current.expires_at), updatedAt: toDate(current.updated_at) };
+      await reserveUsage(db, projectId, { bytes: size - current.currentSize }, opts.key);
+      return { key: current.key, sizeBytes: current.sizeBytes, version: current.version, expiresAt: current.expiresAt, updatedAt: current.updatedAt };
     }
     checkVersion(opts, 0);
     const [row] = await db

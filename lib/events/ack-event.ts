@@ -2,10 +2,10 @@ import { and, eq, type SQL } from "drizzle-orm";
 import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
 import { events } from "@/lib/db/schema/events";
-import { statement, toDate } from "@/lib/db/statement";
+import { statement } from "@/lib/db/statement";
 import { eventState, holderOf } from "@/lib/events/event-state";
 import { leaseError } from "@/lib/events/lease-errors";
-import { announceEventChange } from "@/lib/events/events-channel";
+import { notifyEventChange } from "@/lib/events/events-channel";
 
 /** Only the lease holder: the key that claimed, and the exact claim when the caller passes its lease token. */
 export function heldBy(actor: Actor, eventId: string, leaseToken?: string): SQL {
@@ -20,7 +20,7 @@ export function heldBy(actor: Actor, eventId: string, leaseToken?: string): SQL 
 
 /** The event and its open attempt close together; `heldBy` in text, with a null token matching any claim. */
 const ack = statement<
-  { id: string; source: string; type: string; finished_at: string },
+  { id: string; source: string; type: string; finishedAt: Date },
   [eventId: string, projectId: string, holder: string, leaseToken: string | null, result: string | null]
 >(`
   with acked as (
@@ -46,8 +46,8 @@ export async function ackEvent(
   const result = opts.result == null ? null : JSON.stringify(opts.result);
   const [row] = await ack(tx, opts.eventId, actor.projectId, holder, opts.leaseToken ?? null, result);
   if (row) {
-    announceEventChange({ project: actor.projectId, id: row.id, source: row.source, type: row.type, status: "done" });
-    return { id: row.id, finishedAt: toDate(row.finished_at), repeated: false };
+    notifyEventChange(tx, { project: actor.projectId, id: row.id, source: row.source, type: row.type, status: "done" });
+    return { id: row.id, finishedAt: row.finishedAt, repeated: false };
   }
   const state = await eventState(tx, actor.projectId, opts.eventId);
   const mine = state.claimedBy === holder && (!opts.leaseToken || state.leaseToken === opts.leaseToken);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
-import { queryRows } from "@/lib/db/rows";
+import { query } from "@/lib/db/statement";
 import { startApiServer } from "@/lib/testing/api-server";
 import { seedProject } from "@/lib/testing/seed";
 import { seedEvents } from "@/lib/testing/events";
@@ -36,7 +36,7 @@ describe.runIf(onPostgres)("claims under concurrency (PostgreSQL)", () => {
     expect(winners.length).toBe(1);
     const losers = results.filter((r) => r.status !== 200);
     expect(new Set(losers.map((r) => `${r.status} ${r.body.error.code}`))).toEqual(new Set(["409 CONFLICT"]));
-    const [attempts] = await queryRows<{ n: number }>(await getDb(), sql`select count(*)::int as n from event_attempts where event_id = ${id}`);
+    const [attempts] = await query<{ n: number }>(await getDb(), sql`select count(*)::int as n from event_attempts where event_id = ${id}`);
     expect(attempts.n).toBe(1);
   });
 
@@ -85,7 +85,7 @@ describe.runIf(onPostgres)("claims under concurrency (PostgreSQL)", () => {
     const doubles = [...wins.values()].filter((n) => n > 1).length;
     expect(doubles).toBe(0);
     expect(wins.size).toBe(total);
-    const [counts] = await queryRows<{ done: number; other: number; attempts: number }>(
+    const [counts] = await query<{ done: number; other: number; attempts: number }>(
       db,
       sql`select count(*) filter (where status = 'done')::int as done, count(*) filter (where status <> 'done')::int as other,
             (select count(*)::int from event_attempts where project_id = ${project.id}) as attempts

@@ -1,21 +1,21 @@
 import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
-import { statement, toDate } from "@/lib/db/statement";
+import { statement } from "@/lib/db/statement";
 import type { EventStatus } from "@/lib/db/schema/events";
 import { AppError } from "@/lib/errors";
 import { randomBase62 } from "@/lib/ids";
-import { CLAIM_INLINE_BYTES, envelopeRow, envelopeSelect, type EnvelopeRow, type EnvelopeSqlRow } from "@/lib/events/event-envelope";
+import { CLAIM_INLINE_BYTES, envelopeSelect, type EnvelopeRow } from "@/lib/events/event-envelope";
 import { eventNotFound, holderOf } from "@/lib/events/event-state";
 import { EFFECTIVE_STATUS, IS_CLAIMABLE } from "@/lib/events/event-status";
-import { announceEventChange } from "@/lib/events/events-channel";
+import { notifyEventChange } from "@/lib/events/events-channel";
 
 export const LEASE_MIN_S = 30;
 export const LEASE_MAX_S = 3600;
 export const LEASE_DEFAULT_S = 300;
 
-type ClaimedRow = EnvelopeSqlRow & { lease_token: string; claimed_at: string };
+type ClaimedRow = EnvelopeRow & { leaseToken: string; claimedAt: Date };
 /** The event as the claim found it, to say why it could not be taken. */
-type PriorState = { prior_status: EventStatus; prior_claimed_by: string | null; prior_lease_expires_at: string | null; prior_available_at: string };
+type PriorState = { priorStatus: EventStatus; priorClaimedBy: string | null; priorLeaseExpiresAt: Date | null; priorAvailableAt: Date };
 type ClaimResultRow = PriorState & ({ [K in keyof ClaimedRow]: null } | ClaimedRow);
 
 /**
@@ -50,28 +50,29 @@ const claim = statement<ClaimResultRow, [eventId: string, projectId: string, lea
 export async function claimEvent(
   tx: Executor,
   opts: { actor: Actor; eventId: string; leaseSeconds: number },
-): Promise<EnvelopeRow & { leaseToken: string; leaseExpiresAt: Date; claimedAt: Date }> {
+): Promise<ClaimedRow & { leaseExpiresAt: Date }> {
   const { actor, eventId } = opts;
   const holder = holderOf(actor);
   const [row] = await claim(tx, eventId, actor.projectId, `lse_${randomBase62(24)}`, opts.leaseSeconds, holder, actor.agent, actor.keyId);
   if (!row) throw eventNotFound(eventId);
-  if (row.lease_token === null) throw whyNotClaimable(eventId, row, holder);
-  const claimed = envelopeRow(row);
-  announceEventChange({ project: actor.projectId, id: claimed.id, source: claimed.source, type: claimed.type, status: "claimed" });
-  return { ...claimed, leaseToken: row.lease_token, leaseExpiresAt: claimed.leaseExpiresAt!, claimedAt: toDate(row.claimed_at) };
+  if (row.leaseToken === null) throw whyNotClaimable(eventId, row, holder);
+  const { priorStatus: _s, priorClaimedBy: _c, priorLeaseExpiresAt: _l, priorAvailableAt: _a, ...claimed } = row;
+  notifyEventChange(tx, { project: actor.projectId, id: claimed.id, source: claimed.source, type: claimed.type, status: "claimed" });
+  // A claimed row has its lease.
+  return claimed as ClaimedRow & { leaseExpiresAt: Date };
 }
 
 function whyNotClaimable(id: string, state: PriorState, holder: string): AppError {
-  switch (state.prior_status) {
+  switch (state.priorStatus) {
     case "claimed":
-      return new AppError("CONFLICT", `Event ${id} is already claimed until ${toDate(state.prior_lease_expires_at)?.toISOString()}.`, {
+      return new AppError("CONFLICT", `Event ${id} is already claimed until ${state.priorLeaseExpiresAt?.toISOString()}.`, {
         fix:
-          state.prior_claimed_by === holder
+          state.priorClaimedBy === holder
             ? "This key holds the lease: finish with inbox_ack or inbox_nack."
             : "Another consumer holds it: pick another event (inbox_list) or wait for its lease to expire.",
       });
     case "failed":
-      return new AppError("CONFLICT", `Event ${id} failed and is retried after ${toDate(state.prior_available_at).toISOString()}.`, {
+      return new AppError("CONFLICT", `Event ${id} failed and is retried after ${state.priorAvailableAt.toISOString()}.`, {
         fix: "Claim it after that time, or pick another event with inbox_list.",
       });
     case "done":

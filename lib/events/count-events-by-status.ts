@@ -1,7 +1,7 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Executor } from "@/lib/db/client";
 import { events, eventStatuses, type EventStatus } from "@/lib/db/schema/events";
-import { queryRows } from "@/lib/db/rows";
+import { query } from "@/lib/db/statement";
 import { effectiveStatus, isLive } from "@/lib/events/event-status";
 
 /**
@@ -14,7 +14,7 @@ export async function countEventsByStatus(
 ): Promise<Record<EventStatus, number>> {
   const counts = Object.fromEntries(eventStatuses.map((s) => [s, 0])) as Record<EventStatus, number>;
   const bySource = opts.source ? sql` and ${events.source} = ${opts.source}` : sql``;
-  const rows = await queryRows<{ status: EventStatus; n: number | string }>(
+  const rows = await query<{ status: EventStatus; n: number }>(
     db,
     sql`select ${effectiveStatus} as status, count(*)::int as n from ${events}
         where ${events.projectId} = ${opts.projectId} and ${isLive}${bySource} group by 1
@@ -22,6 +22,6 @@ export async function countEventsByStatus(
         select ${events.status} as status, count(*)::int as n from ${events}
         where ${and(eq(events.projectId, opts.projectId), inArray(events.status, ["done", "dead"]))}${bySource} group by 1`,
   );
-  for (const r of rows) counts[r.status] += Number(r.n);
+  for (const r of rows) counts[r.status] += r.n;
   return counts;
 }

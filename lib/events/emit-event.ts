@@ -6,6 +6,8 @@ import { insertEvent } from "@/lib/events/insert-event";
 export const BRYNTH_SOURCE = "brynth";
 
 export interface EmitEventOptions {
+  /** Chosen by a caller that needs it before the INSERT returns; new otherwise. */
+  id?: string;
   projectId: string;
   /** Default `brynth`. The mail module passes its email source's name for `email.*` events. */
   source?: string;
@@ -26,6 +28,7 @@ export interface EmitEventOptions {
 export async function emitEvent(tx: Executor, opts: EmitEventOptions): Promise<{ id: string; duplicate: boolean }> {
   const json = JSON.stringify(opts.payload ?? null);
   const { id, duplicate } = await insertEvent(tx, {
+    id: opts.id,
     projectId: opts.projectId,
     sourceId: opts.sourceId ?? null,
     source: opts.source ?? BRYNTH_SOURCE,

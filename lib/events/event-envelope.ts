@@ -1,5 +1,4 @@
 import type { EventStatus, Trust } from "@/lib/db/schema/events";
-import { toDate } from "@/lib/db/statement";
 import { EFFECTIVE_STATUS } from "@/lib/events/event-status";
 
 /** inbox_list and inbox_wait inline payloads up to 8 KB (spec); claims up to 64 KB, with a signed URL beyond. */
@@ -8,9 +7,9 @@ export const CLAIM_INLINE_BYTES = 64 * 1024;
 
 /**
  * The columns an envelope needs, as SQL text over `events` for hand-written statements (the claim, the list, and
- * every other reader of envelopes); `envelopeRow` reads them back. The payload is fetched only when it will be
- * inlined, so listing large events costs no more than listing small ones; JSON comes back as text and is parsed
- * here, the same on both drivers.
+ * every other reader of envelopes); the statement entry point gives them back as an `EnvelopeRow` (camelCase keys,
+ * timestamps as Date). The payload is fetched only when it will be inlined, so listing large events costs no more
+ * than listing small ones; JSON comes back as text and is parsed by `toEnvelope`, the same on both drivers.
  */
 export const envelopeSelect = (inlineLimit: number) => `events.id, events.source, events.type,
   ${EFFECTIVE_STATUS} as status, events.trust, events.received_at, events.attempts, events.content_type,
@@ -19,33 +18,7 @@ export const envelopeSelect = (inlineLimit: number) => `events.id, events.source
   (case when events.payload_size <= ${Math.floor(inlineLimit)} then events.payload::text end) as payload_text,
   (case when events.payload_size <= ${Math.floor(inlineLimit)} then events.raw end) as raw`;
 
-/** A row of `envelopeSelect` as the drivers return it: the envelope's own columns, timestamps as Postgres text. */
-export type EnvelopeSqlRow = Pick<
-  Envelope,
-  "id" | "source" | "type" | "status" | "trust" | "received_at" | "attempts" | "content_type" | "payload_size" | "headers" | "lease_expires_at" | "last_error"
-> & { available_at: string; is_json: boolean; payload_text: string | null; raw: Uint8Array | null };
-
-export function envelopeRow(r: EnvelopeSqlRow): EnvelopeRow {
-  return {
-    id: r.id,
-    source: r.source,
-    type: r.type,
-    status: r.status,
-    trust: r.trust,
-    receivedAt: toDate(r.received_at),
-    attempts: r.attempts,
-    contentType: r.content_type,
-    payloadSize: r.payload_size,
-    headers: r.headers,
-    availableAt: toDate(r.available_at),
-    leaseExpiresAt: toDate(r.lease_expires_at),
-    lastError: r.last_error,
-    isJson: r.is_json,
-    payloadText: r.payload_text,
-    raw: r.raw,
-  };
-}
-
+/** A row of `envelopeSelect`, as `statement`/`query` return it. */
 export interface EnvelopeRow {
   id: string;
   source: string;

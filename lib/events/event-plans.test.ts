@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
-import { queryRows } from "@/lib/db/rows";
+import { query } from "@/lib/db/statement";
 import { seedProject } from "@/lib/testing/seed";
 import { envelopeSelect, LIST_INLINE_BYTES } from "@/lib/events/event-envelope";
 import { IS_CLAIMABLE } from "@/lib/events/event-status";
@@ -22,7 +22,7 @@ describe("plans for events filtered by source", () => {
         sql.raw(`prepare first_of_source (text, text) as select ${envelopeSelect(LIST_INLINE_BYTES)} from events
           where events.project_id = $1 and ${IS_CLAIMABLE} and events.source = $2 order by events.received_at, events.id limit 1`),
       );
-      const rows = await queryRows<{ "QUERY PLAN": string }>(tx, sql.raw(`explain execute first_of_source('${project.id}', 'quiet')`));
+      const rows = await query<{ "QUERY PLAN": string }>(tx, sql.raw(`explain execute first_of_source('${project.id}', 'quiet')`));
       await tx.execute(sql`deallocate first_of_source`);
       return rows.map((r) => r["QUERY PLAN"]).join("\n");
     });
@@ -49,7 +49,7 @@ describe("plans for the lease holder's event", () => {
         sql.raw(`prepare held_event (text, text, text) as update events set updated_at = now()
           where id = $1 and project_id = $2 and status = 'claimed' and claimed_by = $3`),
       );
-      const rows = await queryRows<{ "QUERY PLAN": string }>(tx, sql.raw(`explain execute held_event('evt_held_1', '${project.id}', 'key_x')`));
+      const rows = await query<{ "QUERY PLAN": string }>(tx, sql.raw(`explain execute held_event('evt_held_1', '${project.id}', 'key_x')`));
       await tx.execute(sql`deallocate held_event`);
       return rows.map((r) => r["QUERY PLAN"]).join("\n");
     });

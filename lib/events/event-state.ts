@@ -1,7 +1,7 @@
 import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
 import type { EventStatus } from "@/lib/db/schema/events";
-import { statement, toDate } from "@/lib/db/statement";
+import { statement } from "@/lib/db/statement";
 import { notFound } from "@/lib/errors";
 import { EFFECTIVE_STATUS } from "@/lib/events/event-status";
 
@@ -15,11 +15,11 @@ const selectState = statement<
     type: string;
     stored: EventStatus;
     status: EventStatus;
-    claimed_by: string | null;
-    lease_token: string | null;
-    lease_expires_at: string | null;
-    available_at: string;
-    finished_at: string | null;
+    claimedBy: string | null;
+    leaseToken: string | null;
+    leaseExpiresAt: Date | null;
+    availableAt: Date;
+    finishedAt: Date | null;
   },
   [eventId: string, projectId: string]
 >(`select id, source, type, status as stored, ${EFFECTIVE_STATUS} as status, claimed_by, lease_token,
@@ -32,17 +32,6 @@ export const eventNotFound = (eventId: string) => notFound(`Event ${eventId}`, "
 export async function eventState(db: Executor, projectId: string, eventId: string) {
   const [row] = await selectState(db, eventId, projectId);
   if (!row) throw eventNotFound(eventId);
-  return {
-    id: row.id,
-    source: row.source,
-    type: row.type,
-    stored: row.stored,
-    status: row.status,
-    claimedBy: row.claimed_by,
-    leaseToken: row.lease_token,
-    leaseExpiresAt: toDate(row.lease_expires_at),
-    availableAt: toDate(row.available_at),
-    finishedAt: toDate(row.finished_at),
-  };
+  return row;
 }
 export type EventState = Awaited<ReturnType<typeof eventState>>;

@@ -3,20 +3,20 @@ import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
 import { eventAttempts } from "@/lib/db/schema/events";
 import { notFound } from "@/lib/errors";
-import { statement, toDate } from "@/lib/db/statement";
-import { envelopeRow, envelopeSelect, type EnvelopeSqlRow } from "@/lib/events/event-envelope";
+import { statement } from "@/lib/db/statement";
+import { envelopeSelect, type EnvelopeRow } from "@/lib/events/event-envelope";
 
 /** Payloads up to this size are shown inline in the dashboard viewer; larger ones are offered as a download. */
 export const VIEWER_INLINE_BYTES = 1024 * 1024;
 
 const selectDetail = statement<
-  EnvelopeSqlRow & {
+  EnvelopeRow & {
     result: unknown;
-    claimed_by: string | null;
-    claimed_agent: string | null;
-    claimed_at: string | null;
-    finished_at: string | null;
-    source_id: string | null;
+    claimedBy: string | null;
+    claimedAgent: string | null;
+    claimedAt: Date | null;
+    finishedAt: Date | null;
+    sourceId: string | null;
   },
   [eventId: string, projectId: string]
 >(`select ${envelopeSelect(VIEWER_INLINE_BYTES)}, result, claimed_by, claimed_agent, claimed_at, finished_at, source_id
@@ -24,17 +24,8 @@ const selectDetail = statement<
 
 /** One event for the dashboard: envelope, result, lease holder and the claim history with nack reasons. */
 export async function getEventDetail(db: Executor, opts: { actor: Pick<Actor, "projectId">; eventId: string }) {
-  const [raw] = await selectDetail(db, opts.eventId, opts.actor.projectId);
-  if (!raw) throw notFound(`Event ${opts.eventId}`);
-  const row = {
-    ...envelopeRow(raw),
-    result: raw.result,
-    claimedBy: raw.claimed_by,
-    claimedAgent: raw.claimed_agent,
-    claimedAt: toDate(raw.claimed_at),
-    finishedAt: toDate(raw.finished_at),
-    sourceId: raw.source_id,
-  };
+  const [row] = await selectDetail(db, opts.eventId, opts.actor.projectId);
+  if (!row) throw notFound(`Event ${opts.eventId}`);
   const attempts = await db
     .select()
     .from(eventAttempts)

@@ -25,7 +25,7 @@ const event = (type: string, i: number): NewEvent => ({
 describe("insertEvent outside a transaction (webhook intake)", () => {
   it("stores events sent together, JSON and raw bytes alike", async () => {
     const db = await getDb();
-    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => insertEvent(db, event("together", i), { notify: "caller-publishes" })));
+    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => insertEvent(db, event("together", i))));
     const stored = await eventsOf({ projectId }, { type: "together" });
     expect(stored.map((e) => e.id).sort()).toEqual(results.map((r) => r.id).sort());
     for (const e of stored) {
@@ -39,7 +39,7 @@ describe("insertEvent outside a transaction (webhook intake)", () => {
     const db = await getDb();
     // A NUL in text is refused by Postgres; intake never sends one (read-delivery.ts strips it), this test does.
     const results = await Promise.allSettled(
-      Array.from({ length: 10 }, (_, i) => insertEvent(db, event(i === 4 ? "bad\0type" : "shared", i), { notify: "caller-publishes" })),
+      Array.from({ length: 10 }, (_, i) => insertEvent(db, event(i === 4 ? "bad\0type" : "shared", i))),
     );
     expect(results.map((r) => r.status)).toEqual(Array.from({ length: 10 }, (_, i) => (i === 4 ? "rejected" : "fulfilled")));
     expect(await eventsOf({ projectId }, { type: "shared" })).toHaveLength(9);

@@ -1,10 +1,11 @@
 import { and, eq } from "drizzle-orm";
-import { isTransaction, type Db, type Executor } from "@/lib/db/client";
+import type { Db, Executor } from "@/lib/db/client";
+import { isTransaction } from "@/lib/db/transaction";
 import { coalesce } from "@/lib/db/coalesce";
 import { statement } from "@/lib/db/statement";
 import { events, type Trust } from "@/lib/db/schema/events";
 import { newId } from "@/lib/ids";
-import { notifyEventChanges, type EventChange } from "@/lib/events/events-channel";
+import { notifyEventChange } from "@/lib/events/events-channel";
 
 export const MAX_TYPE_LENGTH = 200;
 
@@ -73,14 +74,10 @@ const insertCoalesced = coalesce("event inserts", 64, insertRows);
 
 /**
  * The one insert for every event (webhooks and Brynth's own). A delivery already received under the same
- * dedupe key returns the first event instead of a second one. The NOTIFY rides in the caller's transaction, unless
- * the caller owns the transaction and publishes `change` after its commit (webhook intake, the hot path).
+ * dedupe key returns the first event instead of a second one. Waiters are told once the event has committed:
+ * with the caller's transaction, or at once when given the database (the insert has committed by then).
  */
-export async function insertEvent(
-  tx: Executor,
-  e: NewEvent,
-  opts: { notify: "in-transaction" | "caller-publishes" } = { notify: "in-transaction" },
-): Promise<{ id: string; duplicate: boolean; change: EventChange | null }> {
+export async function insertEvent(tx: Executor, e: NewEvent): Promise<{ id: string; duplicate: boolean }> {
   const now = new Date();
   const id = e.id ?? newId("evt");
   const type = e.type.slice(0, MAX_TYPE_LENGTH) || "unknown";
@@ -90,7 +87,7 @@ export async function insertEvent(
     e.contentType, e.payloadSize, JSON.stringify(e.headers), e.dedupeKey, at];
   // Outside a transaction nothing else commits with the event, so it may share its INSERT with concurrent ones.
   let inserted: boolean;
-  if (!isTransaction(tx) && opts.notify === "caller-publishes" && e.payloadSize <= COALESCE_MAX_BYTES) {
+  if (!isTransaction(tx) && e.payloadSize <= COALESCE_MAX_BYTES) {
     const stored = await insertCoalesced(params);
     if ("error" in stored) throw stored.error;
     inserted = stored.inserted;
@@ -100,10 +97,9 @@ export async function insertEvent(
       .select({ id: events.id })
       .from(events)
       .where(and(eq(events.projectId, e.projectId), eq(events.source, e.source), eq(events.dedupeKey, e.dedupeKey)));
-    if (first) return { id: first.id, duplicate: true, change: null };
+    if (first) return { id: first.id, duplicate: true };
   }
   if (!inserted) throw new Error("event insert conflicted without a dedupe key");
-  const change: EventChange = { project: e.projectId, id, source: e.source, type, status: "pending" };
-  if (opts.notify === "in-transaction") await notifyEventChanges(tx, [change]);
-  return { id, duplicate: false, change };
+  notifyEventChange(tx, { project: e.projectId, id, source: e.source, type, status: "pending" });
+  return { id, duplicate: false };
 }

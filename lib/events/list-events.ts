@@ -3,8 +3,8 @@ import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
 import { events, type EventStatus } from "@/lib/db/schema/events";
 import { decodeCursor, encodeCursor } from "@/lib/events/event-cursor";
-import { queryRows } from "@/lib/db/rows";
-import { envelopeRow, envelopeSelect, LIST_INLINE_BYTES, type EnvelopeRow, type EnvelopeSqlRow } from "@/lib/events/event-envelope";
+import { query } from "@/lib/db/statement";
+import { envelopeSelect, LIST_INLINE_BYTES, type EnvelopeRow } from "@/lib/events/event-envelope";
 import { statusCondition } from "@/lib/events/event-status";
 import { typeCondition } from "@/lib/events/type-filter";
 
@@ -44,13 +44,11 @@ export async function listEvents(
     );
   }
   const dir = sql.raw(newestFirst ? "desc" : "asc");
-  const rows = (
-    await queryRows<EnvelopeSqlRow>(
-      db,
-      sql`select ${sql.raw(envelopeSelect(opts.inlineLimit ?? LIST_INLINE_BYTES))} from events where ${and(...where)}
-        order by events.received_at ${dir}, events.id ${dir} limit ${opts.limit + 1}`,
-    )
-  ).map(envelopeRow);
+  const rows = await query<EnvelopeRow>(
+    db,
+    sql`select ${sql.raw(envelopeSelect(opts.inlineLimit ?? LIST_INLINE_BYTES))} from events where ${and(...where)}
+      order by events.received_at ${dir}, events.id ${dir} limit ${opts.limit + 1}`,
+  );
   const page = rows.slice(0, opts.limit);
   const last = page[page.length - 1];
   return { events: page, nextCursor: rows.length > opts.limit && last ? encodeCursor(last.receivedAt, last.id) : null };

@@ -5,7 +5,7 @@ import { eventAttempts, events, type EventStatus } from "@/lib/db/schema/events"
 import { heldBy } from "@/lib/events/ack-event";
 import { eventState } from "@/lib/events/event-state";
 import { MAX_ATTEMPTS } from "@/lib/events/event-status";
-import { notifyEventChanges } from "@/lib/events/events-channel";
+import { notifyEventChange } from "@/lib/events/events-channel";
 import { leaseError } from "@/lib/events/lease-errors";
 
 /** Retry delay after the n-th failed attempt: 30 s, 60 s, 120 s, 240 s… capped at one hour. */
@@ -53,6 +53,6 @@ export async function nackEvent(
     .update(eventAttempts)
     .set({ outcome: status === "dead" ? "dead" : "nacked", reason, finishedAt: sql`now()` })
     .where(and(eq(eventAttempts.eventId, row.id), isNull(eventAttempts.outcome)));
-  await notifyEventChanges(tx, [{ project: actor.projectId, id: row.id, source: row.source, type: row.type, status }]);
+  notifyEventChange(tx, { project: actor.projectId, id: row.id, source: row.source, type: row.type, status });
   return { id: row.id, status, attempts: row.attempts, retryAt: status === "failed" ? row.availableAt : null };
 }

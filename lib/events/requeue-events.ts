@@ -5,7 +5,7 @@ import { eventAttempts, events } from "@/lib/db/schema/events";
 import { appendEntry } from "@/lib/ledger/append-entry";
 import { statusCondition } from "@/lib/events/event-status";
 import { filterConditions, type EventFilter } from "@/lib/events/list-events";
-import { notifyEventChanges } from "@/lib/events/events-channel";
+import { notifyEventChange } from "@/lib/events/events-channel";
 
 /** Most events one requeue call touches; the dashboard repeats calls to show progress on larger sets. */
 export const REQUEUE_BATCH = 500;
@@ -52,10 +52,7 @@ export async function requeueEvents(
     .update(eventAttempts)
     .set({ outcome: "expired", finishedAt: sql`now()` })
     .where(and(inArray(eventAttempts.eventId, ids), isNull(eventAttempts.outcome)));
-  await notifyEventChanges(
-    tx,
-    rows.map((r) => ({ project: actor.projectId, id: r.id, source: r.source, type: r.type, status: "pending" as const })),
-  );
+  for (const r of rows) notifyEventChange(tx, { project: actor.projectId, id: r.id, source: r.source, type: r.type, status: "pending" });
   await appendEntry(tx, {
     actor,
     op: "event.requeue",

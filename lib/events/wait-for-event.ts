@@ -2,8 +2,8 @@ import { and, eq, or, sql } from "drizzle-orm";
 import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
 import { events } from "@/lib/db/schema/events";
-import { queryRows } from "@/lib/db/rows";
-import { envelopeRow, envelopeSelect, LIST_INLINE_BYTES, type EnvelopeRow, type EnvelopeSqlRow } from "@/lib/events/event-envelope";
+import { query } from "@/lib/db/statement";
+import { envelopeSelect, LIST_INLINE_BYTES, type EnvelopeRow } from "@/lib/events/event-envelope";
 import { filterConditions } from "@/lib/events/list-events";
 import { statusCondition } from "@/lib/events/event-status";
 import { onEventChange } from "@/lib/events/events-channel";
@@ -38,17 +38,17 @@ export async function waitForEvent(
 
 async function firstClaimable(db: Executor, opts: { actor: Pick<Actor, "projectId">; source?: string; type?: string }) {
   const where = filterConditions(opts.actor.projectId, { status: "pending", source: opts.source, type: opts.type });
-  const [row] = await queryRows<EnvelopeSqlRow>(
+  const [row] = await query<EnvelopeRow>(
     db,
     sql`select ${sql.raw(envelopeSelect(LIST_INLINE_BYTES))} from events where ${and(...where)}
       order by events.received_at, events.id limit 1`,
   );
-  return row ? envelopeRow(row) : null;
+  return row ?? null;
 }
 
 /** Milliseconds until the next lease or retry delay of a matching live event runs out (database clock). */
 async function msUntilNextChange(db: Executor, opts: { actor: Pick<Actor, "projectId">; source?: string; type?: string }) {
-  const [row] = await queryRows<{ ms: number | string | null }>(
+  const [row] = await query<{ ms: number | null }>(
     db,
     sql`select ceil(extract(epoch from min(case when ${events.status} = 'failed' then ${events.availableAt}
         else ${events.leaseExpiresAt} end) - now()) * 1000)::float8 as ms
@@ -60,5 +60,5 @@ async function msUntilNextChange(db: Executor, opts: { actor: Pick<Actor, "proje
         opts.type ? typeCondition(opts.type) : undefined,
       )}`,
   );
-  return row?.ms === null || row?.ms === undefined ? null : Math.max(0, Number(row.ms)) + 5;
+  return row?.ms === null || row?.ms === undefined ? null : Math.max(0, row.ms) + 5;
 }

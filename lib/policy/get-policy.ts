@@ -1,5 +1,6 @@
 import { and, desc, eq } from "drizzle-orm";
-import { isTransaction, type Executor } from "@/lib/db/client";
+import type { Executor } from "@/lib/db/client";
+import { isTransaction } from "@/lib/db/transaction";
 import { notifiedCache } from "@/lib/db/notified-cache";
 import { policyVersions, type PolicyVersion } from "@/lib/db/schema/approvals";
 import type { Policy, Rule } from "@/lib/policy/policy-schema";

@@ -2,7 +2,6 @@ import type { Executor } from "@/lib/db/client";
 import type { Source } from "@/lib/db/schema/events";
 import { decryptSecret } from "@/lib/crypto/secret-box";
 import { AppError } from "@/lib/errors";
-import type { EventChange } from "@/lib/events/events-channel";
 import { insertEvent } from "@/lib/events/insert-event";
 import { readDelivery } from "@/lib/sources/read-delivery";
 import { verifySignature } from "@/lib/sources/verify/verify-signature";
@@ -37,8 +36,8 @@ export function sourceSecrets(source: Source, now = Date.now()): string[] {
  */
 export async function receiveWebhook(
   db: Executor,
-  opts: { source: Source; body: Uint8Array; headers: Pick<Headers, "get">; nowS?: number; publishAfterCommit?: boolean },
-): Promise<{ id: string; duplicate: boolean; change: EventChange | null }> {
+  opts: { source: Source; body: Uint8Array; headers: Pick<Headers, "get">; nowS?: number },
+): Promise<{ id: string; duplicate: boolean }> {
   const { source } = opts;
   const verdict = verifySignature({
     verification: source.verification,
@@ -66,5 +65,5 @@ export async function receiveWebhook(
     headers: d.headers,
     dedupeKey: d.dedupeKey,
   };
-  return insertEvent(db, row, { notify: opts.publishAfterCommit ? "caller-publishes" : "in-transaction" });
+  return insertEvent(db, row);
 }

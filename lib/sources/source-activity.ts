@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Executor } from "@/lib/db/client";
 import { events } from "@/lib/db/schema/events";
-import { queryRows } from "@/lib/db/rows";
+import { query } from "@/lib/db/statement";
 import { isClaimable } from "@/lib/events/event-status";
 
 /** Per source name: claimable events waiting, and when the last one arrived (each an index lookup per source). */
@@ -11,7 +11,7 @@ export async function sourceActivity(
 ): Promise<Map<string, { pending: number; lastReceivedAt: Date | null }>> {
   const out = new Map<string, { pending: number; lastReceivedAt: Date | null }>();
   if (opts.names.length === 0) return out;
-  const rows = await queryRows<{ name: string; pending: number; last: string | Date | null }>(
+  const rows = await query<{ name: string; pending: number; last: Date | null }>(
     db,
     sql`select s.name,
           (select count(*)::int from ${events} where ${events.projectId} = ${opts.projectId} and ${events.source} = s.name and ${isClaimable}) as pending,
@@ -21,6 +21,6 @@ export async function sourceActivity(
           sql`, `,
         )}]::text[]) as s(name)`,
   );
-  for (const r of rows) out.set(r.name, { pending: Number(r.pending), lastReceivedAt: r.last ? new Date(r.last) : null });
+  for (const r of rows) out.set(r.name, { pending: r.pending, lastReceivedAt: r.last });
   return out;
 }

@@ -3,7 +3,7 @@ import { eq, sql } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
 import { approvalRequests } from "@/lib/db/schema/approvals";
 import { mailBatches, mailMessages } from "@/lib/db/schema/mail";
-import { queryRows } from "@/lib/db/rows";
+import { query } from "@/lib/db/statement";
 import { resetEnvCache } from "@/lib/env";
 import { drainJobs } from "@/lib/jobs/drain-jobs";
 import { closeRelayTransports } from "@/lib/mail/outbound/relay-transport";
@@ -31,7 +31,7 @@ const statuses = async (batchId: string) =>
   (await (await getDb()).select().from(mailMessages).where(eq(mailMessages.batchId, batchId))).map((m) => m.status);
 const quotaUsed = async () =>
   Number(
-    (await queryRows<{ used: number }>(await getDb(), sql`select coalesce(sum(used), 0)::int as used from mail_quota where project_id = ${h.seeded.project.id} and period like 'd:%'`))[0].used,
+    (await query<{ used: number }>(await getDb(), sql`select coalesce(sum(used), 0)::int as used from mail_quota where project_id = ${h.seeded.project.id} and period like 'd:%'`))[0].used,
   );
 
 describe("email_send under the policy", () => {

@@ -6,7 +6,6 @@ import { AppError } from "@/lib/errors";
 import { sendEmail, type SendEmailInput } from "@/lib/mail/outbound/send-email";
 import { getPolicy } from "@/lib/policy/get-policy";
 import { evaluatePolicy } from "@/lib/policy/evaluate-policy";
-import { AfterCommit } from "@/lib/approvals/after-commit";
 import { createRequest } from "@/lib/approvals/create-request";
 import { waitForRequest } from "@/lib/approvals/wait-for-request";
 import { emailAction } from "@/lib/approvals/email/email-action";
@@ -40,12 +39,10 @@ export async function sendEmailGated(db: Executor, opts: { actor: Actor; waitSec
     });
   }
   if (verdict.effect === "allow") return db.transaction((tx) => sendEmail(tx, { actor, ...input }));
-  const afterCommit = new AfterCommit();
   const held = await db.transaction(async (tx) => {
     const out = await sendEmail(tx, { actor, ...input, hold: true });
     const request = await createRequest(tx, {
       actor,
-      afterCommit,
       kind: "tool",
       action: "email_send",
       ...describeEmail(input),
@@ -57,7 +54,6 @@ export async function sendEmailGated(db: Executor, opts: { actor: Actor; waitSec
     await tx.update(mailBatches).set({ requestId: request.id }).where(eq(mailBatches.id, out.batch_id));
     return { batchId: out.batch_id, request };
   });
-  afterCommit.run();
   const row =
     held.request.status === "pending" && waitSeconds > 0
       ? await waitForRequest(db, { projectId: actor.projectId, requestId: held.request.id, timeoutMs: waitSeconds * 1000, signal })

@@ -4,7 +4,7 @@ import { eq, sql } from "drizzle-orm";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { getBlobStore } from "@/lib/blob/get-blob-store";
 import { getDb } from "@/lib/db/client";
-import { queryRows } from "@/lib/db/rows";
+import { query } from "@/lib/db/statement";
 import { diskFiles, diskUploads } from "@/lib/db/schema/disk";
 import { MAX_BYTES, MONTHLY_DOWNLOAD_BYTES } from "@/lib/disk/limits";
 import { monthOf } from "@/lib/disk/usage";
@@ -236,15 +236,15 @@ export function filesSuite(store: "local" | "s3") {
       const url = (await call("file_url", { path: "counted.txt" })).data.url;
       const db = await getDb();
       const read = async () =>
-        Number((await queryRows<{ b: string }>(db, sql`select download_bytes as b from disk_usage where project_id = ${seeded.project.id}`))[0].b);
+        (await query<{ b: number }>(db, sql`select download_bytes as b from disk_usage where project_id = ${seeded.project.id}`))[0].b;
       const before = await read();
       await fetch(url).then((r) => r.arrayBuffer());
       expect(await read()).toBe(before + 10);
-      await queryRows(db, sql`update disk_usage set download_month = ${monthOf(new Date())}, download_bytes = ${MONTHLY_DOWNLOAD_BYTES - 5} where project_id = ${seeded.project.id}`);
+      await query(db, sql`update disk_usage set download_month = ${monthOf(new Date())}, download_bytes = ${MONTHLY_DOWNLOAD_BYTES - 5} where project_id = ${seeded.project.id}`);
       const refused = await fetch(url);
       expect(refused.status).toBe(429);
       expect((await refused.json()).error.code).toBe("QUOTA_EXCEEDED");
-      await queryRows(db, sql`update disk_usage set download_bytes = 0 where project_id = ${seeded.project.id}`);
+      await query(db, sql`update disk_usage set download_bytes = 0 where project_id = ${seeded.project.id}`);
     });
   });
 

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { getDb } from "@/lib/db/client";
-import { queryRows } from "@/lib/db/rows";
+import { query } from "@/lib/db/statement";
 
 export interface Reply {
   status: number;
@@ -38,23 +38,23 @@ export function mcpCaller(client: Client) {
 /** The usage row and what it should be from the rows themselves: the quota bookkeeping must always match. */
 export async function usageMatchesRows(projectId: string) {
   const db = await getDb();
-  const [usage] = await queryRows<{ keys: number; bytes: string }>(db, sql`select keys, bytes from disk_usage where project_id = ${projectId}`);
-  const [kv] = await queryRows<{ n: number; b: string }>(
+  const [usage] = await query<{ keys: number; bytes: number }>(db, sql`select keys, bytes from disk_usage where project_id = ${projectId}`);
+  const [kv] = await query<{ n: number; b: number }>(
     db,
     sql`select count(*)::int as n, coalesce(sum(size_bytes), 0)::bigint as b from kv_entries where project_id = ${projectId}`,
   );
-  const [files] = await queryRows<{ b: string }>(
+  const [files] = await query<{ b: number }>(
     db,
     sql`select coalesce(sum(size_bytes), 0)::bigint as b from disk_files where project_id = ${projectId}`,
   );
   return {
-    usage: { keys: Number(usage?.keys ?? 0), bytes: Number(usage?.bytes ?? 0) },
-    rows: { keys: Number(kv.n), bytes: Number(kv.b) + Number(files.b) },
+    usage: { keys: usage?.keys ?? 0, bytes: usage?.bytes ?? 0 },
+    rows: { keys: kv.n, bytes: kv.b + files.b },
   };
 }
 
 export const setUsage = async (projectId: string, keys: number, bytes: number) =>
-  queryRows(
+  query(
     await getDb(),
     sql`insert into disk_usage (project_id, keys, bytes) values (${projectId}, ${keys}, ${bytes})
         on conflict (project_id) do update set keys = excluded.keys, bytes = excluded.bytes`,

@@ -1,7 +1,8 @@
 import { eq, sql } from "drizzle-orm";
+import type { ApiRequest } from "@/lib/http/api-request";
 import { getDb } from "@/lib/db/client";
-import { queryRows } from "@/lib/db/rows";
-import { diskLinks } from "@/lib/db/schema/disk";
+import { diskLinks, type DiskLink } from "@/lib/db/schema/disk";
+import { query } from "@/lib/db/statement";
 import { safeEqual } from "@/lib/crypto/hash";
 import { AppError } from "@/lib/errors";
 import { linkSignature } from "@/lib/disk/blob-urls";
@@ -9,24 +10,17 @@ import { gone } from "@/lib/disk/http/responses";
 import { sendFile } from "@/lib/disk/http/send-file";
 import { at } from "@/lib/disk/sql-time";
 
-interface LinkRow {
-  project_id: string;
-  blob_key: string;
-  path: string;
-  size_bytes: string | number;
-  content_type: string;
-  live: boolean;
-}
+type LinkRow = Pick<DiskLink, "projectId" | "blobKey" | "path" | "sizeBytes" | "contentType"> & { live: boolean };
 
 /**
  * GET /blob/link/<link_id>/<signature>: a file_url link. Served only while the link is unexpired and unrevoked,
  * the exact file version (or attachment) it was made for still exists, and the key that asked is not revoked.
  */
-export async function serveLink(req: Request, linkId: string, signature: string): Promise<Response> {
+export async function serveLink(req: ApiRequest, linkId: string, signature: string): Promise<Response> {
   if (req.method !== "GET" && req.method !== "HEAD") throw new AppError("method_not_allowed", "Links take GET only.");
   if (!safeEqual(signature, linkSignature(linkId))) throw gone("This link");
   const db = await getDb();
-  const [link] = await queryRows<LinkRow>(
+  const [link] = await query<LinkRow>(
     db,
     sql`select l.project_id, l.blob_key, l.path, l.size_bytes, l.content_type,
           (l.revoked_at is null and l.expires_at > ${at()}
@@ -40,13 +34,16 @@ export async function serveLink(req: Request, linkId: string, signature: string)
   );
   if (!link?.live) throw gone("This link");
   const file = {
-    projectId: link.project_id,
-    blobKey: link.blob_key,
+    projectId: link.projectId,
+    blobKey: link.blobKey,
     name: link.path.slice(link.path.lastIndexOf("/") + 1),
-    contentType: link.content_type,
-    sizeBytes: Number(link.size_bytes),
+    contentType: link.contentType,
+    sizeBytes: link.sizeBytes,
   };
   return sendFile(req, file, "This link", async (tx) => {
-    await tx.update(diskLinks).set({ downloads: sql`${diskLinks.downloads} + 1` }).where(eq(diskLinks.id, linkId));
+    await tx
+      .update(diskLinks)
+      .set({ downloads: sql`${diskLinks.downloads} + 1` })
+      .where(eq(diskLinks.id, linkId));
   });
 }

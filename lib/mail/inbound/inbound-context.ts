@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Executor } from "@/lib/db/client";
-import { queryRows } from "@/lib/db/rows";
+import { query } from "@/lib/db/statement";
 
 export interface InboundContext {
   /** A message of this Message-ID already stored in the mailbox (a redelivery). */
@@ -21,7 +21,7 @@ export async function inboundContext(
 ): Promise<InboundContext> {
   const from = opts.from?.toLowerCase() ?? null;
   const domain = from ? from.slice(from.lastIndexOf("@") + 1) : null;
-  const [row] = await queryRows<{ dup_id: string | null; dup_event: string | null; blocks: number; allows: number; source_id: string | null; source_name: string | null }>(
+  const [row] = await query<{ dupId: string | null; dupEvent: string | null; blocks: number; allows: number; sourceId: string | null; sourceName: string | null }>(
     db,
     sql`
       with dup as (
@@ -44,8 +44,8 @@ export async function inboundContext(
              (select id from src) as source_id, (select name from src) as source_name`,
   );
   return {
-    duplicate: row.dup_id ? { id: row.dup_id, eventId: row.dup_event } : null,
+    duplicate: row.dupId ? { id: row.dupId, eventId: row.dupEvent } : null,
     blocked: row.blocks > 0 && row.allows === 0,
-    source: row.source_id && row.source_name ? { id: row.source_id, name: row.source_name } : null,
+    source: row.sourceId && row.sourceName ? { id: row.sourceId, name: row.sourceName } : null,
   };
 }

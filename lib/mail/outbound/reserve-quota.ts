@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Executor } from "@/lib/db/client";
-import { queryRows } from "@/lib/db/rows";
+import { query } from "@/lib/db/statement";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 
@@ -19,7 +19,7 @@ export async function reserveQuota(tx: Executor, projectId: string, n: number, n
     { period: monthPeriod(now), limit: env().EMAIL_MONTHLY_LIMIT, what: "month", resets: "on the 1st (UTC)" },
   ];
   for (const l of limits) {
-    const rows = n > l.limit ? [] : await queryRows<{ used: number }>(
+    const rows = n > l.limit ? [] : await query<{ used: number }>(
       tx,
       sql`insert into mail_quota (project_id, period, used) values (${projectId}, ${l.period}, ${n})
           on conflict (project_id, period) do update set used = mail_quota.used + ${n}
@@ -36,11 +36,11 @@ export async function reserveQuota(tx: Executor, projectId: string, n: number, n
 
 /** Messages counted so far today and this month, for the Outbound mail screen. */
 export async function quotaUsage(db: Executor, projectId: string, now = new Date()) {
-  const rows = await queryRows<{ period: string; used: number }>(
+  const rows = await query<{ period: string; used: number }>(
     db,
     sql`select period, used from mail_quota where project_id = ${projectId} and period in (${dayPeriod(now)}, ${monthPeriod(now)})`,
   );
-  const used = (p: string) => Number(rows.find((r) => r.period === p)?.used ?? 0);
+  const used = (p: string) => rows.find((r) => r.period === p)?.used ?? 0;
   return {
     day: { used: used(dayPeriod(now)), limit: env().EMAIL_DAILY_LIMIT },
     month: { used: used(monthPeriod(now)), limit: env().EMAIL_MONTHLY_LIMIT },
