@@ -1,23 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { jsonText } from "@/lib/http/json-response";
-import { lightRequest } from "@/lib/http/light-request";
-
-/** Bodies announced this small are read before the handler runs: a Buffer is far cheaper than a web stream. */
-const SMALL_BODY_BYTES = 64 * 1024;
-
-/** A Node request as a fetch `Request` (light-request.ts), with the client's disconnect forwarded as an abort. */
-export async function toWebRequest(req: IncomingMessage, res: ServerResponse, origin: string): Promise<Request> {
-  const hasBody = req.method !== "GET" && req.method !== "HEAD";
-  const length = Number(req.headers["content-length"] ?? NaN);
-  const body = !hasBody ? null : length <= SMALL_BODY_BYTES ? await readAll(req) : "stream";
-  return lightRequest(req, res, new URL(req.url ?? "/", origin).href, body);
-}
-
-async function readAll(req: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
-}
 
 /** Writes a fetch `Response` to Node, streaming the body (SSE included) chunk by chunk. */
 export async function sendWebResponse(res: ServerResponse, response: Response, req?: IncomingMessage): Promise<void> {

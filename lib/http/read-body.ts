@@ -1,11 +1,11 @@
 import { AppError } from "@/lib/errors";
-import { bufferedBody } from "@/lib/http/light-request";
+import type { ApiRequest } from "@/lib/http/api-request";
 
 /** Reads a request body up to `limit` bytes; a larger one is refused with 413 before any parsing. */
-export async function readBody(req: Request, limit: number): Promise<Uint8Array> {
+export async function readBody(req: ApiRequest, limit: number): Promise<Uint8Array> {
   const declared = Number(req.headers.get("content-length") ?? "NaN");
   if (declared > limit) throw tooLarge(limit);
-  const buffered = bufferedBody(req);
+  const buffered = req.bufferedBody;
   if (buffered) {
     if (buffered.byteLength > limit) throw tooLarge(limit);
     return buffered;
@@ -32,7 +32,7 @@ const tooLarge = (limit: number) =>
     fix: "Send a smaller body; large files go through file_put's presigned upload.",
   });
 
-export async function readJson(req: Request, limit: number): Promise<unknown> {
+export async function readJson(req: ApiRequest, limit: number): Promise<unknown> {
   const bytes = await readBody(req, limit);
   if (bytes.byteLength === 0) return undefined;
   try {
@@ -41,4 +41,14 @@ export async function readJson(req: Request, limit: number): Promise<unknown> {
   } catch {
     throw new AppError("bad_request", "The request body is not valid JSON.", { fix: "Send a JSON body." });
   }
+}
+
+/** An HTML form's fields (application/x-www-form-urlencoded, what a plain `<form method="post">` sends). */
+export async function readForm(req: ApiRequest, limit: number): Promise<URLSearchParams> {
+  const type = (req.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
+  if (type !== "application/x-www-form-urlencoded") {
+    throw new AppError("unsupported_media_type", "Content-Type must be application/x-www-form-urlencoded.", { fix: "Submit the page's form." });
+  }
+  const bytes = await readBody(req, limit);
+  return new URLSearchParams(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8"));
 }

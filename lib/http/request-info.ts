@@ -1,7 +1,8 @@
 import { env } from "@/lib/env";
+import type { ApiRequest } from "@/lib/http/api-request";
 
 /** The address failures are throttled by. X-Forwarded-For only counts behind a configured proxy. */
-export function clientIp(req: Request): string {
+export function clientIp(req: Pick<ApiRequest, "headers">): string {
   if (env().TRUST_PROXY) {
     const fwd = req.headers.get("x-forwarded-for")?.split(",")[0]?.trim();
     if (fwd) return fwd;

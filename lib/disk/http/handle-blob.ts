@@ -1,4 +1,5 @@
 import { BLOB_PREFIX } from "@/lib/disk/blob-urls";
+import type { ApiRequest } from "@/lib/http/api-request";
 import { blobErrorResponse } from "@/lib/disk/http/responses";
 import { serveDownload } from "@/lib/disk/http/serve-download";
 import { serveLink } from "@/lib/disk/http/serve-link";
@@ -12,7 +13,7 @@ import { AppError } from "@/lib/errors";
  *   GET  /blob/download/<token>          5-minute download (file_get download_url)
  *   GET  /blob/link/<link_id>/<sig>      public link (file_url)
  */
-export async function handleBlob(req: Request): Promise<Response> {
+export async function handleBlob(req: ApiRequest): Promise<Response> {
   try {
     const parts = new URL(req.url).pathname.slice(BLOB_PREFIX.length + 1).split("/");
     if (parts[0] === "upload" && parts.length === 2) return await serveUpload(req, parts[1]);

@@ -1,4 +1,5 @@
 import { getDb, type Tx } from "@/lib/db/client";
+import type { ApiRequest } from "@/lib/http/api-request";
 import { AppError } from "@/lib/errors";
 import { getBlobStore } from "@/lib/blob/get-blob-store";
 import { countDownload } from "@/lib/disk/usage";
@@ -16,7 +17,7 @@ export interface Servable {
  * Streams one object as an attachment. A GET counts its size toward the project's 5 GB a month before the first
  * byte (QUOTA_EXCEEDED when it would go over); `also` runs in that same transaction (a link's download counter).
  */
-export async function sendFile(req: Request, f: Servable, what: string, also?: (tx: Tx) => Promise<void>): Promise<Response> {
+export async function sendFile(req: ApiRequest, f: Servable, what: string, also?: (tx: Tx) => Promise<void>): Promise<Response> {
   const headers = fileHeaders(f);
   if (req.method === "HEAD") return new Response(null, { status: 200, headers });
   const object = await (await getBlobStore()).get(f.blobKey);

@@ -1,4 +1,5 @@
 import { eq } from "drizzle-orm";
+import type { ApiRequest } from "@/lib/http/api-request";
 import { getDb } from "@/lib/db/client";
 import { diskFiles } from "@/lib/db/schema/disk";
 import { AppError } from "@/lib/errors";
@@ -11,7 +12,7 @@ import { sendFile, type Servable } from "@/lib/disk/http/send-file";
  * GET /blob/download/<token>: file_get's 5-minute URL. Bound to one file version: once the path is replaced or
  * deleted the URL answers 404 even before it expires, so it never serves other bytes than the ones it was made for.
  */
-export async function serveDownload(req: Request, token: string): Promise<Response> {
+export async function serveDownload(req: ApiRequest, token: string): Promise<Response> {
   if (req.method !== "GET" && req.method !== "HEAD") throw new AppError("method_not_allowed", "Download URLs take GET only.");
   const claim = unseal<{ f?: string; a?: [string, string, string] }>("disk-download", token);
   if (!claim) throw gone("This download URL");

@@ -1,4 +1,5 @@
 import { eq } from "drizzle-orm";
+import type { ApiRequest } from "@/lib/http/api-request";
 import { getDb } from "@/lib/db/client";
 import { diskUploads } from "@/lib/db/schema/disk";
 import { AppError } from "@/lib/errors";
@@ -22,7 +23,7 @@ const bad = (message: string, fix: string) => new AppError("bad_request", messag
  * PUT /blob/upload/<token>: the local store's stand-in for a presigned S3 PUT. Streams the body into the store
  * (never buffered whole), refusing another Content-Type or size than announced, as S3 does for signed headers.
  */
-export async function serveUpload(req: Request, token: string): Promise<Response> {
+export async function serveUpload(req: ApiRequest, token: string): Promise<Response> {
   if (req.method === "OPTIONS") return new Response(null, { status: 204, headers: CORS });
   try {
     if (req.method !== "PUT") throw new AppError("method_not_allowed", "Upload URLs take PUT only.");

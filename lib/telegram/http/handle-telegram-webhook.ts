@@ -1,4 +1,5 @@
 import { safeEqual } from "@/lib/crypto/hash";
+import type { ApiRequest } from "@/lib/http/api-request";
 import { readJson } from "@/lib/http/read-body";
 import { botFor } from "@/lib/telegram/bot-runner";
 import { TELEGRAM_HOOK_PREFIX } from "@/lib/telegram/bot-mode";
@@ -10,7 +11,7 @@ const status = (code: number) => new Response(null, { status: code });
  * `POST /telegram/<project id>`: Telegram's webhook. The secret token header set with setWebhook must match
  * (constant-time) before the body is even parsed; the update then goes to the project's bot.
  */
-export async function handleTelegramWebhook(req: Request): Promise<Response> {
+export async function handleTelegramWebhook(req: ApiRequest): Promise<Response> {
   if (req.method !== "POST") return new Response(null, { status: 405, headers: { Allow: "POST" } });
   const projectId = new URL(req.url).pathname.slice(TELEGRAM_HOOK_PREFIX.length);
   if (!/^[A-Za-z0-9_]{1,64}$/.test(projectId)) return status(404);

@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import type { ApiRequest } from "@/lib/http/api-request";
 import { z as zod } from "zod";
 import { AppError } from "@/lib/errors";
 import { readJson } from "@/lib/http/read-body";
@@ -36,7 +37,7 @@ function coerce(value: string[], prop: JsonSchema | undefined): unknown {
  * The tool's arguments from a REST request: path params, plus the query (GET/DELETE) or the JSON body
  * (POST/PUT/PATCH), all parsed afterwards by the tool's own schema.
  */
-export async function restArgs(req: Request, url: URL, input: z.ZodType, params: Record<string, string>) {
+export async function restArgs(req: ApiRequest, url: URL, input: z.ZodType, params: Record<string, string>) {
   const props = propertyTypes(input);
   let args: Record<string, unknown> = {};
   if (req.method === "GET" || req.method === "DELETE") {

@@ -1,11 +1,12 @@
 import { AppError } from "@/lib/errors";
+import type { ApiRequest } from "@/lib/http/api-request";
 import type { AnyTool } from "@/lib/tools/run-tool";
 
 /**
  * `If-Match: "3"` → the tool's version argument (e.g. kv_set's `if_version`), so HTTP clients get optimistic
  * concurrency the usual way. A weak tag (`W/"3"`) counts the same; anything but one version is refused.
  */
-export function ifMatchArgs(req: Request, tool: AnyTool, args: Record<string, unknown>): Record<string, unknown> {
+export function ifMatchArgs(req: ApiRequest, tool: AnyTool, args: Record<string, unknown>): Record<string, unknown> {
   const arg = tool.rest.ifMatch;
   const header = req.headers.get("if-match");
   if (!arg || header === null) return args;
