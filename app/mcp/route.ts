@@ -1,6 +1,14 @@
-import { handleMcp } from "@/lib/tools/adapters/mcp";
+import { nextHandler } from "@/lib/http/routes";
 
-// server.ts dispatches /mcp to the same handler directly; this route serves `next dev` and any other way in.
+// A path of the route table (lib/http/routes.ts), which server.ts serves directly; this file serves every other way in.
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
-export { handleMcp as POST, handleMcp as GET, handleMcp as DELETE };
+export {
+  nextHandler as GET,
+  nextHandler as HEAD,
+  nextHandler as POST,
+  nextHandler as PUT,
+  nextHandler as PATCH,
+  nextHandler as DELETE,
+  nextHandler as OPTIONS,
+};

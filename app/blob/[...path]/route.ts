@@ -1,6 +1,14 @@
-import { handleBlob } from "@/lib/disk/http/handle-blob";
+import { nextHandler } from "@/lib/http/routes";
 
-// server.ts serves /blob/* on the fast path with the same handler; this route serves `next dev` and any other way in.
+// A path of the route table (lib/http/routes.ts), which server.ts serves directly; this file serves every other way in.
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
-export { handleBlob as GET, handleBlob as HEAD, handleBlob as PUT, handleBlob as OPTIONS };
+export {
+  nextHandler as GET,
+  nextHandler as HEAD,
+  nextHandler as POST,
+  nextHandler as PUT,
+  nextHandler as PATCH,
+  nextHandler as DELETE,
+  nextHandler as OPTIONS,
+};

@@ -1,5 +1,14 @@
-import { serveMailHtml } from "@/lib/mail/http/serve-mail-html";
+import { nextHandler } from "@/lib/http/routes";
 
-/** The HTML of a received message, behind a signed URL from inbox_claim (lib/mail/email-event-links.ts). */
-export const GET = serveMailHtml;
-export const HEAD = serveMailHtml;
+// A path of the route table (lib/http/routes.ts), which server.ts serves directly; this file serves every other way in.
+export const dynamic = "force-dynamic";
+export const runtime = "nodejs";
+export {
+  nextHandler as GET,
+  nextHandler as HEAD,
+  nextHandler as POST,
+  nextHandler as PUT,
+  nextHandler as PATCH,
+  nextHandler as DELETE,
+  nextHandler as OPTIONS,
+};

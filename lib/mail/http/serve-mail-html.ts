@@ -1,6 +1,9 @@
 import { and, eq } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
 import { mailMessages } from "@/lib/db/schema/mail";
+import { AppError } from "@/lib/errors";
+import type { ApiRequest } from "@/lib/http/api-request";
+import { errorResponse } from "@/lib/http/json-response";
 import { MAIL_HTML_PREFIX, readMailHtmlToken } from "@/lib/mail/http/mail-html-url";
 
 /**
@@ -8,8 +11,10 @@ import { MAIL_HTML_PREFIX, readMailHtmlToken } from "@/lib/mail/http/mail-html-u
  * it is served under a CSP sandbox with no scripts, no forms and no remote loads (inline styles and data: images
  * only), never sniffed, never cached, never sending a Referer.
  */
-export async function serveMailHtml(req: Request): Promise<Response> {
-  if (req.method !== "GET" && req.method !== "HEAD") return new Response("Method not allowed", { status: 405, headers: { allow: "GET, HEAD" } });
+export async function serveMailHtml(req: ApiRequest): Promise<Response> {
+  if (req.method !== "GET" && req.method !== "HEAD") {
+    return errorResponse(new AppError("method_not_allowed", "Use GET.", { headers: { Allow: "GET, HEAD" } }));
+  }
   const token = new URL(req.url).pathname.slice(MAIL_HTML_PREFIX.length);
   const claim = readMailHtmlToken(token);
   const gone = () => new Response("This link has expired or is not valid.", { status: 410, headers: { "content-type": "text/plain; charset=utf-8" } });

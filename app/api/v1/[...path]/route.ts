@@ -1,6 +1,14 @@
-import { handleRest } from "@/lib/tools/adapters/rest";
+import { nextHandler } from "@/lib/http/routes";
 
-// server.ts dispatches /api/v1/* to the same handler directly; this route serves `next dev` and any other way in.
+// A path of the route table (lib/http/routes.ts), which server.ts serves directly; this file serves every other way in.
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
-export { handleRest as GET, handleRest as POST, handleRest as PUT, handleRest as PATCH, handleRest as DELETE };
+export {
+  nextHandler as GET,
+  nextHandler as HEAD,
+  nextHandler as POST,
+  nextHandler as PUT,
+  nextHandler as PATCH,
+  nextHandler as DELETE,
+  nextHandler as OPTIONS,
+};

@@ -1,6 +1,14 @@
-import { postEmailDecision } from "@/lib/approvals/http/post-email-decision";
+import { nextHandler } from "@/lib/http/routes";
 
-/** The decision form of an emailed link's page (the page itself only shows; this POST decides). */
-export async function POST(req: Request, ctx: { params: Promise<{ token: string }> }) {
-  return postEmailDecision(req, (await ctx.params).token);
-}
+// A path of the route table (lib/http/routes.ts), which server.ts serves directly; this file serves every other way in.
+export const dynamic = "force-dynamic";
+export const runtime = "nodejs";
+export {
+  nextHandler as GET,
+  nextHandler as HEAD,
+  nextHandler as POST,
+  nextHandler as PUT,
+  nextHandler as PATCH,
+  nextHandler as DELETE,
+  nextHandler as OPTIONS,
+};

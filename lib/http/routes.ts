@@ -1,0 +1,79 @@
+import { postEmailDecision } from "@/lib/approvals/http/post-email-decision";
+import { APPROVALS_STREAM_PATH, handleApprovalsStream } from "@/lib/approvals/http/handle-approvals-stream";
+import { postVerify } from "@/lib/channels/http/post-verify";
+import { BLOB_PREFIX } from "@/lib/disk/blob-urls";
+import { handleBlob } from "@/lib/disk/http/handle-blob";
+import { AppError } from "@/lib/errors";
+import { PAYLOAD_PATH } from "@/lib/events/payload-url";
+import type { ApiHandler, ApiRequest } from "@/lib/http/api-request";
+import { handleHook, HOOKS_PREFIX } from "@/lib/http/intake/handle-hook";
+import { servePayload } from "@/lib/http/intake/serve-payload";
+import { errorResponse } from "@/lib/http/json-response";
+import { handleStream, STREAM_PATH } from "@/lib/http/stream/handle-stream";
+import { MAIL_HTML_PREFIX } from "@/lib/mail/http/mail-html-url";
+import { serveMailHtml } from "@/lib/mail/http/serve-mail-html";
+import { TELEGRAM_HOOK_PREFIX } from "@/lib/telegram/bot-mode";
+import { handleTelegramWebhook } from "@/lib/telegram/http/handle-telegram-webhook";
+import { handleMcp } from "@/lib/tools/adapters/mcp";
+import { API_PREFIX, handleRest } from "@/lib/tools/adapters/rest";
+
+export interface Route {
+  /** Literal segments, `:name` for one segment (a param), or a trailing `*` for the rest of the path. */
+  path: string;
+  handler: ApiHandler;
+  /** The Next route file that serves this path for every way in but the fast path (`next dev`, tests of Next). */
+  next: string;
+}
+
+/**
+ * Every HTTP path Brynth serves outside Next's pages, declared once (ARCHITECTURE §5a). server.ts's fast path
+ * dispatches from this table before Next sees the request, and each route file named here exports `nextRoute`'s
+ * handlers, which dispatch from the same table. The first entry that matches wins. A handler receives every method
+ * and refuses the ones it does not serve itself, so both ways in answer a wrong method alike.
+ */
+export const routes: readonly Route[] = [
+  { path: "/mcp", handler: handleMcp, next: "app/mcp/route.ts" },
+  { path: STREAM_PATH, handler: handleStream, next: "app/api/v1/[...path]/route.ts" },
+  { path: APPROVALS_STREAM_PATH, handler: handleApprovalsStream, next: "app/api/v1/[...path]/route.ts" },
+  { path: `${API_PREFIX}/*`, handler: handleRest, next: "app/api/v1/[...path]/route.ts" },
+  { path: `${PAYLOAD_PATH}*`, handler: servePayload, next: "app/hooks/[...path]/route.ts" },
+  { path: `${HOOKS_PREFIX}*`, handler: handleHook, next: "app/hooks/[...path]/route.ts" },
+  { path: `${BLOB_PREFIX}/*`, handler: handleBlob, next: "app/blob/[...path]/route.ts" },
+  { path: `${TELEGRAM_HOOK_PREFIX}*`, handler: handleTelegramWebhook, next: "app/telegram/[...path]/route.ts" },
+  { path: `${MAIL_HTML_PREFIX}:token`, handler: serveMailHtml, next: "app/mail-html/[token]/route.ts" },
+  { path: "/decide/:token/submit", handler: (req, p) => postEmailDecision(req, p.token), next: "app/decide/[token]/submit/route.ts" },
+  { path: "/verify/:token/confirm", handler: (req, p) => postVerify(req, p.token), next: "app/verify/[token]/confirm/route.ts" },
+];
+
+const NO_PARAMS: Record<string, string> = Object.freeze({});
+const matchers = routes.map((route) => ({ route, re: compile(route.path) }));
+
+function compile(path: string): RegExp {
+  const rest = path.endsWith("*");
+  const segments = (rest ? path.slice(0, -1) : path).split("/");
+  const body = segments.map((s) => (s.startsWith(":") ? `(?<${s.slice(1)}>[^/]+)` : s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))).join("/");
+  return new RegExp(`^${body}${rest ? ".*" : ""}$`);
+}
+
+/** The table's entry for a path (no query), with its params; undefined when the path is Next's (pages, assets). */
+export function findRoute(path: string): { route: Route; params: Record<string, string> } | undefined {
+  for (const { route, re } of matchers) {
+    const m = re.exec(path);
+    if (m) return { route, params: m.groups ?? NO_PARAMS };
+  }
+  return undefined;
+}
+
+/**
+ * What every route file named in the table exports for each method: the table's dispatch, given the fetch
+ * `Request` Next hands it, which already is an ApiRequest.
+ */
+export function nextHandler(req: Request): Promise<Response> {
+  return dispatch(req);
+}
+
+async function dispatch(req: ApiRequest): Promise<Response> {
+  const found = findRoute(new URL(req.url).pathname);
+  if (!found) return errorResponse(new AppError("not_found", "Not found."));
+  return found.route.handler(req, found.params);
+}
