@@ -1,7 +1,8 @@
 import type { IncomingMessage, Server } from "node:http";
 import type { Duplex } from "node:stream";
 import { WebSocketServer } from "ws";
-import { handleStream } from "@/lib/http/stream/handle-stream";
+import { upgradeRequest } from "@/lib/http/node-request";
+import { handleStream, STREAM_PATH } from "@/lib/http/stream/handle-stream";
 
 const g = globalThis as { __brynthWss?: WebSocketServer };
 
@@ -11,12 +12,12 @@ const g = globalThis as { __brynthWss?: WebSocketServer };
  */
 export async function handleStreamUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer, origin: string) {
   const controller = new AbortController();
-  const headers = new Headers();
-  for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers.set(k, v);
-  const response = await handleStream(new Request(new URL(req.url ?? "/", origin), { headers, signal: controller.signal }));
+  const response = await handleStream(upgradeRequest(req, origin, controller.signal));
   if (response.status !== 200 || !response.body) {
     const body = await response.text();
-    socket.end(`HTTP/1.1 ${response.status} Error\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+    socket.end(
+      `HTTP/1.1 ${response.status} Error\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    );
     return;
   }
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
@@ -56,7 +57,7 @@ export async function handleStreamUpgrade(req: IncomingMessage, socket: Duplex, 
 export function attachStreamUpgrade(server: Server, origin: string, opts: { dev: boolean }) {
   server.on("upgrade", (req, socket, head) => {
     const path = (req.url ?? "/").split("?")[0];
-    if (path === "/api/v1/stream") {
+    if (path === STREAM_PATH) {
       req.headers["x-brynth-remote-address"] = req.socket.remoteAddress ?? "unknown";
       handleStreamUpgrade(req, socket, head, origin).catch(() => socket.destroy());
     } else if (!opts.dev) {
