@@ -3,6 +3,8 @@ import { csvHeader, csvRow, ndjsonRow } from "@/lib/ledger/export-format";
 import { currentOwner } from "@/lib/auth/current-owner";
 import { getDb } from "@/lib/db/client";
 import { queryLedger } from "@/lib/ledger/query-ledger";
+import { AppError } from "@/lib/errors";
+import { errorResponse } from "@/lib/http/json-response";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
@@ -12,12 +14,12 @@ const PAGE = 1000;
 /** The filtered ledger as CSV or NDJSON, streamed page by page so a large ledger never sits in memory. */
 export async function GET(req: Request) {
   const ctx = await currentOwner();
-  if (!ctx) return Response.json({ error: { code: "unauthorized", message: "Sign in to export the ledger." } }, { status: 401 });
+  if (!ctx) return errorResponse(new AppError("unauthorized", "Sign in to export the ledger."));
   const params = firstValues(Object.fromEntries(new URL(req.url).searchParams));
   const parsed = ledgerSearch.omit({ cursor: true, limit: true }).safeParse(params);
   if (!parsed.success) {
     const message = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
-    return Response.json({ error: { code: "validation_error", message } }, { status: 400 });
+    return errorResponse(new AppError("validation_error", message));
   }
   const ndjson = params.format === "ndjson";
   const db = await getDb();

@@ -3,6 +3,8 @@ import { currentOwner } from "@/lib/auth/current-owner";
 import { getDb } from "@/lib/db/client";
 import { ledgerHeadSeq } from "@/lib/ledger/ledger-stats";
 import { verifyLedger } from "@/lib/ledger/verify-ledger";
+import { AppError } from "@/lib/errors";
+import { errorResponse } from "@/lib/http/json-response";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
@@ -19,10 +21,10 @@ const query = z.object({ from_seq: z.coerce.number().int().min(1).default(1) });
  */
 export async function GET(req: Request) {
   const ctx = await currentOwner();
-  if (!ctx) return Response.json({ error: { code: "unauthorized", message: "Sign in again." } }, { status: 401 });
+  if (!ctx) return errorResponse(new AppError("unauthorized", "Sign in again."));
   const parsed = query.safeParse(Object.fromEntries(new URL(req.url).searchParams));
   if (!parsed.success) {
-    return Response.json({ error: { code: "validation_error", message: "from_seq must be a positive integer." } }, { status: 400 });
+    return errorResponse(new AppError("validation_error", "from_seq must be a positive integer."));
   }
   const fromSeq = parsed.data.from_seq;
   const toSeq = fromSeq + CHUNK - 1;
