@@ -11,12 +11,14 @@
  * a reference.
  * Run: npx tsx bench/events.ts   (SECONDS=10 DONE_ROWS=1000000 WAKES=300 to change the defaults)
  */
-import { createHmac, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { Agent, request } from "node:http";
 import postgres from "postgres";
 import { closedLoop, percentiles } from "./support/load";
 import { serverCpuPerCall } from "./support/cpu-time";
 import { freshDatabase, startProcess } from "./support/processes";
+import { pooledClaimAck } from "./support/pooled-claim-ack";
+import { signedDelivery } from "./support/signed-delivery";
 
 const SECONDS = Number(process.env.SECONDS ?? 10);
 const CONNECTIONS = 16;
@@ -38,21 +40,10 @@ function http(method: string, url: string, body?: string, headers: Record<string
   });
 }
 
-/** A Stripe-sized delivery (~700 bytes), unique each time. */
-function delivery(n: number) {
-  const body = JSON.stringify({
-    id: `evt_${n}_${randomBytes(6).toString("hex")}`,
-    type: "invoice.paid",
-    created: Math.floor(Date.now() / 1000),
-    data: { object: { id: `in_${n}`, amount_due: 1200, currency: "eur", customer: "cus_123", lines: [{ amount: 1200, description: "Pro plan" }], metadata: { order: String(n), note: "x".repeat(400) } } },
-  });
-  return { body, signature: createHmac("sha256", SECRET).update(body).digest("hex") };
-}
-
 async function intake(url: string) {
   let n = 0;
   const send = async () => {
-    const d = delivery(n++);
+    const d = signedDelivery(n++, SECRET);
     const res = await http("POST", url, d.body, { "content-type": "application/json", "x-signature": d.signature });
     if (res.status !== 200) throw new Error(`status ${res.status}`);
   };
@@ -67,10 +58,12 @@ const stripeOf = (id: string) => [...id].reduce((h, c) => (h * 31 + c.charCodeAt
  * `random`: each consumer tries 10 of the 100 oldest pending events in its own order, as independent agents would,
  * and loses races to the others. `striped`: consumer w takes only the events whose id hashes to w, as a
  * coordinated pool would — what claim + ack cost without contention, though every consumer still reads every
- * page. `pooled`: the consumers share one queue, and whichever finds it empty reads the next page for all — a
- * page of 100 per 100 jobs instead of one per consumer, so the phase measures claim + ack rather than listing.
+ * page. `pooled` (support/pooled-claim-ack.ts, shared with ab-checkouts.ts): the consumers share one queue, and
+ * whichever finds it empty reads the next page for all — a page of 100 per 100 jobs instead of one per consumer,
+ * so the phase measures claim + ack rather than listing.
  */
 async function claimAck(base: string, key: string, pick: "random" | "striped" | "pooled" = "random") {
+  if (pick === "pooled") return pooledClaimAck({ http, base, key, source: "bench", consumers: CONNECTIONS, seconds: SECONDS });
   const auth = { authorization: `Bearer ${key}`, "content-type": "application/json" };
   const wins = new Map<string, number>();
   let lostRaces = 0;
@@ -85,29 +78,12 @@ async function claimAck(base: string, key: string, pick: "random" | "striped" | 
     lists++;
     return { ids: body.events.map((e: { id: string }) => e.id) as string[], next: body.next_cursor as string | null };
   };
-  // pooled: the shared queue, the page after it, and the one read in flight that every idle consumer awaits
-  const pool = { queue: [] as string[], cursor: null as string | null, drained: false, reading: null as Promise<void> | null };
-  const refill = () =>
-    (pool.reading ??= page(pool.cursor)
-      .then(({ ids, next }) => {
-        pool.drained = ids.length === 0 && !pool.cursor;
-        pool.queue.push(...ids.reverse());
-        pool.cursor = next;
-      })
-      .finally(() => (pool.reading = null)));
   await Promise.all(
     Array.from({ length: CONNECTIONS }, async (_, w) => {
       let queue: string[] = [];
       let cursor: string | null = null; // striped: the page after the one whose share this consumer has taken
       while (performance.now() < end) {
-        if (pick === "pooled") {
-          if (pool.queue.length === 0) {
-            if (pool.drained) return;
-            await refill();
-            continue;
-          }
-          queue = [pool.queue.pop()!];
-        } else if (queue.length === 0) {
+        if (queue.length === 0) {
           const { ids, next } = await page(cursor);
           if (ids.length === 0 && !cursor) return; // drained
           queue = pick === "random" ? ids.sort(() => Math.random() - 0.5).slice(0, 10) : ids.filter((id) => stripeOf(id) === w).reverse();
