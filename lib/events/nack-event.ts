@@ -7,18 +7,12 @@ import { eventState } from "@/lib/events/event-state";
 import { MAX_ATTEMPTS } from "@/lib/events/event-status";
 import { notifyEventChange } from "@/lib/events/events-channel";
 import { leaseError } from "@/lib/events/lease-errors";
+import { cutUtf8 } from "@/lib/text/cut-utf8";
 
 /** Retry delay after the n-th failed attempt: 30 s, 60 s, 120 s, 240 s… capped at one hour. */
 export const RETRY_BASE_S = 30;
 export const RETRY_MAX_S = 3600;
 export const MAX_REASON_BYTES = 1024;
-
-/** Cut to at most `max` UTF-8 bytes without splitting a character. */
-export function cutUtf8(text: string, max: number): string {
-  const bytes = Buffer.from(text, "utf8");
-  if (bytes.length <= max) return text;
-  return new TextDecoder().decode(bytes.subarray(0, max)).replace(/\uFFFD+$/, "");
-}
 
 /** Gives a claimed event back: `failed` until its retry delay passes, or `dead` after the last attempt or retry:false. */
 export async function nackEvent(
