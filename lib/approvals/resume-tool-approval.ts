@@ -2,7 +2,7 @@ import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
 import { AppError, notFound } from "@/lib/errors";
 import type { GatedTool } from "@/lib/policy/policy-schema";
-import { stableJson } from "@/lib/approvals/action-hash";
+import { stableJson } from "@/lib/json/stable-json";
 import { loadRequest } from "@/lib/approvals/decide-request";
 import { gateOutcome, type GateResult } from "@/lib/approvals/gate-tool-call";
 import { waitForRequest } from "@/lib/approvals/wait-for-request";

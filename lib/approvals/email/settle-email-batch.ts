@@ -4,7 +4,7 @@ import type { ApprovalRequest } from "@/lib/db/schema/approvals";
 import { mailBatches, mailMessages } from "@/lib/db/schema/mail";
 import { dayPeriod, monthPeriod } from "@/lib/mail/outbound/reserve-quota";
 import { startDelivery } from "@/lib/mail/outbound/queue-message";
-import { stableJson } from "@/lib/approvals/action-hash";
+import { stableJson } from "@/lib/json/stable-json";
 import { emailAction } from "@/lib/approvals/email/email-action";
 
 /**
