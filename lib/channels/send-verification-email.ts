@@ -1,7 +1,8 @@
 import type { Executor } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import { queueSystemMail } from "@/lib/approvals/deliveries/system-mail";
-import { emailButton, emailLayout, escapeHtml } from "@/lib/approvals/deliveries/email-layout";
+import { emailButton, emailLayout } from "@/lib/approvals/deliveries/email-layout";
+import { escapeHtml } from "@/lib/text/escape-html";
 
 /** The link opens a page whose button POSTs the verification: a scanner following the link verifies nothing. */
 export async function sendVerificationEmail(

@@ -1,9 +1,8 @@
 import type { InlineKeyboardButton } from "grammy/types";
 import type { ApprovalRequest } from "@/lib/db/schema/approvals";
 import { buttonData } from "@/lib/telegram/callback-data";
-
-/** Telegram HTML needs only these three escaped. */
-export const escapeHtml = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+// Telegram's HTML mode needs only &, < and > escaped, and decodes the &quot; and &#39; this also writes.
+import { escapeHtml } from "@/lib/text/escape-html";
 
 const cut = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 

@@ -1,5 +1,4 @@
-export const escapeHtml = (s: string) =>
-  s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
+import { escapeHtml } from "@/lib/text/escape-html";
 
 /** A plain, client-safe HTML email: inline styles only, no images or remote content. */
 export function emailLayout(body: string, footer: string): string {

@@ -2,7 +2,8 @@ import type { Executor } from "@/lib/db/client";
 import type { ApprovalChannel, ApprovalRequest } from "@/lib/db/schema/approvals";
 import { env } from "@/lib/env";
 import { queueSystemMail } from "@/lib/approvals/deliveries/system-mail";
-import { emailButton, emailLayout, escapeHtml } from "@/lib/approvals/deliveries/email-layout";
+import { emailButton, emailLayout } from "@/lib/approvals/deliveries/email-layout";
+import { escapeHtml } from "@/lib/text/escape-html";
 
 const kindLabel = { approval: "Approval requested", question: "Question", policy: "Policy change", tool: "Approval requested" } as const;
 
