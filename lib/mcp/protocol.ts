@@ -1,20 +1,32 @@
 import { z } from "zod";
+import {
+  CallToolRequestParamsSchema,
+  CancelledNotificationParamsSchema,
+  DEFAULT_NEGOTIATED_PROTOCOL_VERSION,
+  ImplementationSchema,
+  InitializeRequestParamsSchema,
+  JSONRPCMessageSchema,
+  LATEST_PROTOCOL_VERSION,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  type JSONRPCMessage,
+  type ProgressNotification,
+  type RequestId,
+} from "@modelcontextprotocol/sdk/types.js";
 
-/** Protocol versions we speak, newest first; an initialize asking for another one gets the newest. */
-export const PROTOCOL_VERSIONS = ["2025-11-25", "2025-06-18", "2025-03-26"] as const;
-export const LATEST_PROTOCOL = PROTOCOL_VERSIONS[0];
+/**
+ * The SDK's versions that speak Streamable HTTP (it first appeared in 2025-03-26; older ones used HTTP+SSE, which we
+ * do not serve), newest first. 2025-03-26 stays because its JSON-RPC batches work here (mcp-batch.ts).
+ */
+export const PROTOCOL_VERSIONS: readonly string[] = SUPPORTED_PROTOCOL_VERSIONS.filter((v) => v >= "2025-03-26");
+export const LATEST_PROTOCOL = LATEST_PROTOCOL_VERSION;
 /** Without MCP-Protocol-Version a client is assumed to speak 2025-03-26 (spec, "Protocol Version Header"). */
-export const DEFAULT_PROTOCOL = "2025-03-26";
+export const DEFAULT_PROTOCOL = DEFAULT_NEGOTIATED_PROTOCOL_VERSION;
+/** The only version whose JSON-RPC allowed batches: 2025-06-18 removed them. */
+export const BATCH_PROTOCOL = "2025-03-26";
 
-export const jsonRpcMessage = z.object({
-  jsonrpc: z.literal("2.0"),
-  id: z.union([z.string(), z.number().int()]).optional(),
-  method: z.string().optional(),
-  params: z.record(z.string(), z.unknown()).optional(),
-  result: z.unknown().optional(),
-  error: z.unknown().optional(),
-});
-export type JsonRpcMessage = z.infer<typeof jsonRpcMessage>;
+export const jsonRpcMessage = JSONRPCMessageSchema;
+export type JsonRpcMessage = JSONRPCMessage;
+export type Id = RequestId | null;
 
 export const rpcErrors = {
   parse: -32700,
@@ -26,14 +38,15 @@ export const rpcErrors = {
   server: -32000,
 } as const;
 
-export const initializeParams = z.object({
-  protocolVersion: z.string(),
-  capabilities: z.record(z.string(), z.unknown()).default({}),
-  clientInfo: z.object({ name: z.string().max(200), version: z.string().max(100).optional() }).loose(),
-}).loose();
+/** The SDK's params, with client names capped: they go into the session row and the ledger. */
+export const initializeParams = InitializeRequestParamsSchema.extend({
+  clientInfo: ImplementationSchema.extend({ name: z.string().max(200), version: z.string().max(100) }),
+});
+export const callParams = CallToolRequestParamsSchema;
+export const cancelledParams = CancelledNotificationParamsSchema;
 
-export const callParams = z.object({
-  name: z.string(),
-  arguments: z.record(z.string(), z.unknown()).optional(),
-  _meta: z.unknown().optional(),
-}).loose();
+export const progressNotification = (params: ProgressNotification["params"]) => ({
+  jsonrpc: "2.0" as const,
+  method: "notifications/progress" as const,
+  params,
+});

@@ -63,7 +63,8 @@ describe("MCP transport", () => {
     const invalid = await rawMcp(server.url, { hello: "world" }, auth());
     expect(invalid.status).toBe(400);
     expect((await invalid.json()).error.code).toBe(-32600);
-    const batch = await rawMcp(server.url, [call("whoami")], auth());
+    // Batches are 2025-03-26 only (mcp-protocol.test.ts).
+    const batch = await rawMcp(server.url, [call("whoami")], { ...auth(), "mcp-protocol-version": "2025-06-18" });
     expect(batch.status).toBe(400);
     const unknownMethod = await rawMcp(server.url, { jsonrpc: "2.0", id: 9, method: "resources/list" }, auth());
     expect((await unknownMethod.json()).error.code).toBe(-32601);

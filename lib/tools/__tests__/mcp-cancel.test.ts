@@ -1,0 +1,106 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { and, count, eq } from "drizzle-orm";
+import { getDb } from "@/lib/db/client";
+import { ledgerEntries } from "@/lib/db/schema/ledger";
+import { startApiServer } from "@/lib/testing/api-server";
+import { seedKey, seedProject } from "@/lib/testing/seed";
+import { connectMcp, rawMcp } from "@/lib/testing/mcp-client";
+import { useTwoInstances } from "@/lib/testing/spawn-instance";
+
+const WAIT_SECONDS = 12;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const waitCall = (id: number, seconds = WAIT_SECONDS) => ({
+  jsonrpc: "2.0",
+  id,
+  method: "tools/call",
+  params: { name: "inbox_wait", arguments: { timeout_seconds: seconds } },
+});
+const cancel = (requestId: number) => ({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId, reason: "test" } });
+const waitEntries = async (projectId: string) =>
+  (await (await getDb()).select({ n: count() }).from(ledgerEntries).where(and(eq(ledgerEntries.projectId, projectId), eq(ledgerEntries.op, "inbox.wait"))))[0].n;
+const messages = (sse: string) => sse.split("\n").filter((l) => l.startsWith("data: ")).map((l) => JSON.parse(l.slice(6)));
+
+async function openSession(url: string, secret: string) {
+  const res = await rawMcp(
+    url,
+    { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "cancel-test", version: "1" } } },
+    { authorization: `Bearer ${secret}` },
+  );
+  return { authorization: `Bearer ${secret}`, "mcp-session-id": res.headers.get("mcp-session-id")!, "mcp-protocol-version": "2025-06-18" };
+}
+
+/** Starts a 12 s wait on `callUrl`, cancels it on `cancelUrl` after a second; the stream's text and how long it took. */
+async function waitThenCancel(callUrl: string, cancelUrl: string, headers: Record<string, string>) {
+  const started = Date.now();
+  const res = await rawMcp(callUrl, waitCall(7), headers);
+  expect(res.headers.get("content-type")).toContain("text/event-stream");
+  const body = res.text();
+  await sleep(1000);
+  expect((await rawMcp(cancelUrl, cancel(7), headers)).status).toBe(202);
+  const text = await body;
+  return { text, elapsed: Date.now() - started };
+}
+
+describe("notifications/cancelled", () => {
+  let server: Awaited<ReturnType<typeof startApiServer>>;
+  let seeded: Awaited<ReturnType<typeof seedProject>>;
+  beforeAll(async () => {
+    server = await startApiServer();
+    seeded = await seedProject();
+  });
+  afterAll(() => server.close());
+
+  it("aborts the waiting call it names: no response, and the ledger entry a disconnect writes", async () => {
+    const headers = await openSession(server.url, seeded.secret);
+    const before = await waitEntries(seeded.project.id);
+    const { text, elapsed } = await waitThenCancel(server.url, server.url, headers);
+    // The stream ended long before the wait would have; a cancelled request gets no response (spec).
+    expect(elapsed).toBeLessThan(WAIT_SECONDS * 1000);
+    expect(messages(text)).toEqual([]);
+    expect(await waitEntries(seeded.project.id)).toBe(before + 1);
+  });
+
+  it("leaves alone a call of another session, even of the same key", async () => {
+    const mine = await openSession(server.url, seeded.secret);
+    const other = await openSession(server.url, seeded.secret);
+    const res = await rawMcp(server.url, waitCall(7, 2), mine);
+    const body = res.text();
+    await sleep(500);
+    expect((await rawMcp(server.url, cancel(7), other)).status).toBe(202);
+    // Another key cannot even use the session to send it.
+    const stranger = await seedKey(seeded.project.id, ["inbox:read"]);
+    const stolen = await rawMcp(server.url, cancel(7), { ...mine, authorization: `Bearer ${stranger.secret}` });
+    expect(stolen.status).toBe(403);
+    expect(messages(await body)).toMatchObject([{ id: 7, result: { structuredContent: { event: null } } }]);
+  });
+
+  it("is what the SDK client sends when a call's signal aborts", async () => {
+    const { client } = await connectMcp(server.url, seeded.secret);
+    const before = await waitEntries(seeded.project.id);
+    const abort = new AbortController();
+    const started = Date.now();
+    const call = client.callTool({ name: "inbox_wait", arguments: { timeout_seconds: WAIT_SECONDS } }, undefined, { signal: abort.signal });
+    await sleep(1000);
+    abort.abort("changed my mind");
+    await expect(call).rejects.toThrow();
+    // The server stopped too: its entry is written well before the wait would have ended.
+    await expect.poll(() => waitEntries(seeded.project.id), { timeout: 5000, interval: 100 }).toBe(before + 1);
+    expect(Date.now() - started).toBeLessThan(WAIT_SECONDS * 1000);
+    await client.close();
+  });
+});
+
+const onPostgres = /^postgres/.test(process.env.DATABASE_URL ?? "");
+describe.runIf(onPostgres)("notifications/cancelled across instances", () => {
+  const instances = useTwoInstances();
+
+  it("reaches the instance running the call through LISTEN/NOTIFY", async () => {
+    const seeded = await seedProject();
+    const headers = await openSession(instances.a.url, seeded.secret);
+    const before = await waitEntries(seeded.project.id);
+    const { text, elapsed } = await waitThenCancel(instances.a.url, instances.b.url, headers);
+    expect(elapsed).toBeLessThan(WAIT_SECONDS * 1000);
+    expect(messages(text)).toEqual([]);
+    expect(await waitEntries(seeded.project.id)).toBe(before + 1);
+  });
+});

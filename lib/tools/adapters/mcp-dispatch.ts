@@ -1,0 +1,69 @@
+import type { ApiRequest } from "@/lib/http/api-request";
+import { toErrorBody } from "@/lib/errors";
+import type { McpSession } from "@/lib/db/schema/keys";
+import type { authenticateKey } from "@/lib/keys/authenticate-key";
+import { keyActor } from "@/lib/keys/key-actor";
+import { callParams, cancelledParams, rpcErrors } from "@/lib/mcp/protocol";
+import { cancelCall, trackCall } from "@/lib/mcp/running-calls";
+import type { JSONRPCNotification, JSONRPCRequest } from "@modelcontextprotocol/sdk/types.js";
+import { mcpToolList } from "@/lib/tools/adapters/mcp-tool-list";
+import { rpcErrorMessage, type Pending } from "@/lib/tools/adapters/mcp-response";
+import { UNTRUSTED_META } from "@/lib/tools/define-tool";
+import { findTool } from "@/lib/tools/registry";
+import { keyMayUse } from "@/lib/tools/define-tool";
+import { runTool } from "@/lib/tools/run-tool";
+
+export type Key = Awaited<ReturnType<typeof authenticateKey>>;
+
+/** A request (other than initialize) as its deferred answer; the caller decides JSON or SSE, single or batch. */
+export function dispatchRequest(req: ApiRequest, key: Key, session: McpSession | null, msg: JSONRPCRequest): Pending {
+  const answer = (out: unknown): Pending => ({ id: msg.id, run: async () => out });
+  switch (msg.method) {
+    case "ping":
+      return answer({});
+    case "tools/list":
+      return answer({ tools: mcpToolList(key.scopes) });
+    case "tools/call": {
+      const params = callParams.safeParse(msg.params);
+      if (!params.success) return answer(rpcErrorMessage(rpcErrors.invalidParams, "tools/call needs params.name."));
+      const tool = findTool(params.data.name);
+      if (!tool) return answer(rpcErrorMessage(rpcErrors.invalidParams, `Unknown tool: ${params.data.name}`));
+      const actor = keyActor(key, req.headers, "mcp", session);
+      const args = params.data.arguments ?? {};
+      // `wait_seconds: 0` asks not to wait: such a call is answered as plain JSON like any other.
+      const waits = Boolean(tool.waits) && args.wait_seconds !== 0 && keyMayUse(tool, key.scopes);
+      // Only calls that wait are worth cancelling; a cancel needs the session to name them by.
+      const tracked = waits && session ? trackCall(session.id, key.id, msg.id) : null;
+      const signal = tracked ? AbortSignal.any([req.signal, tracked.signal]) : req.signal;
+      const meta = tool.untrusted ? { _meta: UNTRUSTED_META } : {};
+      return {
+        id: msg.id,
+        waits,
+        progressToken: params.data._meta?.progressToken,
+        cancelled: tracked?.signal,
+        run: async () => {
+          try {
+            const { output, text } = await runTool(tool, actor, args, signal);
+            return { content: [{ type: "text", text }], structuredContent: output, ...meta };
+          } catch (err) {
+            const { body } = toErrorBody(err);
+            return { content: [{ type: "text", text: JSON.stringify(body) }], isError: true };
+          } finally {
+            tracked?.done();
+          }
+        },
+      };
+    }
+    default:
+      return answer(rpcErrorMessage(rpcErrors.methodNotFound, `Method not found: ${msg.method}`));
+  }
+}
+
+/** Notifications need no answer; a cancel aborts the call it names, if it is this session's and still running. */
+export function handleNotification(key: Key, session: McpSession | null, msg: JSONRPCNotification): void {
+  if (msg.method !== "notifications/cancelled" || !session) return;
+  const params = cancelledParams.safeParse(msg.params);
+  if (params.success && params.data.requestId !== undefined) {
+    cancelCall(session.id, key.id, params.data.requestId, params.data.reason);
+  }
+}
