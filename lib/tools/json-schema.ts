@@ -4,16 +4,40 @@ import type { AnyTool } from "@/lib/tools/run-tool";
 type JsonSchema = Record<string, unknown> & { properties?: Record<string, JsonSchema>; type?: string | string[] };
 
 const cache = new WeakMap<AnyTool, { input: JsonSchema; output: JsonSchema }>();
+const shownAs = new WeakMap<object, z.ZodType>();
+
+/**
+ * A field parsed loosely at the boundary, because its domain function checks it with better messages (naming the
+ * policy rule at fault, say), but shown to clients with its full structure, so no input is documented as `{}`.
+ */
+export function documentedAs<T extends z.ZodType>(schema: T, shown: z.ZodType): T {
+  shownAs.set(schema, shown);
+  return schema;
+}
+
+const ANY_JSON = ["object", "array", "string", "number", "boolean", "null"];
+
+const toJson = (schema: z.ZodType, io: "input" | "output"): JsonSchema => {
+  const { $schema: _, ...rest } = z.toJSONSchema(schema, {
+    io,
+    unrepresentable: "any",
+    override: (ctx) => {
+      const shown = shownAs.get(ctx.zodSchema);
+      if (shown) Object.assign(ctx.jsonSchema, toJson(shown, io), { description: ctx.jsonSchema.description });
+      // "Any JSON value" said as such: `{}` reads as a forgotten schema, to people and to strict clients alike.
+      const kind = ctx.zodSchema._zod.def.type;
+      // (`additionalProperties: true` is the default, spelled out so generators type an object as a map, not `{}`.)
+      if ((kind === "unknown" || kind === "any") && !shown) Object.assign(ctx.jsonSchema, { type: ANY_JSON, additionalProperties: true });
+    },
+  }) as JsonSchema;
+  return rest;
+};
 
 /** Computed once per tool: tools/list, OpenAPI and REST query coercion all read these. */
 export function toolSchemas(tool: AnyTool): { input: JsonSchema; output: JsonSchema } {
   let hit = cache.get(tool);
   if (!hit) {
-    const strip = ({ $schema: _, ...rest }: JsonSchema) => rest;
-    hit = {
-      input: strip(z.toJSONSchema(tool.input, { io: "input", unrepresentable: "any" }) as JsonSchema),
-      output: strip(z.toJSONSchema(tool.output, { io: "output", unrepresentable: "any" }) as JsonSchema),
-    };
+    hit = { input: toJson(tool.input, "input"), output: toJson(tool.output, "output") };
     cache.set(tool, hit);
   }
   return hit;

@@ -1,5 +1,5 @@
 import { tools } from "@/lib/tools/registry";
-import { keyMayUse } from "@/lib/tools/define-tool";
+import { keyMayUse, UNTRUSTED_META } from "@/lib/tools/define-tool";
 import { toolSchemas } from "@/lib/tools/json-schema";
 
 const cache = new Map<string, unknown[]>();
@@ -20,6 +20,7 @@ export function mcpToolList(scopes: readonly string[]): unknown[] {
           inputSchema: input,
           outputSchema: output,
           annotations: t.annotations,
+          ...(t.untrusted ? { _meta: UNTRUSTED_META } : {}),
         };
       });
     cache.set(cacheKey, list);

@@ -22,7 +22,11 @@ export function openApiDocument(): unknown {
           };
     const props = input.properties ?? {};
     const required = new Set((input.required as string[] | undefined) ?? []);
-    const inPath = r.params.map((name) => ({ name, in: "path", required: true, schema: props[name] ?? { type: "string" } }));
+    // A path parameter is only ever a parameter: never a query parameter, a body property or a required body field.
+    const inPath = r.params.map((name) => {
+      const { description, ...schema } = props[name] ?? { type: "string" };
+      return { name, in: "path", required: true, schema, ...(description ? { description } : {}) };
+    });
     const bodyless = r.method === "GET" || r.method === "DELETE";
     const inQuery = bodyless
       ? Object.entries(props)
@@ -46,9 +50,11 @@ export function openApiDocument(): unknown {
       },
     };
     if (!bodyless) {
-      const { properties, ...rest } = input;
+      const { properties, required: _, ...rest } = input;
       const bodyProps = Object.fromEntries(Object.entries(properties ?? {}).filter(([n]) => !r.params.includes(n)));
-      op.requestBody = { required: true, content: { "application/json": { schema: { ...rest, properties: bodyProps } } } };
+      const bodyRequired = [...required].filter((n) => !r.params.includes(n));
+      const schema = { ...rest, properties: bodyProps, ...(bodyRequired.length ? { required: bodyRequired } : {}) };
+      op.requestBody = { required: bodyRequired.length > 0, content: { "application/json": { schema } } };
     }
     const oaPath = `/api/v1${r.path}`;
     (paths[oaPath] ??= {})[r.method.toLowerCase()] = op;

@@ -55,7 +55,7 @@ export const askApproval = defineTool({
       }
     }),
   output: requestShape,
-  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  annotations: { title: "Ask a person for approval", readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   rest: { method: "POST", path: "/approvals" },
   op: "ask.approval",
   transaction: false,

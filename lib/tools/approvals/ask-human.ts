@@ -36,7 +36,7 @@ export const askHuman = defineTool({
     })
     .strict(),
   output: requestShape,
-  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  annotations: { title: "Ask a person a question", readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   rest: { method: "POST", path: "/questions" },
   op: "ask.human",
   transaction: false,

@@ -36,10 +36,10 @@ export const channelAdd = defineTool({
     expires_at: z.string().describe("When the verification link or start code stops working."),
     hint: z.string(),
   }),
-  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  annotations: { title: "Add an approval channel", readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   rest: { method: "POST", path: "/channels" },
   handler: async (ctx, input) => {
-    const out = await addChannel(ctx.db, { actor: ctx.actor, ledger: false, ...input });
+    const out = await addChannel(ctx.db, { actor: ctx.actor, ...input });
     ctx.subject = out.channel_id;
     return out;
   },

@@ -13,7 +13,7 @@ export const channelList = defineTool({
     "Lists the channels of the project, owner first, with status and a masked address. Pass the `id` of active channels as `approvers` to choose who is asked.",
   input: z.object({}).strict(),
   output: z.object({ channels: z.array(channelShape) }),
-  annotations: readOnly,
+  annotations: { ...readOnly, title: "List approval channels" },
   rest: { method: "GET", path: "/channels" },
   example: {},
   handler: async (ctx) => ({ channels: (await listChannels(ctx.db, ctx.actor.projectId)).map(channelView) }),

@@ -21,10 +21,10 @@ export const channelRemove = defineTool({
     status: z.literal("removed"),
     moved_requests: z.number().int().describe("Pending requests that now go to the owner."),
   }),
-  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  annotations: { title: "Remove an approval channel", readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   rest: { method: "DELETE", path: "/channels/{channel_id}" },
   handler: async (ctx, input) => {
     ctx.subject = input.channel_id;
-    return removeChannel(ctx.db, { actor: ctx.actor, channelId: input.channel_id, ledger: false });
+    return removeChannel(ctx.db, { actor: ctx.actor, channelId: input.channel_id });
   },
 });

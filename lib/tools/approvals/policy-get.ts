@@ -16,7 +16,7 @@ export const policyGet = defineTool({
     approved_by: z.string().nullable(),
     approved_at: z.string().nullable(),
   }),
-  annotations: readOnly,
+  annotations: { ...readOnly, title: "Show the approval policy" },
   rest: { method: "GET", path: "/policy" },
   example: {},
   handler: async (ctx) => {

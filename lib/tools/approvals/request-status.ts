@@ -19,7 +19,7 @@ export const requestStatus = defineTool({
     })
     .strict(),
   output: requestShape,
-  annotations: readOnly,
+  annotations: { ...readOnly, title: "Check a request" },
   rest: { method: "GET", path: "/requests/{request_id}" },
   handler: async (ctx, input) => {
     ctx.subject = input.request_id;

@@ -28,7 +28,7 @@ export const sessionHello = defineTool({
     platform: z.enum(platforms),
     session_id: z.string().nullable(),
   }),
-  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  annotations: { title: "Introduce this agent", readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   rest: { method: "POST", path: "/sessions" },
   example: { agent: "contract-test", platform: "custom" },
   handler: async (ctx, input) => {

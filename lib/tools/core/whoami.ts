@@ -24,7 +24,7 @@ export const whoami = defineTool({
     session_id: z.string().nullable(),
     endpoints: z.object({ mcp: z.string(), api: z.string(), openapi: z.string() }),
   }),
-  annotations: readOnly,
+  annotations: { ...readOnly, title: "Show this key and session" },
   example: {},
   rest: { method: "GET", path: "/whoami" },
   // The actor already holds everything (loaded with the key), so the call costs only its ledger entry.

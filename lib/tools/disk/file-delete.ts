@@ -11,7 +11,7 @@ export const fileDelete = defineTool({
     "Deletes the file at `path` (or `disk://` reference) and revokes its links: `{deleted: true}` if it existed, `{deleted: false}` if it did not. Its space is freed at once; the content is erased within minutes.",
   input: z.object({ path: pathField }).strict(),
   output: z.object({ deleted: z.boolean() }),
-  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  annotations: { title: "Delete a file", readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   rest: { method: "DELETE", path: "/files/{path}" },
   example: { path: "examples/absent.txt" },
   handler: async (ctx, input) => {

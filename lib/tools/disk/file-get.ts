@@ -17,7 +17,7 @@ export const fileGet = defineTool({
     download_url: z.string().optional(),
     expires_at: z.string().optional(),
   }),
-  annotations: readOnly,
+  annotations: { ...readOnly, title: "Read a file" },
   rest: { method: "GET", path: "/files/{path}" },
   untrusted: true,
   handler: async (ctx, input) => {

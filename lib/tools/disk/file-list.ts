@@ -19,7 +19,7 @@ export const fileList = defineTool({
     })
     .strict(),
   output: z.object({ items: z.array(z.object(fileShape)), next_cursor: z.string().nullable() }),
-  annotations: readOnly,
+  annotations: { ...readOnly, title: "List files" },
   rest: { method: "GET", path: "/files" },
   example: { prefix: "examples/" },
   handler: async (ctx, input) => listFiles(ctx.db, { actor: ctx.actor, ...input }),

@@ -50,7 +50,7 @@ export const filePut = defineTool({
     upload_headers: z.record(z.string(), z.string()).optional(),
     expires_at: z.string().optional(),
   }),
-  annotations: writes,
+  annotations: { ...writes, title: "Write a file" },
   rest: { method: "PUT", path: "/files/{path}" },
   example: { path: "examples/hello.txt", content_base64: "aGVsbG8=", content_type: "text/plain" },
   handler: async (ctx, input) => {

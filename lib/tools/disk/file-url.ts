@@ -40,7 +40,7 @@ export const fileUrl = defineTool({
     request_id: z.string().optional(),
     comment: z.string().nullable().optional(),
   }),
-  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  annotations: { title: "Make a file link", readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   rest: { method: "POST", path: "/file-urls" },
   // The policy may wait for a person: no transaction is held meanwhile; the link is written in its own.
   transaction: false,

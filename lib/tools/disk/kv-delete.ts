@@ -11,7 +11,7 @@ export const kvDelete = defineTool({
     "Deletes `key` from the project disk: `{deleted: true}` if it existed, `{deleted: false}` if it was absent or already expired. It also works on `state/{task_id}`, to drop the saved state of a task.",
   input: z.object({ key: keyField }).strict(),
   output: z.object({ deleted: z.boolean() }),
-  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  annotations: { title: "Delete a key", readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   rest: { method: "DELETE", path: "/kv/{key}" },
   example: { key: "examples/absent" },
   handler: async (ctx, input) => {

@@ -18,7 +18,7 @@ export const kvGet = defineTool({
     updated_at: nullableIso,
     version: z.number().int().nullable().describe("Pass as `if_version` to kv_set to write only if nobody changed it since."),
   }),
-  annotations: readOnly,
+  annotations: { ...readOnly, title: "Get a key" },
   rest: { method: "GET", path: "/kv/{key}", etag: "version" },
   example: { key: "examples/greeting" },
   handler: async (ctx, input) => {

@@ -24,7 +24,7 @@ export const kvList = defineTool({
     ),
     next_cursor: z.string().nullable(),
   }),
-  annotations: readOnly,
+  annotations: { ...readOnly, title: "List keys" },
   rest: { method: "GET", path: "/kv" },
   example: { prefix: "examples/" },
   handler: async (ctx, input) => listKeys(ctx.db, { actor: ctx.actor, ...input }),

@@ -23,7 +23,7 @@ export const kvSet = defineTool({
     expires_at: nullableIso,
     version: z.number().int().describe("Version of the saved value; pass it as `if_version` to write it only if unchanged."),
   }),
-  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  annotations: { title: "Set a key", readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   rest: { method: "PUT", path: "/kv/{key}", ifMatch: "if_version", etag: "version" },
   example: { key: "examples/greeting", value: { hello: "world" } },
   handler: async (ctx, input) => {

@@ -18,7 +18,7 @@ export const stateLoad = defineTool({
     saved_at: nullableIso,
     version: z.number().int().nullable(),
   }),
-  annotations: readOnly,
+  annotations: { ...readOnly, title: "Load task state" },
   rest: { method: "GET", path: "/state/{task_id}", etag: "version" },
   example: { task_id: "example-task" },
   handler: async (ctx, input) => {

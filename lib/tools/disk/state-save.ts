@@ -31,7 +31,7 @@ export const stateSave = defineTool({
     saved_at: z.string(),
     version: z.number().int().describe("Version of the saved state; pass it as `if_version` to save only if unchanged."),
   }),
-  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  annotations: { title: "Save task state", readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   rest: { method: "PUT", path: "/state/{task_id}", ifMatch: "if_version", etag: "version" },
   example: { task_id: "example-task", state: { step: 1 }, note: "Example" },
   handler: async (ctx, input) => {

@@ -30,7 +30,7 @@ export const inboxAck = defineTool({
     finished_at: z.string(),
     repeated: z.boolean().describe("true when this event was already acked by you: nothing changed."),
   }),
-  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  annotations: { title: "Acknowledge an event", readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   rest: { method: "POST", path: "/events/{event_id}/ack" },
   handler: async (ctx, input) => {
     const done = await ackEvent(ctx.db, {

@@ -42,7 +42,7 @@ export const inboxClaim = defineTool({
       .nullable()
       .describe("For email.received: signed URLs (valid 1 hour) of the HTML body and each attachment; null otherwise."),
   }),
-  annotations: writes,
+  annotations: { ...writes, title: "Claim an inbox event" },
   rest: { method: "POST", path: "/events/{event_id}/claim" },
   untrusted: true,
   handler: async (ctx, input) => {

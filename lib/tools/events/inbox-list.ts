@@ -23,7 +23,7 @@ export const inboxList = defineTool({
     })
     .strict(),
   output: z.object({ events: z.array(envelopeShape), next_cursor: z.string().nullable() }),
-  annotations: readOnly,
+  annotations: { ...readOnly, title: "List inbox events" },
   rest: { method: "GET", path: "/events" },
   untrusted: true,
   example: { limit: 5 },

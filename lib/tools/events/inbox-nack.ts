@@ -24,7 +24,7 @@ export const inboxNack = defineTool({
     attempts: z.number().int(),
     retry_at: z.string().nullable(),
   }),
-  annotations: writes,
+  annotations: { ...writes, title: "Give back an event" },
   rest: { method: "POST", path: "/events/{event_id}/nack" },
   handler: async (ctx, input) => {
     const out = await nackEvent(ctx.db, {

@@ -25,7 +25,7 @@ export const inboxWait = defineTool({
     })
     .strict(),
   output: z.object({ event: envelopeShape.nullable() }),
-  annotations: readOnly,
+  annotations: { ...readOnly, title: "Wait for an event" },
   rest: { method: "GET", path: "/events/wait" },
   transaction: false,
   waits: true,

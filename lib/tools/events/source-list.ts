@@ -12,7 +12,7 @@ export const sourceList = defineTool({
     "Lists the active sources of the project with their webhook `url` or email `address`. Use it to find where events arrive from.",
   input: z.object({}).strict(),
   output: z.object({ sources: z.array(sourceShape) }),
-  annotations: readOnly,
+  annotations: { ...readOnly, title: "List event sources" },
   rest: { method: "GET", path: "/sources" },
   example: {},
   handler: async (ctx) => ({ sources: await listSources(ctx.db, { actor: ctx.actor }) }),

@@ -10,10 +10,10 @@ export const sourceRemove = defineTool({
     "Removes a source by `name`: its URL stops accepting webhooks at once. Events already received stay in the inbox.",
   input: z.object({ name: z.string().min(1).max(64).describe("Name of the source.") }).strict(),
   output: z.object({ removed: z.literal(true), name: z.string(), removed_at: z.string() }),
-  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  annotations: { title: "Remove an event source", readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   rest: { method: "DELETE", path: "/sources/{name}" },
   handler: async (ctx, input) => {
-    const row = await removeSource(ctx.db, { actor: ctx.actor, name: input.name, ledger: false });
+    const row = await removeSource(ctx.db, { actor: ctx.actor, name: input.name });
     ctx.subject = row.id;
     return { removed: true as const, name: row.name, removed_at: row.removedAt!.toISOString() };
   },

@@ -23,7 +23,7 @@ export const ledgerQuery = defineTool({
     })
     .strict(),
   output: z.object({ entries: z.array(entryShape), next_cursor: z.number().int().nullable() }),
-  annotations: readOnly,
+  annotations: { ...readOnly, title: "Query the ledger" },
   // Reads seal pending entries first on their own connection: no transaction may be open around them.
   transaction: false,
   example: { limit: 5 },

@@ -23,7 +23,7 @@ export const ledgerVerify = defineTool({
     first_inconsistent_seq: z.number().int().nullable(),
     reason: z.string().nullable(),
   }),
-  annotations: readOnly,
+  annotations: { ...readOnly, title: "Verify the ledger chain" },
   // Reads seal pending entries first on their own connection: no transaction may be open around them.
   transaction: false,
   example: {},

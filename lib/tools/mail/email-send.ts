@@ -47,7 +47,7 @@ export const emailSend = defineTool({
       }),
     ),
   }),
-  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  annotations: { title: "Send an email", readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   rest: { method: "POST", path: "/emails" },
   example: { to: ["someone@brynth.localhost"], subject: "Hello", text: "Hi there." },
   // The policy may ask a person and wait: no transaction is held meanwhile (the batch is written in its own).
