@@ -2,22 +2,8 @@ import type { Actor } from "@/lib/actor";
 import type { Db, Executor } from "@/lib/db/client";
 import { coalesce } from "@/lib/db/coalesce";
 import type { KvEntry } from "@/lib/db/schema/disk";
-import { statement } from "@/lib/db/statement";
 import { isTransaction } from "@/lib/db/transaction";
-
-type EntryRow = Pick<KvEntry, "value" | "sizeBytes" | "version" | "note" | "expiresAt" | "createdAt" | "updatedAt">;
-const COLUMNS = "value, size_bytes, version, note, expires_at, created_at, updated_at";
-
-/** One prepared text, not a builder query (the read path's largest CPU cost). */
-const selectEntry = statement<EntryRow, [projectId: string, key: string]>(
-  `select ${COLUMNS} from kv_entries where project_id = $1 and key = $2`,
-);
-
-/** Any number of (project, key) pairs in one statement, answered by their position (`n`, from 1). */
-const selectEntries = statement<EntryRow & { n: number }, [pairs: string]>(`
-  select r.n::int as n, ${COLUMNS.replace(/(\w+)/g, "e.$1")}
-  from jsonb_array_elements($1::jsonb) with ordinality as r(pair, n)
-  join kv_entries e on e.project_id = r.pair->>0 and e.key = (r.pair->>1) collate "C"`);
+import { selectEntries, selectEntry, type EntryRow } from "@/lib/disk/statements";
 
 async function selectMany(db: Db, pairs: [projectId: string, key: string][]): Promise<(EntryRow | undefined)[]> {
   const found: (EntryRow | undefined)[] = new Array(pairs.length);

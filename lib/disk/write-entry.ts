@@ -5,7 +5,7 @@ import { AppError } from "@/lib/errors";
 import { fieldError } from "@/lib/disk/field-error";
 import { VALUE_MAX_BYTES } from "@/lib/disk/limits";
 import { reserveUsage } from "@/lib/disk/usage";
-import { statement } from "@/lib/db/statement";
+import { replaceEntry, type WrittenEntry } from "@/lib/disk/statements";
 
 export interface WriteEntryOptions {
   actor: Actor;
@@ -21,33 +21,6 @@ export interface WriteEntryOptions {
 
 /** What callers need back; never the value itself (up to 256 KB for nothing). */
 const written = { key: kvEntries.key, sizeBytes: kvEntries.sizeBytes, version: kvEntries.version, expiresAt: kvEntries.expiresAt, updatedAt: kvEntries.updatedAt };
-export type WrittenEntry = { key: string; sizeBytes: number; version: number; expiresAt: Date | null; updatedAt: Date };
-
-type ReplacedRow = { currentVersion: number; currentSize: number; live: boolean } & (WrittenEntry | { [K in keyof WrittenEntry]: null });
-
-/**
- * Replacing an existing key in one statement: lock the row, then overwrite it unless `if_version` ($8) differs
- * from its version (0 once expired: an expired key counts as absent, and its write starts again at version 1).
- * The row as it was comes back either way — its size for the usage delta, its version for the CONFLICT — and
- * no row at all means the key does not exist.
- */
-const replaceEntry = statement<
-  ReplacedRow,
-  [projectId: string, key: string, value: string, size: number, note: string | null, expiresAt: string | null, now: string, ifVersion: number | null]
->(`
-  with current as (
-    select version, size_bytes, (expires_at is null or expires_at > $7::timestamptz) as live
-    from kv_entries where project_id = $1 and key = $2 for update
-  ), replaced as (
-    update kv_entries k set value = $3, size_bytes = $4, note = $5, expires_at = $6::timestamptz, updated_at = $7::timestamptz,
-      version = case when current.live then current.version + 1 else 1 end,
-      created_at = case when current.live then k.created_at else $7::timestamptz end
-    from current
-    where k.project_id = $1 and k.key = $2 and ($8::int is null or $8::int = case when current.live then current.version else 0 end)
-    returning k.key, k.size_bytes, k.version, k.expires_at, k.updated_at
-  )
-  select current.version as current_version, current.size_bytes as current_size, current.live, replaced.*
-  from current left join replaced on true`);
 
 /**
  * The one write path for kv_set and state_save. The value is stored as its JSON text. The existing row is locked

@@ -4,6 +4,8 @@ import { EFFECTIVE_STATUS } from "@/lib/events/event-status";
 /** inbox_list and inbox_wait inline payloads up to 8 KB (spec); claims up to 64 KB, with a signed URL beyond. */
 export const LIST_INLINE_BYTES = 8 * 1024;
 export const CLAIM_INLINE_BYTES = 64 * 1024;
+/** Payloads up to this size are shown inline in the dashboard viewer; larger ones are offered as a download. */
+export const VIEWER_INLINE_BYTES = 1024 * 1024;
 
 /**
  * The columns an envelope needs, as SQL text over `events` for hand-written statements (the claim, the list, and

@@ -2,10 +2,10 @@ import { and, eq } from "drizzle-orm";
 import type { Db, Executor } from "@/lib/db/client";
 import { isTransaction } from "@/lib/db/transaction";
 import { coalesce } from "@/lib/db/coalesce";
-import { statement } from "@/lib/db/statement";
 import { events, type Trust } from "@/lib/db/schema/events";
 import { newId } from "@/lib/ids";
 import { notifyEventChange } from "@/lib/events/events-channel";
+import { insertEventRow, insertEventRows, type EventInsertParams } from "@/lib/events/statements";
 
 export const MAX_TYPE_LENGTH = 200;
 
@@ -25,42 +25,16 @@ export interface NewEvent {
   dedupeKey: string | null;
 }
 
-const COLUMNS = `id, project_id, source_id, source, type, status, trust, payload, raw, content_type, payload_size, headers,
-  dedupe_key, received_at, available_at, updated_at`;
-
-/** One event's values, in the order of `insertOne`'s parameters; `raw` as bytes. */
-type Params = [id: string, projectId: string, sourceId: string | null, source: string, type: string, trust: Trust, payload: string | null,
-  raw: Buffer | null, contentType: string | null, payloadSize: number, headers: string, dedupeKey: string | null, at: string];
-
-/** One event's statement, prepared text: building this 16-column insert with drizzle cost more CPU than the rest of intake. */
-const insertOne = statement<{ id: string }, Params>(`
-  insert into events (${COLUMNS})
-  values ($1, $2, $3, $4, $5, 'pending', $6, $7::json, $8::bytea, $9, $10, $11::jsonb, $12, $13::timestamptz, $13::timestamptz, $13::timestamptz)
-  on conflict do nothing
-  returning id`);
-
-/**
- * Any number of events in one statement, as one JSON parameter (the same text for every batch size). A row that
- * conflicts — a retry of a delivery, even one in the same batch — is skipped and missing from what it returns.
- */
-const insertMany = statement<{ id: string }, [rows: string]>(`
-  insert into events (${COLUMNS})
-  select r->>0, r->>1, r->>2, r->>3, r->>4, 'pending', r->>5, (r->>6)::json, decode(r->>7, 'base64'), r->>8, (r->>9)::int,
-    (r->>10)::jsonb, r->>11, (r->>12)::timestamptz, (r->>12)::timestamptz, (r->>12)::timestamptz
-  from jsonb_array_elements($1::jsonb) as r
-  on conflict do nothing
-  returning id`);
-
 type Stored = { inserted: boolean } | { error: unknown };
 
-async function insertRows(db: Db, rows: Params[]): Promise<Stored[]> {
+async function insertRows(db: Db, rows: EventInsertParams[]): Promise<Stored[]> {
   try {
     const json = JSON.stringify(rows.map((p) => p.map((v) => (Buffer.isBuffer(v) ? v.toString("base64") : v))));
-    const inserted = new Set((await insertMany(db, json)).map((r) => r.id));
+    const inserted = new Set((await insertEventRows(db, json)).map((r) => r.id));
     return rows.map(([id]) => ({ inserted: inserted.has(id) }));
   } catch {
     // The statement committed nothing: each event goes again on its own, so one the database refuses fails alone.
-    return Promise.all(rows.map((p) => insertOne(db, ...p).then((r) => ({ inserted: r.length > 0 }), (error: unknown) => ({ error }))));
+    return Promise.all(rows.map((p) => insertEventRow(db, ...p).then((r) => ({ inserted: r.length > 0 }), (error: unknown) => ({ error }))));
   }
 }
 
@@ -82,7 +56,7 @@ export async function insertEvent(tx: Executor, e: NewEvent): Promise<{ id: stri
   const id = e.id ?? newId("evt");
   const type = e.type.slice(0, MAX_TYPE_LENGTH) || "unknown";
   const at = now.toISOString();
-  const params: Params = [id, e.projectId, e.sourceId, e.source, type, e.trust,
+  const params: EventInsertParams = [id, e.projectId, e.sourceId, e.source, type, e.trust,
     "json" in e.body ? e.body.json : null, "raw" in e.body ? Buffer.from(e.body.raw) : null,
     e.contentType, e.payloadSize, JSON.stringify(e.headers), e.dedupeKey, at];
   // Outside a transaction nothing else commits with the event, so it may share its INSERT with concurrent ones.
@@ -91,7 +65,7 @@ export async function insertEvent(tx: Executor, e: NewEvent): Promise<{ id: stri
     const stored = await insertCoalesced(params);
     if ("error" in stored) throw stored.error;
     inserted = stored.inserted;
-  } else inserted = (await insertOne(tx, ...params)).length > 0;
+  } else inserted = (await insertEventRow(tx, ...params)).length > 0;
   if (!inserted && e.dedupeKey !== null) {
     const [first] = await tx
       .select({ id: events.id })

@@ -1,4 +1,4 @@
-import { getDb, getHandle, type Tx } from "@/lib/db/client";
+import { getDb, type Tx } from "@/lib/db/client";
 
 const MAX_BATCH = 50;
 /** Transactions in flight at once: while fewer are running, a message starts its own at once (no waiting). */
@@ -13,9 +13,9 @@ interface Work {
 /**
  * Group commit for inbound mail. On a busy listener what bounds messages per second is database latency — round
  * trips and commits (a WAL flush each) — not the few small inserts a message needs. Up to MAX_FLUSHES transactions
- * run at once; messages that arrive while all are busy are stored together in the next one, and on PostgreSQL
- * their statements are issued together, which postgres.js pipelines on the one connection (PGlite runs one
- * statement at a time anyway). A batch that
+ * run at once; messages that arrive while all are busy are stored together in the next one, their statements
+ * issued together: on PostgreSQL they share the connection's round trips, PGlite runs them in turn. Every message
+ * of a batch settles before the transaction is decided, so none is still in flight when it ends. A batch that
  * fails is retried message by message, each in its own transaction, so a bad message fails only itself (its SMTP
  * client gets 451 and retries). Every caller learns only after its data is committed: 250 never precedes
  * durability.
@@ -35,23 +35,17 @@ class CommitBatcher {
     this.flushing++;
     try {
       const db = await getDb();
-      const pipelined = (await getHandle()).kind === "postgres";
       while (this.queue.length > 0) {
         const batch = this.queue.splice(0, MAX_BATCH);
         let results: unknown[] | null = null;
         if (batch.length > 1) {
           results = await db
             .transaction(async (tx) => {
-              if (pipelined) {
-                // Settle all before deciding, so no statement is still in flight when the transaction ends.
-                const settled = await Promise.allSettled(batch.map((w) => w.run(tx)));
-                const failed = settled.find((r) => r.status === "rejected");
-                if (failed) throw failed.reason;
-                return settled.map((r) => (r as PromiseFulfilledResult<unknown>).value);
-              }
-              const out: unknown[] = [];
-              for (const w of batch) out.push(await w.run(tx));
-              return out;
+              // Settle all before deciding, so no statement is still in flight when the transaction ends.
+              const settled = await Promise.allSettled(batch.map((w) => w.run(tx)));
+              const failed = settled.find((r) => r.status === "rejected");
+              if (failed) throw failed.reason;
+              return settled.map((r) => (r as PromiseFulfilledResult<unknown>).value);
             })
             .catch(() => null);
         }

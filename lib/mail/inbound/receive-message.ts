@@ -1,7 +1,6 @@
-import { getDb, getHandle } from "@/lib/db/client";
+import { getDb } from "@/lib/db/client";
 import type { Mailbox } from "@/lib/db/schema/mail";
 import { contentTypeProblem, DEFAULT_CONTENT_TYPE } from "@/lib/disk/file-input";
-import { sealSoon } from "@/lib/ledger/seal-entries";
 import { putMailBlob } from "@/lib/mail/mail-blob";
 import { attachmentNames } from "@/lib/mail/inbound/attachment-names";
 import { authenticateMessage, localVerdicts } from "@/lib/mail/inbound/authenticate-message";
@@ -42,7 +41,6 @@ export async function receiveMessage(raw: Buffer, envelope: InboundEnvelope, opt
     byProject.set(m.projectId, list);
   }
   const db = await getDb();
-  const pipelined = (await getHandle()).kind === "postgres";
   const stored: Array<{ messageId: string; eventId: string | null; duplicate: boolean }> = [];
   for (const [projectId, mailboxes] of byProject) {
     const blobs = storeBlobs(projectId, raw, parsed.attachments, names);
@@ -53,12 +51,11 @@ export async function receiveMessage(raw: Buffer, envelope: InboundEnvelope, opt
       ...(await commitInbound(async (tx) => {
         const out = [];
         for (const [i, mailbox] of mailboxes.entries()) {
-          out.push(await writeInbound(tx, { mailbox, parsed, auth, size: raw.byteLength, dsn, ...files }, ready[i], pipelined));
+          out.push(await writeInbound(tx, { mailbox, parsed, auth, size: raw.byteLength, dsn, ...files }, ready[i]));
         }
         return out;
       })),
     );
-    sealSoon(projectId);
   }
   return stored;
 }

@@ -1,11 +1,10 @@
 import { eq, sql } from "drizzle-orm";
-import { systemActor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
 import { diskAttachments } from "@/lib/db/schema/disk";
 import { mailAttachments, mailMessages, mailThreads, type MailAuthVerdicts, type Mailbox, type MailMessage } from "@/lib/db/schema/mail";
 import { emitEvent } from "@/lib/events/emit-event";
 import { newId } from "@/lib/ids";
-import { appendEntry } from "@/lib/ledger/append-entry";
+import { recordSystemAct } from "@/lib/ledger/record-system-act";
 import { noNul } from "@/lib/mail/mail-blob";
 import { findRelated, type Related } from "@/lib/mail/inbound/find-related";
 import { handleBounce } from "@/lib/mail/inbound/handle-bounce";
@@ -55,23 +54,18 @@ export async function prepareInbound(db: Executor, copy: Pick<InboundCopy, "mail
  * One received message in one mailbox, in the caller's transaction: thread, message, attachments, then what it
  * means — a bounce of ours (`email.bounced`), or `email.received` when the mailbox is the project address with an
  * email source — and its ledger entry. A redelivery of a Message-ID already stored here is skipped. Ids are made
- * up front so the event can name the message without a second write. With `pipelined` (PostgreSQL), independent
- * statements are issued together and postgres.js pipelines them: two round trips instead of six.
+ * up front so the event can name the message without a second write. Independent statements are issued together
+ * (`together`): on PostgreSQL they share the connection's round trips, two instead of six; PGlite runs them in turn.
  */
 export async function writeInbound(
   tx: Executor,
   c: InboundCopy,
   p: PreparedInbound,
-  pipelined: boolean,
 ): Promise<{ messageId: string; eventId: string | null; duplicate: boolean }> {
   const { context, related } = p;
   const { mailbox, parsed } = c;
   const projectId = mailbox.projectId;
   if (context.duplicate) return { messageId: context.duplicate.id, eventId: context.duplicate.eventId, duplicate: true };
-  const together = (steps: Array<(() => Promise<unknown>) | false>) => {
-    const live = steps.filter((f): f is () => Promise<unknown> => f !== false);
-    return pipelined ? Promise.all(live.map((f) => f())) : live.reduce<Promise<unknown>>((prev, f) => prev.then(f), Promise.resolve());
-  };
   const now = new Date();
   const subject = parsed.subject === null ? null : noNul(parsed.subject).slice(0, 2000);
   const threadId = related.threadId ?? newId("thr");
@@ -100,8 +94,8 @@ export async function writeInbound(
     !!emit && c.attachments.length > 0 &&
       (() => tx.insert(diskAttachments).values(c.attachments.map((a) => ({ projectId, eventId: eventId!, name: a.name, blobKey: a.blobKey, sizeBytes: a.sizeBytes, contentType: a.contentType })))),
     () =>
-      appendEntry(tx, {
-        actor: systemActor(projectId),
+      recordSystemAct(tx, {
+        projectId,
         op: "email.receive",
         subject: message.id,
         input: { from: message.fromAddress, to: message.to, subject: message.subject, size_bytes: c.size, rfc_message_id: parsed.messageId },
@@ -109,6 +103,16 @@ export async function writeInbound(
       }),
   ]);
   return { messageId: message.id, eventId, duplicate: false };
+}
+
+/**
+ * Runs independent steps of one transaction at once and waits for every one of them before answering, so none is
+ * still in flight when the caller decides; the first failure is the answer.
+ */
+async function together(steps: Array<(() => PromiseLike<unknown>) | false>): Promise<void> {
+  const settled = await Promise.allSettled(steps.filter((f) => f !== false).map((f) => f()));
+  const failed = settled.find((r) => r.status === "rejected");
+  if (failed) throw failed.reason;
 }
 
 function inboundRow(c: InboundCopy, o: { projectId: string; threadId: string; subject: string | null; blocked: boolean; now: Date }): MailMessage {
