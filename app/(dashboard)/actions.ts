@@ -7,7 +7,7 @@ import { PROJECT_COOKIE } from "@/lib/auth/current-owner";
 import { ownerAction } from "@/lib/auth/owner-action";
 import { env } from "@/lib/env";
 import { notFound } from "@/lib/errors";
-import { endOwnerSession } from "@/lib/owners/end-owner-session";
+import { END_SESSION_OP, endOwnerSession } from "@/lib/owners/end-owner-session";
 import { createProject } from "@/lib/projects/create-project";
 
 async function rememberProject(projectId: string) {
@@ -27,7 +27,7 @@ export const switchProjectAction = ownerAction(z.object({ projectId: z.string().
   return { id: input.projectId };
 });
 
-/** createProject writes `project.create` as the new project's first ledger entry. */
+/** The new project's chain begins with `project.create` (lib/ledger/open-chain.ts). */
 export const createProjectAction = ownerAction(
   z.object({ name: z.string().trim().min(1, "Name the project.").max(100) }),
   async (ctx, input) => {
@@ -37,8 +37,13 @@ export const createProjectAction = ownerAction(
   },
 );
 
-const endCurrentSession = ownerAction(z.object({}), (ctx) =>
-  endOwnerSession(ctx.db, { actor: ctx.actor, sessionId: ctx.sessionId }),
+const endCurrentSession = ownerAction(
+  z.object({}),
+  async (ctx) => {
+    ctx.subject = ctx.sessionId;
+    await endOwnerSession(ctx.db, { actor: ctx.actor, sessionId: ctx.sessionId });
+  },
+  { op: END_SESSION_OP },
 );
 
 /** Ends this browser's session row (so the JWT is dead even if copied), drops the cookies, back to sign-in. */

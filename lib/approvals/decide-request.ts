@@ -7,6 +7,9 @@ import { resolveRequest } from "@/lib/approvals/resolve-request";
 import { expireRequests } from "@/lib/approvals/expire-requests";
 import { verdictProblem, type PersonVerdict } from "@/lib/approvals/person-verdict";
 
+/** The ledger op of a decision, whichever pipeline takes it (dashboard, owner REST, emailed link, Telegram). */
+export const DECIDE_OP = "request.decide";
+
 /**
  * A person's decision, through one channel. Exactly one decision per request: the update only applies while the
  * request is pending and unexpired (database clock), so of two channels answering at once the first wins and the
@@ -48,7 +51,7 @@ export async function decideRequest(
     )
     .returning();
   if (!row) throw await alreadyDecided(tx, current);
-  await resolveRequest(tx, row, { actor, op: "request.decide" });
+  await resolveRequest(tx, row, { actor });
   return row;
 }
 

@@ -51,5 +51,6 @@ export async function decideByEmailLink(tx: Executor, opts: { token: string; ver
     .where(and(eq(approvalDeliveries.id, found.delivery.id), isNull(approvalDeliveries.usedAt)))
     .returning({ id: approvalDeliveries.id });
   if (!spent) throw refused("This link was used already.");
-  return decideByChannel(tx, { channel: found.channel, requestId: found.request.id, verdict: opts.verdict });
+  const request = await decideByChannel(tx, { channel: found.channel, requestId: found.request.id, verdict: opts.verdict });
+  return { request, channel: found.channel };
 }

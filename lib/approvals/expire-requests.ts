@@ -3,6 +3,7 @@ import { systemActor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
 import { approvalRequests, type ApprovalRequest } from "@/lib/db/schema/approvals";
 import { resolveRequest } from "@/lib/approvals/resolve-request";
+import { recordSystemAct } from "@/lib/ledger/record-system-act";
 
 /**
  * Expires pending requests whose time ran out (all due ones, or one project's, or one request), each with its
@@ -28,6 +29,9 @@ export async function expireRequests(
         order by ${approvalRequests.expiresAt} limit ${opts.limit ?? 100} for update skip locked)`,
     )
     .returning();
-  for (const row of rows) await resolveRequest(tx, row, { actor: systemActor(row.projectId), op: "request.expire" });
+  for (const row of rows) {
+    const { record } = await resolveRequest(tx, row, { actor: systemActor(row.projectId) });
+    await recordSystemAct(tx, { projectId: row.projectId, op: "request.expire", ...record });
+  }
   return rows;
 }

@@ -3,23 +3,47 @@ import { getDb, type Tx } from "@/lib/db/client";
 import { AppError, toErrorBody } from "@/lib/errors";
 import { currentOwner, type OwnerContext } from "@/lib/auth/current-owner";
 import { validationError } from "@/lib/validation";
-import { sealSoon } from "@/lib/ledger/seal-entries";
+import { ledgeredTransaction } from "@/lib/ledger/ledgered-transaction";
 
 export type ActionResult<T> =
   | { ok: true; data: T }
   | { ok: false; error: string; fieldErrors?: Record<string, string> };
 
+export interface ActionContext extends OwnerContext {
+  db: Tx;
+  /** The id of the object the action touched, for its ledger entry's `subject`. */
+  subject: string | null;
+}
+
+export interface ActionLedger<I> {
+  /** The ledger op; a change that mirrors a tool or an owner route takes theirs (`toolOpOf`, `route.op`). */
+  op: string;
+  /** What of the input the entry digests, when not all of it (never a secret, not even as a digest). */
+  input?: (input: I) => unknown;
+}
+
 /**
  * The authenticated action client: every dashboard mutation goes through it. Signed-in owner, zod-parsed input,
- * one transaction (the domain function appends its ledger entry inside it), errors as data for a toast.
- * Next checks the Origin of server actions against the host itself.
+ * one transaction, errors as data for a toast. An action that changes something declares its ledger `op`, and its
+ * entry (input, output, the subject the action names) is written here, in that transaction — never by the domain
+ * functions it calls. Next checks the Origin of server actions against the host itself.
  */
 export function ownerAction<S extends z.ZodType, T>(
   schema: S,
-  fn: (ctx: OwnerContext & { db: Tx }, input: z.output<S>) => Promise<T>,
+  fn: (ctx: ActionContext, input: z.output<S>) => Promise<T>,
+  ledger?: ActionLedger<z.output<S>>,
 ) {
-  return async (input: z.input<S>): Promise<ActionResult<T>> => {
-    const ctx = await currentOwner();
+  return async (input: z.input<S>): Promise<ActionResult<T>> => runOwnerAction(await currentOwner(), schema, fn, ledger, input);
+}
+
+/** An action's work for a given owner context (`ownerAction` reads it from the request's cookies). */
+export async function runOwnerAction<S extends z.ZodType, T>(
+  ctx: OwnerContext | null,
+  schema: S,
+  fn: (ctx: ActionContext, input: z.output<S>) => Promise<T>,
+  ledger: ActionLedger<z.output<S>> | undefined,
+  input: z.input<S>,
+): Promise<ActionResult<T>> {
     if (!ctx) return { ok: false, error: "Your session has ended. Sign in again." };
     const parsed = schema.safeParse(input);
     if (!parsed.success) {
@@ -30,13 +54,14 @@ export function ownerAction<S extends z.ZodType, T>(
       return { ok: false, error: err.message, fieldErrors };
     }
     try {
-      const db = await getDb();
-      const data = await db.transaction((tx) => fn({ ...ctx, db: tx }, parsed.data));
-      sealSoon(ctx.project.id);
+      const call = { actor: ctx.actor, op: ledger?.op, input: ledger?.input ? ledger.input(parsed.data) : parsed.data };
+      const data = await ledgeredTransaction(await getDb(), call, (tx, entry) => {
+        const actionCtx: ActionContext = Object.assign(entry, ctx, { db: tx });
+        return fn(actionCtx, parsed.data);
+      });
       return { ok: true, data };
     } catch (err) {
       if (err instanceof AppError) return { ok: false, error: err.message };
       return { ok: false, error: toErrorBody(err).body.message };
     }
-  };
 }

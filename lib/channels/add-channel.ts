@@ -5,7 +5,6 @@ import { approvalChannels } from "@/lib/db/schema/approvals";
 import { sha256Hex } from "@/lib/crypto/hash";
 import { AppError } from "@/lib/errors";
 import { newId, randomBase62 } from "@/lib/ids";
-import { appendEntry } from "@/lib/ledger/append-entry";
 import { ensureOwnerChannel } from "@/lib/channels/ensure-owner-channel";
 import { maskAddress } from "@/lib/channels/channel-view";
 import { sendVerificationEmail } from "@/lib/channels/send-verification-email";
@@ -24,7 +23,7 @@ export interface AddChannelInput {
  * A new channel starts `unverified`: email gets a verification link, Telegram a t.me link with a one-time start code.
  * Verified, it waits for the owner's approval, except when the owner added it (then verification activates it).
  */
-export async function addChannel(tx: Executor, opts: { actor: Actor; ledger?: boolean } & AddChannelInput) {
+export async function addChannel(tx: Executor, opts: { actor: Actor } & AddChannelInput) {
   const { actor } = opts;
   await ensureOwnerChannel(tx, actor.projectId);
   const id = newId("chn");
@@ -49,7 +48,6 @@ export async function addChannel(tx: Executor, opts: { actor: Actor; ledger?: bo
     approvedBy: byOwner ? actor.agent : null,
   });
   if (address) await sendVerificationEmail(tx, { projectId: actor.projectId, projectName: actor.projectName, to: address, label, token, expiresAt });
-  if (opts.ledger !== false) await appendEntry(tx, { actor, op: "channel.add", subject: id, input: { kind: opts.kind, address, label }, output: { id } });
   return {
     channel_id: id,
     kind: opts.kind,

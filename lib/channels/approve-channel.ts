@@ -3,7 +3,6 @@ import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
 import { approvalChannels } from "@/lib/db/schema/approvals";
 import { AppError, notFound } from "@/lib/errors";
-import { appendEntry } from "@/lib/ledger/append-entry";
 import { findChannel } from "@/lib/channels/list-channels";
 
 /** The owner activates a verified channel. Only a channel whose person proved the address or chat can be approved. */
@@ -20,9 +19,8 @@ export async function approveChannel(tx: Executor, opts: { actor: Actor; channel
   const [row] = await tx
     .update(approvalChannels)
     .set({ status: "active", approvedAt: now, approvedBy: actor.agent, updatedAt: now })
-    .where(and(eq(approvalChannels.id, found.id), eq(approvalChannels.status, "awaiting_approval")))
+    .where(and(eq(approvalChannels.projectId, actor.projectId), eq(approvalChannels.id, found.id), eq(approvalChannels.status, "awaiting_approval")))
     .returning();
   if (!row) throw new AppError("CONFLICT", "The channel changed meanwhile.", { fix: "Reload and try again." });
-  await appendEntry(tx, { actor, op: "channel.approve", subject: row.id, input: { channel_id: row.id } });
   return row;
 }

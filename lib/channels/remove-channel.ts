@@ -3,7 +3,6 @@ import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
 import { approvalChannels, approvalRequests } from "@/lib/db/schema/approvals";
 import { AppError, notFound } from "@/lib/errors";
-import { appendEntry } from "@/lib/ledger/append-entry";
 import { ensureOwnerChannel } from "@/lib/channels/ensure-owner-channel";
 import { findChannel } from "@/lib/channels/list-channels";
 
@@ -11,7 +10,7 @@ import { findChannel } from "@/lib/channels/list-channels";
  * Removes a channel: its links and buttons stop working at once (they are checked against the channel's status),
  * and pending requests that asked it are moved to the owner channel. The owner channel cannot be removed.
  */
-export async function removeChannel(tx: Executor, opts: { actor: Actor; channelId: string; ledger?: boolean }) {
+export async function removeChannel(tx: Executor, opts: { actor: Actor; channelId: string }) {
   const { actor } = opts;
   const found = await findChannel(tx, actor.projectId, opts.channelId);
   if (!found || found.status === "removed") throw notFound(`Channel ${opts.channelId}`, "List the project's channels with channel_list.");
@@ -22,7 +21,7 @@ export async function removeChannel(tx: Executor, opts: { actor: Actor; channelI
   await tx
     .update(approvalChannels)
     .set({ status: "removed", removedAt: now, verifyTokenHash: null, updatedAt: now })
-    .where(eq(approvalChannels.id, found.id));
+    .where(and(eq(approvalChannels.projectId, actor.projectId), eq(approvalChannels.id, found.id)));
   const owner = await ensureOwnerChannel(tx, actor.projectId);
   // Drop the channel from each pending request's approvers and make sure the owner is among them.
   const moved = await tx
@@ -40,8 +39,5 @@ export async function removeChannel(tx: Executor, opts: { actor: Actor; channelI
       ),
     )
     .returning({ id: approvalRequests.id });
-  if (opts.ledger !== false) {
-    await appendEntry(tx, { actor, op: "channel.remove", subject: found.id, output: { moved_requests: moved.length } });
-  }
   return { channel_id: found.id, status: "removed" as const, moved_requests: moved.length };
 }

@@ -2,7 +2,7 @@ import { and, eq, gt } from "drizzle-orm";
 import type { Executor } from "@/lib/db/client";
 import { approvalChannels, type ApprovalChannel } from "@/lib/db/schema/approvals";
 import { sha256Hex } from "@/lib/crypto/hash";
-import { appendEntry } from "@/lib/ledger/append-entry";
+import type { AppendOptions } from "@/lib/ledger/append-entry";
 import { channelActor } from "@/lib/channels/channel-actor";
 
 /** The unverified channel a verification token (email link) or start code (Telegram) belongs to, if still valid. */
@@ -46,7 +46,14 @@ export async function verifyChannel(
     })
     .where(and(eq(approvalChannels.id, c.id), eq(approvalChannels.status, "unverified")))
     .returning();
-  if (!row) return null;
-  await appendEntry(tx, { actor: channelActor(row), op: "channel.verify", subject: row.id, input: { kind: row.kind }, output: { status: row.status } });
-  return row;
+  return row ?? null;
 }
+
+/** The entry of a verification, as its pipelines (the emailed link's page, the Telegram bot) write it: the channel's own act. */
+export const verifiedEntry = (row: ApprovalChannel): AppendOptions => ({
+  actor: channelActor(row),
+  op: "channel.verify",
+  subject: row.id,
+  input: { kind: row.kind },
+  output: { status: row.status },
+});

@@ -1,4 +1,5 @@
 import type { Executor } from "@/lib/db/client";
+import type { ApprovalChannel } from "@/lib/db/schema/approvals";
 import { findByVerifyToken, verifyChannel } from "@/lib/channels/verify-channel";
 import { maskAddress } from "@/lib/channels/channel-view";
 
@@ -11,7 +12,7 @@ export async function verifyLinkView(db: Executor, token: string) {
 }
 
 /** The POST from the verification page: verifies once; null when the token is unknown, used or expired. */
-export async function confirmEmailChannel(tx: Executor, token: string) {
+export async function confirmEmailChannel(tx: Executor, token: string): Promise<ApprovalChannel | null> {
   const channel = TOKEN.test(token) ? await findByVerifyToken(tx, token, "email") : null;
   return channel ? verifyChannel(tx, { channel }) : null;
 }

@@ -2,7 +2,6 @@ import { and, eq, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
 import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
 import { eventAttempts, events } from "@/lib/db/schema/events";
-import { appendEntry } from "@/lib/ledger/append-entry";
 import { statusCondition } from "@/lib/events/event-status";
 import { filterConditions, type EventFilter } from "@/lib/events/list-events";
 import { notifyEventChange } from "@/lib/events/events-channel";
@@ -12,7 +11,7 @@ export const REQUEUE_BATCH = 500;
 
 /**
  * Puts `dead` and `failed` events back to `pending` with a fresh set of attempts: either the listed ids, or the
- * next batch matching a filter. Other events in the list are left alone. One ledger entry per call.
+ * next batch matching a filter. Other events in the list are left alone.
  */
 export async function requeueEvents(
   tx: Executor,
@@ -51,14 +50,7 @@ export async function requeueEvents(
   await tx
     .update(eventAttempts)
     .set({ outcome: "expired", finishedAt: sql`now()` })
-    .where(and(inArray(eventAttempts.eventId, ids), isNull(eventAttempts.outcome)));
+    .where(and(eq(eventAttempts.projectId, actor.projectId), inArray(eventAttempts.eventId, ids), isNull(eventAttempts.outcome)));
   for (const r of rows) notifyEventChange(tx, { project: actor.projectId, id: r.id, source: r.source, type: r.type, status: "pending" });
-  await appendEntry(tx, {
-    actor,
-    op: "event.requeue",
-    subject: ids.length === 1 ? ids[0] : null,
-    input: "eventIds" in opts ? { event_ids: opts.eventIds } : { filter: opts.filter },
-    output: { requeued: ids },
-  });
   return { requeued: ids };
 }

@@ -5,7 +5,6 @@ import { apiKeys } from "@/lib/db/schema/keys";
 import { newId } from "@/lib/ids";
 import { allScopes } from "@/lib/keys/scopes";
 import { generateKeySecret } from "@/lib/keys/key-format";
-import { appendEntry } from "@/lib/ledger/append-entry";
 
 export const createKeyInput = z
   .object({
@@ -19,7 +18,7 @@ export const createKeyInput = z
   .strict();
 export type CreateKeyInput = z.infer<typeof createKeyInput>;
 
-/** The secret is returned once and never stored; the ledger gets the key id, not the secret. */
+/** The secret is returned once and never stored. */
 export async function createKey(tx: Executor, opts: { actor: Actor } & CreateKeyInput) {
   const { secret, hash, prefix } = generateKeySecret();
   const [row] = await tx
@@ -35,11 +34,5 @@ export async function createKey(tx: Executor, opts: { actor: Actor } & CreateKey
       createdBy: opts.actor.id,
     })
     .returning();
-  await appendEntry(tx, {
-    actor: opts.actor,
-    op: "key.create",
-    subject: row.id,
-    input: { name: opts.name, scopes: opts.scopes, mailbox_id: opts.mailbox_id ?? null },
-  });
   return { key: row, secret };
 }

@@ -3,7 +3,6 @@ import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
 import { apiKeys, mcpSessions } from "@/lib/db/schema/keys";
 import { notFound } from "@/lib/errors";
-import { appendEntry } from "@/lib/ledger/append-entry";
 import { keyCache } from "@/lib/keys/auth-cache";
 
 /** Takes effect on the next request on every instance (their auth caches are emptied on commit); its MCP sessions end now. */
@@ -17,8 +16,7 @@ export async function revokeKey(tx: Executor, opts: { actor: Actor; keyId: strin
   await tx
     .update(mcpSessions)
     .set({ endedAt: new Date() })
-    .where(and(eq(mcpSessions.keyId, row.id), isNull(mcpSessions.endedAt)));
-  await keyCache.invalidate(tx);
-  await appendEntry(tx, { actor: opts.actor, op: "key.revoke", subject: row.id });
+    .where(and(eq(mcpSessions.projectId, row.projectId), eq(mcpSessions.keyId, row.id), isNull(mcpSessions.endedAt)));
+  keyCache.invalidate(tx);
   return row;
 }

@@ -1,3 +1,4 @@
+import { getDb } from "@/lib/db/client";
 import { z } from "zod";
 import { RequestIdSchema, type RequestId } from "@modelcontextprotocol/sdk/types.js";
 import { changeChannel } from "@/lib/db/change-channel";
@@ -55,7 +56,10 @@ export function trackCall(session: string, keyId: string, request: RequestId): {
 /** Aborts the named call here, or asks the other instances to. Unknown or finished calls are ignored (spec). */
 export function cancelCall(session: string, keyId: string, request: RequestId, reason = "cancelled by the client"): void {
   if (abortLocal(session, keyId, request, reason)) return;
-  cancelChannel.publish({ session, key: keyId, request });
+  getDb().then(
+    (db) => cancelChannel.notify(db, { session, key: keyId, request }),
+    (err: unknown) => console.error("[brynth] cancel not passed on to other instances", err),
+  );
 }
 
 /** For tests: resolves once this instance listens for cancels published elsewhere. */

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { decideAsOwner } from "@/lib/approvals/decide-as-owner";
+import { DECIDE_OP } from "@/lib/approvals/decide-request";
 import { personVerdictInput } from "@/lib/approvals/person-verdict";
 import { defineOwnerRoute } from "@/lib/owner-api/define-owner-route";
 import { parseOrThrow } from "@/lib/validation";
@@ -20,7 +21,9 @@ export const decideRequestRoute = defineOwnerRoute({
     .strict(),
   output: z.object({ request_id: z.string(), status: z.string(), decided_by: z.string().nullable(), decided_at: z.string().nullable() }),
   rest: { method: "POST", path: "/requests/{request_id}/decision" },
+  op: DECIDE_OP,
   handler: async (ctx, { request_id, ...rest }) => {
+    ctx.subject = request_id;
     const verdict = parseOrThrow(personVerdictInput, rest);
     const row = await decideAsOwner(ctx.db, { actor: ctx.actor, requestId: request_id, verdict });
     return { request_id: row.id, status: row.status, decided_by: row.decidedBy, decided_at: row.decidedAt?.toISOString() ?? null };

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import type { Actor } from "@/lib/actor";
-import type { Executor } from "@/lib/db/client";
+import type { Tx } from "@/lib/db/client";
 import type { Owner } from "@/lib/db/schema/owners";
 
 /**
@@ -14,7 +14,18 @@ export interface OwnerRoute<I extends z.ZodObject = z.ZodObject, O extends z.Zod
   output: O;
   rest: { method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE"; path: string };
   status?: number;
-  handler: (ctx: { actor: Actor; owner: Owner; db: Executor }, input: z.output<I>) => Promise<z.input<O>>;
+  /** The ledger op of a route that changes something: the REST wrapper writes its entry (ledgered-transaction.ts). */
+  op?: string;
+  /** What of the input the entry digests, when not all of it. */
+  ledgerInput?: (input: z.output<I>) => unknown;
+  /** `subject` names the object the call touched, for its entry. */
+  handler: (ctx: { actor: Actor; owner: Owner; db: Tx; subject: string | null }, input: z.output<I>) => Promise<z.input<O>>;
 }
 
 export const defineOwnerRoute = <I extends z.ZodObject, O extends z.ZodType>(r: OwnerRoute<I, O>) => r;
+
+/** A route's ledger op, for the dashboard action that does the same (a route without one fails at load). */
+export function routeOp(route: Pick<OwnerRoute, "name" | "op">): string {
+  if (!route.op) throw new Error(`Owner route ${route.name} writes no ledger entry.`);
+  return route.op;
+}

@@ -22,8 +22,10 @@ export const createKeyRoute = defineOwnerRoute({
   output: keyShape.extend({ secret: z.string() }),
   rest: { method: "POST", path: "/keys" },
   status: 201,
+  op: "key.create",
   handler: async (ctx, input) => {
     const { key, secret } = await createKey(ctx.db, { actor: ctx.actor, ...input });
+    ctx.subject = key.id;
     return { ...keyView(key), secret };
   },
 });
@@ -45,5 +47,9 @@ export const revokeKeyRoute = defineOwnerRoute({
   input: z.object({ key_id: z.string().min(1) }).strict(),
   output: keyShape,
   rest: { method: "DELETE", path: "/keys/{key_id}" },
-  handler: async (ctx, input) => keyView(await revokeKey(ctx.db, { actor: ctx.actor, keyId: input.key_id })),
+  op: "key.revoke",
+  handler: async (ctx, input) => {
+    ctx.subject = input.key_id;
+    return keyView(await revokeKey(ctx.db, { actor: ctx.actor, keyId: input.key_id }));
+  },
 });

@@ -4,7 +4,16 @@ import { getDb } from "@/lib/db/client";
 import { ownerSessions } from "@/lib/db/schema/owners";
 import { AppError } from "@/lib/errors";
 import { queryLedger } from "@/lib/ledger/query-ledger";
-import { endOwnerSession } from "@/lib/owners/end-owner-session";
+import { END_SESSION_OP, endOwnerSession } from "@/lib/owners/end-owner-session";
+import { ledgeredTransaction } from "@/lib/ledger/ledgered-transaction";
+import type { Actor } from "@/lib/actor";
+
+/** As Settings and sign-out do it: through the owner pipeline, which ledgers the revocation. */
+const endAsOwner = async (actor: Actor, sessionId: string) =>
+  ledgeredTransaction(await getDb(), { actor, op: END_SESSION_OP, input: { sessionId } }, (tx, entry) => {
+    entry.subject = sessionId;
+    return endOwnerSession(tx, { actor, sessionId });
+  });
 import { liveSessionOwner, listOwnerSessions, startOwnerSession } from "@/lib/owners/owner-sessions";
 import { touchOwnerSession } from "@/lib/owners/touch-owner-session";
 import { seedProject } from "@/lib/testing/seed";
@@ -14,7 +23,7 @@ describe("endOwnerSession", () => {
     const { actor, owner } = await seedProject();
     const db = await getDb();
     const session = await startOwnerSession(db, { ownerId: owner.id, userAgent: "test", ip: "127.0.0.1" });
-    await db.transaction((tx) => endOwnerSession(tx, { actor, sessionId: session.id }));
+    await endAsOwner(actor, session.id);
     expect(await liveSessionOwner(db, session.id)).toBeNull();
     expect((await listOwnerSessions(db, owner.id)).map((s) => s.id)).not.toContain(session.id);
     const { entries } = await queryLedger(db, { actor, op: "owner.session.revoke", limit: 5 });
@@ -25,13 +34,13 @@ describe("endOwnerSession", () => {
     const { actor, owner } = await seedProject();
     const db = await getDb();
     const session = await startOwnerSession(db, { ownerId: owner.id });
-    await db.transaction((tx) => endOwnerSession(tx, { actor, sessionId: session.id }));
+    await endAsOwner(actor, session.id);
     for (const [who, id] of [
       [actor, session.id],
       [actor, "ses_unknown"],
       [{ ...actor, id: "own_someone_else" }, session.id],
     ] as const) {
-      const err = await db.transaction((tx) => endOwnerSession(tx, { actor: who, sessionId: id })).catch((e) => e);
+      const err = await endAsOwner(who, id).catch((e) => e);
       expect(err).toBeInstanceOf(AppError);
       expect((err as AppError).code).toBe("NOT_FOUND");
     }

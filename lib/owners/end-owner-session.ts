@@ -1,16 +1,17 @@
 import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
 import { notFound } from "@/lib/errors";
-import { appendEntry } from "@/lib/ledger/append-entry";
 import { revokeOwnerSession } from "@/lib/owners/owner-sessions";
 
+/** The ledger op of ending a session, from Settings or by signing out. */
+export const END_SESSION_OP = "owner.session.revoke";
+
 /**
- * Revokes one of the acting owner's dashboard sessions and records it in the current project's ledger (sessions
- * are the owner's, not a project's, so the project the owner is looking at gets the entry).
+ * Revokes one of the acting owner's dashboard sessions. Sessions are the owner's, not a project's: the pipeline
+ * records it in the ledger of the project the owner is looking at.
  */
 export async function endOwnerSession(tx: Executor, opts: { actor: Actor; sessionId: string }) {
   if (!opts.actor.id) throw notFound(`Session ${opts.sessionId}`);
   const revoked = await revokeOwnerSession(tx, { ownerId: opts.actor.id, sessionId: opts.sessionId });
   if (!revoked) throw notFound(`Session ${opts.sessionId}`);
-  await appendEntry(tx, { actor: opts.actor, op: "owner.session.revoke", subject: opts.sessionId });
 }

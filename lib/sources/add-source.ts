@@ -5,7 +5,6 @@ import { sources } from "@/lib/db/schema/events";
 import { encryptSecret } from "@/lib/crypto/secret-box";
 import { AppError } from "@/lib/errors";
 import { newId } from "@/lib/ids";
-import { appendEntry } from "@/lib/ledger/append-entry";
 import { hookToken, hookTokenHash } from "@/lib/sources/hook-token";
 import { projectAddress } from "@/lib/mail/project-address";
 import { checkSourceFields, sourceExtras, sourceFields } from "@/lib/sources/source-input";
@@ -16,7 +15,7 @@ export const addSourceInput = z.object({ ...sourceFields, ...sourceExtras }).str
 export type AddSourceInput = z.infer<typeof addSourceInput>;
 
 /** The secret is encrypted at rest and never returned; the URL token is derived from the new id. */
-export async function addSource(tx: Executor, opts: { actor: Actor; ledger?: boolean } & AddSourceInput) {
+export async function addSource(tx: Executor, opts: { actor: Actor } & AddSourceInput) {
   const { actor } = opts;
   const existing = await findActiveSources(tx, actor.projectId);
   if (existing.some((s) => s.name === opts.name)) {
@@ -55,15 +54,6 @@ export async function addSource(tx: Executor, opts: { actor: Actor; ledger?: boo
   if (!row) {
     // A concurrent add of the same name won the unique index.
     throw new AppError("CONFLICT", `A source named ${opts.name} exists already.`, { fix: "Choose another name." });
-  }
-  if (opts.ledger !== false) {
-    await appendEntry(tx, {
-      actor,
-      op: "source.add",
-      subject: row.id,
-      // Never the secret, not even as part of a digest.
-      input: { type: opts.type, name: opts.name, verification: row.verification, signature_header: row.signatureHeader },
-    });
   }
   return sourceView(row);
 }

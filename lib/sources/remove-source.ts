@@ -3,21 +3,19 @@ import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
 import { sources } from "@/lib/db/schema/events";
 import { notFound } from "@/lib/errors";
-import { appendEntry } from "@/lib/ledger/append-entry";
 import { sourceCache } from "@/lib/sources/find-source";
 
 /**
  * The URL stops accepting at once, on every instance (their source caches are emptied on commit). Events
  * already received stay. The row stays too (soft delete), so the name can be reused and history keeps its source.
  */
-export async function removeSource(tx: Executor, opts: { actor: Actor; name: string; ledger?: boolean }) {
+export async function removeSource(tx: Executor, opts: { actor: Actor; name: string }) {
   const [row] = await tx
     .update(sources)
     .set({ removedAt: new Date(), updatedAt: new Date(), secretEnc: null, previousSecretEnc: null })
     .where(and(eq(sources.projectId, opts.actor.projectId), eq(sources.name, opts.name), isNull(sources.removedAt)))
     .returning();
   if (!row) throw notFound(`Source ${opts.name}`, "List the project's sources with source_list.");
-  await sourceCache.invalidate(tx);
-  if (opts.ledger !== false) await appendEntry(tx, { actor: opts.actor, op: "source.remove", subject: row.id, input: { name: opts.name } });
+  sourceCache.invalidate(tx);
   return row;
 }

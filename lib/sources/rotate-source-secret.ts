@@ -5,7 +5,6 @@ import type { Executor } from "@/lib/db/client";
 import { sources } from "@/lib/db/schema/events";
 import { encryptSecret } from "@/lib/crypto/secret-box";
 import { AppError } from "@/lib/errors";
-import { appendEntry } from "@/lib/ledger/append-entry";
 import { sourceCache, findSourceByName } from "@/lib/sources/find-source";
 import { secretField, sourceName } from "@/lib/sources/source-input";
 import { standardWebhooksKey } from "@/lib/sources/verify/standard-webhooks";
@@ -42,8 +41,7 @@ export async function rotateSourceSecret(tx: Executor, opts: { actor: Actor } & 
       previousSecretExpiresAt: opts.grace_hours > 0 ? graceEnds : null,
       updatedAt: new Date(),
     })
-    .where(and(eq(sources.id, source.id), isNull(sources.removedAt)));
-  await sourceCache.invalidate(tx);
-  await appendEntry(tx, { actor: opts.actor, op: "source.rotate_secret", subject: source.id, input: { name: opts.name, grace_hours: opts.grace_hours } });
-  return { name: source.name, previous_valid_until: opts.grace_hours > 0 ? graceEnds.toISOString() : null };
+    .where(and(eq(sources.projectId, opts.actor.projectId), eq(sources.id, source.id), isNull(sources.removedAt)));
+  sourceCache.invalidate(tx);
+  return { source_id: source.id, name: source.name, previous_valid_until: opts.grace_hours > 0 ? graceEnds.toISOString() : null };
 }

@@ -2,7 +2,6 @@ import { randomUUID } from "node:crypto";
 import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
 import type { Source } from "@/lib/db/schema/events";
-import { appendEntry } from "@/lib/ledger/append-entry";
 import { randomBase62 } from "@/lib/ids";
 import { findSourceByName } from "@/lib/sources/find-source";
 import { receiveWebhook, sourceSecrets } from "@/lib/sources/receive-webhook";
@@ -60,7 +59,7 @@ function signedHeaders(source: Source, body: string): Headers {
   return headers;
 }
 
-/** "Send test event" on the Sources screen: a signed delivery through the real intake path, ledgered. */
+/** "Send test event" on the Sources screen: a signed delivery through the real intake path. */
 export async function sendTestEvent(tx: Executor, opts: { actor: Actor; name: string }) {
   const source = await findSourceByName(tx, opts.actor.projectId, opts.name);
   const body = testBody(source);
@@ -69,6 +68,5 @@ export async function sendTestEvent(tx: Executor, opts: { actor: Actor; name: st
     body: new TextEncoder().encode(body),
     headers: signedHeaders(source, body),
   });
-  await appendEntry(tx, { actor: opts.actor, op: "source.test", subject: result.id, input: { name: opts.name } });
   return result;
 }

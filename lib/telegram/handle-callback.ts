@@ -5,6 +5,9 @@ import { getDb } from "@/lib/db/client";
 import { approvalDeliveries } from "@/lib/db/schema/approvals";
 import { AppError } from "@/lib/errors";
 import { decideByChannel } from "@/lib/approvals/decide-by-channel";
+import { DECIDE_OP } from "@/lib/approvals/decide-request";
+import { appendEntry } from "@/lib/ledger/append-entry";
+import { channelActor } from "@/lib/channels/channel-actor";
 import { loadRequest } from "@/lib/approvals/decide-request";
 import type { PersonVerdict } from "@/lib/approvals/person-verdict";
 import type { BotConfig } from "@/lib/telegram/bot-config";
@@ -69,7 +72,12 @@ export async function decideAndClose(
 ) {
   const db = await getDb();
   try {
-    const row = await db.transaction((tx) => decideByChannel(tx, { channel, requestId, verdict }));
+    // The bot's handler is the decision's pipeline: its entry is the channel's, written with the decision.
+    const row = await db.transaction(async (tx) => {
+      const decided = await decideByChannel(tx, { channel, requestId, verdict });
+      await appendEntry(tx, { actor: channelActor(channel), op: DECIDE_OP, subject: decided.id, input: verdict, output: { status: decided.status } });
+      return decided;
+    });
     await answer(done[row.status] ?? "Sent: needs more context");
   } catch (err) {
     if (err instanceof AppError && (err.code === "ALREADY_DECIDED" || err.code === "forbidden" || err.code === "validation_error")) {

@@ -1,7 +1,8 @@
 import type { Api } from "grammy";
 import type { Message } from "grammy/types";
 import { getDb } from "@/lib/db/client";
-import { findByVerifyToken, verifyChannel } from "@/lib/channels/verify-channel";
+import { findByVerifyToken, verifiedEntry, verifyChannel } from "@/lib/channels/verify-channel";
+import { appendEntry } from "@/lib/ledger/append-entry";
 import type { BotConfig } from "@/lib/telegram/bot-config";
 
 const UNIQUE_VIOLATION = "23505";
@@ -16,7 +17,12 @@ export async function handleStart(api: Api, cfg: BotConfig, msg: Message, code: 
   if (!channel) return reply("This link is not valid any more. Ask for a new one (channel_add).");
   let linked;
   try {
-    linked = await db.transaction((tx) => verifyChannel(tx, { channel, telegramChatId: String(msg.chat.id) }));
+    // The bot's handler is the verification's pipeline: its entry is written with it.
+    linked = await db.transaction(async (tx) => {
+      const verified = await verifyChannel(tx, { channel, telegramChatId: String(msg.chat.id) });
+      if (verified) await appendEntry(tx, verifiedEntry(verified));
+      return verified;
+    });
   } catch (err) {
     if ((err as { code?: string; cause?: { code?: string } }).code === UNIQUE_VIOLATION || (err as { cause?: { code?: string } }).cause?.code === UNIQUE_VIOLATION) {
       return reply("This chat is already linked to this project.");

@@ -6,7 +6,6 @@ import { encryptSecret } from "@/lib/crypto/secret-box";
 import { z } from "zod";
 import { changeChannel } from "@/lib/db/change-channel";
 import { AppError } from "@/lib/errors";
-import { appendEntry } from "@/lib/ledger/append-entry";
 import { botApi } from "@/lib/telegram/telegram-api";
 
 /** Every instance's Telegram service restarts the project's bot when this fires (on commit). */
@@ -48,7 +47,6 @@ export async function setBotToken(tx: Executor, opts: { actor: Actor; token: str
     .insert(approvalSettings)
     .values({ projectId: opts.actor.projectId, ...values })
     .onConflictDoUpdate({ target: approvalSettings.projectId, set: values });
-  await appendEntry(tx, { actor: opts.actor, op: "telegram.configure", subject: `telegram:@${me.username}` });
   botChanges.notify(tx, opts.actor.projectId);
   return { username: me.username, bot_id: String(me.id) };
 }
@@ -56,6 +54,5 @@ export async function setBotToken(tx: Executor, opts: { actor: Actor; token: str
 export async function removeBotToken(tx: Executor, opts: { actor: Actor }) {
   const cleared = { telegramTokenEnc: null, telegramBotId: null, telegramUsername: null, telegramWebhookSecretEnc: null, telegramError: null, updatedAt: new Date() };
   await tx.insert(approvalSettings).values({ projectId: opts.actor.projectId }).onConflictDoUpdate({ target: approvalSettings.projectId, set: cleared });
-  await appendEntry(tx, { actor: opts.actor, op: "telegram.remove", subject: "telegram" });
   botChanges.notify(tx, opts.actor.projectId);
 }

@@ -1,5 +1,8 @@
 import { getDb } from "@/lib/db/client";
 import { createKey } from "@/lib/keys/create-key";
+import { ledgeredTransaction } from "@/lib/ledger/ledgered-transaction";
+import { routeOp } from "@/lib/owner-api/define-owner-route";
+import { createKeyRoute } from "@/lib/owner-api/keys";
 import { createFirstOwner } from "@/lib/owners/create-owner";
 import { createProject } from "@/lib/projects/create-project";
 import { ownerActor } from "@/lib/owner-api/owner-actor";
@@ -29,7 +32,13 @@ export async function seedProject(opts: { scopes?: string[]; name?: string } = {
   return db.transaction(async (tx) => {
     const project = await createProject(tx, { ownerId: o.id, ownerEmail: o.email, name: opts.name ?? "Project" });
     const actor = await ownerActor(tx, o, project.id, "dashboard");
-    const { key, secret } = await createKey(tx, { actor, name: "test key", scopes: opts.scopes ?? [...allScopes] });
+    // As the API keys screen does it: through the owner pipeline, which ledgers `key.create`.
+    const input = { name: "test key", scopes: opts.scopes ?? [...allScopes] };
+    const { key, secret } = await ledgeredTransaction(tx, { actor, op: routeOp(createKeyRoute), input }, async (t, entry) => {
+      const created = await createKey(t, { actor, ...input });
+      entry.subject = created.key.id;
+      return created;
+    });
     return { project, owner: o, actor, key, secret };
   });
 }

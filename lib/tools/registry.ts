@@ -1,4 +1,5 @@
 import type { AnyTool } from "@/lib/tools/run-tool";
+import { toolOp } from "@/lib/tools/define-tool";
 import { sessionHello } from "@/lib/tools/core/session-hello";
 import { whoami } from "@/lib/tools/core/whoami";
 import { ledgerQuery } from "@/lib/tools/ledger/ledger-query";
@@ -70,3 +71,10 @@ export const tools: readonly AnyTool[] = [
 
 const byName = new Map(tools.map((t) => [t.name, t]));
 export const findTool = (name: string) => byName.get(name);
+
+/** A tool's ledger op, for a dashboard change that mirrors the tool (an unknown name fails at load, in every test). */
+export function toolOpOf(name: string): string {
+  const tool = findTool(name);
+  if (!tool) throw new Error(`No tool named ${name}.`);
+  return toolOp(tool);
+}

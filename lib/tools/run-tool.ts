@@ -2,7 +2,6 @@ import type { Actor } from "@/lib/actor";
 import { getDb } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { appendEntry } from "@/lib/ledger/append-entry";
-import { sealSoon } from "@/lib/ledger/seal-entries";
 import { parseOrThrow } from "@/lib/validation";
 import { keyMayUse, scopesOf, toolOp, type ToolContext, type ToolDefinition } from "@/lib/tools/define-tool";
 
@@ -46,7 +45,6 @@ export async function runTool(tool: AnyTool, actor: Actor, args: unknown, signal
       const ctx: ToolContext = { actor, db: tx, signal, subject: null };
       return finish(ctx, tx, await tool.handler(ctx, input));
     });
-    sealSoon(actor.projectId); // chain this call's entry now that it is committed
   }
   return result;
 }

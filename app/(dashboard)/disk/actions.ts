@@ -2,7 +2,6 @@
 
 import { z } from "zod";
 import { ownerAction } from "@/lib/auth/owner-action";
-import { appendEntry } from "@/lib/ledger/append-entry";
 import { completeUpload } from "@/lib/disk/complete-upload";
 import { createLink } from "@/lib/disk/create-link";
 import { deleteFile } from "@/lib/disk/delete-file";
@@ -14,10 +13,11 @@ import { LINK_MAX_SECONDS, LINK_MIN_SECONDS, TTL_MAX_SECONDS, UPLOAD_MAX_BYTES }
 import { revokeLink } from "@/lib/disk/revoke-link";
 import { setKey } from "@/lib/disk/set-key";
 import { startUpload } from "@/lib/disk/start-upload";
+import { toolOpOf } from "@/lib/tools/registry";
 
 /**
- * Disk changes from the dashboard. The domain functions are the tools' own; each action appends the ledger entry
- * the tool would (same op names), in the action's transaction. URLs go back as paths: the browser uses this origin
+ * Disk changes from the dashboard. The domain functions are the tools' own, and each action is ledgered under its
+ * tool's op. URLs go back as paths: the browser uses this origin
  * whatever PUBLIC_URL says.
  */
 const text = (max: number) => z.string().max(max);
@@ -40,54 +40,69 @@ export const saveKeyAction = ownerAction(
     } catch (err) {
       throw fieldError("valueJson", `is not valid JSON (${(err as Error).message})`);
     }
-    const out = await setKey(ctx.db, { actor: ctx.actor, key: input.key, value, ttlSeconds: input.ttlSeconds, ifVersion: input.ifVersion });
-    await appendEntry(ctx.db, { actor: ctx.actor, op: "kv.set", subject: input.key, input: { key: input.key, value, ttl_seconds: input.ttlSeconds }, output: out });
-    return out;
+    ctx.subject = input.key;
+    return setKey(ctx.db, { actor: ctx.actor, key: input.key, value, ttlSeconds: input.ttlSeconds, ifVersion: input.ifVersion });
   },
+  { op: toolOpOf("kv_set") },
 );
 
-export const deleteKeyAction = ownerAction(z.object({ key: text(600) }), async (ctx, input) => {
-  const out = await deleteKey(ctx.db, { actor: ctx.actor, key: input.key });
-  await appendEntry(ctx.db, { actor: ctx.actor, op: "kv.delete", subject: input.key, input, output: out });
-  return out;
-});
+export const deleteKeyAction = ownerAction(
+  z.object({ key: text(600) }),
+  async (ctx, input) => {
+    ctx.subject = input.key;
+    return deleteKey(ctx.db, { actor: ctx.actor, key: input.key });
+  },
+  { op: toolOpOf("kv_delete") },
+);
 
 export const startUploadAction = ownerAction(
   z.object({ path: text(1100), size: z.number().int().min(0).max(UPLOAD_MAX_BYTES), contentType: text(255).optional() }),
   async (ctx, input) => {
     // Empty types (unknown extensions) fall back to application/octet-stream.
     const out = await startUpload(ctx.db, { actor: ctx.actor, path: input.path, size: input.size, contentType: input.contentType || undefined, via: "brynth" });
-    await appendEntry(ctx.db, { actor: ctx.actor, op: "file.put", subject: out.upload_id, input, output: out });
+    ctx.subject = out.upload_id;
     return { uploadId: out.upload_id, url: pathOf(out.upload_url), headers: out.upload_headers };
   },
+  { op: toolOpOf("file_put") },
 );
 
-export const completeUploadAction = ownerAction(z.object({ path: text(1100), uploadId: text(100) }), async (ctx, input) => {
-  const out = await completeUpload(ctx.db, { actor: ctx.actor, path: input.path, uploadId: input.uploadId });
-  await appendEntry(ctx.db, { actor: ctx.actor, op: "file.put", subject: input.path, input: { path: input.path, complete: input.uploadId }, output: out });
-  return out;
-});
+export const completeUploadAction = ownerAction(
+  z.object({ path: text(1100), uploadId: text(100) }),
+  async (ctx, input) => {
+    ctx.subject = input.path;
+    return completeUpload(ctx.db, { actor: ctx.actor, path: input.path, uploadId: input.uploadId });
+  },
+  { op: toolOpOf("file_put") },
+);
 
-export const deleteFileAction = ownerAction(z.object({ path: text(1100) }), async (ctx, input) => {
-  const { deleted, file } = await deleteFile(ctx.db, { actor: ctx.actor, path: input.path });
-  await appendEntry(ctx.db, { actor: ctx.actor, op: "file.delete", subject: file?.id ?? input.path, input, output: { deleted } });
-  return { deleted };
-});
+export const deleteFileAction = ownerAction(
+  z.object({ path: text(1100) }),
+  async (ctx, input) => {
+    const { deleted, file } = await deleteFile(ctx.db, { actor: ctx.actor, path: input.path });
+    ctx.subject = file?.id ?? input.path;
+    return { deleted };
+  },
+  { op: toolOpOf("file_delete") },
+);
 
 export const createLinkAction = ownerAction(
   z.object({ path: text(1100), expiresIn: z.number().int().min(LINK_MIN_SECONDS).max(LINK_MAX_SECONDS) }),
   async (ctx, input) => {
     const out = await createLink(ctx.db, { actor: ctx.actor, path: input.path, expiresIn: input.expiresIn });
-    await appendEntry(ctx.db, { actor: ctx.actor, op: "file.url", subject: out.link_id, input, output: out });
+    ctx.subject = out.link_id;
     return out;
   },
+  { op: toolOpOf("file_url") },
 );
 
-export const revokeLinkAction = ownerAction(z.object({ linkId: text(100) }), async (ctx, input) => {
-  const out = await revokeLink(ctx.db, { actor: ctx.actor, linkId: input.linkId });
-  await appendEntry(ctx.db, { actor: ctx.actor, op: "file.link_revoke", subject: input.linkId, input, output: out });
-  return out;
-});
+export const revokeLinkAction = ownerAction(
+  z.object({ linkId: text(100) }),
+  async (ctx, input) => {
+    ctx.subject = input.linkId;
+    return revokeLink(ctx.db, { actor: ctx.actor, linkId: input.linkId });
+  },
+  { op: "file.link_revoke" },
+);
 
 /** A 5-minute download URL for the browser; reading changes nothing, so nothing is ledgered. */
 export const downloadUrlAction = ownerAction(z.object({ path: text(1100) }), async (ctx, input) => {

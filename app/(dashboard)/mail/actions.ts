@@ -10,26 +10,64 @@ import { testRelay } from "@/lib/mail/relay/test-relay";
 
 const domainId = z.object({ domainId: z.string().min(1).max(64) });
 
-/** Ledgered as `mail.domain_add`; a DKIM key is generated for it. */
-export const addDomainAction = ownerAction(z.object({ domain: z.string().min(1).max(253) }), async (ctx, input) => {
-  const row = await addDomain(ctx.db, { actor: ctx.actor, domain: input.domain });
-  return { id: row.id, domain: row.domain };
-});
+/** A DKIM key is generated for it. */
+export const addDomainAction = ownerAction(
+  z.object({ domain: z.string().min(1).max(253) }),
+  async (ctx, input) => {
+    const row = await addDomain(ctx.db, { actor: ctx.actor, domain: input.domain });
+    ctx.subject = row.id;
+    return { id: row.id, domain: row.domain, selector: row.dkimSelector };
+  },
+  { op: "mail.domain_add" },
+);
 
-/** Looks up MX/SPF/DKIM/DMARC (with timeouts); ledgered as `mail.domain_check`. */
-export const checkDnsAction = ownerAction(domainId, async (ctx, input) => {
-  const row = await checkDomainDns(ctx.db, { actor: ctx.actor, domainId: input.domainId });
-  return { domain: row.domain, verified: row.projectId === null || row.verifiedAt !== null, records: row.dnsCheck?.records ?? [] };
-});
+/** Looks up MX/SPF/DKIM/DMARC (with timeouts). */
+export const checkDnsAction = ownerAction(
+  domainId,
+  async (ctx, input) => {
+    ctx.subject = input.domainId;
+    const row = await checkDomainDns(ctx.db, { actor: ctx.actor, domainId: input.domainId });
+    return { domain: row.domain, verified: row.projectId === null || row.verifiedAt !== null, records: row.dnsCheck?.records ?? [] };
+  },
+  { op: "mail.domain_check" },
+);
 
-/** Ledgered as `mail.domain_remove`; refused while mailboxes use the domain. */
-export const removeDomainAction = ownerAction(domainId, (ctx, input) => removeDomain(ctx.db, { actor: ctx.actor, domainId: input.domainId }));
+/** Refused while mailboxes use the domain. */
+export const removeDomainAction = ownerAction(
+  domainId,
+  async (ctx, input) => {
+    ctx.subject = input.domainId;
+    return removeDomain(ctx.db, { actor: ctx.actor, domainId: input.domainId });
+  },
+  { op: "mail.domain_remove" },
+);
 
-/** Ledgered as `mail.relay_set` (never the password). */
-export const saveRelayAction = ownerAction(relayInput, (ctx, input) => saveRelay(ctx.db, { actor: ctx.actor, ...input }));
+/** Never the password in the ledger, not even digested. */
+export const saveRelayAction = ownerAction(
+  relayInput,
+  async (ctx, input) => {
+    ctx.subject = ctx.actor.projectId;
+    return saveRelay(ctx.db, { actor: ctx.actor, ...input });
+  },
+  { op: "mail.relay_set", input: ({ password, ...rest }) => ({ ...rest, password_given: Boolean(password) }) },
+);
 
-/** Ledgered as `mail.relay_remove`: SMTP_RELAY_URL applies again, if set. */
-export const removeRelayAction = ownerAction(z.object({}), (ctx) => removeRelay(ctx.db, { actor: ctx.actor }));
+/** SMTP_RELAY_URL applies again, if set. */
+export const removeRelayAction = ownerAction(
+  z.object({}),
+  async (ctx) => {
+    ctx.subject = ctx.actor.projectId;
+    await removeRelay(ctx.db, { actor: ctx.actor });
+  },
+  { op: "mail.relay_remove" },
+);
 
-/** Sends one signed test message through the relay and reports its answer; ledgered as `mail.relay_test`. */
-export const testRelayAction = ownerAction(z.object({ to: z.string().min(3).max(254) }), (ctx, input) => testRelay(ctx.db, { actor: ctx.actor, to: input.to }));
+/** Sends one signed test message through the relay and reports its answer. */
+export const testRelayAction = ownerAction(
+  z.object({ to: z.string().min(3).max(254) }),
+  async (ctx, input) => {
+    ctx.subject = ctx.actor.projectId;
+    return testRelay(ctx.db, { actor: ctx.actor, to: input.to });
+  },
+  { op: "mail.relay_test" },
+);

@@ -9,15 +9,21 @@ import { simulatePolicy } from "@/lib/policy/simulate-policy";
 import { riskLevels } from "@/lib/db/schema/approvals";
 
 /** The editor: JSON text in, a new version out, at once (the owner approves their own edit; ledgered). */
-export const savePolicyAction = ownerAction(z.object({ json: z.string().max(200_000), note: z.string().max(500).optional() }), async (ctx, input) => {
-  let value: unknown;
-  try {
-    value = JSON.parse(input.json);
-  } catch (err) {
-    throw new AppError("validation_error", `The policy is not valid JSON: ${(err as Error).message}`);
-  }
-  return setPolicyAsOwner(ctx.db, { actor: ctx.actor, policy: value, note: input.note?.trim() || null });
-});
+export const savePolicyAction = ownerAction(
+  z.object({ json: z.string().max(200_000), note: z.string().max(500).optional() }),
+  async (ctx, input) => {
+    let value: unknown;
+    try {
+      value = JSON.parse(input.json);
+    } catch (err) {
+      throw new AppError("validation_error", `The policy is not valid JSON: ${(err as Error).message}`);
+    }
+    const applied = await setPolicyAsOwner(ctx.db, { actor: ctx.actor, policy: value, note: input.note?.trim() || null });
+    ctx.subject = `policy:v${applied.version}`;
+    return applied;
+  },
+  { op: "policy.apply" },
+);
 
 /** The simulator: reads only, nothing is written or ledgered. */
 export const simulatePolicyAction = ownerAction(

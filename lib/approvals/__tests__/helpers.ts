@@ -8,6 +8,8 @@ import { connectMcp } from "@/lib/testing/mcp-client";
 import { seedProject } from "@/lib/testing/seed";
 import { mcpCall, type ToolResult } from "@/lib/tools/events/__tests__/tool-client";
 import { decideAsOwner } from "@/lib/approvals/decide-as-owner";
+import { DECIDE_OP } from "@/lib/approvals/decide-request";
+import { ledgeredTransaction } from "@/lib/ledger/ledgered-transaction";
 import type { PersonVerdict } from "@/lib/approvals/person-verdict";
 import { applyPolicy } from "@/lib/policy/apply-policy";
 import { parsePolicy } from "@/lib/policy/parse-policy";
@@ -33,8 +35,12 @@ export function approvalsHarness() {
   afterAll(async () => h.close?.());
 
   const call = (name: string, args: Record<string, unknown> = {}) => mcpCall(h.client, name, args);
+  // As the Approvals screen decides: through the owner pipeline, which ledgers the decision.
   const decide = async (requestId: string, verdict: PersonVerdict) =>
-    (await getDb()).transaction((tx) => decideAsOwner(tx, { actor: h.seeded.actor, requestId, verdict }));
+    ledgeredTransaction(await getDb(), { actor: h.seeded.actor, op: DECIDE_OP, input: { requestId, verdict } }, (tx, entry) => {
+      entry.subject = requestId;
+      return decideAsOwner(tx, { actor: h.seeded.actor, requestId, verdict });
+    });
   const setPolicy = async (rules: unknown[]) =>
     (await getDb()).transaction((tx) =>
       applyPolicy(tx, { actor: h.seeded.actor, policy: parsePolicy({ rules }), proposedBy: "test", approvedBy: "owner:test", approvedVia: "dashboard" }),

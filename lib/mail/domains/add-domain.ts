@@ -5,7 +5,6 @@ import { mailDomains } from "@/lib/db/schema/mail";
 import { encryptSecret } from "@/lib/crypto/secret-box";
 import { AppError } from "@/lib/errors";
 import { newId } from "@/lib/ids";
-import { appendEntry } from "@/lib/ledger/append-entry";
 import { parseOrThrow } from "@/lib/validation";
 import { z } from "zod";
 import { defaultMailDomain, domainName } from "@/lib/mail/domains/mail-domain-name";
@@ -20,6 +19,7 @@ export async function addDomain(db: Executor, opts: { actor: Actor; domain: stri
   if (domain === defaultMailDomain()) {
     throw new AppError("CONFLICT", `${domain} is this instance's default mail domain already.`, { fix: "Add a domain of your own, e.g. mail.example.com." });
   }
+  // Across projects on purpose: a domain belongs to one project on the instance.
   const [taken] = await db.select({ id: mailDomains.id }).from(mailDomains).where(eq(mailDomains.domain, domain));
   if (taken) throw new AppError("CONFLICT", `${domain} is already registered on this instance.`, { fix: "Each domain can belong to one project; remove it there first." });
   const key = await generateDkimKey();
@@ -29,6 +29,5 @@ export async function addDomain(db: Executor, opts: { actor: Actor; domain: stri
     .onConflictDoNothing()
     .returning();
   if (!row) throw new AppError("CONFLICT", `${domain} was just registered by someone else.`, { fix: "Reload the Domains screen." });
-  await appendEntry(db, { actor: opts.actor, op: "mail.domain_add", subject: row.id, input: { domain }, output: { id: row.id, selector: row.dkimSelector } });
   return row;
 }

@@ -5,7 +5,6 @@ import type { Executor } from "@/lib/db/client";
 import { mailDomains, type DnsCheck } from "@/lib/db/schema/mail";
 import { env } from "@/lib/env";
 import { notFound } from "@/lib/errors";
-import { appendEntry } from "@/lib/ledger/append-entry";
 import { mailHostname } from "@/lib/mail/domains/mail-domain-name";
 import { dkimRecordName, dnsRecords } from "@/lib/mail/domains/dns-records";
 
@@ -35,7 +34,7 @@ async function lookup<T>(fn: () => Promise<T[]>): Promise<{ found: T[]; error: s
 /**
  * The Domains screen's "check DNS": looks up the four records and compares them with what Brynth expects. A custom
  * domain becomes verified (receives mail, signs outbound) once its DKIM record matches; it stays verified if a later
- * check cannot reach DNS. Stored with the domain and ledgered.
+ * check cannot reach DNS. Stored with the domain.
  */
 export async function checkDomainDns(db: Executor, opts: { actor: Actor; domainId: string; dns?: DomainDns }) {
   const [d] = await db
@@ -78,8 +77,8 @@ export async function checkDomainDns(db: Executor, opts: { actor: Actor; domainI
       verifiedAt: d.projectId !== null && dkimOk ? (d.verifiedAt ?? sql`now()`) : d.verifiedAt,
       updatedAt: sql`now()`,
     })
-    .where(eq(mailDomains.id, d.id))
+    // The instance's default domain belongs to no project: only it is found by id alone.
+    .where(and(eq(mailDomains.id, d.id), d.projectId === null ? isNull(mailDomains.projectId) : eq(mailDomains.projectId, d.projectId)))
     .returning();
-  await appendEntry(db, { actor: opts.actor, op: "mail.domain_check", subject: d.id, input: { domain: d.domain }, output: check });
   return row;
 }

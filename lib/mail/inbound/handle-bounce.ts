@@ -1,9 +1,8 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
-import { systemActor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
 import { mailMessages } from "@/lib/db/schema/mail";
 import { emitEvent } from "@/lib/events/emit-event";
-import { appendEntry } from "@/lib/ledger/append-entry";
+import { recordSystemAct } from "@/lib/ledger/record-system-act";
 import { isFailure, type DsnReport } from "@/lib/mail/inbound/parse-dsn";
 
 /**
@@ -29,7 +28,7 @@ export async function handleBounce(
     await tx
       .update(mailMessages)
       .set({ status: "bounced", lastError: failure.diagnostic ?? failure.status ?? "bounced", updatedAt: sql`now()` })
-      .where(eq(mailMessages.id, m.id));
+      .where(and(eq(mailMessages.projectId, opts.projectId), eq(mailMessages.id, m.id)));
     const event = await emitEvent(tx, {
       projectId: opts.projectId,
       type: "email.bounced",
@@ -44,7 +43,7 @@ export async function handleBounce(
         report_message_id: opts.dsnMessageId,
       },
     });
-    await appendEntry(tx, { actor: systemActor(opts.projectId), op: "email.bounce", subject: m.id, input: failure, output: { event_id: event.id } });
+    await recordSystemAct(tx, { projectId: opts.projectId, op: "email.bounce", subject: m.id, input: failure, output: { event_id: event.id } });
     eventId ??= event.id;
   }
   return eventId;

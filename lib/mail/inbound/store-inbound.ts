@@ -1,4 +1,4 @@
-import { eq, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Executor } from "@/lib/db/client";
 import { diskAttachments } from "@/lib/db/schema/disk";
 import { mailAttachments, mailMessages, mailThreads, type MailAuthVerdicts, type Mailbox, type MailMessage } from "@/lib/db/schema/mail";
@@ -77,7 +77,7 @@ export async function writeInbound(
   await together([
     () =>
       related.threadId
-        ? tx.update(mailThreads).set({ messageCount: sql`${mailThreads.messageCount} + 1`, lastMessageAt: now, updatedAt: now }).where(eq(mailThreads.id, threadId))
+        ? tx.update(mailThreads).set({ messageCount: sql`${mailThreads.messageCount} + 1`, lastMessageAt: now, updatedAt: now }).where(and(eq(mailThreads.projectId, projectId), eq(mailThreads.id, threadId)))
         : tx.insert(mailThreads).values({ id: threadId, projectId, mailboxId: mailbox.id, subject, messageCount: 1, lastMessageAt: now }),
     !!emit &&
       (async () => {

@@ -1,9 +1,8 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
-import { systemActor } from "@/lib/actor";
 import { getDb } from "@/lib/db/client";
 import { mailAttachments, mailboxes, mailMessages } from "@/lib/db/schema/mail";
 import { PermanentJobError, type JobContext, type JobFinish } from "@/lib/jobs/define-job-kind";
-import { appendEntry } from "@/lib/ledger/append-entry";
+import { recordSystemAct } from "@/lib/ledger/record-system-act";
 import { signingKey } from "@/lib/mail/domains/domain-key";
 import { readMailBlob } from "@/lib/mail/mail-blob";
 import { memo } from "@/lib/mail/ttl-cache";
@@ -24,18 +23,18 @@ const errorText = (err: unknown) => (err instanceof Error ? err.message : String
  * Re-running after a crash is safe: a message that is no longer queued/sending is left alone. `sent` and its ledger
  * entry commit with the job's completion.
  */
-export async function deliverMessage(messageId: string, _ctx: JobContext): Promise<JobFinish | void> {
+export async function deliverMessage(messageId: string, ctx: JobContext): Promise<JobFinish | void> {
   const db = await getDb();
   const [m] = await db
     .update(mailMessages)
     .set({ status: "sending", attempts: sql`${mailMessages.attempts} + 1`, updatedAt: sql`now()` })
-    .where(and(eq(mailMessages.id, messageId), inArray(mailMessages.status, ["queued", "sending"])))
+    .where(and(eq(mailMessages.projectId, ctx.job.projectId ?? ""), eq(mailMessages.id, messageId), inArray(mailMessages.status, ["queued", "sending"])))
     .returning();
   if (!m) return;
   try {
     const [mailbox, rows] = await Promise.all([
-      memo("mailbox", m.mailboxId, SETTINGS_TTL_MS, async () => (await db.select().from(mailboxes).where(eq(mailboxes.id, m.mailboxId)))[0]),
-      db.select().from(mailAttachments).where(eq(mailAttachments.messageId, m.id)),
+      memo("mailbox", m.mailboxId, SETTINGS_TTL_MS, async () => (await db.select().from(mailboxes).where(and(eq(mailboxes.projectId, m.projectId), eq(mailboxes.id, m.mailboxId))))[0]),
+      db.select().from(mailAttachments).where(and(eq(mailAttachments.projectId, m.projectId), eq(mailAttachments.messageId, m.id))),
     ]);
     const attachments = await Promise.all(rows.map(async (a) => ({ ...a, content: await readMailBlob(a.blobKey) })));
     const raw = await composeMessage({
@@ -54,14 +53,14 @@ export async function deliverMessage(messageId: string, _ctx: JobContext): Promi
       await tx
         .update(mailMessages)
         .set({ status: "sent", sentAt: sql`now()`, deliveryResponse: response.slice(0, 1000), sizeBytes: raw.byteLength, lastError: null, updatedAt: sql`now()` })
-        .where(eq(mailMessages.id, m.id));
-      await appendEntry(tx, { actor: systemActor(m.projectId), op: "email.deliver", subject: m.id, input: { to: rcpt, size_bytes: raw.byteLength }, output: { response } });
+        .where(and(eq(mailMessages.projectId, m.projectId), eq(mailMessages.id, m.id)));
+      await recordSystemAct(tx, { projectId: m.projectId, op: "email.deliver", subject: m.id, input: { to: rcpt, size_bytes: raw.byteLength }, output: { response } });
     };
   } catch (err) {
     await db
       .update(mailMessages)
       .set({ status: "queued", lastError: errorText(err), updatedAt: sql`now()` })
-      .where(and(eq(mailMessages.id, m.id), eq(mailMessages.status, "sending")));
+      .where(and(eq(mailMessages.projectId, m.projectId), eq(mailMessages.id, m.id), eq(mailMessages.status, "sending")));
     throw err;
   }
 }

@@ -1,19 +1,18 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
-import { systemActor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
 import { mailMessages } from "@/lib/db/schema/mail";
 import { emitEvent } from "@/lib/events/emit-event";
-import { appendEntry } from "@/lib/ledger/append-entry";
+import { recordSystemAct } from "@/lib/ledger/record-system-act";
 
 /**
  * A message that will not be delivered (attempts used up, or refused for good): `failed`, and for agents' sends
  * (email_send, which has a batch) an `email.failed` event in the project inbox.
  */
-export async function failMessage(tx: Executor, opts: { messageId: string; error: string; attempts: number }): Promise<void> {
+export async function failMessage(tx: Executor, opts: { projectId: string; messageId: string; error: string; attempts: number }): Promise<void> {
   const [m] = await tx
     .update(mailMessages)
     .set({ status: "failed", lastError: opts.error, updatedAt: sql`now()` })
-    .where(and(eq(mailMessages.id, opts.messageId), inArray(mailMessages.status, ["queued", "sending"])))
+    .where(and(eq(mailMessages.projectId, opts.projectId), eq(mailMessages.id, opts.messageId), inArray(mailMessages.status, ["queued", "sending"])))
     .returning();
   if (!m) return;
   let eventId: string | null = null;
@@ -26,5 +25,5 @@ export async function failMessage(tx: Executor, opts: { messageId: string; error
     });
     eventId = event.id;
   }
-  await appendEntry(tx, { actor: systemActor(m.projectId), op: "email.fail", subject: m.id, input: { to: m.to, error: opts.error }, output: { event_id: eventId } });
+  await recordSystemAct(tx, { projectId: m.projectId, op: "email.fail", subject: m.id, input: { to: m.to, error: opts.error }, output: { event_id: eventId } });
 }

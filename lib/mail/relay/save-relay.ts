@@ -4,7 +4,6 @@ import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
 import { mailRelays, relaySecurities } from "@/lib/db/schema/mail";
 import { encryptSecret } from "@/lib/crypto/secret-box";
-import { appendEntry } from "@/lib/ledger/append-entry";
 import { parseOrThrow } from "@/lib/validation";
 
 export const relayInput = z.object({
@@ -33,15 +32,12 @@ export async function saveRelay(db: Executor, opts: { actor: Actor } & RelayInpu
     .insert(mailRelays)
     .values({ projectId: opts.actor.projectId, ...values })
     .onConflictDoUpdate({ target: mailRelays.projectId, set: { ...values, updatedAt: sql`now()` } });
-  // Never the password, not even digested.
-  await appendEntry(db, { actor: opts.actor, op: "mail.relay_set", subject: opts.actor.projectId, input: { ...values, passwordEnc: undefined, password_set: passwordEnc !== null } });
   return { host: values.host, port: values.port, security: values.security, username: values.username, hasPassword: passwordEnc !== null };
 }
 
 /** Back to SMTP_RELAY_URL (or no relay). */
 export async function removeRelay(db: Executor, opts: { actor: Actor }) {
   await db.delete(mailRelays).where(eq(mailRelays.projectId, opts.actor.projectId));
-  await appendEntry(db, { actor: opts.actor, op: "mail.relay_remove", subject: opts.actor.projectId });
 }
 
 /** What the Mail settings screen shows: never the password. */

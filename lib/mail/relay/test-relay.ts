@@ -4,7 +4,6 @@ import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { newId } from "@/lib/ids";
-import { appendEntry } from "@/lib/ledger/append-entry";
 import { parseOrThrow } from "@/lib/validation";
 import { signingKey } from "@/lib/mail/domains/domain-key";
 import { defaultMailbox } from "@/lib/mail/project-address";
@@ -16,7 +15,7 @@ import { transportOptions } from "@/lib/mail/outbound/relay-transport";
 /**
  * The Mail settings screen's "send test message": a signed message from the project address straight through the
  * relay, waiting for its answer, so the owner sees at once whether host, TLS and login work. Not queued, not
- * counted toward the agents' limits; ledgered.
+ * counted toward the agents' limits.
  */
 export async function testRelay(db: Executor, opts: { actor: Actor; to: string }) {
   const { to } = parseOrThrow(z.object({ to: plainAddress }), { to: opts.to });
@@ -48,6 +47,5 @@ export async function testRelay(db: Executor, opts: { actor: Actor; to: string }
   } finally {
     transport.close();
   }
-  await appendEntry(db, { actor: opts.actor, op: "mail.relay_test", subject: opts.actor.projectId, input: { to, host: relay.host }, output: { ok: true, response } });
   return { response, origin: relay.origin };
 }

@@ -39,7 +39,7 @@ export const channelAdd = defineTool({
   annotations: { title: "Add an approval channel", readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   rest: { method: "POST", path: "/channels" },
   handler: async (ctx, input) => {
-    const out = await addChannel(ctx.db, { actor: ctx.actor, ledger: false, ...input });
+    const out = await addChannel(ctx.db, { actor: ctx.actor, ...input });
     ctx.subject = out.channel_id;
     return out;
   },

@@ -25,6 +25,6 @@ export const channelRemove = defineTool({
   rest: { method: "DELETE", path: "/channels/{channel_id}" },
   handler: async (ctx, input) => {
     ctx.subject = input.channel_id;
-    return removeChannel(ctx.db, { actor: ctx.actor, channelId: input.channel_id, ledger: false });
+    return removeChannel(ctx.db, { actor: ctx.actor, channelId: input.channel_id });
   },
 });

@@ -24,7 +24,7 @@ export const sourceAdd = defineTool({
   annotations: { ...writes, title: "Add an event source" },
   rest: { method: "POST", path: "/sources" },
   handler: async (ctx, input) => {
-    const view = await addSource(ctx.db, { actor: ctx.actor, ...input, secret: reveal(input.secret), ledger: false });
+    const view = await addSource(ctx.db, { actor: ctx.actor, ...input, secret: reveal(input.secret) });
     ctx.subject = view.id;
     return view;
   },

@@ -13,7 +13,7 @@ export const sourceRemove = defineTool({
   annotations: { title: "Remove an event source", readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   rest: { method: "DELETE", path: "/sources/{name}" },
   handler: async (ctx, input) => {
-    const row = await removeSource(ctx.db, { actor: ctx.actor, name: input.name, ledger: false });
+    const row = await removeSource(ctx.db, { actor: ctx.actor, name: input.name });
     ctx.subject = row.id;
     return { removed: true as const, name: row.name, removed_at: row.removedAt!.toISOString() };
   },
