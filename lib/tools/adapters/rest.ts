@@ -1,6 +1,8 @@
 import { getDb } from "@/lib/db/client";
-import { AppError, toErrorBody } from "@/lib/errors";
+import { AppError } from "@/lib/errors";
+import type { ApiRequest } from "@/lib/http/api-request";
 import { clientIp, isAllowedOrigin } from "@/lib/http/request-info";
+import { preflight, withCors } from "@/lib/http/cors";
 import { authenticateKey } from "@/lib/keys/authenticate-key";
 import { keyActor } from "@/lib/keys/key-actor";
 import { authenticateOwner } from "@/lib/auth/authenticate-owner";
@@ -11,13 +13,18 @@ import { matchRoute } from "@/lib/tools/adapters/rest-routes";
 import { restArgs } from "@/lib/tools/adapters/rest-args";
 import { etagHeader, ifMatchArgs } from "@/lib/tools/adapters/rest-etag";
 import { openApiDocument } from "@/lib/tools/adapters/openapi";
-import { sealSoon } from "@/lib/ledger/seal-entries";
-import { jsonResponse, jsonTextResponse } from "@/lib/http/json-response";
+import { ledgeredTransaction } from "@/lib/ledger/ledgered-transaction";
+import { errorResponse, jsonResponse, jsonTextResponse } from "@/lib/http/json-response";
 
 export const API_PREFIX = "/api/v1";
 
 /** REST under /api/v1, dispatched from the registry: one wrapper for auth, scope and error rendering. */
-export async function handleRest(req: Request): Promise<Response> {
+export async function handleRest(req: ApiRequest): Promise<Response> {
+  if (req.method === "OPTIONS") return preflight(req, "GET, POST, PUT, PATCH, DELETE");
+  return withCors(req, await serveRest(req));
+}
+
+async function serveRest(req: ApiRequest): Promise<Response> {
   try {
     const url = new URL(req.url);
     const path = url.pathname.slice(API_PREFIX.length) || "/";
@@ -40,13 +47,11 @@ export async function handleRest(req: Request): Promise<Response> {
     const db = await getDb();
     const actor = await ownerActor(db, owner, req.headers.get("x-brynth-project"), "rest");
     const input = parseOrThrow(route.route.input, await restArgs(req, url, route.route.input, params!));
-    const out = await db.transaction((tx) => route.route.handler({ actor, owner, db: tx }, input));
-    sealSoon(actor.projectId);
+    const { op, ledgerInput } = route.route;
+    const call = { actor, op, input: ledgerInput ? ledgerInput(input) : input };
+    const out = await ledgeredTransaction(db, call, (tx, entry) => route.route.handler(Object.assign(entry, { actor, owner, db: tx }), input));
     return jsonResponse(route.route.status ?? 200, out);
   } catch (err) {
-    const { status, body, headers } = toErrorBody(err);
-    const extra: Record<string, string> = { ...headers };
-    if (status === 401) extra["WWW-Authenticate"] = 'Bearer realm="brynth"';
-    return jsonResponse(status, { error: body }, extra);
+    return errorResponse(err);
   }
 }
