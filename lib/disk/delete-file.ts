@@ -22,7 +22,7 @@ export async function deleteFile(db: Executor, opts: { actor: Actor; path: strin
     .where(and(eq(diskFiles.projectId, projectId), eq(diskFiles.path, path)))
     .for("update");
   if (!file) return { deleted: false, file: null };
-  await db.delete(diskFiles).where(eq(diskFiles.id, file.id));
+  await db.delete(diskFiles).where(and(eq(diskFiles.projectId, projectId), eq(diskFiles.id, file.id)));
   await retireVersion(db, file);
   await dropUploads(db, { projectId, path });
   await adjustUsage(db, projectId, { bytes: -file.sizeBytes });

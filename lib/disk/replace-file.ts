@@ -10,7 +10,7 @@ import { reserveUsage } from "@/lib/disk/usage";
 
 /** Takes a file version out of service: its links stop working and its object is queued for erasure. */
 export async function retireVersion(db: Executor, file: DiskFile): Promise<void> {
-  await db.update(diskLinks).set({ revokedAt: new Date() }).where(and(eq(diskLinks.fileId, file.id), isNull(diskLinks.revokedAt)));
+  await db.update(diskLinks).set({ revokedAt: new Date() }).where(and(eq(diskLinks.projectId, file.projectId), eq(diskLinks.fileId, file.id), isNull(diskLinks.revokedAt)));
   await trashBlob(db, { projectId: file.projectId, blobKey: file.blobKey });
 }
 
@@ -41,7 +41,7 @@ export async function replaceFile(
       [row] = await db
         .update(diskFiles)
         .set({ id: newId("fil"), ...version, createdAt: now, updatedAt: now })
-        .where(eq(diskFiles.id, current.id))
+        .where(and(eq(diskFiles.projectId, projectId), eq(diskFiles.id, current.id)))
         .returning();
     } else {
       // A new path: if another writer creates it first, loop and queue on its row instead.

@@ -1,22 +1,9 @@
-import { and, eq, type SQL } from "drizzle-orm";
 import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
-import { events } from "@/lib/db/schema/events";
 import { eventState, holderOf } from "@/lib/events/event-state";
 import { leaseError } from "@/lib/events/lease-errors";
 import { notifyEventChange } from "@/lib/events/events-channel";
 import { ackEventRow } from "@/lib/events/statements";
-
-/** Only the lease holder: the key that claimed, and the exact claim when the caller passes its lease token. */
-export function heldBy(actor: Actor, eventId: string, leaseToken?: string): SQL {
-  return and(
-    eq(events.id, eventId),
-    eq(events.projectId, actor.projectId),
-    eq(events.status, "claimed"),
-    eq(events.claimedBy, holderOf(actor)),
-    leaseToken ? eq(events.leaseToken, leaseToken) : undefined,
-  )!;
-}
 
 /**
  * Closes a claimed event. Repeating the ack is safe: an event this caller already acked answers the same again.

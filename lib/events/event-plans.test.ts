@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
 import { query } from "@/lib/db/statement";
+import { HELD_BY } from "@/lib/events/statements";
 import { seedProject } from "@/lib/testing/seed";
 import { envelopeSelect, LIST_INLINE_BYTES } from "@/lib/events/event-envelope";
 import { IS_CLAIMABLE } from "@/lib/events/event-status";
@@ -30,7 +31,7 @@ describe("plans for events filtered by source", () => {
   });
 });
 
-// Ack and nack find the lease holder's event by id and `status = 'claimed'`. Claimed events are few at any moment,
+// Ack and nack find the lease holder's event by id and `status = 'claimed'` (HELD_BY, statements.ts). Claimed events are few at any moment,
 // so statistics gathered then say no row has that status, and a status index looked as cheap as the primary key:
 // Postgres then walked every claimed entry of the project, dead ones included, for each ack (135 pages a call in
 // bench/events.ts against 44 for the claim).
@@ -46,10 +47,9 @@ describe("plans for the lease holder's event", () => {
     const plan = await db.transaction(async (tx) => {
       await tx.execute(sql`set local plan_cache_mode = force_generic_plan`);
       await tx.execute(
-        sql.raw(`prepare held_event (text, text, text) as update events set updated_at = now()
-          where id = $1 and project_id = $2 and status = 'claimed' and claimed_by = $3`),
+        sql.raw(`prepare held_event (text, text, text, text) as update events set updated_at = now() where ${HELD_BY}`),
       );
-      const rows = await query<{ "QUERY PLAN": string }>(tx, sql.raw(`explain execute held_event('evt_held_1', '${project.id}', 'key_x')`));
+      const rows = await query<{ "QUERY PLAN": string }>(tx, sql.raw(`explain execute held_event('evt_held_1', '${project.id}', 'key_x', null)`));
       await tx.execute(sql`deallocate held_event`);
       return rows.map((r) => r["QUERY PLAN"]).join("\n");
     });

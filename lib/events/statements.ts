@@ -1,11 +1,11 @@
 import type { EventRow, EventStatus, Trust } from "@/lib/db/schema/events";
 import { statement } from "@/lib/db/statement";
 import { CLAIM_INLINE_BYTES, envelopeSelect, VIEWER_INLINE_BYTES, type EnvelopeRow } from "@/lib/events/event-envelope";
-import { EFFECTIVE_STATUS, IS_CLAIMABLE } from "@/lib/events/event-status";
+import { EFFECTIVE_STATUS, IS_CLAIMABLE, MAX_ATTEMPTS } from "@/lib/events/event-status";
 
 /*
  * The events module's hand-written statements, all in one place (lib/db/statement.ts): the hot paths — intake,
- * claim, ack — where building the query with drizzle cost more CPU than the database spends on it. Rows come back
+ * claim, ack, nack — where building the query with drizzle cost more CPU than the database spends on it. Rows come back
  * in drizzle's shape. Everything else in lib/events uses drizzle's builder.
  */
 
@@ -57,11 +57,13 @@ export const claimEventRow = statement<
   with claimed as (
     update events set status = 'claimed', lease_token = $3, lease_expires_at = now() + make_interval(secs => $4),
       claimed_by = $5, claimed_agent = $6, claimed_at = now(), attempts = events.attempts + 1, updated_at = now()
-    where events.id = (select id from events where id = $1 and project_id = $2 and ${IS_CLAIMABLE} for update skip locked)
+    where events.project_id = $2
+      and events.id = (select id from events where id = $1 and project_id = $2 and ${IS_CLAIMABLE} for update skip locked)
     returning ${envelopeSelect(CLAIM_INLINE_BYTES)}, events.lease_token, events.claimed_at
   ), expired as (
     update event_attempts set outcome = 'expired', finished_at = claimed.claimed_at
-    from claimed where claimed.attempts > 1 and event_attempts.event_id = claimed.id and event_attempts.outcome is null
+    from claimed where claimed.attempts > 1 and event_attempts.project_id = $2 and event_attempts.event_id = claimed.id
+      and event_attempts.outcome is null
   ), opened as (
     insert into event_attempts (project_id, event_id, attempt, key_id, agent, claimed_at, lease_expires_at)
     select $2, id, attempts, $7, $6, claimed_at, lease_expires_at from claimed
@@ -72,20 +74,56 @@ export const claimEventRow = statement<
     from events where id = $1 and project_id = $2
   ) prior left join claimed on true`);
 
-/** The event and its open attempt close together; only the lease holder, with a null token matching any claim. */
+/**
+ * Only the lease holder: the key that claimed ($3), and the exact claim when the caller passes its lease token ($4,
+ * null matching any claim). Ack and nack share it, with the event ($1) and project ($2) in the same places.
+ */
+export const HELD_BY = `events.id = $1 and events.project_id = $2 and events.status = 'claimed' and events.claimed_by = $3
+  and ($4::text is null or events.lease_token = $4)`;
+
+/** The event and its open attempt close together. */
 export const ackEventRow = statement<
   Pick<EventRow, "id" | "source" | "type"> & { finishedAt: Date },
   [eventId: string, projectId: string, holder: string, leaseToken: string | null, result: string | null]
 >(`
   with acked as (
     update events set status = 'done', result = $5::jsonb, finished_at = now(), updated_at = now()
-    where id = $1 and project_id = $2 and status = 'claimed' and claimed_by = $3 and ($4::text is null or lease_token = $4)
+    where ${HELD_BY}
     returning id, source, type, finished_at
   ), closed as (
     update event_attempts set outcome = 'acked', finished_at = acked.finished_at
-    from acked where event_attempts.event_id = acked.id and event_attempts.outcome is null
+    from acked where event_attempts.project_id = $2 and event_attempts.event_id = acked.id and event_attempts.outcome is null
   )
   select * from acked`);
+
+/** Retry delay after the n-th failed attempt: 30 s, 60 s, 120 s, 240 s… capped at one hour. */
+export const RETRY_BASE_S = 30;
+export const RETRY_MAX_S = 3600;
+
+/** A nack ends the event when the caller says not to retry ($6 false) or its attempts are used up. */
+const DIES = `(not $6::boolean or events.attempts >= ${MAX_ATTEMPTS})`;
+
+/**
+ * The event goes back (`failed` until its retry delay passes) or ends (`dead`), and its open attempt closes with
+ * the reason ($5), together. The same shape as the ack.
+ */
+export const nackEventRow = statement<
+  Pick<EventRow, "id" | "source" | "type" | "attempts" | "availableAt"> & { status: "failed" | "dead" },
+  [eventId: string, projectId: string, holder: string, leaseToken: string | null, reason: string, retry: boolean]
+>(`
+  with nacked as (
+    update events set status = case when ${DIES} then 'dead' else 'failed' end,
+      available_at = case when ${DIES} then now()
+        else now() + make_interval(secs => least(${RETRY_MAX_S}, ${RETRY_BASE_S} * power(2, events.attempts - 1))) end,
+      finished_at = case when ${DIES} then now() end,
+      last_error = $5, updated_at = now()
+    where ${HELD_BY}
+    returning id, source, type, status, attempts, available_at
+  ), closed as (
+    update event_attempts set outcome = case when nacked.status = 'dead' then 'dead' else 'nacked' end, reason = $5, finished_at = now()
+    from nacked where event_attempts.project_id = $2 and event_attempts.event_id = nacked.id and event_attempts.outcome is null
+  )
+  select * from nacked`);
 
 export type EventStateRow = Pick<EventRow, "id" | "source" | "type" | "claimedBy" | "leaseToken" | "leaseExpiresAt" | "availableAt" | "finishedAt"> & {
   /** The status column as stored; `status` is the one callers see (expired leases read through the clock). */

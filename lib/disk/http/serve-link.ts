@@ -1,4 +1,4 @@
-import { eq, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { ApiRequest } from "@/lib/http/api-request";
 import { getDb } from "@/lib/db/client";
 import { diskLinks, type DiskLink } from "@/lib/db/schema/disk";
@@ -24,9 +24,9 @@ export async function serveLink(req: ApiRequest, linkId: string, signature: stri
     db,
     sql`select l.project_id, l.blob_key, l.path, l.size_bytes, l.content_type,
           (l.revoked_at is null and l.expires_at > ${at()}
-           and (l.key_id is null or exists (select 1 from api_keys k where k.id = l.key_id and k.revoked_at is null))
+           and (l.key_id is null or exists (select 1 from api_keys k where k.project_id = l.project_id and k.id = l.key_id and k.revoked_at is null))
            and case when l.file_id is not null
-                 then exists (select 1 from disk_files f where f.id = l.file_id)
+                 then exists (select 1 from disk_files f where f.project_id = l.project_id and f.id = l.file_id)
                  else exists (select 1 from disk_attachments a where a.project_id = l.project_id
                               and a.event_id = l.event_id and a.name = l.attachment_name and a.blob_key = l.blob_key)
                end) as live
@@ -44,6 +44,6 @@ export async function serveLink(req: ApiRequest, linkId: string, signature: stri
     await tx
       .update(diskLinks)
       .set({ downloads: sql`${diskLinks.downloads} + 1` })
-      .where(eq(diskLinks.id, linkId));
+      .where(and(eq(diskLinks.projectId, link.projectId), eq(diskLinks.id, linkId)));
   });
 }
