@@ -5,7 +5,7 @@ import { ownerAction } from "@/lib/auth/owner-action";
 import { addDomain } from "@/lib/mail/domains/add-domain";
 import { checkDomainDns } from "@/lib/mail/domains/check-domain-dns";
 import { removeDomain } from "@/lib/mail/domains/remove-domain";
-import { relayInput, removeRelay, saveRelay } from "@/lib/mail/relay/save-relay";
+import { relayInput, relaySetLedger, removeRelay, saveRelay } from "@/lib/mail/relay/save-relay";
 import { testRelay } from "@/lib/mail/relay/test-relay";
 
 const domainId = z.object({ domainId: z.string().min(1).max(64) });
@@ -49,7 +49,7 @@ export const saveRelayAction = ownerAction(
     ctx.subject = ctx.actor.projectId;
     return saveRelay(ctx.db, { actor: ctx.actor, ...input });
   },
-  { op: "mail.relay_set", input: ({ password, ...rest }) => ({ ...rest, password_given: Boolean(password) }) },
+  relaySetLedger,
 );
 
 /** SMTP_RELAY_URL applies again, if set. */

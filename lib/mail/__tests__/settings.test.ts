@@ -11,7 +11,8 @@ import { closeRelayTransports } from "@/lib/mail/outbound/relay-transport";
 import { sendEmail } from "@/lib/mail/outbound/send-email";
 import { listOutbound } from "@/lib/mail/outbound/list-outbound";
 import { quotaUsage } from "@/lib/mail/outbound/reserve-quota";
-import { removeRelay, relayView, saveRelay } from "@/lib/mail/relay/save-relay";
+import { relayInput, relaySetLedger, removeRelay, relayView, saveRelay } from "@/lib/mail/relay/save-relay";
+import { runOwnerAction } from "@/lib/auth/owner-action";
 import { testRelay } from "@/lib/mail/relay/test-relay";
 import { seedProject } from "@/lib/testing/seed";
 import { startSink } from "@/lib/mail/__tests__/helpers";
@@ -36,7 +37,11 @@ const tx = async <T>(fn: (db: Parameters<Parameters<Awaited<ReturnType<typeof ge
 
 describe("relay settings", () => {
   it("stores the password encrypted, never shows or ledgers it, and keeps it when left blank", async () => {
-    const saved = await tx((db) => saveRelay(db, { actor: seeded.actor, host: "127.0.0.1", port: sink.port, security: "none", username: "agent-mail", password: "s3cret-pass" }));
+    // As the Mail settings screen saves it: through the owner pipeline, with the screen's ledger declaration.
+    const ctx = { owner: seeded.owner, sessionId: "ses_test", project: seeded.project, projects: [seeded.project], actor: seeded.actor };
+    const input = { host: "127.0.0.1", port: sink.port, security: "none" as const, username: "agent-mail", password: "s3cret-pass" };
+    const res = await runOwnerAction(ctx, relayInput, (c, i) => saveRelay(c.db, { actor: c.actor, ...i }), relaySetLedger, input);
+    const saved = res.ok ? res.data : res;
     expect(saved).toEqual({ host: "127.0.0.1", port: sink.port, security: "none", username: "agent-mail", hasPassword: true });
     const db = await getDb();
     const [row] = await db.select().from(mailRelays).where(eq(mailRelays.projectId, seeded.project.id));
@@ -44,7 +49,7 @@ describe("relay settings", () => {
     expect(JSON.stringify(await relayView(db, { projectId: seeded.project.id }))).not.toContain("s3cret");
     const entries = await db.select().from(ledgerEntries).where(eq(ledgerEntries.op, "mail.relay_set"));
     expect(entries).toHaveLength(1);
-    expect(entries[0].inputDigest).not.toBe(digest({ host: "127.0.0.1", password: "s3cret-pass" }));
+    expect(entries[0].inputDigest).toBe(digest({ host: "127.0.0.1", port: sink.port, security: "none", username: "agent-mail", password_given: true }));
 
     await tx((t) => saveRelay(t, { actor: seeded.actor, host: "127.0.0.1", port: sink.port, security: "none", username: "agent-mail" }));
     expect((await relayFor(db, seeded.project.id))!.password).toBe("s3cret-pass");

@@ -22,6 +22,12 @@ export const relayInput = z.object({
 });
 export type RelayInput = z.input<typeof relayInput>;
 
+/** How saving the relay is ledgered by its pipeline: never the password, not even digested. */
+export const relaySetLedger = {
+  op: "mail.relay_set",
+  input: ({ password, ...rest }: z.output<typeof relayInput>) => ({ ...rest, password_given: Boolean(password) }),
+};
+
 /** The project's relay (Mail settings screen). The password is encrypted at rest and never shown again. */
 export async function saveRelay(db: Executor, opts: { actor: Actor } & RelayInput) {
   const input = parseOrThrow(relayInput, opts);
