@@ -43,7 +43,7 @@ function http(method: string, url: string, body?: string | Buffer, headers: Reco
 }
 
 /** A JSON value whose serialised form is exactly `bytes` long. */
-const valueOf = (bytes: number) => ({ data: "x".repeat(bytes - '{"data":""}'.length) });
+const jsonOfSize = (bytes: number) => ({ data: "x".repeat(bytes - '{"data":""}'.length) });
 
 async function startBrynth(env: Record<string, string>) {
   const db = await freshDatabase("brynth_bench_disk");
@@ -81,7 +81,7 @@ async function kvRuns({ url: base, key, measured }: Awaited<ReturnType<typeof st
   for (let i = 0; i < 300; i++) await whoami(); // warm: modules load and compile on first use
   out.whoami_floor = await measured(() => closedLoop(CLIENTS, SECONDS, whoami));
   for (const [label, bytes] of [["1kb", 1024], ["256kb", 256 * 1024]] as const) {
-    const body = Buffer.from(JSON.stringify({ value: valueOf(bytes) })); // encoded once: the load generator shares the cores
+    const body = Buffer.from(JSON.stringify({ value: jsonOfSize(bytes) })); // encoded once: the load generator shares the cores
     const keyOf = (w: number, i: number) => `${base}/api/v1/kv/bench%2F${label}%2F${w}%2F${i % 20}`;
     const counters = new Array(CLIENTS).fill(0);
     const set = async (w: number) => {
@@ -121,7 +121,7 @@ async function sqlRuns(url: string, projectId: string) {
   await sql`create table if not exists bench_kv (project_id text not null, key text collate "C" not null, value text not null, primary key (project_id, key))`;
   const out: Record<string, unknown> = {};
   for (const [label, bytes] of [["1kb", 1024], ["256kb", 256 * 1024]] as const) {
-    const value = JSON.stringify(valueOf(bytes));
+    const value = JSON.stringify(jsonOfSize(bytes));
     const counters = new Array(CLIENTS).fill(0);
     const keyOf = (w: number) => `bench/${label}/${w}/${counters[w]++ % 20}`;
     const set = async (w: number) => {

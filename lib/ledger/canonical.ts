@@ -66,15 +66,22 @@ export function rowHash(projectId: string, seq: number, row: EntryColumns, prevH
  * whole string's, provided no slice splits a surrogate pair.
  */
 function writeCanonical(value: unknown, emit: (piece: string) => void): void {
-  if (typeof value === "string") return writeString(value, emit);
-  if (value === null || typeof value !== "object") return emit(JSON.stringify(value) ?? "null");
+  if (typeof value === "string") {
+    writeString(value, emit);
+    return;
+  }
+  if (value === null || typeof value !== "object") {
+    emit(JSON.stringify(value) ?? "null");
+    return;
+  }
   if (Array.isArray(value)) {
     emit("[");
     for (let i = 0; i < value.length; i++) {
       if (i) emit(",");
       writeCanonical(value[i], emit);
     }
-    return emit("]");
+    emit("]");
+    return;
   }
   const obj = value as Record<string, unknown>;
   const keys = Object.keys(obj);
@@ -98,7 +105,10 @@ const isHigh = (c: number) => c >= 0xd800 && c <= 0xdbff;
 const isLow = (c: number) => c >= 0xdc00 && c <= 0xdfff;
 
 function writeString(s: string, emit: (piece: string) => void): void {
-  if (s.length <= SLICE) return emit(JSON.stringify(s));
+  if (s.length <= SLICE) {
+    emit(JSON.stringify(s));
+    return;
+  }
   emit('"');
   for (let start = 0; start < s.length; ) {
     let end = Math.min(s.length, start + SLICE);

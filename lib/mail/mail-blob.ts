@@ -15,4 +15,5 @@ export async function readMailBlob(key: string): Promise<Buffer> {
 }
 
 /** Postgres text cannot hold NUL; mail from outside sometimes does. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching NUL is the point of this function
 export const noNul = <T extends string | null>(s: T): T => (s === null ? s : (s.replace(/\u0000/g, "") as T));

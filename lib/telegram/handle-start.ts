@@ -15,7 +15,7 @@ export async function handleStart(api: Api, cfg: BotConfig, msg: Message, code: 
   const db = await getDb();
   const channel = await findByVerifyToken(db, code.trim(), "telegram", cfg.projectId);
   if (!channel) return reply("This link is not valid any more. Ask for a new one (channel_add).");
-  let linked;
+  let linked: Awaited<ReturnType<typeof verifyChannel>>;
   try {
     // The bot's handler is the verification's pipeline: its entry is written with it.
     linked = await db.transaction(async (tx) => {

@@ -26,7 +26,7 @@ export async function setBotToken(tx: Executor, opts: { actor: Actor; token: str
       fix: "Copy the token @BotFather gave you, e.g. 123456789:AA…",
     });
   }
-  let me;
+  let me: Awaited<ReturnType<ReturnType<typeof botApi>["getMe"]>>;
   try {
     me = await botApi(token).getMe();
   } catch (err) {

@@ -74,13 +74,13 @@ export default async function DecidePage({ params, searchParams }: { params: Pro
                 <Textarea id="comment" name="comment" rows={2} maxLength={2000} />
               </div>
               {r.options.length > 0 && (
-                <div className="flex flex-wrap gap-2" role="group" aria-label="Options">
+                <fieldset className="flex min-w-0 flex-wrap gap-2" aria-label="Options">
                   {r.options.map((o, i) => (
                     <Button key={o} type="submit" name="choice" value={`option:${i}`} variant="outline">
                       {o}
                     </Button>
                   ))}
-                </div>
+                </fieldset>
               )}
               <div className="flex flex-wrap gap-2">
                 {question ? (

@@ -18,6 +18,7 @@ export const oneLine = (max: number) =>
   z
     .string()
     .max(max)
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point of this check
     .refine((v) => !/[\u0000-\u0008\u000a-\u001f\u007f]/.test(v), "must be one line: no line breaks or control characters");
 
 /** At most `max` bytes of UTF-8. */
