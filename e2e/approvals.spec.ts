@@ -36,14 +36,13 @@ test("a request appears live on Approvals, the owner approves it, and the agent'
   const agent = await connectAgent(server.url, agentKey);
   try {
     // Not awaited: the call waits on the server until someone decides (or 60 s pass).
-    const started = Date.now();
     const asking = callTool<RequestAnswer>(agent, "ask_approval", {
       action: "refund",
       summary,
       details,
       risk: "medium",
       amount: 30,
-      wait_seconds: 60,
+      wait_seconds: 120, // longer than the test may run: only the decision can end it in time
     });
     let answered = false;
     asking.then(
@@ -64,9 +63,7 @@ test("a request appears live on Approvals, the owner approves it, and the agent'
 
     await approvals.approve(summary, comment);
     const answer = await asking;
-    const elapsed = Date.now() - started;
     expect(answer).toMatchObject({ status: "approved", comment, decided_by: `owner:${OWNER.email}` });
-    expect(elapsed, "the call returned with the decision, not at the end of its wait").toBeLessThan(15_000);
   } finally {
     await agent.close();
   }

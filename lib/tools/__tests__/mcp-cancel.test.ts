@@ -7,7 +7,8 @@ import { seedKey, seedProject } from "@/lib/testing/seed";
 import { connectMcp, rawMcp } from "@/lib/testing/mcp-client";
 import { useTwoInstances } from "@/lib/testing/spawn-instance";
 
-const WAIT_SECONDS = 12;
+/** Longer than any test may run (testTimeout 30 s): a call that ends at all was ended by its cancel. */
+const WAIT_SECONDS = 120;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const waitCall = (id: number, seconds = WAIT_SECONDS) => ({
   jsonrpc: "2.0",
@@ -29,16 +30,14 @@ async function openSession(url: string, secret: string) {
   return { authorization: `Bearer ${secret}`, "mcp-session-id": res.headers.get("mcp-session-id")!, "mcp-protocol-version": "2025-06-18" };
 }
 
-/** Starts a 12 s wait on `callUrl`, cancels it on `cancelUrl` after a second; the stream's text and how long it took. */
+/** Starts a wait on `callUrl` that only a cancel can end in time, cancels it on `cancelUrl` after a second; the stream's text. */
 async function waitThenCancel(callUrl: string, cancelUrl: string, headers: Record<string, string>) {
-  const started = Date.now();
   const res = await rawMcp(callUrl, waitCall(7), headers);
   expect(res.headers.get("content-type")).toContain("text/event-stream");
   const body = res.text();
   await sleep(1000);
   expect((await rawMcp(cancelUrl, cancel(7), headers)).status).toBe(202);
-  const text = await body;
-  return { text, elapsed: Date.now() - started };
+  return body;
 }
 
 describe("notifications/cancelled", () => {
@@ -53,9 +52,8 @@ describe("notifications/cancelled", () => {
   it("aborts the waiting call it names: no response, and the ledger entry a disconnect writes", async () => {
     const headers = await openSession(server.url, seeded.secret);
     const before = await waitEntries(seeded.project.id);
-    const { text, elapsed } = await waitThenCancel(server.url, server.url, headers);
-    // The stream ended long before the wait would have; a cancelled request gets no response (spec).
-    expect(elapsed).toBeLessThan(WAIT_SECONDS * 1000);
+    // The stream ended, which only the cancel could make it do in time; a cancelled request gets no response (spec).
+    const text = await waitThenCancel(server.url, server.url, headers);
     expect(messages(text)).toEqual([]);
     expect(await waitEntries(seeded.project.id)).toBe(before + 1);
   });
@@ -78,14 +76,12 @@ describe("notifications/cancelled", () => {
     const { client } = await connectMcp(server.url, seeded.secret);
     const before = await waitEntries(seeded.project.id);
     const abort = new AbortController();
-    const started = Date.now();
     const call = client.callTool({ name: "inbox_wait", arguments: { timeout_seconds: WAIT_SECONDS } }, undefined, { signal: abort.signal });
     await sleep(1000);
     abort.abort("changed my mind");
     await expect(call).rejects.toThrow();
-    // The server stopped too: its entry is written well before the wait would have ended.
+    // The server stopped too: its entry is written, which the wait itself could not do before the test ends.
     await expect.poll(() => waitEntries(seeded.project.id), { timeout: 5000, interval: 100 }).toBe(before + 1);
-    expect(Date.now() - started).toBeLessThan(WAIT_SECONDS * 1000);
     await client.close();
   });
 });
@@ -98,8 +94,7 @@ describe.runIf(onPostgres)("notifications/cancelled across instances", () => {
     const seeded = await seedProject();
     const headers = await openSession(instances.a.url, seeded.secret);
     const before = await waitEntries(seeded.project.id);
-    const { text, elapsed } = await waitThenCancel(instances.a.url, instances.b.url, headers);
-    expect(elapsed).toBeLessThan(WAIT_SECONDS * 1000);
+    const text = await waitThenCancel(instances.a.url, instances.b.url, headers);
     expect(messages(text)).toEqual([]);
     expect(await waitEntries(seeded.project.id)).toBe(before + 1);
   });
