@@ -27,7 +27,12 @@ describe("node request", () => {
   it("reads method, url, headers and a small body without building a Request", async () => {
     const RealRequest = globalThis.Request;
     let built = 0;
-    globalThis.Request = new Proxy(RealRequest, { construct: (target, args) => (built++, Reflect.construct(target, args)) });
+    globalThis.Request = new Proxy(RealRequest, {
+      construct: (target, args) => {
+        built++;
+        return Reflect.construct(target, args);
+      },
+    });
     onTestFinished(() => void (globalThis.Request = RealRequest));
     const base = await serve(async (req) => ({
       method: req.method,

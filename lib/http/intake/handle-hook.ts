@@ -25,7 +25,7 @@ export async function handleHook(req: ApiRequest): Promise<Response> {
     const db = await getDb();
     const token = new URL(req.url).pathname.slice(HOOKS_PREFIX.length);
     const source = await findSourceByToken(db, token);
-    if (!source || source.type !== "webhook") throw unknownUrl();
+    if (source?.type !== "webhook") throw unknownUrl();
     const body = await readBody(req, limit);
     // One INSERT in autocommit: committed when it returns (no BEGIN/COMMIT round trips), then the wake-up goes out.
     const event = await receiveWebhook(db, { source, body, headers: req.headers });
