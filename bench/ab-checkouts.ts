@@ -120,9 +120,7 @@ async function start(name: string, dir: string) {
     const m = await serverCpuPerCall(disk.child.pid!, disk.dbName, () => closedLoop(CLIENTS, SECONDS, call));
     return { rps: m.rps, p99_ms: m.p99_ms, cpu: m.server_cpu_ms_per_call, extra: m.errors ? { errors: m.errors } : undefined };
   };
-  const measures: Partial<Record<CallName, () => Promise<Measured>>> = Object.fromEntries(
-    Object.entries(calls).map(([call, fn]) => [call, () => closed(fn)]),
-  );
+  const measures: Partial<Record<CallName, () => Promise<Measured>>> = Object.fromEntries(Object.entries(calls).map(([call, fn]) => [call, () => closed(fn)]));
   if (events) Object.assign(measures, await eventMeasures(events));
   return {
     name,
@@ -152,9 +150,11 @@ async function eventMeasures(server: Awaited<ReturnType<typeof startServer>>) {
   let lastJobs = 2000;
   const topUp = async () => {
     const target = Math.ceil(lastJobs * 1.5);
-    await Promise.all(Array.from({ length: CLIENTS }, async () => {
-      while (pending < target) await deliver();
-    }));
+    await Promise.all(
+      Array.from({ length: CLIENTS }, async () => {
+        while (pending < target) await deliver();
+      }),
+    );
   };
   const claimAck = () => pooledClaimAck({ http, base, key, source: "bench", consumers: CLIENTS, seconds: SECONDS });
   // warm: modules load and compile on first use
@@ -205,7 +205,13 @@ async function main() {
         for (const side of r % 2 ? [...sides].reverse() : sides) {
           const m = await side.measures[call]!();
           const cpu = m.cpu;
-          row[side.name] = { rps: m.rps, p99_ms: m.p99_ms, cpu_ms: cpu, total_cpu_ms: Number((cpu.api + cpu.postgres + cpu.load_generator).toFixed(3)), ...m.extra };
+          row[side.name] = {
+            rps: m.rps,
+            p99_ms: m.p99_ms,
+            cpu_ms: cpu,
+            total_cpu_ms: Number((cpu.api + cpu.postgres + cpu.load_generator).toFixed(3)),
+            ...m.extra,
+          };
         }
         const head = row.head as Measured;
         const base = row.base as Measured;

@@ -51,14 +51,30 @@ async function main() {
     /ready (\S+)/,
   );
   const base = server.match[1];
-  const mcpHeaders = { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: `Bearer ${secret}`, "mcp-protocol-version": "2025-11-25" };
+  const mcpHeaders = {
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream",
+    authorization: `Bearer ${secret}`,
+    "mcp-protocol-version": "2025-11-25",
+  };
   let rpcId = 0;
   /** One tools/call; the answer may come as JSON or as an SSE stream (waiting tools): either way, its result. */
   const callTool = async (name: string, args: Record<string, unknown>) => {
-    const res = await fetch(`${base}/mcp`, { method: "POST", headers: mcpHeaders, body: JSON.stringify({ jsonrpc: "2.0", id: ++rpcId, method: "tools/call", params: { name, arguments: args } }) });
+    const res = await fetch(`${base}/mcp`, {
+      method: "POST",
+      headers: mcpHeaders,
+      body: JSON.stringify({ jsonrpc: "2.0", id: ++rpcId, method: "tools/call", params: { name, arguments: args } }),
+    });
     const text = await res.text();
     const json = res.headers.get("content-type")?.includes("event-stream")
-      ? JSON.parse(text.split("\n").filter((l) => l.startsWith("data:")).map((l) => l.slice(5)).filter((d) => d.includes('"result"')).pop()!)
+      ? JSON.parse(
+          text
+            .split("\n")
+            .filter((l) => l.startsWith("data:"))
+            .map((l) => l.slice(5))
+            .filter((d) => d.includes('"result"'))
+            .pop()!,
+        )
       : JSON.parse(text);
     if (json.result?.isError || !json.result?.structuredContent) throw new Error(`bad response: ${text.slice(0, 300)}`);
     return json.result.structuredContent as Record<string, unknown>;
@@ -80,7 +96,10 @@ async function main() {
   const decisionTimes = { domain_call: [] as number[], dashboard_post: [] as number[] };
   for (let i = 0; i < 20 + REQUESTS; i++) {
     const idPromise = new Promise<string>((resolve) => (nextCreated = resolve));
-    const answer = callTool("ask_approval", { action: "refund", summary: `Refund order ${i}?`, wait_seconds: 60 }).then((out) => ({ out, at: performance.now() }));
+    const answer = callTool("ask_approval", { action: "refund", summary: `Refund order ${i}?`, wait_seconds: 60 }).then((out) => ({
+      out,
+      at: performance.now(),
+    }));
     const id = await idPromise;
     await new Promise((r) => setTimeout(r, 20)); // let the agent's call settle into its wait
     const way = i % 2 === 0 ? "domain_call" : "dashboard_post";

@@ -29,7 +29,12 @@ const CLIENTS = 16;
 const FILE_MB = Number(process.env.FILE_MB ?? 50);
 const agent = new Agent({ keepAlive: true, maxSockets: 64 });
 
-function http(method: string, url: string, body?: string | Buffer, headers: Record<string, string> = {}): Promise<{ status: number; body: Buffer; headers: Record<string, unknown> }> {
+function http(
+  method: string,
+  url: string,
+  body?: string | Buffer,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: Buffer; headers: Record<string, unknown> }> {
   return new Promise((resolve, reject) => {
     const h = body !== undefined ? { "content-length": String(Buffer.byteLength(body)), ...headers } : headers;
     const req = request(url, { method, agent, headers: h }, (res) => {
@@ -52,7 +57,15 @@ async function startBrynth(env: Record<string, string>) {
     process.execPath,
     // BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles Brynth's process.
     [...(process.env.BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean), "--import", "tsx", "bench/support/disk-api-server.ts"],
-    { DATABASE_URL: db.url, DATA_DIR: dataDir, APP_SECRET: "bench-secret-bench-secret-bench-secret", NODE_ENV: "production", LOG_LEVEL: "warn", DATABASE_POOL_SIZE: "20", ...env },
+    {
+      DATABASE_URL: db.url,
+      DATA_DIR: dataDir,
+      APP_SECRET: "bench-secret-bench-secret-bench-secret",
+      NODE_ENV: "production",
+      LOG_LEVEL: "warn",
+      DATABASE_POOL_SIZE: "20",
+      ...env,
+    },
     /ready (\S+) (\S+) (\S+)/,
   );
   return {
@@ -80,7 +93,10 @@ async function kvRuns({ url: base, key, measured }: Awaited<ReturnType<typeof st
   };
   for (let i = 0; i < 300; i++) await whoami(); // warm: modules load and compile on first use
   out.whoami_floor = await measured(() => closedLoop(CLIENTS, SECONDS, whoami));
-  for (const [label, bytes] of [["1kb", 1024], ["256kb", 256 * 1024]] as const) {
+  for (const [label, bytes] of [
+    ["1kb", 1024],
+    ["256kb", 256 * 1024],
+  ] as const) {
     const body = Buffer.from(JSON.stringify({ value: jsonOfSize(bytes) })); // encoded once: the load generator shares the cores
     const keyOf = (w: number, i: number) => `${base}/api/v1/kv/bench%2F${label}%2F${w}%2F${i % 20}`;
     const counters = new Array(CLIENTS).fill(0);
@@ -120,7 +136,10 @@ async function sqlRuns(url: string, projectId: string) {
   const sql = postgres(url, { max: CLIENTS, onnotice: () => {} });
   await sql`create table if not exists bench_kv (project_id text not null, key text collate "C" not null, value text not null, primary key (project_id, key))`;
   const out: Record<string, unknown> = {};
-  for (const [label, bytes] of [["1kb", 1024], ["256kb", 256 * 1024]] as const) {
+  for (const [label, bytes] of [
+    ["1kb", 1024],
+    ["256kb", 256 * 1024],
+  ] as const) {
     const value = JSON.stringify(jsonOfSize(bytes));
     const counters = new Array(CLIENTS).fill(0);
     const keyOf = (w: number) => `bench/${label}/${w}/${counters[w]++ % 20}`;
@@ -150,7 +169,9 @@ async function fileRuns(base: string, key: string, bytes: Buffer) {
   for (let run = 0; run < 3; run++) {
     const path = `${base}/api/v1/files/bench%2Fbig-${run}.bin`;
     const t0 = performance.now();
-    const started = JSON.parse((await http("PUT", path, JSON.stringify({ upload: { size: bytes.length, content_type: "application/octet-stream" } }), auth)).body.toString());
+    const started = JSON.parse(
+      (await http("PUT", path, JSON.stringify({ upload: { size: bytes.length, content_type: "application/octet-stream" } }), auth)).body.toString(),
+    );
     const put = await http("PUT", started.upload_url, bytes, started.upload_headers);
     if (put.status !== 200) throw new Error(`upload PUT ${put.status} ${put.body.toString().slice(0, 200)}`);
     const done = await http("PUT", path, JSON.stringify({ complete: started.upload_id }), auth);
@@ -178,7 +199,14 @@ async function baselineFs(bytes: Buffer) {
 }
 
 async function baselineS3(endpoint: string, bytes: Buffer) {
-  const s3 = new S3Client({ endpoint, region: "us-east-1", forcePathStyle: true, credentials: { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" }, requestChecksumCalculation: "WHEN_REQUIRED", responseChecksumValidation: "WHEN_REQUIRED" });
+  const s3 = new S3Client({
+    endpoint,
+    region: "us-east-1",
+    forcePathStyle: true,
+    credentials: { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" },
+    requestChecksumCalculation: "WHEN_REQUIRED",
+    responseChecksumValidation: "WHEN_REQUIRED",
+  });
   const t0 = performance.now();
   await s3.send(new PutObjectCommand({ Bucket: "brynth", Key: "baseline/big", Body: bytes, ContentLength: bytes.length }));
   const w = mbps(bytes.length, performance.now() - t0);
@@ -208,7 +236,13 @@ async function main() {
   const s3rver = new S3rver({ port: 0, address: "127.0.0.1", silent: true, directory: s3dir, configureBuckets: [{ name: "brynth" }] });
   const { port } = await s3rver.run();
   const endpoint = `http://127.0.0.1:${port}`;
-  const s3 = await startBrynth({ S3_BUCKET: "brynth", S3_ENDPOINT: endpoint, S3_ACCESS_KEY_ID: "S3RVER", S3_SECRET_ACCESS_KEY: "S3RVER", S3_FORCE_PATH_STYLE: "true" });
+  const s3 = await startBrynth({
+    S3_BUCKET: "brynth",
+    S3_ENDPOINT: endpoint,
+    S3_ACCESS_KEY_ID: "S3RVER",
+    S3_SECRET_ACCESS_KEY: "S3RVER",
+    S3_FORCE_PATH_STYLE: "true",
+  });
   try {
     const bytes = randomBytes(FILE_MB * 1024 * 1024);
     result.files_s3 = await fileRuns(s3.url, s3.key, bytes);

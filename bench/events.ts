@@ -108,7 +108,14 @@ async function claimAck(base: string, key: string, pick: "random" | "striped" | 
   );
   const elapsed = (performance.now() - start) / 1000;
   const doubleClaims = [...wins.values()].filter((n) => n > 1).length;
-  return { jobs, jobs_per_s: Math.round(jobs / elapsed), lost_races_409: lostRaces, lists_of_100: lists, double_claims: doubleClaims, claim_ack_ms: percentiles(latencies) };
+  return {
+    jobs,
+    jobs_per_s: Math.round(jobs / elapsed),
+    lost_races_409: lostRaces,
+    lists_of_100: lists,
+    double_claims: doubleClaims,
+    claim_ack_ms: percentiles(latencies),
+  };
 }
 
 /** The same two commits per job in raw SQL: claim one with SKIP LOCKED, then ack it by primary key. */
@@ -154,14 +161,28 @@ async function whoami(base: string, key: string) {
 async function main() {
   const db = await freshDatabase("brynth_bench_events");
   const sql = postgres(db.url, { max: CONNECTIONS + 2, onnotice: () => {} });
-  const env: NodeJS.ProcessEnv = { NODE_ENV: "production", DATABASE_URL: db.url, DATABASE_POOL_SIZE: "20", BENCH_HMAC_SECRET: SECRET, LOG_LEVEL: "warn", DATA_DIR: "/tmp/brynth-bench-events" };
+  const env: NodeJS.ProcessEnv = {
+    NODE_ENV: "production",
+    DATABASE_URL: db.url,
+    DATABASE_POOL_SIZE: "20",
+    BENCH_HMAC_SECRET: SECRET,
+    LOG_LEVEL: "warn",
+    DATA_DIR: "/tmp/brynth-bench-events",
+  };
   const brynth = await startProcess(
     process.execPath,
     // BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles Brynth's process.
     [...(process.env.BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean), "--import", "tsx", "bench/support/events-api-server.ts"],
-    env, /ready (\S+) (\S+) (\S+) (\S+) (\S+)/);
+    env,
+    /ready (\S+) (\S+) (\S+) (\S+) (\S+)/,
+  );
   const [, base, key, hookUrl, wakeUrl, projectId] = brynth.match;
-  const baseline = await startProcess(process.execPath, ["--import", "tsx", "bench/support/events-baseline-server.ts"], { ...env, BENCH_PROJECT_ID: projectId }, /ready (\S+)/);
+  const baseline = await startProcess(
+    process.execPath,
+    ["--import", "tsx", "bench/support/events-baseline-server.ts"],
+    { ...env, BENCH_PROJECT_ID: projectId },
+    /ready (\S+)/,
+  );
 
   const brynthPid = brynth.child.pid!;
   const dbName = new URL(db.url).pathname.slice(1);
@@ -171,9 +192,24 @@ async function main() {
   baseline.child.kill("SIGTERM");
   await sql`vacuum analyze events`;
 
-  const claimBrynth = await serverCpuPerCall(brynthPid, dbName, () => claimAck(base, key), (r) => r.jobs);
-  const claimStriped = await serverCpuPerCall(brynthPid, dbName, () => claimAck(base, key, "striped"), (r) => r.jobs);
-  const claimPooled = await serverCpuPerCall(brynthPid, dbName, () => claimAck(base, key, "pooled"), (r) => r.jobs);
+  const claimBrynth = await serverCpuPerCall(
+    brynthPid,
+    dbName,
+    () => claimAck(base, key),
+    (r) => r.jobs,
+  );
+  const claimStriped = await serverCpuPerCall(
+    brynthPid,
+    dbName,
+    () => claimAck(base, key, "striped"),
+    (r) => r.jobs,
+  );
+  const claimPooled = await serverCpuPerCall(
+    brynthPid,
+    dbName,
+    () => claimAck(base, key, "pooled"),
+    (r) => r.jobs,
+  );
   const claimRaw = await serverCpuPerCall(null, dbName, () => rawClaimAck(sql, projectId));
 
   let withDone = null;
@@ -189,7 +225,12 @@ async function main() {
     await sql`checkpoint`;
     const seconds = ((performance.now() - t) / 1000).toFixed(1);
     const [{ pending }] = await sql`select count(*)::int as pending from events where status = 'pending' and source = 'bench'`;
-    const claim_ack = await serverCpuPerCall(brynthPid, dbName, () => claimAck(base, key), (r) => r.jobs);
+    const claim_ack = await serverCpuPerCall(
+      brynthPid,
+      dbName,
+      () => claimAck(base, key),
+      (r) => r.jobs,
+    );
     withDone = { done_rows_added: DONE_ROWS, insert_s: Number(seconds), pending_left: pending, claim_ack };
   }
 

@@ -25,11 +25,16 @@ async function main() {
   const { createProject } = await import("@/lib/projects/create-project");
   await migrateDb();
   const d = await getDb();
-  const { owner, project } = await d.transaction((tx) =>
-    createFirstOwner(tx, { email: "b@example.com", password: "bench-password", projectName: "appends" }),
-  );
+  const { owner, project } = await d.transaction((tx) => createFirstOwner(tx, { email: "b@example.com", password: "bench-password", projectName: "appends" }));
   const actor = (agent: string) => ({
-    type: "key" as const, projectId: project.id, id: "key_bench", keyId: "key_bench", scopes: [], agent, platform: "custom", via: "mcp" as const,
+    type: "key" as const,
+    projectId: project.id,
+    id: "key_bench",
+    keyId: "key_bench",
+    scopes: [],
+    agent,
+    platform: "custom",
+    via: "mcp" as const,
   });
 
   // Appends: 16 writers, each append its own transaction (as a tool call's entry is); then wait until all are chained.
@@ -43,7 +48,9 @@ async function main() {
   const appendCheck = await verifyLedger(d, { actor: { projectId: project.id } });
   await d.execute(sql`create table bench_plain (id bigserial primary key, project_id text, op text, agent text, hash text)`);
   const baseline = await closedLoop(WRITERS, 5, async (w) => {
-    await d.transaction((tx) => tx.execute(sql`insert into bench_plain (project_id, op, agent, hash) values (${project.id}, 'bench', ${`w${w}`}, ${GENESIS_HASH})`));
+    await d.transaction((tx) =>
+      tx.execute(sql`insert into bench_plain (project_id, op, agent, hash) values (${project.id}, 'bench', ${`w${w}`}, ${GENESIS_HASH})`),
+    );
   });
 
   // 1,000,000 chained entries in a second project, written in bulk (hashes computed exactly as appendEntry does).
@@ -59,9 +66,20 @@ async function main() {
     const rows = [];
     for (let seq = start; seq < Math.min(start + BATCH, ENTRIES + 1); seq++) {
       const e = {
-        projectId: big.id, seq, ts: new Date(t0 + seq), op: ops[seq % ops.length], actorType: "key", actorId: "key_x", keyId: "key_x",
-        agent: agents[seq % agents.length], platform: "custom", via: "mcp", subject: `obj_${seq % 10_000}`,
-        inputDigest: digest({ seq }), outputDigest: null, prevHash: prev,
+        projectId: big.id,
+        seq,
+        ts: new Date(t0 + seq),
+        op: ops[seq % ops.length],
+        actorType: "key",
+        actorId: "key_x",
+        keyId: "key_x",
+        agent: agents[seq % agents.length],
+        platform: "custom",
+        via: "mcp",
+        subject: `obj_${seq % 10_000}`,
+        inputDigest: digest({ seq }),
+        outputDigest: null,
+        prevHash: prev,
       };
       const hash = entryHash(e);
       rows.push({ ...e, hash });
@@ -80,7 +98,10 @@ async function main() {
       prev = rows[rows.length - 1].hash;
     }
     await d.insert(ledgerEntries).values(rows);
-    await d.update(ledgerHeads).set({ seq: rows[rows.length - 1].seq, hash: prev }).where(sql`${ledgerHeads.projectId} = ${big.id}`);
+    await d
+      .update(ledgerHeads)
+      .set({ seq: rows[rows.length - 1].seq, hash: prev })
+      .where(sql`${ledgerHeads.projectId} = ${big.id}`);
   }
   const loadSeconds = (Date.now() - t0) / 1000;
   await d.execute(sql`analyze ledger_entries`);

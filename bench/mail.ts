@@ -13,7 +13,9 @@ import { freshDatabase, startProcess } from "./support/processes";
 const INBOUND = Number(process.env.INBOUND ?? 2000);
 const OUTBOUND = Number(process.env.OUTBOUND ?? 1000);
 const CONNECTIONS = 4;
-const body = Array.from({ length: 400 }, (_, i) => `Line ${i} of a twenty kilobyte message body, plain ASCII text.`).join("\n").slice(0, 20 * 1024);
+const body = Array.from({ length: 400 }, (_, i) => `Line ${i} of a twenty kilobyte message body, plain ASCII text.`)
+  .join("\n")
+  .slice(0, 20 * 1024);
 
 /** A bare SMTP server that only counts messages: the baseline's far end, and the outbound relay sink. */
 async function countingSink() {
@@ -98,7 +100,10 @@ async function main() {
   const inbound = await pump(listener.port, INBOUND, address, "in");
   const cpu = process.cpuUsage(cpu0);
   const inboundCpuMs = Number(((cpu.user + cpu.system) / 1000 / INBOUND).toFixed(2));
-  const [{ n: eventCount }] = await query<{ n: number }>(db, sql`select count(*)::int as n from events where type = 'email.received' and project_id = ${project.id}`);
+  const [{ n: eventCount }] = await query<{ n: number }>(
+    db,
+    sql`select count(*)::int as n from events where type = 'email.received' and project_id = ${project.id}`,
+  );
 
   // Outbound: email_send batches of 50 → mail.deliver jobs → relay sink, with the process's job runner.
   const sink = await countingSink();

@@ -77,11 +77,7 @@ test("a request appears live on Approvals, the owner approves it, and the agent'
   await expect(row).toContainText(AGENT_NAME);
 });
 
-test("the owner denies through the emailed link's page, the agent reads the decision, and the link works once", async ({
-  page,
-  browser,
-  apiKeys,
-}) => {
+test("the owner denies through the emailed link's page, the agent reads the decision, and the link works once", async ({ page, browser, apiKeys }) => {
   const suffix = randomUUID().slice(0, 8);
   const label = `owner-mail-${suffix}`;
   const summary = `Delete the staging database ${suffix}?`;

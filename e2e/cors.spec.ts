@@ -33,7 +33,14 @@ test.beforeAll(async () => {
   apiUrl = `http://127.0.0.1:${port}`;
   dataDir = mkdtempSync(join(tmpdir(), "brynth-e2e-cors-"));
   const env: NodeJS.ProcessEnv = { ...runtimeEnv(), NODE_ENV: "production", HOST: "127.0.0.1", PORT: String(port) };
-  Object.assign(env, { PUBLIC_URL: apiUrl, DATA_DIR: dataDir, LOG_LEVEL: "warn", ALLOWED_ORIGINS: allowedOrigin, OWNER_EMAIL: OWNER.email, OWNER_PASSWORD: OWNER.password });
+  Object.assign(env, {
+    PUBLIC_URL: apiUrl,
+    DATA_DIR: dataDir,
+    LOG_LEVEL: "warn",
+    ALLOWED_ORIGINS: allowedOrigin,
+    OWNER_EMAIL: OWNER.email,
+    OWNER_PASSWORD: OWNER.password,
+  });
   Object.assign(env, { SMTP_PORT: String(await freePort()), SMTP_HOST: "127.0.0.1" });
   delete env.DATABASE_URL;
   api = spawn(process.execPath, ["dist/server.mjs"], { cwd: root, env, stdio: ["ignore", "pipe", "inherit"] });
@@ -71,7 +78,12 @@ function callFromPage(page: import("@playwright/test").Page) {
         const init = await fetch(`${apiUrl}/mcp`, {
           method: "POST",
           headers,
-          body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "page", version: "1" } } }),
+          body: JSON.stringify({
+            jsonrpc: "2.0",
+            id: 1,
+            method: "initialize",
+            params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "page", version: "1" } },
+          }),
         });
         const session = init.headers.get("mcp-session-id");
         const call = await fetch(`${apiUrl}/mcp`, {

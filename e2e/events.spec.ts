@@ -11,10 +11,7 @@ import { SourcesPage } from "./pages/sources-page";
 // agent claiming and acking it over MCP, the event shown as done.
 const stripe = new Stripe("sk_test_unused");
 
-test("a signed webhook appears live on Events, an MCP agent claims and acks it, and it shows as done", async ({
-  page,
-  apiKeys,
-}) => {
+test("a signed webhook appears live on Events, an MCP agent claims and acks it, and it shows as done", async ({ page, apiKeys }) => {
   const suffix = randomUUID().slice(0, 8);
   const sourceName = `stripe-e2e-${suffix}`;
   const eventType = `invoice.paid.e2e_${suffix}`;

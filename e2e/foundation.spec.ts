@@ -35,12 +35,7 @@ test("a wrong password shows an error and does not sign in", async ({ page, logi
   await expect(page).toHaveURL(/\/login$/);
 });
 
-test("a key created in the UI lets an MCP agent call tools, which the ledger shows and verifies", async ({
-  page,
-  loginPage,
-  apiKeys,
-  ledger,
-}) => {
+test("a key created in the UI lets an MCP agent call tools, which the ledger shows and verifies", async ({ page, loginPage, apiKeys, ledger }) => {
   await loginPage.signIn(OWNER.email, OWNER.password);
   await expect(page.getByRole("combobox", { name: "Project" })).toHaveText(OWNER.project);
   await apiKeys.open();

@@ -116,7 +116,14 @@ test("mail to the project address is an event, and an agent's email_send reply l
     if (rrtype === "TXT" && name.toLowerCase() === dkim.name.toLowerCase()) return [[dkim.value]];
     throw Object.assign(new Error(`queryTxt ENOTFOUND ${name}`), { code: "ENOTFOUND" });
   };
-  const verdict = await authenticate(reply.raw, { ip: "127.0.0.1", helo: "relay.example.net", sender: reply.envelope.from, resolver, disableArc: true, disableBimi: true });
+  const verdict = await authenticate(reply.raw, {
+    ip: "127.0.0.1",
+    helo: "relay.example.net",
+    sender: reply.envelope.from,
+    resolver,
+    disableArc: true,
+    disableBimi: true,
+  });
   const signatures = verdict.dkim?.results ?? [];
   expect(signatures.map((s) => ({ result: s.status?.result, domain: s.signingDomain, selector: s.selector }))).toContainEqual({
     result: "pass",

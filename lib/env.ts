@@ -5,10 +5,13 @@ import { z } from "zod";
  * value stops start-up with a message naming the variable. Read lazily (never at import) so `next build` and tests
  * can set the environment first.
  */
-const bool = z
-  .enum(["1", "0", "true", "false", "yes", "no"])
-  .transform((v) => v === "1" || v === "true" || v === "yes");
-const list = z.string().transform((v) => v.split(",").map((s) => s.trim()).filter(Boolean));
+const bool = z.enum(["1", "0", "true", "false", "yes", "no"]).transform((v) => v === "1" || v === "true" || v === "yes");
+const list = z.string().transform((v) =>
+  v
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean),
+);
 
 const schema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -30,14 +33,24 @@ const schema = z.object({
   /** Extra browser origins allowed to call /mcp and the API (comma-separated). */
   ALLOWED_ORIGINS: list.default([]),
   /** Largest JSON body accepted by /mcp and /api/v1, in bytes. */
-  MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(64 * 1024 * 1024).default(2 * 1024 * 1024),
+  MAX_BODY_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(64 * 1024 * 1024)
+    .default(2 * 1024 * 1024),
   /** Failed key authentications allowed per client address per minute before 429. */
   AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().min(1).default(20),
   /** Trust X-Forwarded-For / X-Forwarded-Proto (behind a reverse proxy). */
   TRUST_PROXY: bool.default(false),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   /** Largest webhook body accepted at /hooks/…, in bytes; larger deliveries get 413 before any parsing. */
-  WEBHOOK_MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(64 * 1024 * 1024).default(5 * 1024 * 1024),
+  WEBHOOK_MAX_BODY_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(64 * 1024 * 1024)
+    .default(5 * 1024 * 1024),
   /** S3 bucket for disk files; unset means the local filesystem store under DATA_DIR/blobs. */
   S3_BUCKET: z.string().min(3).max(63).optional(),
   /** S3-compatible endpoint (MinIO, R2, s3rver…); unset means AWS S3 itself. */
@@ -61,7 +74,12 @@ const schema = z.object({
   /** Address the SMTP listener binds to; default HOST. */
   SMTP_HOST: z.string().min(1).optional(),
   /** Largest inbound message, in bytes: bigger ones get 552 and nothing is stored. */
-  MAIL_MAX_MESSAGE_BYTES: z.coerce.number().int().min(1024).max(200 * 1024 * 1024).default(25 * 1024 * 1024),
+  MAIL_MAX_MESSAGE_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(200 * 1024 * 1024)
+    .default(25 * 1024 * 1024),
   /**
    * Outbound relay for every project without its own (Mail settings screen), e.g.
    * `smtp://user:pass@smtp.example.com:587` (STARTTLS when offered) or `smtps://user:pass@smtp.example.com:465`.

@@ -28,14 +28,11 @@ export const switchProjectAction = ownerAction(z.object({ projectId: z.string().
 });
 
 /** The new project's chain begins with `project.create` (lib/ledger/open-chain.ts). */
-export const createProjectAction = ownerAction(
-  z.object({ name: z.string().trim().min(1, "Name the project.").max(100) }),
-  async (ctx, input) => {
-    const project = await createProject(ctx.db, { ownerId: ctx.owner.id, ownerEmail: ctx.owner.email, name: input.name });
-    await rememberProject(project.id);
-    return { id: project.id, name: project.name };
-  },
-);
+export const createProjectAction = ownerAction(z.object({ name: z.string().trim().min(1, "Name the project.").max(100) }), async (ctx, input) => {
+  const project = await createProject(ctx.db, { ownerId: ctx.owner.id, ownerEmail: ctx.owner.email, name: input.name });
+  await rememberProject(project.id);
+  return { id: project.id, name: project.name };
+});
 
 const endCurrentSession = ownerAction(
   z.object({}),

@@ -10,13 +10,24 @@ async function main() {
   const count = Number(process.env.COUNT);
   const to = process.env.TO!;
   const tag = process.env.TAG ?? "m";
-  const body = Array.from({ length: 400 }, (_, i) => `Line ${i} of a twenty kilobyte message body, plain ASCII text.`).join("\n").slice(0, Number(process.env.BYTES ?? 20 * 1024));
-  const t = nodemailer.createTransport({ host: "127.0.0.1", port, pool: true, maxConnections: Number(process.env.CONNECTIONS ?? 4), maxMessages: Infinity, ignoreTLS: true });
+  const body = Array.from({ length: 400 }, (_, i) => `Line ${i} of a twenty kilobyte message body, plain ASCII text.`)
+    .join("\n")
+    .slice(0, Number(process.env.BYTES ?? 20 * 1024));
+  const t = nodemailer.createTransport({
+    host: "127.0.0.1",
+    port,
+    pool: true,
+    maxConnections: Number(process.env.CONNECTIONS ?? 4),
+    maxMessages: Infinity,
+    ignoreTLS: true,
+  });
   const t0 = performance.now();
   let errors = 0;
   await Promise.all(
     Array.from({ length: count }, (_, i) =>
-      t.sendMail({ from: "sender@bench.example", to, subject: `${tag} ${i}`, text: body, messageId: `<${tag}-${i}-${Date.now()}@bench.example>` }).catch(() => errors++),
+      t
+        .sendMail({ from: "sender@bench.example", to, subject: `${tag} ${i}`, text: body, messageId: `<${tag}-${i}-${Date.now()}@bench.example>` })
+        .catch(() => errors++),
     ),
   );
   const seconds = (performance.now() - t0) / 1000;

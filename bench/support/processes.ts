@@ -3,7 +3,12 @@ import postgres from "postgres";
 import { runtimeEnv } from "../../scripts/runtime-env.mjs";
 
 /** Starts a child process, with the environment `npm start` gives Brynth, and resolves once stdout matches `ready`. */
-export function startProcess(cmd: string, args: string[], env: Record<string, string | undefined>, ready: RegExp): Promise<{ child: ChildProcess; match: RegExpExecArray }> {
+export function startProcess(
+  cmd: string,
+  args: string[],
+  env: Record<string, string | undefined>,
+  ready: RegExp,
+): Promise<{ child: ChildProcess; match: RegExpExecArray }> {
   const child = spawn(cmd, args, { env: { ...runtimeEnv(), ...env }, stdio: ["ignore", "pipe", "inherit"] });
   return new Promise((resolve, reject) => {
     let out = "";

@@ -7,10 +7,6 @@ export function connectSnippets(publicUrl: string, key = "<your key>") {
   return {
     claude: `claude mcp add --transport http brynth ${mcpUrl} --header "Authorization: Bearer ${key}"`,
     curl: `curl -s ${publicUrl}/api/v1/whoami \\\n  -H "Authorization: Bearer ${key}"`,
-    json: JSON.stringify(
-      { mcpServers: { brynth: { type: "http", url: mcpUrl, headers: { Authorization: `Bearer ${key}` } } } },
-      null,
-      2,
-    ),
+    json: JSON.stringify({ mcpServers: { brynth: { type: "http", url: mcpUrl, headers: { Authorization: `Bearer ${key}` } } } }, null, 2),
   };
 }

@@ -5,15 +5,7 @@ import { useRouter } from "next/navigation";
 import { Plus } from "lucide-react";
 import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-  DialogTrigger,
-} from "@/components/ui/dialog";
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { ScopePicker } from "@/components/api-keys/scope-picker";
@@ -85,9 +77,7 @@ export function CreateKeyDialog({ publicUrl, defaultOpen, createAction }: Create
           <form onSubmit={onSubmit} className="grid gap-5">
             <DialogHeader>
               <DialogTitle>Create API key</DialogTitle>
-              <DialogDescription>
-                Give each agent its own key with only the scopes it needs. The ledger records which key made every call.
-              </DialogDescription>
+              <DialogDescription>Give each agent its own key with only the scopes it needs. The ledger records which key made every call.</DialogDescription>
             </DialogHeader>
             <FormField id="key-name" label="Name" description="E.g. the agent or machine that will use it." error={errors.name}>
               <Input name="name" required maxLength={100} autoComplete="off" autoFocus placeholder="claude-code on laptop" />
@@ -103,9 +93,7 @@ export function CreateKeyDialog({ publicUrl, defaultOpen, createAction }: Create
               </p>
             )}
             <DialogFooter className="sticky -bottom-6 -mx-6 -mb-6 border-t bg-background px-6 py-4">
-              <span className="mr-auto self-center text-xs text-muted-foreground tabular-nums">
-                {plural(scopes.size, "scope")} selected
-              </span>
+              <span className="mr-auto self-center text-xs text-muted-foreground tabular-nums">{plural(scopes.size, "scope")} selected</span>
               <Button type="button" variant="outline" onClick={() => onOpenChange(false)}>
                 Cancel
               </Button>

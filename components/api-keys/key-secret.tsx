@@ -13,13 +13,7 @@ export function KeySecret({ secret, publicUrl }: { secret: string; publicUrl: st
       <div className="grid min-w-0 gap-2">
         <Label htmlFor="new-key-secret">New API key</Label>
         <div className="flex items-center gap-2">
-          <Input
-            id="new-key-secret"
-            readOnly
-            value={secret}
-            className="font-mono text-sm"
-            onFocus={(e) => e.currentTarget.select()}
-          />
+          <Input id="new-key-secret" readOnly value={secret} className="font-mono text-sm" onFocus={(e) => e.currentTarget.select()} />
           <CopyButton value={secret} label="Copy key" showLabel variant="outline" toastMessage="Key copied" />
         </div>
         <p className="flex items-center gap-1.5 text-xs text-warning">

@@ -9,7 +9,7 @@ type ScopePickerProps = { selected: ReadonlySet<string>; onChange: (next: Set<st
 export function ScopePicker({ selected, onChange }: ScopePickerProps) {
   function set(ids: readonly string[], on: boolean) {
     const next = new Set(selected);
-    for (const id of ids) (on ? next.add(id) : next.delete(id));
+    for (const id of ids) on ? next.add(id) : next.delete(id);
     onChange(next);
   }
 

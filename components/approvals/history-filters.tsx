@@ -31,34 +31,48 @@ export function HistoryFilters({ values }: { values: Record<string, string | und
       <input type="hidden" name="view" value="history" />
       <div className="grid grid-cols-2 gap-3 md:grid-cols-4">
         <div className="grid gap-1.5">
-          <Label htmlFor="h-status" className={label}>Status</Label>
+          <Label htmlFor="h-status" className={label}>
+            Status
+          </Label>
           <NativeSelect id="h-status" name="status" defaultValue={values.status ?? ""} className="[&>select]:h-8">
             <option value="">any</option>
             {statuses.map((s) => (
-              <option key={s} value={s}>{s.replace("_", " ")}</option>
+              <option key={s} value={s}>
+                {s.replace("_", " ")}
+              </option>
             ))}
           </NativeSelect>
         </div>
         <div className="grid gap-1.5">
-          <Label htmlFor="h-kind" className={label}>Kind</Label>
+          <Label htmlFor="h-kind" className={label}>
+            Kind
+          </Label>
           <NativeSelect id="h-kind" name="kind" defaultValue={values.kind ?? ""} className="[&>select]:h-8">
             <option value="">any</option>
             {kinds.map(([k, l]) => (
-              <option key={k} value={k}>{l}</option>
+              <option key={k} value={k}>
+                {l}
+              </option>
             ))}
           </NativeSelect>
         </div>
         <div className="grid gap-1.5">
-          <Label htmlFor="h-q" className={label}>Action or summary</Label>
+          <Label htmlFor="h-q" className={label}>
+            Action or summary
+          </Label>
           <Input id="h-q" name="q" defaultValue={values.q} placeholder="e.g. refund" className="h-8" />
         </div>
         <div className="grid gap-1.5">
-          <Label htmlFor="h-agent" className={label}>Agent</Label>
+          <Label htmlFor="h-agent" className={label}>
+            Agent
+          </Label>
           <Input id="h-agent" name="agent" defaultValue={values.agent} placeholder="any" className="h-8" />
         </div>
       </div>
       <div className="flex items-center gap-2">
-        <Button type="submit" size="sm">Filter</Button>
+        <Button type="submit" size="sm">
+          Filter
+        </Button>
         <Button variant="ghost" size="sm" asChild>
           <Link href="/approvals?view=history">Clear</Link>
         </Button>

@@ -49,8 +49,8 @@ export function PendingList({ requests, decide }: { requests: RequestData[]; dec
   return (
     <div className="grid gap-3">
       <p className="hidden text-xs text-muted-foreground md:block">
-        <Kbd>J</Kbd>/<Kbd>K</Kbd> move · <Kbd>A</Kbd> approve · <Kbd>D</Kbd> deny · <Kbd>1</Kbd>–<Kbd>5</Kbd> option · <Kbd>C</Kbd> comment ·{" "}
-        <Kbd>N</Kbd> needs context
+        <Kbd>J</Kbd>/<Kbd>K</Kbd> move · <Kbd>A</Kbd> approve · <Kbd>D</Kbd> deny · <Kbd>1</Kbd>–<Kbd>5</Kbd> option · <Kbd>C</Kbd> comment · <Kbd>N</Kbd> needs
+        context
       </p>
       {requests.map((r, i) => (
         <RequestCard

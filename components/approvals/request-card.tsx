@@ -106,7 +106,12 @@ export function RequestCard({ request: r, selected, onSelect, decide, handleRef 
       {r.details && <p className="max-h-60 overflow-y-auto text-sm whitespace-pre-wrap break-words">{r.details}</p>}
       <p className="text-xs text-muted-foreground">
         Asked by <span className="font-medium text-foreground">{r.agent ?? "an agent"}</span>
-        {r.keyName && <> with key <span className="font-medium text-foreground">{r.keyName}</span></>}
+        {r.keyName && (
+          <>
+            {" "}
+            with key <span className="font-medium text-foreground">{r.keyName}</span>
+          </>
+        )}
         {r.platform && <> on {r.platform}</>} · <RelativeTime date={r.createdAt} />
       </p>
       {r.options.length > 0 && (

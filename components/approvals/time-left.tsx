@@ -21,7 +21,12 @@ export function TimeLeft({ expiresAt, className }: { expiresAt: string; classNam
   }, []);
   const ms = new Date(expiresAt).getTime() - now;
   return (
-    <time dateTime={expiresAt} title={`Expires ${expiresAt}`} suppressHydrationWarning className={cn("whitespace-nowrap tabular-nums", ms < 600_000 && "text-destructive", className)}>
+    <time
+      dateTime={expiresAt}
+      title={`Expires ${expiresAt}`}
+      suppressHydrationWarning
+      className={cn("whitespace-nowrap tabular-nums", ms < 600_000 && "text-destructive", className)}
+    >
       {describe(ms)}
     </time>
   );

@@ -5,16 +5,7 @@ import { useRouter } from "next/navigation";
 import { Plus } from "lucide-react";
 import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
-import {
-  Dialog,
-  DialogClose,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-  DialogTrigger,
-} from "@/components/ui/dialog";
+import { Dialog, DialogClose, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import type { ActionResult } from "@/lib/auth/owner-action";
@@ -57,9 +48,7 @@ export function NewProjectDialog({ createAction }: Props) {
         <form onSubmit={onSubmit} className="grid gap-4">
           <DialogHeader>
             <DialogTitle>New project</DialogTitle>
-            <DialogDescription>
-              A project has its own keys, ledger and data. You can switch between projects at the top of the sidebar.
-            </DialogDescription>
+            <DialogDescription>A project has its own keys, ledger and data. You can switch between projects at the top of the sidebar.</DialogDescription>
           </DialogHeader>
           <FormField id="project-name" label="Name" error={error}>
             <Input name="name" required maxLength={100} autoComplete="off" autoFocus />

@@ -120,4 +120,3 @@ export async function FilesPanel(props: Props) {
     </div>
   );
 }
-

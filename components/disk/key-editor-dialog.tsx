@@ -52,7 +52,12 @@ export function KeyEditorDialog({ saveAction, existing, prefix }: Props) {
       const res = await saveAction({ key, valueJson, ttlSeconds: ttlText ? Number(ttlText) : undefined, ifVersion: existing?.version ?? 0 });
       if (!res.ok) {
         const fe = res.fieldErrors ?? {};
-        return void setErrors({ key: fe.key, value: fe.valueJson ?? fe.value, ttl: fe.ttlSeconds ?? fe.ttl_seconds, form: Object.keys(fe).length ? undefined : res.error });
+        return void setErrors({
+          key: fe.key,
+          value: fe.valueJson ?? fe.value,
+          ttl: fe.ttlSeconds ?? fe.ttl_seconds,
+          form: Object.keys(fe).length ? undefined : res.error,
+        });
       }
       setErrors({});
       setOpen(false);
@@ -86,9 +91,7 @@ export function KeyEditorDialog({ saveAction, existing, prefix }: Props) {
       <DialogContent className="grid-cols-[minmax(0,1fr)] sm:max-w-2xl">
         <DialogHeader>
           <DialogTitle>{existing ? `Edit ${existing.key}` : "New key"}</DialogTitle>
-          <DialogDescription>
-            Any JSON value up to 256 KB. Agents read it with kv_get exactly as saved.
-          </DialogDescription>
+          <DialogDescription>Any JSON value up to 256 KB. Agents read it with kv_get exactly as saved.</DialogDescription>
         </DialogHeader>
         <form id="key-editor" onSubmit={onSubmit} className="grid gap-4">
           {!existing && (
@@ -103,7 +106,9 @@ export function KeyEditorDialog({ saveAction, existing, prefix }: Props) {
             id={ids.ttl}
             label="Expires after (seconds)"
             error={errors.ttl}
-            description={existing?.ttlSeconds ? `Now expires in about ${existing.ttlSeconds} s. Empty: never expires.` : "Empty: never expires. 1 to 31536000 (a year)."}
+            description={
+              existing?.ttlSeconds ? `Now expires in about ${existing.ttlSeconds} s. Empty: never expires.` : "Empty: never expires. 1 to 31536000 (a year)."
+            }
           >
             <Input name="ttl" inputMode="numeric" autoComplete="off" className="w-48" />
           </FormField>

@@ -77,9 +77,7 @@ export async function StatesPanel({ actor, after, before, selected, saveAction, 
           nextHref={page.hasNext && last !== undefined ? diskHref({ tab: "states", after: last }) : null}
         />
       </div>
-      {selected !== undefined && (
-        <KeyViewer actor={actor} keyName={selected} prefix="" saveAction={saveAction} deleteAction={deleteAction} />
-      )}
+      {selected !== undefined && <KeyViewer actor={actor} keyName={selected} prefix="" saveAction={saveAction} deleteAction={deleteAction} />}
     </div>
   );
 }

@@ -26,7 +26,12 @@ export function EventsChart({ points, now }: { points: Point[]; now: string }) {
           <YAxis allowDecimals={false} tickLine={false} axisLine={false} stroke="var(--color-muted-foreground)" />
           <Tooltip
             cursor={{ fill: "var(--color-muted)" }}
-            contentStyle={{ background: "var(--color-popover)", border: "1px solid var(--color-border)", borderRadius: 8, color: "var(--color-popover-foreground)" }}
+            contentStyle={{
+              background: "var(--color-popover)",
+              border: "1px solid var(--color-border)",
+              borderRadius: 8,
+              color: "var(--color-popover-foreground)",
+            }}
           />
           {sources.length > 1 && <Legend iconSize={8} />}
           {sources.map((s, i) => (

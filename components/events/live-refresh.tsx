@@ -12,8 +12,7 @@ type Props = {
   type?: string;
 };
 
-const matches = (filter: string | undefined, value: string) =>
-  !filter || (filter.endsWith("*") ? value.startsWith(filter.slice(0, -1)) : value === filter);
+const matches = (filter: string | undefined, value: string) => !filter || (filter.endsWith("*") ? value.startsWith(filter.slice(0, -1)) : value === filter);
 
 /**
  * Listens to the project's event stream (SSE, dashboard cookie) and re-renders the server page when an event that

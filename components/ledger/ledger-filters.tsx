@@ -31,7 +31,9 @@ export function LedgerFilters({ values, ops, platforms }: LedgerFiltersProps) {
     <form method="get" action="/ledger" onSubmit={onSubmit} className="grid gap-3 rounded-lg border bg-muted/20 p-3">
       <div className="grid grid-cols-2 gap-3 md:grid-cols-3 xl:grid-cols-6">
         <div className={field}>
-          <Label htmlFor="f-op" className={label}>Op</Label>
+          <Label htmlFor="f-op" className={label}>
+            Op
+          </Label>
           <Input id="f-op" name="op" defaultValue={values.op} list="ledger-ops" placeholder="any" className="h-8" />
           <datalist id="ledger-ops">
             {ops.map((op) => (
@@ -40,11 +42,15 @@ export function LedgerFilters({ values, ops, platforms }: LedgerFiltersProps) {
           </datalist>
         </div>
         <div className={field}>
-          <Label htmlFor="f-agent" className={label}>Agent</Label>
+          <Label htmlFor="f-agent" className={label}>
+            Agent
+          </Label>
           <Input id="f-agent" name="agent" defaultValue={values.agent} placeholder="any" className="h-8" />
         </div>
         <div className={field}>
-          <Label htmlFor="f-platform" className={label}>Platform</Label>
+          <Label htmlFor="f-platform" className={label}>
+            Platform
+          </Label>
           <NativeSelect id="f-platform" name="platform" defaultValue={values.platform ?? ""} className="[&>select]:h-8">
             <option value="">any</option>
             {platforms.map((p) => (
@@ -55,15 +61,21 @@ export function LedgerFilters({ values, ops, platforms }: LedgerFiltersProps) {
           </NativeSelect>
         </div>
         <div className={field}>
-          <Label htmlFor="f-subject" className={label}>Subject</Label>
+          <Label htmlFor="f-subject" className={label}>
+            Subject
+          </Label>
           <Input id="f-subject" name="subject" defaultValue={values.subject} placeholder="e.g. key_…" className="h-8" />
         </div>
         <div className={field}>
-          <Label htmlFor="f-since" className={label}>Since (UTC)</Label>
+          <Label htmlFor="f-since" className={label}>
+            Since (UTC)
+          </Label>
           <Input id="f-since" name="since" type="datetime-local" defaultValue={localValue(values.since)} className="h-8" />
         </div>
         <div className={field}>
-          <Label htmlFor="f-until" className={label}>Until (UTC)</Label>
+          <Label htmlFor="f-until" className={label}>
+            Until (UTC)
+          </Label>
           <Input id="f-until" name="until" type="datetime-local" defaultValue={localValue(values.until)} className="h-8" />
         </div>
       </div>

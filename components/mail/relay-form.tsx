@@ -79,7 +79,12 @@ export function RelayForm({ current, saveAction, removeAction }: Props) {
         <FormField id="relay-username" label="User" error={errors.username}>
           <Input name="username" defaultValue={current?.username ?? ""} autoComplete="off" />
         </FormField>
-        <FormField id="relay-password" label="Password" error={errors.password} description={current?.hasPassword ? "Stored encrypted. Leave blank to keep it." : "Stored encrypted; never shown again."}>
+        <FormField
+          id="relay-password"
+          label="Password"
+          error={errors.password}
+          description={current?.hasPassword ? "Stored encrypted. Leave blank to keep it." : "Stored encrypted; never shown again."}
+        >
           <Input name="password" type="password" autoComplete="new-password" placeholder={current?.hasPassword ? "••••••••" : ""} />
         </FormField>
       </div>

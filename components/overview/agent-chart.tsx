@@ -38,5 +38,4 @@ export function AgentChart({ data }: { data: Row[] }) {
   );
 }
 
-const describe = (data: Row[]) =>
-  `Ledger entries per agent: ${data.map((d) => `${d.agent} ${d.entries}`).join(", ")}`;
+const describe = (data: Row[]) => `Ledger entries per agent: ${data.map((d) => `${d.agent} ${d.entries}`).join(", ")}`;

@@ -37,7 +37,12 @@ export function PolicyEditor({ initial, nextVersion, saveAction }: Props) {
 
   return (
     <div className="grid gap-3">
-      <FormField id="policy-json" label="Policy (JSON)" description='{"rules": [{"id": "…", "effect": "…", …}]}; rules are tried in order.' error={errors.length ? errors : null}>
+      <FormField
+        id="policy-json"
+        label="Policy (JSON)"
+        description='{"rules": [{"id": "…", "effect": "…", …}]}; rules are tried in order.'
+        error={errors.length ? errors : null}
+      >
         <Textarea value={json} onChange={(e) => setJson(e.target.value)} rows={16} spellCheck={false} className="font-mono text-xs" />
       </FormField>
       <FormField id="policy-note" label="Note (optional)" description="Why this change; kept with the version.">

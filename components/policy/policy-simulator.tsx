@@ -8,7 +8,12 @@ import { NativeSelect } from "@/components/ui/native-select";
 import type { ActionResult } from "@/lib/auth/owner-action";
 import { EffectBadge } from "@/components/policy/effect-badge";
 
-type Result = { effect: "allow" | "deny" | "require_approval" | "auto_approve" | "auto_approve_notify"; rule: string | null; decidedBy: string | null; asked: string[] };
+type Result = {
+  effect: "allow" | "deny" | "require_approval" | "auto_approve" | "auto_approve_notify";
+  rule: string | null;
+  decidedBy: string | null;
+  asked: string[];
+};
 type SimulateInput = { action?: string; tool?: "email_send" | "file_url"; risk?: "low" | "medium" | "high"; amount?: number; recipients?: string[] };
 
 /** "What would this request get?" against the policy in force. */
@@ -24,8 +29,20 @@ export function PolicySimulator({ simulateAction }: { simulateAction: (input: Si
     const text = (k: string) => String(f.get(k) ?? "").trim();
     const input: SimulateInput =
       what === "ask"
-        ? { action: text("action") || undefined, risk: (text("risk") || "medium") as SimulateInput["risk"], amount: text("amount") ? Number(text("amount")) : undefined }
-        : { tool: what, recipients: what === "email_send" ? text("recipients").split(/[\s,]+/).filter(Boolean) : undefined };
+        ? {
+            action: text("action") || undefined,
+            risk: (text("risk") || "medium") as SimulateInput["risk"],
+            amount: text("amount") ? Number(text("amount")) : undefined,
+          }
+        : {
+            tool: what,
+            recipients:
+              what === "email_send"
+                ? text("recipients")
+                    .split(/[\s,]+/)
+                    .filter(Boolean)
+                : undefined,
+          };
     startTransition(async () => {
       const res = await simulateAction(input);
       if (!res.ok) return void setError(res.error);
@@ -70,7 +87,11 @@ export function PolicySimulator({ simulateAction }: { simulateAction: (input: Si
           Simulate
         </Button>
       </div>
-      {error && <p role="alert" className="text-sm text-destructive">{error}</p>}
+      {error && (
+        <p role="alert" className="text-sm text-destructive">
+          {error}
+        </p>
+      )}
       {result && (
         <div role="status" className="grid gap-1 rounded-md border bg-muted/30 p-3 text-sm">
           <div className="flex items-center gap-2">
@@ -78,7 +99,11 @@ export function PolicySimulator({ simulateAction }: { simulateAction: (input: Si
             <span className="text-muted-foreground">{result.rule ? `by rule ${result.rule}` : "no rule matches: the default"}</span>
           </div>
           {result.decidedBy && <p className="text-muted-foreground">decided_by: {result.decidedBy}</p>}
-          {result.asked.length > 0 && <p className="text-muted-foreground">{result.effect === "require_approval" ? "Asked" : "Told"}: {result.asked.join(", ")}</p>}
+          {result.asked.length > 0 && (
+            <p className="text-muted-foreground">
+              {result.effect === "require_approval" ? "Asked" : "Told"}: {result.asked.join(", ")}
+            </p>
+          )}
         </div>
       )}
     </form>

@@ -31,7 +31,7 @@ export function RulesTable({ rules, channelLabel }: { rules: Rule[]; channelLabe
               </TableCell>
               <TableCell className="pr-4 text-muted-foreground">
                 {r.effect === "require_approval" || r.effect === "auto_approve_notify"
-                  ? r.approvers?.map(channelLabel).join(", ") ?? "the request's approvers, else every active channel"
+                  ? (r.approvers?.map(channelLabel).join(", ") ?? "the request's approvers, else every active channel")
                   : "—"}
               </TableCell>
             </TableRow>

@@ -22,11 +22,7 @@ export function RevokeSessionButton({ sessionId, current, revokeAction }: Props)
         </Button>
       }
       title={current ? "Sign out of this browser?" : "Revoke this session?"}
-      description={
-        current
-          ? "This session ends now and you return to the sign-in page."
-          : "That browser is signed out on its next request."
-      }
+      description={current ? "This session ends now and you return to the sign-in page." : "That browser is signed out on its next request."}
       actionLabel={current ? "Sign out" : "Revoke session"}
       onConfirm={async () => {
         const res = await revokeAction({ sessionId });

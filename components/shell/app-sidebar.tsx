@@ -23,10 +23,7 @@ function AppSidebar({ items, header, footer, onNavigate, className }: AppSidebar
   const active = findActiveItem(items, pathname);
 
   return (
-    <div
-      data-slot="app-sidebar"
-      className={cn("flex h-full w-full flex-col bg-sidebar text-sidebar-foreground", className)}
-    >
+    <div data-slot="app-sidebar" className={cn("flex h-full w-full flex-col bg-sidebar text-sidebar-foreground", className)}>
       {header && <div className="flex h-14 shrink-0 items-center border-b border-sidebar-border px-3">{header}</div>}
       <nav aria-label="Main" className="flex-1 overflow-y-auto p-2">
         <ul className="grid gap-0.5">

@@ -16,10 +16,7 @@ function Breadcrumbs({ items, className }: { items: readonly Crumb[]; className?
             // biome-ignore lint/suspicious/noArrayIndexKey: a crumb is its place in the trail (labels may repeat, only the last has no href)
             <li key={`${i}-${crumb.label}`} className={cn("flex min-w-0 items-center gap-1.5", !last && "shrink-0")}>
               {last || !crumb.href ? (
-                <span
-                  aria-current={last ? "page" : undefined}
-                  className={cn("truncate", last ? "font-medium text-foreground" : "text-muted-foreground")}
-                >
+                <span aria-current={last ? "page" : undefined} className={cn("truncate", last ? "font-medium text-foreground" : "text-muted-foreground")}>
                   {crumb.label}
                 </span>
               ) : (

@@ -44,15 +44,7 @@ function buildTrail(items: readonly NavItem[], pathname: string): Crumb[] {
   return trail;
 }
 
-function DashboardShell({
-  navItems,
-  projectSwitcher,
-  sidebarFooter,
-  ownerMenu,
-  topBarActions,
-  title,
-  children,
-}: DashboardShellProps) {
+function DashboardShell({ navItems, projectSwitcher, sidebarFooter, ownerMenu, topBarActions, title, children }: DashboardShellProps) {
   const pathname = usePathname();
   const [mobileOpen, setMobileOpen] = React.useState(false);
   const trail = React.useMemo(() => buildTrail(navItems, pathname), [navItems, pathname]);
@@ -67,10 +59,7 @@ function DashboardShell({
 
   return (
     <div className="flex min-h-svh bg-background">
-      <a
-        href="#main"
-        className="sr-only z-50 rounded-md bg-background px-3 py-2 text-sm shadow focus:not-sr-only focus:fixed focus:top-2 focus:left-2"
-      >
+      <a href="#main" className="sr-only z-50 rounded-md bg-background px-3 py-2 text-sm shadow focus:not-sr-only focus:fixed focus:top-2 focus:left-2">
         Skip to content
       </a>
       <aside className="sticky top-0 hidden h-svh w-60 shrink-0 border-r border-sidebar-border md:block">
@@ -79,24 +68,13 @@ function DashboardShell({
       <Sheet open={mobileOpen} onOpenChange={setMobileOpen}>
         <SheetContent side="left" className="w-64 gap-0 p-0 md:hidden" aria-describedby={undefined}>
           <SheetTitle className="sr-only">Navigation</SheetTitle>
-          <AppSidebar
-            items={navItems}
-            header={projectSwitcher}
-            footer={sidebarFooter}
-            onNavigate={() => setMobileOpen(false)}
-          />
+          <AppSidebar items={navItems} header={projectSwitcher} footer={sidebarFooter} onNavigate={() => setMobileOpen(false)} />
         </SheetContent>
       </Sheet>
       <div className="flex min-w-0 flex-1 flex-col">
         <TopBar
           leading={
-            <Button
-              variant="ghost"
-              size="icon-sm"
-              className="-ml-1 md:hidden"
-              aria-label="Open navigation"
-              onClick={() => setMobileOpen(true)}
-            >
+            <Button variant="ghost" size="icon-sm" className="-ml-1 md:hidden" aria-label="Open navigation" onClick={() => setMobileOpen(true)}>
               <Menu />
             </Button>
           }

@@ -1,17 +1,4 @@
-import {
-  BookText,
-  HardDrive,
-  Inbox,
-  KeyRound,
-  LayoutDashboard,
-  Mail,
-  RadioTower,
-  Scale,
-  Settings,
-  ShieldCheck,
-  Webhook,
-  type LucideIcon,
-} from "lucide-react";
+import { BookText, HardDrive, Inbox, KeyRound, LayoutDashboard, Mail, RadioTower, Scale, Settings, ShieldCheck, Webhook, type LucideIcon } from "lucide-react";
 
 /**
  * Nav items name their icon instead of passing the component, because the layout (a server component)

@@ -113,7 +113,13 @@ export function AddSourceDialog({ addAction, label = "Add source" }: Props) {
             <div className="grid gap-2">
               <Label htmlFor="new-source-url">{created.url ? "Webhook URL" : "Address"}</Label>
               <div className="flex items-center gap-2">
-                <Input id="new-source-url" readOnly value={created.url ?? created.address ?? ""} className="font-mono text-xs" onFocus={(e) => e.currentTarget.select()} />
+                <Input
+                  id="new-source-url"
+                  readOnly
+                  value={created.url ?? created.address ?? ""}
+                  className="font-mono text-xs"
+                  onFocus={(e) => e.currentTarget.select()}
+                />
                 <CopyButton value={created.url ?? created.address ?? ""} label="Copy URL" showLabel variant="outline" toastMessage="Copied" />
               </div>
             </div>

@@ -38,12 +38,13 @@ function JsonNode({ name, value, depth, defaultExpandDepth }: NodeProps) {
   const [open, setOpen] = React.useState(depth < defaultExpandDepth);
   const [limit, setLimit] = React.useState(PAGE);
 
-  const label = name === undefined ? null : (
-    <span className={typeof name === "number" ? "text-muted-foreground" : "text-foreground"}>
-      {typeof name === "number" ? name : JSON.stringify(name)}
-      <span className="text-muted-foreground">: </span>
-    </span>
-  );
+  const label =
+    name === undefined ? null : (
+      <span className={typeof name === "number" ? "text-muted-foreground" : "text-foreground"}>
+        {typeof name === "number" ? name : JSON.stringify(name)}
+        <span className="text-muted-foreground">: </span>
+      </span>
+    );
 
   if (!isObject) {
     return (

@@ -32,7 +32,9 @@ export class ApiKeysPage {
 
   /** Revokes through the confirm dialog, which wants the key's name typed. */
   async revoke(name: string) {
-    await this.row(name).getByRole("button", { name: `Revoke ${name}` }).click();
+    await this.row(name)
+      .getByRole("button", { name: `Revoke ${name}` })
+      .click();
     const dialog = this.page.getByRole("alertdialog");
     const confirm = dialog.getByRole("button", { name: "Revoke key" });
     await expect(confirm).toBeDisabled();

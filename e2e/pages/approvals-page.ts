@@ -8,8 +8,7 @@ export class ApprovalsPage {
   /** A pending request's card, named by its summary. */
   readonly card = (summary: string) => this.page.getByRole("article", { name: summary, exact: true });
   /** A request's row in the history table. */
-  readonly historyRow = (summary: string) =>
-    this.page.getByRole("row").filter({ has: this.page.getByRole("link", { name: summary, exact: true }) });
+  readonly historyRow = (summary: string) => this.page.getByRole("row").filter({ has: this.page.getByRole("link", { name: summary, exact: true }) });
 
   async open() {
     await this.page.goto("/approvals");

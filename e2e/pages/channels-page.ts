@@ -29,7 +29,9 @@ export class ChannelsPage {
 
   /** Removes through the confirm dialog, which wants the label typed. */
   async remove(label: string) {
-    await this.row(label).getByRole("button", { name: `Remove ${label}` }).click();
+    await this.row(label)
+      .getByRole("button", { name: `Remove ${label}` })
+      .click();
     const dialog = this.page.getByRole("alertdialog");
     await dialog.getByRole("textbox").fill(label);
     await dialog.getByRole("button", { name: "Remove channel" }).click();

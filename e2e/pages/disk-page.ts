@@ -36,7 +36,9 @@ export class DiskPage {
 
   /** Opens the link dialog for a file, creates a link with the default expiry and returns its URL. */
   async createLink(path: string): Promise<string> {
-    await this.fileRow(path).getByRole("button", { name: `Create link for ${path}` }).click();
+    await this.fileRow(path)
+      .getByRole("button", { name: `Create link for ${path}` })
+      .click();
     const dialog = this.page.getByRole("dialog");
     await dialog.getByRole("button", { name: "Create link" }).click();
     const url = dialog.getByLabel("Link URL");

@@ -20,7 +20,10 @@ export class EventsPage {
 
   /** Uses the status tabs (links), not the URL. */
   async showStatus(status: "all" | "pending" | "claimed" | "done" | "failed" | "dead") {
-    await this.page.getByRole("navigation", { name: "Status" }).getByRole("link", { name: new RegExp(`^${status}\\b`, "i") }).click();
+    await this.page
+      .getByRole("navigation", { name: "Status" })
+      .getByRole("link", { name: new RegExp(`^${status}\\b`, "i") })
+      .click();
     await expect(this.page).toHaveURL(status === "all" ? /\/events(\?(?!.*status=).*)?$/ : new RegExp(`[?&]status=${status}\\b`));
   }
 }

@@ -10,7 +10,10 @@ export class SourcesPage {
 
   /** Adds the project's email source in the dialog and returns the project address it shows (the dialog is closed afterwards). */
   async addEmailSource(name: string) {
-    await this.page.getByRole("button", { name: /^Add (your first )?source$/ }).first().click();
+    await this.page
+      .getByRole("button", { name: /^Add (your first )?source$/ })
+      .first()
+      .click();
     const dialog = this.page.getByRole("dialog", { name: "Add source" });
     await dialog.getByLabel("Name", { exact: true }).fill(name);
     await dialog.getByLabel("Type", { exact: true }).selectOption("email");
@@ -26,7 +29,10 @@ export class SourcesPage {
   /** Adds a webhook source in the dialog and returns the URL it shows (the dialog is closed afterwards). */
   async addWebhookSource(fields: { name: string; verification: "Stripe" | "GitHub" | "HMAC-SHA256" | "Standard Webhooks (Svix)"; secret: string }) {
     // Either the header's "Add source" or the empty state's "Add your first source".
-    await this.page.getByRole("button", { name: /^Add (your first )?source$/ }).first().click();
+    await this.page
+      .getByRole("button", { name: /^Add (your first )?source$/ })
+      .first()
+      .click();
     const dialog = this.page.getByRole("dialog", { name: "Add source" });
     await dialog.getByLabel("Name", { exact: true }).fill(fields.name);
     await dialog.getByLabel("Type", { exact: true }).selectOption("webhook");

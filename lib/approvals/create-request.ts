@@ -38,10 +38,7 @@ const decidedStatus = { allow: "approved", auto_approve: "approved", auto_approv
  * Writes a request in the caller's transaction. A policy verdict that decides at once writes it decided
  * (`decided_by: "policy:<rule>"`) and resolves it; otherwise it is pending and sent to its approvers' channels.
  */
-export async function createRequest(
-  tx: Executor,
-  opts: { actor: Actor } & NewRequest,
-): Promise<ApprovalRequest> {
+export async function createRequest(tx: Executor, opts: { actor: Actor } & NewRequest): Promise<ApprovalRequest> {
   const { actor, verdict } = opts;
   const effect = verdict?.effect ?? "require_approval";
   const status = effect === "require_approval" ? "pending" : decidedStatus[effect];

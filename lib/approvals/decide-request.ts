@@ -25,7 +25,9 @@ export async function decideRequest(
     throw new AppError("forbidden", "This channel is not active.", { fix: "Decide from the dashboard or another active channel." });
   }
   if (channel.kind !== "owner" && !current.approvers.includes(channel.id)) {
-    throw new AppError("forbidden", `Request ${current.id} was not sent to ${channel.label}.`, { fix: "Decide from a channel the request was sent to, or from the dashboard." });
+    throw new AppError("forbidden", `Request ${current.id} was not sent to ${channel.label}.`, {
+      fix: "Decide from a channel the request was sent to, or from the dashboard.",
+    });
   }
   const problem = verdictProblem(current, opts.verdict);
   if (problem) throw new AppError("validation_error", problem.message, { details: [problem], fix: "Choose one of the request's answers." });

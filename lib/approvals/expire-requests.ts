@@ -11,10 +11,7 @@ import { recordSystemAct } from "@/lib/ledger/record-system-act";
  * several instances sweep at once; a request a person is deciding right now is left to that decision, which
  * itself refuses to decide after `expires_at`.
  */
-export async function expireRequests(
-  tx: Executor,
-  opts: { projectId?: string; requestId?: string; limit?: number } = {},
-): Promise<ApprovalRequest[]> {
+export async function expireRequests(tx: Executor, opts: { projectId?: string; requestId?: string; limit?: number } = {}): Promise<ApprovalRequest[]> {
   const due = and(
     eq(approvalRequests.status, "pending"),
     sql`${approvalRequests.expiresAt} <= now()`,

@@ -7,9 +7,7 @@ import { evaluatePolicy } from "@/lib/policy/evaluate-policy";
 import type { GatedTool } from "@/lib/policy/policy-schema";
 import { askPerson } from "@/lib/approvals/ask-person";
 
-export type GateResult =
-  | { outcome: "allow"; requestId: string | null }
-  | { outcome: "pending" | "cancelled"; requestId: string; comment: string | null };
+export type GateResult = { outcome: "allow"; requestId: string | null } | { outcome: "pending" | "cancelled"; requestId: string; comment: string | null };
 
 /** A tool call's request as the tool sees it: approved → go; still pending; anything else → cancelled. */
 export function gateOutcome(r: ApprovalRequest): GateResult {

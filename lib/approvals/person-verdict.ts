@@ -15,7 +15,8 @@ export type PersonVerdict = z.infer<typeof personVerdictInput>;
 export function verdictProblem(r: ApprovalRequest, v: PersonVerdict): { field: string; message: string } | null {
   if (v.outcome === "needs_context") return null;
   if (r.kind === "question") {
-    if (v.outcome === "approve" || v.outcome === "deny") return { field: "outcome", message: "a question is answered with an option or a text, not approved or denied" };
+    if (v.outcome === "approve" || v.outcome === "deny")
+      return { field: "outcome", message: "a question is answered with an option or a text, not approved or denied" };
   } else if (v.outcome === "answer") {
     return { field: "outcome", message: "an approval is approved, denied or answered with one of its options" };
   }

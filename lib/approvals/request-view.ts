@@ -3,8 +3,7 @@ import type { ApprovalRequest } from "@/lib/db/schema/approvals";
 const hints: Partial<Record<ApprovalRequest["status"], (r: ApprovalRequest) => string>> = {
   pending: (r) =>
     `Nobody has decided yet. Save your state, then resume with request_status {request_id: "${r.id}"}; the request expires at ${r.expiresAt.toISOString()}.`,
-  needs_context: () =>
-    "The person needs more context: read comment, then open a new request with fuller details; do not repeat this one.",
+  needs_context: () => "The person needs more context: read comment, then open a new request with fuller details; do not repeat this one.",
   expired: () => "Nobody decided in time: treat it as not approved.",
   denied: () => "Not approved: do not proceed.",
 };

@@ -20,7 +20,10 @@ async function owner(): Promise<OwnerContext> {
 }
 
 const entriesOf = async (projectId: string, op: string) =>
-  (await getDb()).select().from(ledgerEntries).where(and(eq(ledgerEntries.projectId, projectId), eq(ledgerEntries.op, op)));
+  (await getDb())
+    .select()
+    .from(ledgerEntries)
+    .where(and(eq(ledgerEntries.projectId, projectId), eq(ledgerEntries.op, op)));
 
 const schema = z.object({ key: z.string().min(1), secret: z.string().optional() });
 
@@ -61,7 +64,12 @@ describe("owner actions", () => {
     expect(refused.ok === false && refused.fieldErrors?.key).toBeTruthy();
     expect(await entriesOf(ctx.project.id, "test.fail")).toEqual([]);
     const db = await getDb();
-    expect(await db.select().from(kvEntries).where(and(eq(kvEntries.projectId, ctx.project.id), eq(kvEntries.key, "k2")))).toEqual([]);
+    expect(
+      await db
+        .select()
+        .from(kvEntries)
+        .where(and(eq(kvEntries.projectId, ctx.project.id), eq(kvEntries.key, "k2"))),
+    ).toEqual([]);
   });
 
   it("that declare no op change nothing in the ledger", async () => {

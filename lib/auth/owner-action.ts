@@ -5,9 +5,7 @@ import { currentOwner, type OwnerContext } from "@/lib/auth/current-owner";
 import { validationError } from "@/lib/validation";
 import { ledgeredTransaction } from "@/lib/ledger/ledgered-transaction";
 
-export type ActionResult<T> =
-  | { ok: true; data: T }
-  | { ok: false; error: string; fieldErrors?: Record<string, string> };
+export type ActionResult<T> = { ok: true; data: T } | { ok: false; error: string; fieldErrors?: Record<string, string> };
 
 export interface ActionContext extends OwnerContext {
   db: Tx;
@@ -28,11 +26,7 @@ export interface ActionLedger<I> {
  * entry (input, output, the subject the action names) is written here, in that transaction — never by the domain
  * functions it calls. Next checks the Origin of server actions against the host itself.
  */
-export function ownerAction<S extends z.ZodType, T>(
-  schema: S,
-  fn: (ctx: ActionContext, input: z.output<S>) => Promise<T>,
-  ledger?: ActionLedger<z.output<S>>,
-) {
+export function ownerAction<S extends z.ZodType, T>(schema: S, fn: (ctx: ActionContext, input: z.output<S>) => Promise<T>, ledger?: ActionLedger<z.output<S>>) {
   return async (input: z.input<S>): Promise<ActionResult<T>> => runOwnerAction(await currentOwner(), schema, fn, ledger, input);
 }
 
@@ -44,24 +38,22 @@ export async function runOwnerAction<S extends z.ZodType, T>(
   ledger: ActionLedger<z.output<S>> | undefined,
   input: z.input<S>,
 ): Promise<ActionResult<T>> {
-    if (!ctx) return { ok: false, error: "Your session has ended. Sign in again." };
-    const parsed = schema.safeParse(input);
-    if (!parsed.success) {
-      const err = validationError(parsed.error);
-      const fieldErrors = Object.fromEntries(
-        (err.details as { field: string; message: string }[]).map((d) => [d.field, d.message]),
-      );
-      return { ok: false, error: err.message, fieldErrors };
-    }
-    try {
-      const call = { actor: ctx.actor, op: ledger?.op, input: ledger?.input ? ledger.input(parsed.data) : parsed.data };
-      const data = await ledgeredTransaction(await getDb(), call, (tx, entry) => {
-        const actionCtx: ActionContext = Object.assign(entry, ctx, { db: tx });
-        return fn(actionCtx, parsed.data);
-      });
-      return { ok: true, data };
-    } catch (err) {
-      if (err instanceof AppError) return { ok: false, error: err.message };
-      return { ok: false, error: toErrorBody(err).body.message };
-    }
+  if (!ctx) return { ok: false, error: "Your session has ended. Sign in again." };
+  const parsed = schema.safeParse(input);
+  if (!parsed.success) {
+    const err = validationError(parsed.error);
+    const fieldErrors = Object.fromEntries((err.details as { field: string; message: string }[]).map((d) => [d.field, d.message]));
+    return { ok: false, error: err.message, fieldErrors };
+  }
+  try {
+    const call = { actor: ctx.actor, op: ledger?.op, input: ledger?.input ? ledger.input(parsed.data) : parsed.data };
+    const data = await ledgeredTransaction(await getDb(), call, (tx, entry) => {
+      const actionCtx: ActionContext = Object.assign(entry, ctx, { db: tx });
+      return fn(actionCtx, parsed.data);
+    });
+    return { ok: true, data };
+  } catch (err) {
+    if (err instanceof AppError) return { ok: false, error: err.message };
+    return { ok: false, error: toErrorBody(err).body.message };
+  }
 }

@@ -1,12 +1,5 @@
 import { Readable } from "node:stream";
-import {
-  DeleteObjectCommand,
-  GetObjectCommand,
-  HeadObjectCommand,
-  PutObjectCommand,
-  S3Client,
-  S3ServiceException,
-} from "@aws-sdk/client-s3";
+import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from "@aws-sdk/client-s3";
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
 import { assertBlobKey, BlobSizeError, exactSize, type BlobStore } from "@/lib/blob/store";
 
@@ -31,8 +24,7 @@ export function s3BlobStore(cfg: S3Config): BlobStore {
     region: cfg.region,
     endpoint: cfg.endpoint,
     forcePathStyle: cfg.forcePathStyle,
-    credentials:
-      cfg.accessKeyId && cfg.secretAccessKey ? { accessKeyId: cfg.accessKeyId, secretAccessKey: cfg.secretAccessKey } : undefined,
+    credentials: cfg.accessKeyId && cfg.secretAccessKey ? { accessKeyId: cfg.accessKeyId, secretAccessKey: cfg.secretAccessKey } : undefined,
     requestChecksumCalculation: "WHEN_REQUIRED",
     responseChecksumValidation: "WHEN_REQUIRED",
   });
@@ -45,8 +37,7 @@ export function s3BlobStore(cfg: S3Config): BlobStore {
       if (body instanceof Uint8Array && body.byteLength !== size) {
         throw new BlobSizeError(`${body.byteLength} bytes instead of the declared ${size}`);
       }
-      const command = (Body: Uint8Array | Readable) =>
-        new PutObjectCommand({ Bucket, Key: key, Body, ContentLength: size, ContentType: contentType });
+      const command = (Body: Uint8Array | Readable) => new PutObjectCommand({ Bucket, Key: key, Body, ContentLength: size, ContentType: contentType });
       if (body instanceof Uint8Array) {
         await client.send(command(body));
         return;

@@ -31,13 +31,7 @@ export async function removeChannel(tx: Executor, opts: { actor: Actor; channelI
         (${approvalRequests.approvers} - ${found.id}) || jsonb_build_array(${owner.id}::text)) a)`,
       updatedAt: now,
     })
-    .where(
-      and(
-        eq(approvalRequests.projectId, actor.projectId),
-        eq(approvalRequests.status, "pending"),
-        sql`${approvalRequests.approvers} ? ${found.id}`,
-      ),
-    )
+    .where(and(eq(approvalRequests.projectId, actor.projectId), eq(approvalRequests.status, "pending"), sql`${approvalRequests.approvers} ? ${found.id}`))
     .returning({ id: approvalRequests.id });
   return { channel_id: found.id, status: "removed" as const, moved_requests: moved.length };
 }

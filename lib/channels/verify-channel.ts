@@ -26,10 +26,7 @@ export async function findByVerifyToken(db: Executor, token: string, kind: "emai
  * Marks a channel verified, once: the token is cleared in the same conditional update, so a replayed link or a
  * second /start finds nothing. A channel the owner added is active at once; others wait for the owner's approval.
  */
-export async function verifyChannel(
-  tx: Executor,
-  opts: { channel: ApprovalChannel; telegramChatId?: string },
-): Promise<ApprovalChannel | null> {
+export async function verifyChannel(tx: Executor, opts: { channel: ApprovalChannel; telegramChatId?: string }): Promise<ApprovalChannel | null> {
   const c = opts.channel;
   const now = new Date();
   const preApproved = c.approvedBy !== null;

@@ -31,5 +31,7 @@ export function decryptSecret(sealed: string): string {
 
 /** HMAC for signed URLs and tokens that Brynth itself issues and checks. */
 export function signToken(purpose: string, payload: string): string {
-  return createHmac("sha256", key(`sign:${purpose}`)).update(payload).digest("base64url");
+  return createHmac("sha256", key(`sign:${purpose}`))
+    .update(payload)
+    .digest("base64url");
 }

@@ -41,7 +41,17 @@ describe("coalesce", () => {
   it("fails exactly the callers of a failed statement; later calls go through", async () => {
     const { call } = recorder(3, (items) => items.includes(4));
     const results = await Promise.allSettled(Array.from({ length: 9 }, (_, i) => call(i)));
-    expect(results.map((r) => r.status)).toEqual(["fulfilled", "fulfilled", "fulfilled", "rejected", "rejected", "rejected", "fulfilled", "fulfilled", "fulfilled"]);
+    expect(results.map((r) => r.status)).toEqual([
+      "fulfilled",
+      "fulfilled",
+      "fulfilled",
+      "rejected",
+      "rejected",
+      "rejected",
+      "fulfilled",
+      "fulfilled",
+      "fulfilled",
+    ]);
     expect((results[4] as PromiseRejectedResult).reason.message).toBe("batch 3,4,5 failed");
     expect(await call(11)).toBe(110);
   });

@@ -33,7 +33,10 @@ export function coalesce<In, Out>(name: string, max: number, run: (db: Db, items
           const db = await getDb();
           while (queue.pending.length) {
             const batch = queue.pending.splice(0, max);
-            await run(db, batch.map((p) => p.item)).then(
+            await run(
+              db,
+              batch.map((p) => p.item),
+            ).then(
               (outs) => batch.forEach((p, i) => p.resolve(outs[i])),
               (err) => batch.forEach((p) => p.reject(err)),
             );

@@ -1,15 +1,7 @@
 import type { PGlite, Transaction } from "@electric-sql/pglite";
 import { drizzle } from "drizzle-orm/pglite";
 import type { Db, Tx } from "@/lib/db/client";
-import {
-  registerExecutor,
-  runAfterCommit,
-  savepoints,
-  settle,
-  withCommitFailure,
-  type DriverQuery,
-  type TransactionState,
-} from "@/lib/db/transaction";
+import { registerExecutor, runAfterCommit, savepoints, settle, withCommitFailure, type DriverQuery, type TransactionState } from "@/lib/db/transaction";
 
 /**
  * The embedded side of lib/db: drizzle over PGlite, with transactions run by PGlite's own `transaction()`. PGlite

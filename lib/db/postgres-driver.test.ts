@@ -55,10 +55,12 @@ describe.runIf(onPostgres)("transactions on PostgreSQL", () => {
     const db = await getDb();
     await db.transaction(async (tx) => {
       await tx.execute(sql`insert into tx_probe values (4)`);
-      const failed = await tx.transaction((sp) => sp.execute(sql`insert into tx_probe values (1)`)).then(
-        () => false,
-        () => true,
-      );
+      const failed = await tx
+        .transaction((sp) => sp.execute(sql`insert into tx_probe values (1)`))
+        .then(
+          () => false,
+          () => true,
+        );
       expect(failed).toBe(true);
       await tx.transaction((sp) => sp.execute(sql`insert into tx_probe values (5)`));
     });

@@ -1,15 +1,7 @@
 import type { ReservedSql, Sql } from "postgres";
 import { drizzle } from "drizzle-orm/postgres-js";
 import type { Db, Tx } from "@/lib/db/client";
-import {
-  registerExecutor,
-  runAfterCommit,
-  savepoints,
-  settle,
-  withCommitFailure,
-  type DriverQuery,
-  type TransactionState,
-} from "@/lib/db/transaction";
+import { registerExecutor, runAfterCommit, savepoints, settle, withCommitFailure, type DriverQuery, type TransactionState } from "@/lib/db/transaction";
 
 type Fn = (...args: unknown[]) => unknown;
 

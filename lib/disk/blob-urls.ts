@@ -25,8 +25,7 @@ export function unseal<T extends Record<string, unknown>>(purpose: Purpose, toke
   }
 }
 
-export const uploadUrl = (uploadId: string, expiresAt: Date) =>
-  `${env().publicUrl}${BLOB_PREFIX}/upload/${seal("disk-upload", { u: uploadId }, expiresAt)}`;
+export const uploadUrl = (uploadId: string, expiresAt: Date) => `${env().publicUrl}${BLOB_PREFIX}/upload/${seal("disk-upload", { u: uploadId }, expiresAt)}`;
 
 /** A 5-minute download of one file version (`f`) or one attachment (`a`: project, event, name). */
 export const downloadUrl = (target: { f: string } | { a: [string, string, string] }, expiresAt: Date) =>

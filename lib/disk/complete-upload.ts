@@ -28,9 +28,7 @@ export async function completeUpload(db: Executor, opts: { actor: Actor; path: s
   if (!found || found.size !== upload.sizeBytes) {
     throw new AppError(
       "UPLOAD_INCOMPLETE",
-      found
-        ? `The uploaded object is ${found.size} bytes, not the announced ${upload.sizeBytes}.`
-        : "Nothing has been uploaded for this upload_id yet.",
+      found ? `The uploaded object is ${found.size} bytes, not the announced ${upload.sizeBytes}.` : "Nothing has been uploaded for this upload_id yet.",
       { fix: `PUT exactly ${upload.sizeBytes} bytes to upload_url with upload_headers before ${upload.expiresAt.toISOString()}, then complete again.` },
     );
   }

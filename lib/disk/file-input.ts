@@ -37,5 +37,4 @@ export function decodeBase64(text: string): Uint8Array {
   return bytes;
 }
 
-const tooBig = () =>
-  fieldError("content_base64", "decodes to more than 1 MB", "Send files over 1 MB with upload: {size, content_type} instead.");
+const tooBig = () => fieldError("content_base64", "decodes to more than 1 MB", "Send files over 1 MB with upload: {size, content_type} instead.");

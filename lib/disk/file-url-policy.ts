@@ -5,7 +5,7 @@ import { resumeToolApproval } from "@/lib/approvals/resume-tool-approval";
 import { describeDuration } from "@/lib/approvals/describe-duration";
 
 export type FileUrlDecision =
-  | { outcome: "allow"; /** An approved request to mark used in the link's own transaction. */ consume: string | null }
+  | { outcome: "allow" /** An approved request to mark used in the link's own transaction. */; consume: string | null }
   | { outcome: "pending" | "cancelled"; requestId: string; comment: string | null };
 
 /**
@@ -20,7 +20,14 @@ export async function decideFileUrl(
 ): Promise<FileUrlDecision> {
   const payload = { tool: "file_url", path: opts.path, expires_in: opts.expiresIn, key_id: opts.actor.keyId };
   const gate = opts.approval
-    ? await resumeToolApproval(db, { actor: opts.actor, tool: "file_url", requestId: opts.approval, payload, waitSeconds: opts.waitSeconds, signal: opts.signal })
+    ? await resumeToolApproval(db, {
+        actor: opts.actor,
+        tool: "file_url",
+        requestId: opts.approval,
+        payload,
+        waitSeconds: opts.waitSeconds,
+        signal: opts.signal,
+      })
     : await gateToolCall(db, {
         actor: opts.actor,
         tool: "file_url",

@@ -30,10 +30,33 @@ export async function findSource(db: Executor, opts: { projectId: string; path: 
   if (target.kind === "attachment") {
     const a = await findAttachment(db, { projectId: opts.projectId, eventId: target.eventId, name: target.name });
     if (!a) throw missing();
-    return { kind: "attachment", path, fileId: null, eventId: a.eventId, name: a.name, blobKey: a.blobKey, sizeBytes: a.sizeBytes, contentType: a.contentType, updatedAt: a.createdAt };
+    return {
+      kind: "attachment",
+      path,
+      fileId: null,
+      eventId: a.eventId,
+      name: a.name,
+      blobKey: a.blobKey,
+      sizeBytes: a.sizeBytes,
+      contentType: a.contentType,
+      updatedAt: a.createdAt,
+    };
   }
-  const [f] = await db.select().from(diskFiles).where(and(eq(diskFiles.projectId, opts.projectId), eq(diskFiles.path, path)));
+  const [f] = await db
+    .select()
+    .from(diskFiles)
+    .where(and(eq(diskFiles.projectId, opts.projectId), eq(diskFiles.path, path)));
   if (!f) throw missing();
   const name = path.slice(path.lastIndexOf("/") + 1);
-  return { kind: "file", path, fileId: f.id, eventId: null, name, blobKey: f.blobKey, sizeBytes: f.sizeBytes, contentType: f.contentType, updatedAt: f.updatedAt };
+  return {
+    kind: "file",
+    path,
+    fileId: f.id,
+    eventId: null,
+    name,
+    blobKey: f.blobKey,
+    sizeBytes: f.sizeBytes,
+    contentType: f.contentType,
+    updatedAt: f.updatedAt,
+  };
 }

@@ -6,7 +6,8 @@ export const encodeCursor = (last: string) => Buffer.from(last, "utf8").toString
 export function decodeCursor(cursor: string | undefined): string | null {
   if (cursor === undefined || cursor === "") return null;
   const text = /^[A-Za-z0-9_-]+$/.test(cursor) ? Buffer.from(cursor, "base64url").toString("utf8") : "";
-  if (!text || encodeCursor(text) !== cursor) throw fieldError("cursor", "is not a next_cursor this API returned", "Pass next_cursor back unchanged, or omit it for the first page.");
+  if (!text || encodeCursor(text) !== cursor)
+    throw fieldError("cursor", "is not a next_cursor this API returned", "Pass next_cursor back unchanged, or omit it for the first page.");
   return text;
 }
 

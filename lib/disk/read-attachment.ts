@@ -3,10 +3,7 @@ import type { Executor } from "@/lib/db/client";
 import { diskAttachments, type DiskAttachment } from "@/lib/db/schema/disk";
 
 /** An inbound email attachment, read by file_get / file_url / email_send as `evt_…/name`. */
-export async function findAttachment(
-  db: Executor,
-  opts: { projectId: string; eventId: string; name: string },
-): Promise<DiskAttachment | null> {
+export async function findAttachment(db: Executor, opts: { projectId: string; eventId: string; name: string }): Promise<DiskAttachment | null> {
   const [row] = await db
     .select()
     .from(diskAttachments)

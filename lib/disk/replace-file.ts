@@ -10,7 +10,10 @@ import { reserveUsage } from "@/lib/disk/usage";
 
 /** Takes a file version out of service: its links stop working and its object is queued for erasure. */
 export async function retireVersion(db: Executor, file: DiskFile): Promise<void> {
-  await db.update(diskLinks).set({ revokedAt: new Date() }).where(and(eq(diskLinks.projectId, file.projectId), eq(diskLinks.fileId, file.id), isNull(diskLinks.revokedAt)));
+  await db
+    .update(diskLinks)
+    .set({ revokedAt: new Date() })
+    .where(and(eq(diskLinks.projectId, file.projectId), eq(diskLinks.fileId, file.id), isNull(diskLinks.revokedAt)));
   await trashBlob(db, { projectId: file.projectId, blobKey: file.blobKey });
 }
 

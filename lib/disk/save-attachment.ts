@@ -12,7 +12,10 @@ import { pathProblem } from "@/lib/disk/path-rules";
  * names unique within one event themselves (e.g. `report (2).pdf`).
  */
 export function safeAttachmentName(raw: string | null | undefined): string {
-  let name = (raw ?? "").replace(/\p{Cc}/gu, "").replace(/[\\/]/g, "_").trim();
+  let name = (raw ?? "")
+    .replace(/\p{Cc}/gu, "")
+    .replace(/[\\/]/g, "_")
+    .trim();
   while (Buffer.byteLength(name) > 255) name = name.slice(0, -1);
   if (!name || name === "." || name === ".." || pathProblem(name)) return "attachment";
   return name;
@@ -28,7 +31,8 @@ export async function saveAttachment(
   opts: { projectId: string; eventId: string; name: string; contentType?: string; bytes: Uint8Array },
 ): Promise<{ path: string; size_bytes: number; content_type: string }> {
   if (!opts.eventId.startsWith("evt_") || opts.eventId.includes("/")) throw new AppError("bad_request", `Not an event id: ${opts.eventId}`);
-  if (safeAttachmentName(opts.name) !== opts.name) throw new AppError("bad_request", `Unsafe attachment name: ${JSON.stringify(opts.name)}`, { fix: "Pass the name through safeAttachmentName first." });
+  if (safeAttachmentName(opts.name) !== opts.name)
+    throw new AppError("bad_request", `Unsafe attachment name: ${JSON.stringify(opts.name)}`, { fix: "Pass the name through safeAttachmentName first." });
   const contentType = opts.contentType && !contentTypeProblem(opts.contentType) ? opts.contentType : DEFAULT_CONTENT_TYPE;
   const blobKey = newBlobKey(opts.projectId);
   const store = await getBlobStore();

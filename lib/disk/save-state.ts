@@ -13,10 +13,7 @@ export function taskIdProblem(taskId: string): string | null {
 }
 
 /** state_save: replaces the state of a task; it never expires. */
-export async function saveState(
-  db: Executor,
-  opts: { actor: Actor; taskId: string; state: unknown; note?: string; ifVersion?: number },
-) {
+export async function saveState(db: Executor, opts: { actor: Actor; taskId: string; state: unknown; note?: string; ifVersion?: number }) {
   const problem = taskIdProblem(opts.taskId);
   if (problem) throw fieldError("task_id", problem);
   if (opts.note !== undefined && opts.note.length > NOTE_MAX_CHARS) {

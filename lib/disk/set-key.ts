@@ -6,10 +6,7 @@ import { TTL_MAX_SECONDS } from "@/lib/disk/limits";
 import { writeEntry } from "@/lib/disk/write-entry";
 
 /** kv_set: saves any JSON value under a key; `state/…` belongs to state_save. */
-export async function setKey(
-  db: Executor,
-  opts: { actor: Actor; key: string; value: unknown; ttlSeconds?: number; ifVersion?: number },
-) {
+export async function setKey(db: Executor, opts: { actor: Actor; key: string; value: unknown; ttlSeconds?: number; ifVersion?: number }) {
   const problem = keyProblem(opts.key);
   if (problem) throw fieldError("key", problem);
   if (opts.key.startsWith(STATE_PREFIX)) {

@@ -17,10 +17,7 @@ import { getUsage } from "@/lib/disk/usage";
  * presigned S3 URL, or Brynth's own signed URL on the local store. `via: "brynth"` forces the latter (the dashboard
  * uploads same-origin, so an S3 bucket needs no CORS rules for it).
  */
-export async function startUpload(
-  db: Executor,
-  opts: { actor: Actor; path: string; size: number; contentType?: string; via?: "store" | "brynth" },
-) {
+export async function startUpload(db: Executor, opts: { actor: Actor; path: string; size: number; contentType?: string; via?: "store" | "brynth" }) {
   assertWritablePath(opts.path);
   const contentType = opts.contentType ?? DEFAULT_CONTENT_TYPE;
   const problem = contentTypeProblem(contentType);

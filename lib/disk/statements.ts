@@ -11,9 +11,7 @@ export type EntryRow = Pick<KvEntry, "value" | "sizeBytes" | "version" | "note" 
 const ENTRY_COLUMNS = "value, size_bytes, version, note, expires_at, created_at, updated_at";
 
 /** One prepared text, not a builder query (the read path's largest CPU cost). */
-export const selectEntry = statement<EntryRow, [projectId: string, key: string]>(
-  `select ${ENTRY_COLUMNS} from kv_entries where project_id = $1 and key = $2`,
-);
+export const selectEntry = statement<EntryRow, [projectId: string, key: string]>(`select ${ENTRY_COLUMNS} from kv_entries where project_id = $1 and key = $2`);
 
 /** Any number of (project, key) pairs in one statement, answered by their position (`n`, from 1). */
 export const selectEntries = statement<EntryRow & { n: number }, [pairs: string]>(`

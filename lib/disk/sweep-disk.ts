@@ -29,10 +29,7 @@ export async function sweepDisk(db: Db, now = new Date()): Promise<{ uploads: nu
   );
 
   let keys = 0;
-  const projects = await query<{ projectId: string }>(
-    db,
-    sql`select distinct project_id from kv_entries where expires_at <= ${at(now)} limit ${BATCH}`,
-  );
+  const projects = await query<{ projectId: string }>(db, sql`select distinct project_id from kv_entries where expires_at <= ${at(now)} limit ${BATCH}`);
   for (const p of projects) keys += await db.transaction((tx) => purgeExpiredKeys(tx, p.projectId));
 
   // Links are kept a while after they end so the owner can see what was shared; then they go.

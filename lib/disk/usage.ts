@@ -14,10 +14,7 @@ export interface Usage {
 }
 
 const ensureRow = (db: Executor, projectId: string) =>
-  query<{ projectId: string }>(
-    db,
-    sql`insert into disk_usage (project_id) values (${projectId}) on conflict do nothing returning project_id`,
-  );
+  query<{ projectId: string }>(db, sql`insert into disk_usage (project_id) values (${projectId}) on conflict do nothing returning project_id`);
 
 /**
  * Adds deltas to the project's usage in one guarded UPDATE: it applies only if the result stays within the quota
@@ -44,12 +41,7 @@ export async function adjustUsage(db: Executor, projectId: string, d: { keys?: n
 }
 
 /** adjustUsage, or QUOTA_EXCEEDED after expired keys (which still hold space until swept) have been purged. */
-export async function reserveUsage(
-  db: Executor,
-  projectId: string,
-  d: { keys?: number; bytes?: number },
-  keepKey?: string,
-): Promise<void> {
+export async function reserveUsage(db: Executor, projectId: string, d: { keys?: number; bytes?: number }, keepKey?: string): Promise<void> {
   if (await adjustUsage(db, projectId, d)) return;
   if ((await purgeExpiredKeys(db, projectId, keepKey)) > 0 && (await adjustUsage(db, projectId, d))) return;
   const u = await getUsage(db, projectId);

@@ -20,7 +20,13 @@ export interface WriteEntryOptions {
 }
 
 /** What callers need back; never the value itself (up to 256 KB for nothing). */
-const written = { key: kvEntries.key, sizeBytes: kvEntries.sizeBytes, version: kvEntries.version, expiresAt: kvEntries.expiresAt, updatedAt: kvEntries.updatedAt };
+const written = {
+  key: kvEntries.key,
+  sizeBytes: kvEntries.sizeBytes,
+  version: kvEntries.version,
+  expiresAt: kvEntries.expiresAt,
+  updatedAt: kvEntries.updatedAt,
+};
 
 /**
  * The one write path for kv_set and state_save. The value is stored as its JSON text. The existing row is locked
@@ -31,13 +37,27 @@ export async function writeEntry(db: Executor, opts: WriteEntryOptions): Promise
   const text = JSON.stringify(opts.value ?? null);
   const size = Buffer.byteLength(text);
   if (size > VALUE_MAX_BYTES) {
-    throw fieldError(opts.valueField, `is ${size} bytes once serialised; the limit is ${VALUE_MAX_BYTES} (256 KB)`, "Store large content with file_put and keep its path here.");
+    throw fieldError(
+      opts.valueField,
+      `is ${size} bytes once serialised; the limit is ${VALUE_MAX_BYTES} (256 KB)`,
+      "Store large content with file_put and keep its path here.",
+    );
   }
   const now = new Date();
   const expiresAt = opts.ttlSeconds ? new Date(now.getTime() + opts.ttlSeconds * 1000) : null;
 
   for (let attempt = 0; attempt < 5; attempt++) {
-    const [current] = await replaceEntry(db, projectId, opts.key, text, size, opts.note ?? null, expiresAt?.toISOString() ?? null, now.toISOString(), opts.ifVersion ?? null);
+    const [current] = await replaceEntry(
+      db,
+      projectId,
+      opts.key,
+      text,
+      size,
+      opts.note ?? null,
+      expiresAt?.toISOString() ?? null,
+      now.toISOString(),
+      opts.ifVersion ?? null,
+    );
     if (current) {
       if (current.key === null) {
         checkVersion(opts, current.live ? current.currentVersion : 0); // the statement refused: it throws here

@@ -11,10 +11,7 @@ export const LEASE_MAX_S = 3600;
 export const LEASE_DEFAULT_S = 300;
 
 /** Takes a claimable event for `leaseSeconds`, or says why it cannot. */
-export async function claimEvent(
-  tx: Executor,
-  opts: { actor: Actor; eventId: string; leaseSeconds: number },
-): Promise<ClaimedRow & { leaseExpiresAt: Date }> {
+export async function claimEvent(tx: Executor, opts: { actor: Actor; eventId: string; leaseSeconds: number }): Promise<ClaimedRow & { leaseExpiresAt: Date }> {
   const { actor, eventId } = opts;
   const holder = holderOf(actor);
   const [row] = await claimEventRow(tx, eventId, actor.projectId, `lse_${randomBase62(24)}`, opts.leaseSeconds, holder, actor.agent, actor.keyId);

@@ -8,10 +8,7 @@ import { effectiveStatus, isLive } from "@/lib/events/event-status";
  * Events per status as callers see them (expired leases count as pending or dead). Live rows are counted through
  * their partial index; done and dead through the status index, never a scan of the whole table.
  */
-export async function countEventsByStatus(
-  db: Executor,
-  opts: { projectId: string; source?: string },
-): Promise<Record<EventStatus, number>> {
+export async function countEventsByStatus(db: Executor, opts: { projectId: string; source?: string }): Promise<Record<EventStatus, number>> {
   const counts = Object.fromEntries(eventStatuses.map((s) => [s, 0])) as Record<EventStatus, number>;
   const bySource = opts.source ? sql` and ${events.source} = ${opts.source}` : sql``;
   const rows = await query<{ status: EventStatus; n: number }>(

@@ -46,9 +46,7 @@ describe("plans for the lease holder's event", () => {
     await db.execute(sql`analyze events`);
     const plan = await db.transaction(async (tx) => {
       await tx.execute(sql`set local plan_cache_mode = force_generic_plan`);
-      await tx.execute(
-        sql.raw(`prepare held_event (text, text, text, text) as update events set updated_at = now() where ${HELD_BY}`),
-      );
+      await tx.execute(sql.raw(`prepare held_event (text, text, text, text) as update events set updated_at = now() where ${HELD_BY}`));
       const rows = await query<{ "QUERY PLAN": string }>(tx, sql.raw(`explain execute held_event('evt_held_1', '${project.id}', 'key_x', null)`));
       await tx.execute(sql`deallocate held_event`);
       return rows.map((r) => r["QUERY PLAN"]).join("\n");

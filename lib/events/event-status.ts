@@ -42,7 +42,8 @@ export const EFFECTIVE_STATUS = `(case
 
 export const isLive: SQL = sql.raw(IS_LIVE);
 export const isClaimable: SQL = sql.raw(IS_CLAIMABLE);
-export const statusCondition = Object.fromEntries(
-  Object.entries(STATUS_CONDITION).map(([status, text]) => [status, sql.raw(text)]),
-) as Record<EventStatus, SQL>;
+export const statusCondition = Object.fromEntries(Object.entries(STATUS_CONDITION).map(([status, text]) => [status, sql.raw(text)])) as Record<
+  EventStatus,
+  SQL
+>;
 export const effectiveStatus = sql<EventStatus>`${sql.raw(EFFECTIVE_STATUS)}`;

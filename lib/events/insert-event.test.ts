@@ -38,9 +38,7 @@ describe("insertEvent outside a transaction (webhook intake)", () => {
   it("fails only the event the database refuses when it shares a statement with others", async () => {
     const db = await getDb();
     // A NUL in text is refused by Postgres; intake never sends one (read-delivery.ts strips it), this test does.
-    const results = await Promise.allSettled(
-      Array.from({ length: 10 }, (_, i) => insertEvent(db, event(i === 4 ? "bad\0type" : "shared", i))),
-    );
+    const results = await Promise.allSettled(Array.from({ length: 10 }, (_, i) => insertEvent(db, event(i === 4 ? "bad\0type" : "shared", i))));
     expect(results.map((r) => r.status)).toEqual(Array.from({ length: 10 }, (_, i) => (i === 4 ? "rejected" : "fulfilled")));
     expect(await eventsOf({ projectId }, { type: "shared" })).toHaveLength(9);
   });

@@ -34,7 +34,14 @@ async function insertRows(db: Db, rows: EventInsertParams[]): Promise<Stored[]> 
     return rows.map(([id]) => ({ inserted: inserted.has(id) }));
   } catch {
     // The statement committed nothing: each event goes again on its own, so one the database refuses fails alone.
-    return Promise.all(rows.map((p) => insertEventRow(db, ...p).then((r) => ({ inserted: r.length > 0 }), (error: unknown) => ({ error }))));
+    return Promise.all(
+      rows.map((p) =>
+        insertEventRow(db, ...p).then(
+          (r) => ({ inserted: r.length > 0 }),
+          (error: unknown) => ({ error }),
+        ),
+      ),
+    );
   }
 }
 
@@ -56,9 +63,21 @@ export async function insertEvent(tx: Executor, e: NewEvent): Promise<{ id: stri
   const id = e.id ?? newId("evt");
   const type = e.type.slice(0, MAX_TYPE_LENGTH) || "unknown";
   const at = now.toISOString();
-  const params: EventInsertParams = [id, e.projectId, e.sourceId, e.source, type, e.trust,
-    "json" in e.body ? e.body.json : null, "raw" in e.body ? Buffer.from(e.body.raw) : null,
-    e.contentType, e.payloadSize, JSON.stringify(e.headers), e.dedupeKey, at];
+  const params: EventInsertParams = [
+    id,
+    e.projectId,
+    e.sourceId,
+    e.source,
+    type,
+    e.trust,
+    "json" in e.body ? e.body.json : null,
+    "raw" in e.body ? Buffer.from(e.body.raw) : null,
+    e.contentType,
+    e.payloadSize,
+    JSON.stringify(e.headers),
+    e.dedupeKey,
+    at,
+  ];
   // Outside a transaction nothing else commits with the event, so it may share its INSERT with concurrent ones.
   let inserted: boolean;
   if (!isTransaction(tx) && e.payloadSize <= COALESCE_MAX_BYTES) {

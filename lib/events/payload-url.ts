@@ -17,10 +17,7 @@ export function payloadUrl(projectId: string, eventId: string, now = Date.now())
   };
 }
 
-export function checkPayloadSignature(
-  link: { projectId: string; eventId: string; expires: string | null; sig: string | null },
-  now = Date.now(),
-): boolean {
+export function checkPayloadSignature(link: { projectId: string; eventId: string; expires: string | null; sig: string | null }, now = Date.now()): boolean {
   if (!link.expires || !link.sig || !/^\d{1,12}$/.test(link.expires)) return false;
   const valid = safeEqual(link.sig, signToken(PURPOSE, `${link.projectId}.${link.eventId}.${link.expires}`));
   return valid && Number(link.expires) * 1000 > now;

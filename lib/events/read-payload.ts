@@ -3,10 +3,7 @@ import type { Executor } from "@/lib/db/client";
 import { events } from "@/lib/db/schema/events";
 
 /** The stored body of an event, byte for byte (JSON text or raw bytes), for signed downloads and the raw view. */
-export async function readPayload(
-  db: Executor,
-  opts: { projectId: string; eventId: string },
-): Promise<{ bytes: Uint8Array; contentType: string } | null> {
+export async function readPayload(db: Executor, opts: { projectId: string; eventId: string }): Promise<{ bytes: Uint8Array; contentType: string } | null> {
   const [row] = await db
     .select({ text: sql<string | null>`${events.payload}::text`, raw: events.raw, contentType: events.contentType })
     .from(events)

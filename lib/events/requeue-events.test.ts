@@ -27,7 +27,10 @@ async function inTx<T>(fn: (tx: Parameters<Parameters<Awaited<ReturnType<typeof 
 
 describe("requeue, counts and claim history", () => {
   it("counts events per status as callers see them, expired leases included", async () => {
-    const [pending, claimed, expired, done, dead] = await seedEvents(p.project.id, ["a", "b", "c", "d", "e"].map((t) => ({ type: `count.${t}` })));
+    const [pending, claimed, expired, done, dead] = await seedEvents(
+      p.project.id,
+      ["a", "b", "c", "d", "e"].map((t) => ({ type: `count.${t}` })),
+    );
     await inTx((tx) => claimEvent(tx, { actor: agent(), eventId: claimed, leaseSeconds: 60 }));
     await inTx((tx) => claimEvent(tx, { actor: agent(), eventId: expired, leaseSeconds: 60 }));
     await timeTravel(expired, "lease");
@@ -40,7 +43,10 @@ describe("requeue, counts and claim history", () => {
   });
 
   it("requeues dead and failed events (one or by filter) with fresh attempts, ledgering nothing itself", async () => {
-    const ids = await seedEvents(p.project.id, Array.from({ length: 4 }, () => ({ type: "requeue.me" })));
+    const ids = await seedEvents(
+      p.project.id,
+      Array.from({ length: 4 }, () => ({ type: "requeue.me" })),
+    );
     for (const id of ids) {
       await inTx((tx) => claimEvent(tx, { actor: agent(), eventId: id, leaseSeconds: 60 }));
       await inTx((tx) => nackEvent(tx, { actor: agent(), eventId: id, reason: `failed ${id}`, retry: id !== ids[0] }));
@@ -82,8 +88,12 @@ describe("requeue, counts and claim history", () => {
 
   it("emits Brynth's own events idempotently with a dedupe key", async () => {
     const db = await getDb();
-    const first = await db.transaction((tx) => emitEvent(tx, { projectId: p.project.id, type: "request.resolved", payload: { id: "req_1" }, dedupeKey: "req_1" }));
-    const again = await db.transaction((tx) => emitEvent(tx, { projectId: p.project.id, type: "request.resolved", payload: { id: "req_1" }, dedupeKey: "req_1" }));
+    const first = await db.transaction((tx) =>
+      emitEvent(tx, { projectId: p.project.id, type: "request.resolved", payload: { id: "req_1" }, dedupeKey: "req_1" }),
+    );
+    const again = await db.transaction((tx) =>
+      emitEvent(tx, { projectId: p.project.id, type: "request.resolved", payload: { id: "req_1" }, dedupeKey: "req_1" }),
+    );
     expect(again).toEqual({ id: first.id, duplicate: true });
     const [e] = await eventsOf(p.actor, { type: "request.resolved" });
     expect(e).toMatchObject({ source: "brynth", trust: "brynth", status: "pending" });
@@ -91,9 +101,16 @@ describe("requeue, counts and claim history", () => {
 
   it("counts events per hour and source for the chart", async () => {
     const fresh = await seedProject({ name: "chart" });
-    await seedEvents(fresh.project.id, [{ type: "a", source: "s1" }, { type: "b", source: "s1" }, { type: "c", source: "s2" }]);
+    await seedEvents(fresh.project.id, [
+      { type: "a", source: "s1" },
+      { type: "b", source: "s1" },
+      { type: "c", source: "s2" },
+    ]);
     const points = await eventsPerHour(await getDb(), { projectId: fresh.project.id, hours: 24 });
-    expect(points.map((p) => [p.source, p.count])).toEqual([["s1", 2], ["s2", 1]]);
+    expect(points.map((p) => [p.source, p.count])).toEqual([
+      ["s1", 2],
+      ["s2", 1],
+    ]);
     expect(points[0].hour).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:00Z$/);
   });
 });

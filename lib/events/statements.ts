@@ -13,9 +13,21 @@ const INSERT_COLUMNS = `id, project_id, source_id, source, type, status, trust, 
   dedupe_key, received_at, available_at, updated_at`;
 
 /** One event's values, in the order of `insertEventRow`'s parameters; `raw` as bytes. */
-export type EventInsertParams = [id: string, projectId: string, sourceId: string | null, source: string, type: string, trust: Trust,
-  payload: string | null, raw: Buffer | null, contentType: string | null, payloadSize: number, headers: string, dedupeKey: string | null,
-  at: string];
+export type EventInsertParams = [
+  id: string,
+  projectId: string,
+  sourceId: string | null,
+  source: string,
+  type: string,
+  trust: Trust,
+  payload: string | null,
+  raw: Buffer | null,
+  contentType: string | null,
+  payloadSize: number,
+  headers: string,
+  dedupeKey: string | null,
+  at: string,
+];
 
 /** One event's statement, prepared text: building this 16-column insert with drizzle cost more CPU than the rest of intake. */
 export const insertEventRow = statement<Pick<EventRow, "id">, EventInsertParams>(`

@@ -88,7 +88,12 @@ describe("inbox_wait", () => {
   it("stops waiting when the client goes away", async () => {
     const db = await getDb();
     const count = async () =>
-      (await db.select({ n: sql<number>`count(*)::int` }).from(ledgerEntries).where(and(eq(ledgerEntries.projectId, project.project.id), eq(ledgerEntries.op, "inbox.wait"))))[0].n;
+      (
+        await db
+          .select({ n: sql<number>`count(*)::int` })
+          .from(ledgerEntries)
+          .where(and(eq(ledgerEntries.projectId, project.project.id), eq(ledgerEntries.op, "inbox.wait")))
+      )[0].n;
     const before = await count();
     const controller = new AbortController();
     const req = fetch(`${server.url}/api/v1/events/wait?source=nobody&timeout_seconds=60`, {

@@ -30,7 +30,17 @@ describe("CORS on /mcp and /api/v1", () => {
     expect(res.status).toBe(204);
     expect(res.headers.get("access-control-allow-origin")).toBe(ALLOWED);
     const allowHeaders = res.headers.get("access-control-allow-headers")!.toLowerCase();
-    for (const h of ["authorization", "content-type", "mcp-session-id", "mcp-protocol-version", "last-event-id", "x-brynth-agent", "x-brynth-platform", "x-brynth-project", "if-match"]) {
+    for (const h of [
+      "authorization",
+      "content-type",
+      "mcp-session-id",
+      "mcp-protocol-version",
+      "last-event-id",
+      "x-brynth-agent",
+      "x-brynth-platform",
+      "x-brynth-project",
+      "if-match",
+    ]) {
       expect(allowHeaders).toContain(h);
     }
     expect(res.headers.get("access-control-allow-methods")).toContain("POST");
@@ -52,7 +62,12 @@ describe("CORS on /mcp and /api/v1", () => {
   });
 
   it("marks actual responses for allowed origins only, exposing Mcp-Session-Id", async () => {
-    const init = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "cors", version: "1" } } };
+    const init = {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "cors", version: "1" } },
+    };
     const post = (origin: string) =>
       fetch(`${server.url}/mcp`, {
         method: "POST",

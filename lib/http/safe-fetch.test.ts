@@ -35,10 +35,21 @@ afterAll(() => {
 });
 
 describe("outbound address rules", () => {
-  it.each(["10.1.2.3", "127.0.0.1", "169.254.169.254", "172.16.0.1", "192.168.0.10", "100.64.0.1", "0.0.0.0", "::1", "fe80::1", "fd00:ec2::254", "::ffff:10.0.0.1", "::ffff:a00:1", "224.0.0.1"])(
-    "blocks %s",
-    (ip) => expect(isBlockedAddress(ip)).toBe(true),
-  );
+  it.each([
+    "10.1.2.3",
+    "127.0.0.1",
+    "169.254.169.254",
+    "172.16.0.1",
+    "192.168.0.10",
+    "100.64.0.1",
+    "0.0.0.0",
+    "::1",
+    "fe80::1",
+    "fd00:ec2::254",
+    "::ffff:10.0.0.1",
+    "::ffff:a00:1",
+    "224.0.0.1",
+  ])("blocks %s", (ip) => expect(isBlockedAddress(ip)).toBe(true));
   it.each(["93.184.216.34", "1.1.1.1", "2606:4700:4700::1111", "::ffff:8.8.8.8"])("allows %s", (ip) => expect(isBlockedAddress(ip)).toBe(false));
 
   it("refuses non-https, private literals and local names before any connection", () => {

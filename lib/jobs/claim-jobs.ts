@@ -14,13 +14,7 @@ export async function claimJobs(db: Executor, opts: { limit: number; kinds?: rea
   const due = db
     .select({ id: jobs.id })
     .from(jobs)
-    .where(
-      and(
-        eq(jobs.status, "pending"),
-        lte(jobs.runAt, sql`now()`),
-        opts.kinds ? inArray(jobs.kind, [...opts.kinds]) : undefined,
-      ),
-    )
+    .where(and(eq(jobs.status, "pending"), lte(jobs.runAt, sql`now()`), opts.kinds ? inArray(jobs.kind, [...opts.kinds]) : undefined))
     .orderBy(asc(jobs.runAt))
     .limit(opts.limit)
     .for("update", { skipLocked: true });
@@ -48,7 +42,5 @@ export async function reclaimExpiredJobs(db: Executor): Promise<number> {
 
 /** Finished jobs are kept a week for inspection, then deleted. */
 export async function purgeFinishedJobs(db: Executor, olderThanDays = 7): Promise<void> {
-  await db
-    .delete(jobs)
-    .where(and(inArray(jobs.status, ["done", "failed"]), lte(jobs.finishedAt, sql`now() - make_interval(days => ${olderThanDays})`)));
+  await db.delete(jobs).where(and(inArray(jobs.status, ["done", "failed"]), lte(jobs.finishedAt, sql`now() - make_interval(days => ${olderThanDays})`)));
 }

@@ -57,5 +57,4 @@ export function defineJobKind<P>(def: JobKind<P>): JobKind<P> {
   return def;
 }
 
-export const resolveNumber = (v: number | (() => number) | undefined, fallback: number) =>
-  typeof v === "function" ? v() : (v ?? fallback);
+export const resolveNumber = (v: number | (() => number) | undefined, fallback: number) => (typeof v === "function" ? v() : (v ?? fallback));

@@ -16,7 +16,16 @@ export async function runJob(db: Db, job: JobRow, outer?: AbortSignal): Promise<
   const mine = and(eq(jobs.id, job.id), eq(jobs.attempts, job.attempts), eq(jobs.status, "running"));
   if (!kind) {
     // Another instance may run a newer build that knows the kind: leave it for later rather than fail it.
-    await db.update(jobs).set({ status: "pending", attempts: job.attempts - 1, runAt: sql`now() + interval '1 minute'`, lastError: `unknown job kind ${job.kind}`, updatedAt: sql`now()` }).where(mine);
+    await db
+      .update(jobs)
+      .set({
+        status: "pending",
+        attempts: job.attempts - 1,
+        runAt: sql`now() + interval '1 minute'`,
+        lastError: `unknown job kind ${job.kind}`,
+        updatedAt: sql`now()`,
+      })
+      .where(mine);
     return "retry";
   }
   const lastAttempt = job.attempts >= job.maxAttempts;

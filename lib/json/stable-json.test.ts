@@ -14,7 +14,7 @@ describe("stableJson", () => {
   });
 
   it("escapes keys and strings as JSON does", () => {
-    const value = { 'quo"te': "line\nbreak", "é": "€" };
+    const value = { 'quo"te': "line\nbreak", é: "€" };
     expect(JSON.parse(stableJson(value))).toEqual(value);
   });
 });

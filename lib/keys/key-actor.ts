@@ -4,12 +4,7 @@ import type { McpSession } from "@/lib/db/schema/keys";
 import { resolveIdentity } from "@/lib/keys/agent-identity";
 
 /** The actor for a call made with an API key, over either transport. */
-export function keyActor(
-  key: ApiKey & { projectName: string },
-  headers: Pick<Headers, "get">,
-  via: "mcp" | "rest",
-  session?: McpSession | null,
-): Actor {
+export function keyActor(key: ApiKey & { projectName: string }, headers: Pick<Headers, "get">, via: "mcp" | "rest", session?: McpSession | null): Actor {
   const who = resolveIdentity(headers, session);
   return {
     type: "key",

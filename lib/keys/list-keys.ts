@@ -6,7 +6,11 @@ import { apiKeys, type ApiKey } from "@/lib/db/schema/keys";
 export async function listKeys(db: Executor, opts: { actor: Pick<Actor, "projectId">; includeRevoked?: boolean }) {
   const where = [eq(apiKeys.projectId, opts.actor.projectId)];
   if (!opts.includeRevoked) where.push(isNull(apiKeys.revokedAt));
-  return db.select().from(apiKeys).where(and(...where)).orderBy(desc(apiKeys.createdAt));
+  return db
+    .select()
+    .from(apiKeys)
+    .where(and(...where))
+    .orderBy(desc(apiKeys.createdAt));
 }
 
 /** The public shape of a key: never the hash. */

@@ -42,7 +42,22 @@ async function appendProject(db: Db, projectId: string, rows: Row[]): Promise<vo
   const head = knownHeads().get(projectId) ?? UNKNOWN;
   const columns = rows.map(columnsOf);
   const { links, head: next } = extendChain(projectId, head, columns);
-  const values = columns.map((c, i) => [c.ts, c.op, c.actorType, c.actorId, c.keyId, c.agent, c.platform, c.via, c.subject, c.inputDigest, c.outputDigest, links[i].seq, links[i].prevHash, links[i].hash]);
+  const values = columns.map((c, i) => [
+    c.ts,
+    c.op,
+    c.actorType,
+    c.actorId,
+    c.keyId,
+    c.agent,
+    c.platform,
+    c.via,
+    c.subject,
+    c.inputDigest,
+    c.outputDigest,
+    links[i].seq,
+    links[i].prevHash,
+    links[i].hash,
+  ]);
   const [{ chained }] = await insertEntries(db, projectId, head.seq, head.hash, next.seq, next.hash, JSON.stringify(values));
   if (chained) knownHeads().set(projectId, next);
   else sealSoon(projectId); // its lockHead learns the head for the next time
@@ -57,9 +72,7 @@ async function insertRows(db: Db, rows: Row[]): Promise<(unknown | undefined)[]>
     else byProject.set(r.projectId, [r]);
   }
   const outcomes = new Map<string, unknown>();
-  await Promise.all(
-    [...byProject].map(([projectId, mine]) => appendProject(db, projectId, mine).catch((err: unknown) => outcomes.set(projectId, err))),
-  );
+  await Promise.all([...byProject].map(([projectId, mine]) => appendProject(db, projectId, mine).catch((err: unknown) => outcomes.set(projectId, err))));
   return rows.map((r) => outcomes.get(r.projectId));
 }
 

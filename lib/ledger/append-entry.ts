@@ -43,6 +43,20 @@ export async function appendEntry(db: Executor, opts: AppendOptions): Promise<vo
     outputDigest: opts.outputText !== undefined ? textDigest(opts.outputText) : opts.output === undefined ? null : textDigest(JSON.stringify(opts.output)),
   };
   if (!isTransaction(db)) return appendBatched(row);
-  insertEntry.withCommit(db, row.projectId, row.ts.toISOString(), row.op, row.actorType, row.actorId, row.keyId, row.agent, row.platform, row.via, row.subject, row.inputDigest, row.outputDigest);
+  insertEntry.withCommit(
+    db,
+    row.projectId,
+    row.ts.toISOString(),
+    row.op,
+    row.actorType,
+    row.actorId,
+    row.keyId,
+    row.agent,
+    row.platform,
+    row.via,
+    row.subject,
+    row.inputDigest,
+    row.outputDigest,
+  );
   afterCommit(db, () => sealSoon(row.projectId));
 }

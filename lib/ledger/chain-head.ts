@@ -35,7 +35,11 @@ export const knownHeads = () => (g.__brynthLedgerHeads ??= new Map());
  * Gives `rows`, in order, the seqs after `head` and each the hash over the one before it; returns each entry's
  * link and the new head.
  */
-export function extendChain(projectId: string, head: ChainHead, rows: EntryColumns[]): { links: { seq: number; prevHash: string; hash: string }[]; head: ChainHead } {
+export function extendChain(
+  projectId: string,
+  head: ChainHead,
+  rows: EntryColumns[],
+): { links: { seq: number; prevHash: string; hash: string }[]; head: ChainHead } {
   let { seq, hash } = head;
   const links = rows.map((row) => {
     const prevHash = hash;

@@ -34,9 +34,7 @@ describe("ledger export format", () => {
   });
 
   it("writes one row per entry in the header's column order", () => {
-    expect(csvHeader()).toBe(
-      "seq,ts,op,actor_type,actor_id,key_id,agent,platform,via,subject,input_digest,output_digest,prev_hash,hash\r\n",
-    );
+    expect(csvHeader()).toBe("seq,ts,op,actor_type,actor_id,key_id,agent,platform,via,subject,input_digest,output_digest,prev_hash,hash\r\n");
     const cells = csvRow(entry);
     expect(cells.startsWith('7,2026-01-02T03:04:05.678Z,whoami,key,key_1,key_1,"\'=HYPERLINK(""http://evil"")",claude-code,mcp,"a,b",sha256:aa,,')).toBe(true);
     expect(JSON.parse(ndjsonRow(entry))).toMatchObject({ seq: 7, agent: entry.agent, output_digest: null });

@@ -2,8 +2,20 @@ import type { LedgerEntry } from "@/lib/db/schema/ledger";
 import { entryView } from "@/lib/tools/ledger/entry-view";
 
 export const EXPORT_COLUMNS = [
-  "seq", "ts", "op", "actor_type", "actor_id", "key_id", "agent", "platform", "via", "subject",
-  "input_digest", "output_digest", "prev_hash", "hash",
+  "seq",
+  "ts",
+  "op",
+  "actor_type",
+  "actor_id",
+  "key_id",
+  "agent",
+  "platform",
+  "via",
+  "subject",
+  "input_digest",
+  "output_digest",
+  "prev_hash",
+  "hash",
 ] as const;
 
 /**

@@ -5,10 +5,7 @@ import { sealProject } from "@/lib/ledger/seal-entries";
 import { ledgerEntries, type LedgerEntry } from "@/lib/db/schema/ledger";
 
 /** One entry of the actor's project by seq, or null. */
-export async function getLedgerEntry(
-  db: Executor,
-  opts: { actor: Pick<Actor, "projectId">; seq: number },
-): Promise<LedgerEntry | null> {
+export async function getLedgerEntry(db: Executor, opts: { actor: Pick<Actor, "projectId">; seq: number }): Promise<LedgerEntry | null> {
   await sealProject(await getDb(), opts.actor.projectId);
   const [row] = await db
     .select()

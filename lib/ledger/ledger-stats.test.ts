@@ -19,9 +19,7 @@ beforeAll(async () => {
   ({ actor: other } = await seedProject({ name: "Other" }));
   const db = await getDb();
   for (let i = 0; i < 23; i++) {
-    await db.transaction((tx) =>
-      appendEntry(tx, { actor: { ...actor, agent: i % 3 === 0 ? "bot-a" : "bot-b" }, op: i % 2 ? "t.odd" : "t.even" }),
-    );
+    await db.transaction((tx) => appendEntry(tx, { actor: { ...actor, agent: i % 3 === 0 ? "bot-a" : "bot-b" }, op: i % 2 ? "t.odd" : "t.even" }));
   }
   await sealProject(db, actor.projectId);
   await sealProject(db, other.projectId);

@@ -13,15 +13,15 @@ type Scope = { actor: Pick<Actor, "projectId"> };
 export async function countLedgerEntries(db: Executor, opts: Scope & { since?: Date }): Promise<number> {
   const where = [eq(ledgerEntries.projectId, opts.actor.projectId), isNotNull(ledgerEntries.seq)];
   if (opts.since) where.push(gte(ledgerEntries.ts, opts.since));
-  const [row] = await db.select({ n: count() }).from(ledgerEntries).where(and(...where));
+  const [row] = await db
+    .select({ n: count() })
+    .from(ledgerEntries)
+    .where(and(...where));
   return Number(row?.n ?? 0);
 }
 
 /** The busiest agents since a moment, for the overview chart. Entries without an agent count as "(none)". */
-export async function ledgerEntriesByAgent(
-  db: Executor,
-  opts: Scope & { since: Date; limit?: number },
-): Promise<{ agent: string; entries: number }[]> {
+export async function ledgerEntriesByAgent(db: Executor, opts: Scope & { since: Date; limit?: number }): Promise<{ agent: string; entries: number }[]> {
   const n = count();
   const rows = await db
     .select({ agent: ledgerEntries.agent, entries: n })
@@ -36,9 +36,6 @@ export async function ledgerEntriesByAgent(
 /** The latest seq of the project's chain (0 when empty): the verify button's progress total. */
 export async function ledgerHeadSeq(db: Executor, opts: Scope): Promise<number> {
   await sealProject(await getDb(), opts.actor.projectId);
-  const [head] = await db
-    .select({ seq: ledgerHeads.seq })
-    .from(ledgerHeads)
-    .where(eq(ledgerHeads.projectId, opts.actor.projectId));
+  const [head] = await db.select({ seq: ledgerHeads.seq }).from(ledgerHeads).where(eq(ledgerHeads.projectId, opts.actor.projectId));
   return head ? Number(head.seq) : 0;
 }

@@ -30,7 +30,12 @@ describe("who writes ledger entries", () => {
   const files = [...sources("lib"), ...sources("app"), ...sources("components")];
 
   it("only the call pipelines append", () => {
-    const appending = files.filter((f) => f !== "lib/ledger/append-entry.ts" && /from "@\/lib\/ledger\/append-entry"/.test(readFileSync(f, "utf8")) && /\bappendEntry\(/.test(readFileSync(f, "utf8")));
+    const appending = files.filter(
+      (f) =>
+        f !== "lib/ledger/append-entry.ts" &&
+        /from "@\/lib\/ledger\/append-entry"/.test(readFileSync(f, "utf8")) &&
+        /\bappendEntry\(/.test(readFileSync(f, "utf8")),
+    );
     expect(appending.filter((f) => !PIPELINES.has(f))).toEqual([]);
   });
 

@@ -22,9 +22,7 @@ beforeAll(async () => {
 async function append(n: number, extra: Partial<Actor> = {}, op = "test.op") {
   const db = await getDb();
   await Promise.all(
-    Array.from({ length: n }, (_, i) =>
-      db.transaction((tx) => appendEntry(tx, { actor: { ...actor, ...extra }, op, subject: `obj_${i}`, input: { i } })),
-    ),
+    Array.from({ length: n }, (_, i) => db.transaction((tx) => appendEntry(tx, { actor: { ...actor, ...extra }, op, subject: `obj_${i}`, input: { i } }))),
   );
 }
 
@@ -35,8 +33,8 @@ describe("ledger", () => {
     const result = await verifyLedger(db, { actor });
     expect(result).toMatchObject({ ok: true, first_inconsistent_seq: null });
     expect(result.checked).toBe(result.to_seq);
-    const seqs = (await db.select({ seq: ledgerEntries.seq }).from(ledgerEntries).where(eq(ledgerEntries.projectId, actor.projectId))).map(
-      (r) => Number(r.seq),
+    const seqs = (await db.select({ seq: ledgerEntries.seq }).from(ledgerEntries).where(eq(ledgerEntries.projectId, actor.projectId))).map((r) =>
+      Number(r.seq),
     );
     expect(new Set(seqs).size).toBe(seqs.length);
     expect(Math.max(...seqs)).toBe(seqs.length);
@@ -73,7 +71,12 @@ describe("ledger", () => {
     const a = (await seedProject()).actor;
     const read = (i: number) => appendEntry(db, { actor: a, op: "read.op", subject: `obj_${i}`, input: { i } });
     const seqOf = async (i: number) =>
-      (await db.select({ seq: ledgerEntries.seq }).from(ledgerEntries).where(and(eq(ledgerEntries.projectId, a.projectId), eq(ledgerEntries.subject, `obj_${i}`))))[0].seq;
+      (
+        await db
+          .select({ seq: ledgerEntries.seq })
+          .from(ledgerEntries)
+          .where(and(eq(ledgerEntries.projectId, a.projectId), eq(ledgerEntries.subject, `obj_${i}`)))
+      )[0].seq;
     await sealProject(db, a.projectId); // the seed's own entries, and this process learns the head
     await read(1);
     expect(await seqOf(1)).not.toBeNull();
@@ -182,6 +185,9 @@ describe("ledger", () => {
 
 async function entryAt(a: Actor, seq: number) {
   const db = await getDb();
-  const [row] = await db.select().from(ledgerEntries).where(and(eq(ledgerEntries.projectId, a.projectId), eq(ledgerEntries.seq, seq)));
+  const [row] = await db
+    .select()
+    .from(ledgerEntries)
+    .where(and(eq(ledgerEntries.projectId, a.projectId), eq(ledgerEntries.seq, seq)));
   return row;
 }

@@ -12,7 +12,6 @@ const BATCH = 2000;
  */
 const SEAL_DELAY_MS = 200;
 
-
 /**
  * Chains a project's committed, unsealed entries: locks the head row (so sealers on every instance take turns),
  * gives each entry the next seq and the hash over the previous one, and moves the head. Returns how many it sealed.

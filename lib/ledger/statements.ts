@@ -34,9 +34,7 @@ export const insertEntries = statement<{ chained: boolean }, [projectId: string,
   select yes as chained from chained`);
 
 /** Readers call the sealer before every read: one index probe instead of a locking transaction when all is sealed. */
-export const anyUnsealed = statement<{ id: number }, [projectId: string]>(
-  `select id from ledger_entries where project_id = $1 and seq is null limit 1`,
-);
+export const anyUnsealed = statement<{ id: number }, [projectId: string]>(`select id from ledger_entries where project_id = $1 and seq is null limit 1`);
 
 export const unsealedRows = statement<EntryColumns & { id: number }, [projectId: string, limit: number]>(`
   select id, ${ENTRY_COLUMNS}
@@ -58,9 +56,7 @@ export const moveHeadRow = statement<never, [projectId: string, seq: number, has
   `update ledger_heads set seq = $2, hash = $3 where project_id = $1`,
 );
 
-export const hashAt = statement<{ hash: string }, [projectId: string, seq: number]>(
-  `select hash from ledger_entries where project_id = $1 and seq = $2`,
-);
+export const hashAt = statement<{ hash: string }, [projectId: string, seq: number]>(`select hash from ledger_entries where project_id = $1 and seq = $2`);
 
 export const chainedRange = statement<EntryColumns & { seq: number; prevHash: string; hash: string }, [projectId: string, from: number, to: number]>(`
   select seq, ${ENTRY_COLUMNS}, prev_hash, hash
@@ -97,7 +93,10 @@ const CANONICAL = `'["brynth-ledger-v1",' || ${[
  * One slice [$2, $3] of a chain, read from the entry before it so the first link is checked too (or against the
  * anchor $4 at the start of the range): the first seq after a gap, with a hash mismatch or a broken link.
  */
-export const scanSlice = statement<{ firstBad: number | null; rows: number; maxSeq: number | null }, [projectId: string, start: number, end: number, anchor: string | null]>(`
+export const scanSlice = statement<
+  { firstBad: number | null; rows: number; maxSeq: number | null },
+  [projectId: string, start: number, end: number, anchor: string | null]
+>(`
   select min(case
                when seq <> coalesce(prev_seq + 1, $2::bigint) then coalesce(prev_seq + 1, $2::bigint)
                when prev_hash is distinct from coalesce(prev, $4::text) then seq

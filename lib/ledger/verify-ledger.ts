@@ -63,8 +63,7 @@ export async function verifyLedger(
     const [anchor] = await hashAt(db, projectId, suspect - 1);
     prevHash = anchor.hash;
   }
-  const checked =
-    suspect === null ? await lastHash(db, projectId, last) : await checkInNode(db, projectId, suspect, last, prevHash);
+  const checked = suspect === null ? await lastHash(db, projectId, last) : await checkInNode(db, projectId, suspect, last, prevHash);
   if ("first" in checked) return result(checked.first, checked.reason, checked.first - from);
   if (to >= latest && head && head.hash !== checked.hash) {
     return result(latest, "chain head does not match the last entry", last - from + 1);

@@ -6,7 +6,21 @@ import { randomBase62, newId } from "@/lib/ids";
 import { ensureDefaultDomain } from "@/lib/mail/domains/default-domain";
 
 /** Local parts nobody gets: role addresses (RFC 2142) and names that look like the system. */
-const RESERVED = new Set(["postmaster", "abuse", "hostmaster", "webmaster", "mailer-daemon", "root", "admin", "noreply", "no-reply", "bounce", "bounces", "security", "brynth"]);
+const RESERVED = new Set([
+  "postmaster",
+  "abuse",
+  "hostmaster",
+  "webmaster",
+  "mailer-daemon",
+  "root",
+  "admin",
+  "noreply",
+  "no-reply",
+  "bounce",
+  "bounces",
+  "security",
+  "brynth",
+]);
 
 /** A readable local part from the project name: `Acme Support` → `acme-support`. */
 export function localPartFor(name: string): string {

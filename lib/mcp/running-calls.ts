@@ -13,10 +13,7 @@ interface Running {
   keyId: string;
   controller: AbortController;
 }
-const cancelChannel = changeChannel(
-  "mcp_cancel",
-  z.object({ session: z.string(), key: z.string(), request: RequestIdSchema }),
-);
+const cancelChannel = changeChannel("mcp_cancel", z.object({ session: z.string(), key: z.string(), request: RequestIdSchema }));
 const g = globalThis as { __brynthMcpCalls?: Map<string, Running>; __brynthMcpCancelListen?: Promise<unknown> };
 const calls = () => (g.__brynthMcpCalls ??= new Map());
 // A number id and the same digits as a string are different requests.

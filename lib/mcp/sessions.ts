@@ -8,12 +8,7 @@ import { randomBase62 } from "@/lib/ids";
 export const newSessionId = () => randomBase62(32);
 
 /** The session row (already loaded with the key, or read here), checked: live and started with this key. */
-export async function loadSession(
-  db: Executor,
-  sessionId: string,
-  keyId: string,
-  preloaded?: McpSession | null,
-): Promise<McpSession> {
+export async function loadSession(db: Executor, sessionId: string, keyId: string, preloaded?: McpSession | null): Promise<McpSession> {
   const row = preloaded ?? (await db.select().from(mcpSessions).where(eq(mcpSessions.id, sessionId)))[0];
   if (!row || row.endedAt) {
     throw new AppError("not_found", "Unknown or ended MCP session.", {

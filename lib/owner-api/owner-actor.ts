@@ -5,12 +5,7 @@ import { AppError } from "@/lib/errors";
 import { ownerProjects } from "@/lib/owners/find-owner";
 
 /** The owner acting on one of their projects: the one named (header or cookie), else their first. */
-export async function ownerActor(
-  db: Executor,
-  owner: Owner,
-  projectId: string | null | undefined,
-  via: Actor["via"],
-): Promise<Actor> {
+export async function ownerActor(db: Executor, owner: Owner, projectId: string | null | undefined, via: Actor["via"]): Promise<Actor> {
   const projects = await ownerProjects(db, owner.id);
   const project = projectId ? projects.find((p) => p.id === projectId) : projects[0];
   if (!project) {

@@ -16,7 +16,10 @@ const form = (token: string, email = "first@example.com", password = "first pass
 });
 
 async function codeOf(p: Promise<unknown>) {
-  const err = await p.then(() => null, (e: unknown) => e);
+  const err = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(AppError);
   return (err as AppError).code;
 }
@@ -47,10 +50,7 @@ describe("completeSetup", () => {
   it("lets exactly one of two concurrent setups win", async () => {
     const db = await getDb();
     const [a, b] = [await issueSetupToken(db), await issueSetupToken(db)];
-    const results = await Promise.allSettled([
-      completeSetup(db, form(a, "a@example.com")),
-      completeSetup(db, form(b, "b@example.com")),
-    ]);
+    const results = await Promise.allSettled([completeSetup(db, form(a, "a@example.com")), completeSetup(db, form(b, "b@example.com"))]);
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     winner = results[0].status === "fulfilled" ? a : b;
     expect(await db.select().from(owners)).toHaveLength(1);

@@ -10,7 +10,10 @@ export const normaliseEmail = (email: string) => email.trim().toLowerCase();
 const DUMMY_HASH = "$argon2id$v=19$m=19456,t=2,p=1$c29tZXNhbHRzb21lc2FsdA$3sGtTHuz7JshJv3hoe3tEBYYdPjBqV7m1DGnMYyWc3o";
 
 export async function checkOwnerPassword(db: Executor, email: string, password: string) {
-  const [owner] = await db.select().from(owners).where(eq(owners.email, normaliseEmail(email)));
+  const [owner] = await db
+    .select()
+    .from(owners)
+    .where(eq(owners.email, normaliseEmail(email)));
   const ok = await verifyPassword(owner?.passwordHash ?? DUMMY_HASH, password);
   return ok && owner ? owner : null;
 }

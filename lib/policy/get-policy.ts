@@ -29,12 +29,7 @@ export async function getPolicy(db: Executor, projectId: string): Promise<Curren
 }
 
 async function readPolicy(db: Executor, projectId: string): Promise<CurrentPolicy> {
-  const [row] = await db
-    .select()
-    .from(policyVersions)
-    .where(eq(policyVersions.projectId, projectId))
-    .orderBy(desc(policyVersions.version))
-    .limit(1);
+  const [row] = await db.select().from(policyVersions).where(eq(policyVersions.projectId, projectId)).orderBy(desc(policyVersions.version)).limit(1);
   if (!row) return { version: 0, policy: { rules: [] }, row: null };
   return { version: row.version, policy: { rules: row.rules as Rule[] }, row };
 }
@@ -48,10 +43,5 @@ export async function getPolicyVersion(db: Executor, projectId: string, version:
 }
 
 export async function listPolicyVersions(db: Executor, projectId: string, limit = 50) {
-  return db
-    .select()
-    .from(policyVersions)
-    .where(eq(policyVersions.projectId, projectId))
-    .orderBy(desc(policyVersions.version))
-    .limit(limit);
+  return db.select().from(policyVersions).where(eq(policyVersions.projectId, projectId)).orderBy(desc(policyVersions.version)).limit(limit);
 }

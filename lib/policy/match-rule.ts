@@ -2,8 +2,7 @@ import type { PolicySubject, Rule } from "@/lib/policy/policy-schema";
 
 const list = <T>(v: T | T[] | undefined): T[] | undefined => (v === undefined ? undefined : Array.isArray(v) ? v : [v]);
 
-const actionMatches = (pattern: string, action: string) =>
-  pattern.endsWith("*") ? action.startsWith(pattern.slice(0, -1)) : action === pattern;
+const actionMatches = (pattern: string, action: string) => (pattern.endsWith("*") ? action.startsWith(pattern.slice(0, -1)) : action === pattern);
 
 /** `example.com` covers only that domain; `*.example.com` covers it and every subdomain. */
 export function domainMatches(pattern: string, domain: string): boolean {

@@ -28,9 +28,7 @@ const domain = z
  */
 export const ruleSchema = z
   .object({
-    id: z
-      .string()
-      .regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$/, "1 to 64 letters, digits, `_`, `.`, `:` or `-`, starting with a letter or digit"),
+    id: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$/, "1 to 64 letters, digits, `_`, `.`, `:` or `-`, starting with a letter or digit"),
     description: z.string().max(500).optional(),
     effect: z.enum(effects),
     /** ask_approval's `action`, exactly or as a prefix ending in `*` (tool calls carry their tool name as action). */
@@ -44,7 +42,11 @@ export const ruleSchema = z
     /** email_send: at least one recipient's domain is one of these. */
     domains_any: z.array(domain).min(1).max(100).optional(),
     /** Channels (`chn_…`) asked or told under this rule instead of the request's. */
-    approvers: z.array(z.string().regex(/^chn_[A-Za-z0-9]+$/, "must be a channel id, `chn_…`")).min(1).max(20).optional(),
+    approvers: z
+      .array(z.string().regex(/^chn_[A-Za-z0-9]+$/, "must be a channel id, `chn_…`"))
+      .min(1)
+      .max(20)
+      .optional(),
   })
   .strict();
 export type Rule = z.infer<typeof ruleSchema>;
@@ -65,4 +67,4 @@ export interface PolicySubject {
 }
 
 export const POLICY_DESCRIPTION =
-  "The policy as `{rules: [...]}`, tried in order; the first rule whose conditions all hold decides. A rule: `id` (required, e.g. `small-refunds`), `effect` (`allow`, `deny`, `require_approval`, `auto_approve`, `auto_approve_notify`), optional conditions `action` (exact or prefix ending in `*`, or a list), `tool` (`email_send`, `file_url`), `risk` (`low`/`medium`/`high` or a list), `amount_lte`, `amount_gt`, `domains` (every recipient's domain in the list), `domains_any` (some recipient's domain in the list), optional `approvers` (`chn_…`) and `description`. Without a matching rule, ask_approval goes to a person and tool calls are allowed. E.g. `{rules: [{id: \"small-refunds\", action: \"refund\", amount_lte: 50, effect: \"auto_approve_notify\"}, {id: \"internal-mail\", tool: \"email_send\", domains: [\"example.com\"], effect: \"allow\"}, {id: \"other-mail\", tool: \"email_send\", effect: \"require_approval\"}]}`.";
+  'The policy as `{rules: [...]}`, tried in order; the first rule whose conditions all hold decides. A rule: `id` (required, e.g. `small-refunds`), `effect` (`allow`, `deny`, `require_approval`, `auto_approve`, `auto_approve_notify`), optional conditions `action` (exact or prefix ending in `*`, or a list), `tool` (`email_send`, `file_url`), `risk` (`low`/`medium`/`high` or a list), `amount_lte`, `amount_gt`, `domains` (every recipient\'s domain in the list), `domains_any` (some recipient\'s domain in the list), optional `approvers` (`chn_…`) and `description`. Without a matching rule, ask_approval goes to a person and tool calls are allowed. E.g. `{rules: [{id: "small-refunds", action: "refund", amount_lte: 50, effect: "auto_approve_notify"}, {id: "internal-mail", tool: "email_send", domains: ["example.com"], effect: "allow"}, {id: "other-mail", tool: "email_send", effect: "require_approval"}]}`.';

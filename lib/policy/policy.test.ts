@@ -160,10 +160,24 @@ describe("parsePolicy", () => {
   });
 
   it("names the rule of each problem", () => {
-    expect(problem({ rules: [{ id: "ok", effect: "allow" }, { id: "big-refunds", effect: "maybe" }] })).toMatch(/rule 2 "big-refunds": effect/);
+    expect(
+      problem({
+        rules: [
+          { id: "ok", effect: "allow" },
+          { id: "big-refunds", effect: "maybe" },
+        ],
+      }),
+    ).toMatch(/rule 2 "big-refunds": effect/);
     expect(problem({ rules: [{ id: "typo", effect: "deny", amount_lt: 5 }] })).toMatch(/rule 1 "typo": unknown condition amount_lt/);
     expect(problem({ rules: [{ effect: "deny" }] })).toMatch(/rule 1: id/);
-    expect(problem({ rules: [{ id: "a", effect: "deny" }, { id: "a", effect: "allow" }] })).toMatch(/rule 2 "a": the id is used by an earlier rule/);
+    expect(
+      problem({
+        rules: [
+          { id: "a", effect: "deny" },
+          { id: "a", effect: "allow" },
+        ],
+      }),
+    ).toMatch(/rule 2 "a": the id is used by an earlier rule/);
     expect(problem({ rules: [{ id: "never", effect: "deny", amount_gt: 100, amount_lte: 10 }] })).toMatch(/rule 1 "never": .*can never both hold/);
     expect(problem({ rules: [{ id: "star", effect: "deny", action: "re*fund" }] })).toMatch(/rule 1 "star": action/);
     expect(problem({ rules: [{ id: "dom", effect: "deny", domains: ["not a domain"] }] })).toMatch(/rule 1 "dom": domains/);
@@ -180,7 +194,12 @@ describe("parsePolicy", () => {
   });
 
   it("lists every problem with its field", () => {
-    const { problems } = policyProblems({ rules: [{ id: "a", effect: "x" }, { id: "b", effect: "y" }] });
+    const { problems } = policyProblems({
+      rules: [
+        { id: "a", effect: "x" },
+        { id: "b", effect: "y" },
+      ],
+    });
     expect(problems.map((p) => p.field)).toEqual(["policy.rules.0.effect", "policy.rules.1.effect"]);
   });
 });

@@ -11,7 +11,10 @@ import { checkSourceFields, sourceExtras, sourceFields } from "@/lib/sources/sou
 import { findActiveSources } from "@/lib/sources/find-source";
 import { sourceView } from "@/lib/sources/source-view";
 
-export const addSourceInput = z.object({ ...sourceFields, ...sourceExtras }).strict().superRefine(checkSourceFields);
+export const addSourceInput = z
+  .object({ ...sourceFields, ...sourceExtras })
+  .strict()
+  .superRefine(checkSourceFields);
 export type AddSourceInput = z.infer<typeof addSourceInput>;
 
 /** The secret is encrypted at rest and never returned; the URL token is derived from the new id. */

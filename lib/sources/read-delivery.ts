@@ -78,8 +78,7 @@ function typeOf(source: Source, value: unknown, headers: Pick<Headers, "get">): 
 
 function dedupeKeyOf(source: Source, value: unknown, headers: Pick<Headers, "get">): string | null {
   const header =
-    source.idHeader ??
-    (source.verification === "github" ? "x-github-delivery" : source.verification === "standard_webhooks" ? "webhook-id" : null);
+    source.idHeader ?? (source.verification === "github" ? "x-github-delivery" : source.verification === "standard_webhooks" ? "webhook-id" : null);
   if (header) {
     const v = headers.get(header)?.trim();
     if (!v) return null;

@@ -58,9 +58,7 @@ export const sourceFields = {
     .optional()
     .describe("Webhook signature check: `stripe`, `github`, `hmac_sha256`, `standard_webhooks` or `none` (default)."),
   secret: secretField.optional().describe("Signing secret from the provider. Required unless verification is `none`."),
-  signature_header: headerName
-    .optional()
-    .describe("Only for `hmac_sha256`: header carrying the signature, default `x-signature`."),
+  signature_header: headerName.optional().describe("Only for `hmac_sha256`: header carrying the signature, default `x-signature`."),
 };
 
 /** Dashboard-only extras: a delivery id header for deduplication and where the event type sits in the body. */

@@ -20,7 +20,10 @@ const LOCK_RETRY_MS = 15_000;
 
 async function recordError(projectId: string, error: string | null) {
   const db = await getDb();
-  await db.update(approvalSettings).set({ telegramError: error?.slice(0, 500) ?? null }).where(eq(approvalSettings.projectId, projectId));
+  await db
+    .update(approvalSettings)
+    .set({ telegramError: error?.slice(0, 500) ?? null })
+    .where(eq(approvalSettings.projectId, projectId));
 }
 
 /** Polls (one instance at a time) or registers the webhook, depending on the mode. */

@@ -8,8 +8,7 @@ const cut = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` 
 
 /** The request as a Telegram message (HTML), within Telegram's 4096-character limit. */
 export function requestText(r: ApprovalRequest, opts: { notice?: boolean } = {}): string {
-  const head =
-    r.kind === "question" ? "❔ <b>Question</b>" : r.kind === "policy" ? "📜 <b>Policy change</b>" : "🔔 <b>Approval requested</b>";
+  const head = r.kind === "question" ? "❔ <b>Question</b>" : r.kind === "policy" ? "📜 <b>Policy change</b>" : "🔔 <b>Approval requested</b>";
   const lines = [`${head}${r.risk ? ` · risk ${r.risk}` : ""}`, "", `<b>${escapeHtml(cut(r.summary, 600))}</b>`];
   if (r.details) lines.push("", escapeHtml(cut(r.details, 2800)));
   const facts = [

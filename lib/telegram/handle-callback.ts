@@ -35,7 +35,7 @@ export async function handleCallback(api: Api, cfg: BotConfig, q: CallbackQuery)
   const channel = await findChatChannel(db, cfg.projectId, q.message?.chat.id);
   if (!channel || q.from.id !== Number(channel.telegramChatId)) return answer("This chat is not linked to this project.", true);
   const request = await loadRequest(db, cfg.projectId, parsed.requestId).catch(() => null);
-  if (!request || (!request.approvers.includes(channel.id))) return answer("This request was not sent to this chat.", true);
+  if (!request || !request.approvers.includes(channel.id)) return answer("This request was not sent to this chat.", true);
 
   if (parsed.verb === "c" || parsed.verb === "x" || parsed.verb === "t") {
     if (request.status !== "pending") return answer("Already decided.");

@@ -24,7 +24,10 @@ export async function handleStart(api: Api, cfg: BotConfig, msg: Message, code: 
       return verified;
     });
   } catch (err) {
-    if ((err as { code?: string; cause?: { code?: string } }).code === UNIQUE_VIOLATION || (err as { cause?: { code?: string } }).cause?.code === UNIQUE_VIOLATION) {
+    if (
+      (err as { code?: string; cause?: { code?: string } }).code === UNIQUE_VIOLATION ||
+      (err as { cause?: { code?: string } }).cause?.code === UNIQUE_VIOLATION
+    ) {
       return reply("This chat is already linked to this project.");
     }
     throw err;

@@ -52,7 +52,14 @@ export async function setBotToken(tx: Executor, opts: { actor: Actor; token: str
 }
 
 export async function removeBotToken(tx: Executor, opts: { actor: Actor }) {
-  const cleared = { telegramTokenEnc: null, telegramBotId: null, telegramUsername: null, telegramWebhookSecretEnc: null, telegramError: null, updatedAt: new Date() };
+  const cleared = {
+    telegramTokenEnc: null,
+    telegramBotId: null,
+    telegramUsername: null,
+    telegramWebhookSecretEnc: null,
+    telegramError: null,
+    updatedAt: new Date(),
+  };
   await tx.insert(approvalSettings).values({ projectId: opts.actor.projectId }).onConflictDoUpdate({ target: approvalSettings.projectId, set: cleared });
   botChanges.notify(tx, opts.actor.projectId);
 }

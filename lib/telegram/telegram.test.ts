@@ -61,16 +61,22 @@ describe("Telegram channel", () => {
     c.method === "sendMessage" && c.params.chat_id === chat && text.test(String(c.params.text));
   const answered = (text: RegExp) => (c: { method: string; params: Record<string, unknown> }) =>
     c.method === "answerCallbackQuery" && text.test(String(c.params.text));
-  const botMessage = (text: unknown) => ({ message_id: 2, date: 0, chat: { id: CHAT, type: "private" }, from: { id: FAKE_BOT.id, is_bot: true, first_name: "b" }, text });
+  const botMessage = (text: unknown) => ({
+    message_id: 2,
+    date: 0,
+    chat: { id: CHAT, type: "private" },
+    from: { id: FAKE_BOT.id, is_bot: true, first_name: "b" },
+    text,
+  });
 
   it("is off until the owner sets a bot token, which is checked with getMe", async () => {
     const off = await call("channel_add", { kind: "telegram", label: "mario" });
     expect(off).toMatchObject({ ok: false, code: "service_unavailable" });
     const db = await getDb();
     await expect(db.transaction((tx) => setBotToken(tx, { actor: owner(), token: "not-a-token" }))).rejects.toMatchObject({ code: "validation_error" });
-    await expect(
-      db.transaction((tx) => setBotToken(tx, { actor: owner(), token: "123456789:revoked000000000000000000000000000" })),
-    ).rejects.toBeInstanceOf(AppError);
+    await expect(db.transaction((tx) => setBotToken(tx, { actor: owner(), token: "123456789:revoked000000000000000000000000000" }))).rejects.toBeInstanceOf(
+      AppError,
+    );
     const set = await db.transaction((tx) => setBotToken(tx, { actor: owner(), token: TOKEN }));
     expect(set.username).toBe(FAKE_BOT.username);
     const [stored] = await db.select().from(approvalSettings).where(eq(approvalSettings.projectId, h.seeded.project.id));
@@ -94,7 +100,10 @@ describe("Telegram channel", () => {
     // The code works once.
     await pushAndWait(tgUpdates.message(STRANGER, `/start ${code}`), sent(STRANGER, /not valid/));
 
-    expect(await call("ask_approval", { action: "x", summary: "x?", wait_seconds: 0, approvers: [channelId] })).toMatchObject({ ok: false, code: "validation_error" });
+    expect(await call("ask_approval", { action: "x", summary: "x?", wait_seconds: 0, approvers: [channelId] })).toMatchObject({
+      ok: false,
+      code: "validation_error",
+    });
     await db.transaction((tx) => approveChannel(tx, { actor: owner(), channelId }));
     const listed = ok(await call("channel_list")).channels.find((c: { id: string }) => c.id === channelId);
     expect(listed).toMatchObject({ status: "active", active: true });
@@ -129,7 +138,10 @@ describe("Telegram channel", () => {
     const { id } = await askAndDeliver({ action: "refund", summary: "Refund order 8 (50 €)?", options: ["Store credit", "Half"], approvers: [channelId] });
     const prompt = await pushAndWait(tgUpdates.callback(CHAT, `c:${id}`), sent(CHAT, new RegExp(`\\[comment ${id}\\]`)));
     expect(prompt.params.reply_markup).toMatchObject({ force_reply: true });
-    await pushAndWait(tgUpdates.message(CHAT, "Only if they keep the order.", { reply_to_message: botMessage(prompt.params.text) }), sent(CHAT, /Comment saved/));
+    await pushAndWait(
+      tgUpdates.message(CHAT, "Only if they keep the order.", { reply_to_message: botMessage(prompt.params.text) }),
+      sent(CHAT, /Comment saved/),
+    );
     tg.push(tgUpdates.callback(CHAT, `o:${id}:1`));
     await until(async () => (await status(id)).status === "modified");
     expect(await status(id)).toMatchObject({ status: "modified", decision: "Half", comment: "Only if they keep the order." });

@@ -21,7 +21,10 @@ export async function eventsOf(actor: Pick<Actor, "projectId">, filter: EventFil
 export async function timeTravel(eventId: string, what: "lease" | "retry", seconds = -1) {
   const db = await getDb();
   const at = sql`now() + make_interval(secs => ${seconds})`;
-  await db.update(events).set(what === "lease" ? { leaseExpiresAt: at } : { availableAt: at }).where(eq(events.id, eventId));
+  await db
+    .update(events)
+    .set(what === "lease" ? { leaseExpiresAt: at } : { availableAt: at })
+    .where(eq(events.id, eventId));
 }
 
 /** Brynth-side events, as the approvals and mail modules will write them. */

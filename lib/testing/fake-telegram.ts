@@ -25,9 +25,23 @@ export async function startFakeTelegram() {
   const result = (method: string, params: Record<string, unknown>): unknown => {
     switch (method) {
       case "getMe":
-        return { id: FAKE_BOT.id, is_bot: true, first_name: "Brynth test", username: FAKE_BOT.username, can_join_groups: false, can_read_all_group_messages: false, supports_inline_queries: false };
+        return {
+          id: FAKE_BOT.id,
+          is_bot: true,
+          first_name: "Brynth test",
+          username: FAKE_BOT.username,
+          can_join_groups: false,
+          can_read_all_group_messages: false,
+          supports_inline_queries: false,
+        };
       case "sendMessage":
-        return { message_id: nextMessageId++, date: Math.floor(Date.now() / 1000), chat: { id: params.chat_id, type: "private" }, from: { id: FAKE_BOT.id, is_bot: true, first_name: "Brynth test" }, text: params.text };
+        return {
+          message_id: nextMessageId++,
+          date: Math.floor(Date.now() / 1000),
+          chat: { id: params.chat_id, type: "private" },
+          from: { id: FAKE_BOT.id, is_bot: true, first_name: "Brynth test" },
+          text: params.text,
+        };
       case "editMessageText":
         return { message_id: params.message_id, date: Math.floor(Date.now() / 1000), chat: { id: params.chat_id, type: "private" }, text: params.text };
       default:

@@ -18,12 +18,7 @@ export async function connectMcp(baseUrl: string, key: string, opts: { sessionId
 }
 
 /** Raw JSON-RPC POST to /mcp, for the transport's own edge cases. */
-export async function rawMcp(
-  baseUrl: string,
-  body: unknown,
-  headers: Record<string, string> = {},
-  method = "POST",
-): Promise<Response> {
+export async function rawMcp(baseUrl: string, body: unknown, headers: Record<string, string> = {}, method = "POST"): Promise<Response> {
   return fetch(`${baseUrl}/mcp`, {
     method,
     headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },

@@ -18,9 +18,7 @@ let owner: Owner | undefined;
 export async function seedOwner(): Promise<Owner> {
   if (owner) return owner;
   const db = await getDb();
-  const made = await db.transaction((tx) =>
-    createFirstOwner(tx, { email: OWNER_EMAIL, password: OWNER_PASSWORD, projectName: "Test project" }),
-  );
+  const made = await db.transaction((tx) => createFirstOwner(tx, { email: OWNER_EMAIL, password: OWNER_PASSWORD, projectName: "Test project" }));
   owner = made.owner;
   return owner;
 }

@@ -1,14 +1,11 @@
 import { z } from "zod";
 
 /** ISO 8601 timestamp with an offset (`2026-09-01T12:00:00Z`) or a date (`2026-09-01`, midnight UTC). */
-export const isoTimestamp = z
-  .union([z.iso.datetime({ offset: true }), z.iso.date()])
-  .describe("ISO 8601 timestamp, e.g. 2026-09-01T12:00:00Z");
+export const isoTimestamp = z.union([z.iso.datetime({ offset: true }), z.iso.date()]).describe("ISO 8601 timestamp, e.g. 2026-09-01T12:00:00Z");
 
 export const toDate = (s: string | undefined) => (s === undefined ? undefined : new Date(s));
 
-export const pageLimit = (max: number, def: number) =>
-  z.number().int().min(1).max(max).default(def).describe(`Page size, default ${def}, max ${max}.`);
+export const pageLimit = (max: number, def: number) => z.number().int().min(1).max(max).default(def).describe(`Page size, default ${def}, max ${max}.`);
 
 /** Annotation presets from the mailbox spec's rule, reused by both families. */
 export const readOnly = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };

@@ -23,7 +23,9 @@ export interface ToolResult {
 export async function runTool(tool: AnyTool, actor: Actor, args: unknown, signal: AbortSignal): Promise<ToolResult> {
   if (!keyMayUse(tool, actor.scopes)) {
     throw new AppError("missing_permission", `This key may not call ${tool.name}.`, {
-      fix: `Use a key with the scope ${scopesOf(tool).map((s) => `\`${s}\``).join(" and ")} (API keys screen).`,
+      fix: `Use a key with the scope ${scopesOf(tool)
+        .map((s) => `\`${s}\``)
+        .join(" and ")} (API keys screen).`,
     });
   }
   const input = parseOrThrow(tool.input, args ?? {});

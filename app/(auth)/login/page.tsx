@@ -18,8 +18,7 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
         <CardHeader>
           <CardTitle>Set up Brynth first</CardTitle>
           <CardDescription>
-            There is no owner account yet. Open the one-time setup link Brynth printed in its log at start, or set
-            OWNER_EMAIL and OWNER_PASSWORD and restart.
+            There is no owner account yet. Open the one-time setup link Brynth printed in its log at start, or set OWNER_EMAIL and OWNER_PASSWORD and restart.
           </CardDescription>
         </CardHeader>
       </Card>
@@ -29,9 +28,7 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
     <Card>
       <CardHeader>
         <CardTitle>Sign in</CardTitle>
-        <CardDescription>
-          {setup === "done" ? "Your owner account is ready. Sign in to continue." : "Sign in to the Brynth dashboard."}
-        </CardDescription>
+        <CardDescription>{setup === "done" ? "Your owner account is ready. Sign in to continue." : "Sign in to the Brynth dashboard."}</CardDescription>
       </CardHeader>
       <CardContent>
         <LoginForm />

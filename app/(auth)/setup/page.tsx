@@ -28,11 +28,7 @@ export default async function SetupPage({ searchParams }: { searchParams: Promis
     );
   }
   if (!(await isSetupTokenUsable(db, token))) {
-    return (
-      <Refused title="This setup link does not work">
-        It is invalid, expired or already used. Restart Brynth to print a new link.
-      </Refused>
-    );
+    return <Refused title="This setup link does not work">It is invalid, expired or already used. Restart Brynth to print a new link.</Refused>;
   }
   return (
     <Card>

@@ -24,23 +24,13 @@ export default async function ApiKeysPage({ searchParams }: { searchParams: Sear
   const params = await searchParams;
   const showRevoked = params.revoked === "1";
   const keys = await listKeys(await getDb(), { actor, includeRevoked: showRevoked });
-  const create = (
-    <CreateKeyDialog publicUrl={env().publicUrl} defaultOpen={params.create === "1"} createAction={createKeyAction} />
-  );
+  const create = <CreateKeyDialog publicUrl={env().publicUrl} defaultOpen={params.create === "1"} createAction={createKeyAction} />;
 
   return (
     <>
-      <PageHeader
-        title="API keys"
-        description="Keys let agents call Brynth over MCP and REST, limited to their scopes."
-        actions={create}
-      />
+      <PageHeader title="API keys" description="Keys let agents call Brynth over MCP and REST, limited to their scopes." actions={create} />
       {keys.length === 0 && !showRevoked ? (
-        <EmptyState
-          icon={KeyRound}
-          title="No API keys yet"
-          description="Create a key for each agent, with only the scopes it needs. The key is shown once."
-        />
+        <EmptyState icon={KeyRound} title="No API keys yet" description="Create a key for each agent, with only the scopes it needs. The key is shown once." />
       ) : (
         <div className="rounded-lg border">
           <Table>
@@ -67,15 +57,9 @@ export default async function ApiKeysPage({ searchParams }: { searchParams: Sear
                   <TableCell className="text-muted-foreground">
                     <RelativeTime date={k.createdAt} />
                   </TableCell>
-                  <TableCell className="text-muted-foreground">
-                    {k.lastUsedAt ? <RelativeTime date={k.lastUsedAt} /> : "Never"}
-                  </TableCell>
+                  <TableCell className="text-muted-foreground">{k.lastUsedAt ? <RelativeTime date={k.lastUsedAt} /> : "Never"}</TableCell>
                   <TableCell className="pr-4 text-right">
-                    {k.revokedAt ? (
-                      <Badge variant="destructive">Revoked</Badge>
-                    ) : (
-                      <RevokeKeyButton keyId={k.id} name={k.name} revokeAction={revokeKeyAction} />
-                    )}
+                    {k.revokedAt ? <Badge variant="destructive">Revoked</Badge> : <RevokeKeyButton keyId={k.id} name={k.name} revokeAction={revokeKeyAction} />}
                   </TableCell>
                 </TableRow>
               ))}

@@ -85,7 +85,11 @@ async function History({ projectId, params }: { projectId: string; params: Recor
       ) : (
         <>
           <HistoryTable rows={rows.map(toRequestData)} />
-          <Pagination prevHref={filters.before ? query({}) : null} nextHref={next ? query({ before: next }) : null} summary={filters.before ? "Older requests" : "Newest first"} />
+          <Pagination
+            prevHref={filters.before ? query({}) : null}
+            nextHref={next ? query({ before: next }) : null}
+            summary={filters.before ? "Older requests" : "Newest first"}
+          />
         </>
       )}
     </div>

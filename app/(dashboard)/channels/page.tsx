@@ -84,7 +84,13 @@ export default async function ChannelsPage() {
                     {c.kind === "owner" ? (
                       <span className="block text-right text-xs text-muted-foreground">Always active</span>
                     ) : (
-                      <ChannelRowActions channelId={c.id} label={c.label} status={c.status} approveAction={approveChannelAction} removeAction={removeChannelAction} />
+                      <ChannelRowActions
+                        channelId={c.id}
+                        label={c.label}
+                        status={c.status}
+                        approveAction={approveChannelAction}
+                        removeAction={removeChannelAction}
+                      />
                     )}
                   </TableCell>
                 </TableRow>

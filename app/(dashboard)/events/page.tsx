@@ -38,7 +38,9 @@ export default async function EventsPage({ searchParams }: { searchParams: Searc
     <PageHeader
       title="Events"
       description="Webhooks and Brynth's own events, as agents see them through inbox_list, inbox_wait and inbox_claim."
-      actions={<LiveRefresh refresh={!raw.cursor} source={parsed.success ? parsed.data.source : undefined} type={parsed.success ? parsed.data.type : undefined} />}
+      actions={
+        <LiveRefresh refresh={!raw.cursor} source={parsed.success ? parsed.data.source : undefined} type={parsed.success ? parsed.data.type : undefined} />
+      }
     >
       <EventFilters values={raw} sources={sources} />
     </PageHeader>

@@ -62,10 +62,7 @@ export default async function LedgerPage({ searchParams }: { searchParams: Searc
 
   const db = await getDb();
   const { cursor, ...filter } = parsed.data;
-  const [page, keys] = await Promise.all([
-    queryLedger(db, { actor, ...filter, cursor }),
-    listKeys(db, { actor, includeRevoked: true }),
-  ]);
+  const [page, keys] = await Promise.all([queryLedger(db, { actor, ...filter, cursor }), listKeys(db, { actor, includeRevoked: true })]);
   const first = page.entries.length ? Number(page.entries[0].seq) : cursor ? cursor - 1 : undefined;
   const prev = cursor !== undefined && first !== undefined ? await previousCursor(db, { actor, ...filter, firstSeq: first }) : undefined;
   const last = page.entries[page.entries.length - 1];

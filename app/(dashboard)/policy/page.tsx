@@ -40,11 +40,17 @@ export default async function PolicyPage({ searchParams }: { searchParams: Searc
         <section className="grid gap-3" aria-labelledby="rules-title">
           <div className="flex flex-wrap items-baseline justify-between gap-2">
             <h2 id="rules-title" className="text-sm font-semibold">
-              {viewing ? `Version ${viewing.version} (not in force)` : current.version === 0 ? "No policy yet (version 0)" : `Version ${current.version}, in force`}
+              {viewing
+                ? `Version ${viewing.version} (not in force)`
+                : current.version === 0
+                  ? "No policy yet (version 0)"
+                  : `Version ${current.version}, in force`}
             </h2>
             <p className="text-xs text-muted-foreground">
               {viewing ? (
-                <Link href="/policy" className="underline underline-offset-4">Back to the version in force</Link>
+                <Link href="/policy" className="underline underline-offset-4">
+                  Back to the version in force
+                </Link>
               ) : current.row ? (
                 <>
                   Approved by {current.row.approvedBy} <RelativeTime date={current.row.createdAt} />
@@ -73,7 +79,9 @@ export default async function PolicyPage({ searchParams }: { searchParams: Searc
           <Card>
             <CardHeader>
               <CardTitle>Edit</CardTitle>
-              <CardDescription>{viewing ? `Starts from version ${viewing.version}: saving restores it as a new version.` : "Starts from the policy in force."}</CardDescription>
+              <CardDescription>
+                {viewing ? `Starts from version ${viewing.version}: saving restores it as a new version.` : "Starts from the policy in force."}
+              </CardDescription>
             </CardHeader>
             <CardContent>
               <PolicyEditor initial={json} nextVersion={current.version + 1} saveAction={savePolicyAction} />
@@ -81,7 +89,9 @@ export default async function PolicyPage({ searchParams }: { searchParams: Searc
           </Card>
         </div>
         <section className="grid gap-3" aria-labelledby="versions-title">
-          <h2 id="versions-title" className="text-sm font-semibold">Versions</h2>
+          <h2 id="versions-title" className="text-sm font-semibold">
+            Versions
+          </h2>
           {versions.length === 0 ? (
             <p className="text-sm text-muted-foreground">No versions yet.</p>
           ) : (
@@ -116,7 +126,9 @@ export default async function PolicyPage({ searchParams }: { searchParams: Searc
                           {v.requestId && (
                             <>
                               {" · "}
-                              <Link href={`/approvals/${v.requestId}`} className="underline underline-offset-4">request</Link>
+                              <Link href={`/approvals/${v.requestId}`} className="underline underline-offset-4">
+                                request
+                              </Link>
                             </>
                           )}
                         </span>

@@ -76,9 +76,7 @@ export default async function SourcesPage() {
                       )}
                     </TableCell>
                     <TableCell className="text-right tabular-nums">{a?.pending ?? 0}</TableCell>
-                    <TableCell className="text-muted-foreground">
-                      {a?.lastReceivedAt ? <RelativeTime date={a.lastReceivedAt} /> : "never"}
-                    </TableCell>
+                    <TableCell className="text-muted-foreground">{a?.lastReceivedAt ? <RelativeTime date={a.lastReceivedAt} /> : "never"}</TableCell>
                     <TableCell>
                       <SourceActions
                         name={s.name}

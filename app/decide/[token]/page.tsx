@@ -55,7 +55,11 @@ export default async function DecidePage({ params, searchParams }: { params: Pro
         </CardHeader>
         <CardContent className="grid gap-4">
           {r.details && <p className="text-sm whitespace-pre-wrap break-words">{r.details}</p>}
-          {r.amount !== null && <p className="text-sm">Amount: <span className="font-medium tabular-nums">{r.amount}</span></p>}
+          {r.amount !== null && (
+            <p className="text-sm">
+              Amount: <span className="font-medium tabular-nums">{r.amount}</span>
+            </p>
+          )}
           {error && (
             <p role="alert" className="text-sm text-destructive">
               {errors[error] ?? "That did not work."}
@@ -84,14 +88,22 @@ export default async function DecidePage({ params, searchParams }: { params: Pro
               )}
               <div className="flex flex-wrap gap-2">
                 {question ? (
-                  <Button type="submit" name="choice" value="answer">Send answer</Button>
+                  <Button type="submit" name="choice" value="answer">
+                    Send answer
+                  </Button>
                 ) : (
                   <>
-                    <Button type="submit" name="choice" value="approve">Approve</Button>
-                    <Button type="submit" name="choice" value="deny" variant="destructive">Deny</Button>
+                    <Button type="submit" name="choice" value="approve">
+                      Approve
+                    </Button>
+                    <Button type="submit" name="choice" value="deny" variant="destructive">
+                      Deny
+                    </Button>
                   </>
                 )}
-                <Button type="submit" name="choice" value="needs_context" variant="ghost">Needs more context</Button>
+                <Button type="submit" name="choice" value="needs_context" variant="ghost">
+                  Needs more context
+                </Button>
               </div>
             </form>
           ) : (

@@ -36,7 +36,12 @@ describe("ask_approval answered in the dashboard", () => {
   it("wakes the waiting agent as soon as the owner approves, with who decided", async () => {
     const db = await getDb();
     const pendingIds = async () =>
-      (await db.select({ id: approvalRequests.id }).from(approvalRequests).where(and(eq(approvalRequests.projectId, h.seeded.project.id), eq(approvalRequests.status, "pending")))).map((r) => r.id);
+      (
+        await db
+          .select({ id: approvalRequests.id })
+          .from(approvalRequests)
+          .where(and(eq(approvalRequests.projectId, h.seeded.project.id), eq(approvalRequests.status, "pending")))
+      ).map((r) => r.id);
     const before = new Set(await pendingIds());
     // A wait longer than the test's timeout: the call can only return by being woken.
     let returned = false;
@@ -120,7 +125,10 @@ describe("ask_approval answered in the dashboard", () => {
     const db = await getDb();
     const a = await ask();
     const idA = a.ok ? (a.data.request_id as string) : "";
-    await db.update(approvalRequests).set({ expiresAt: new Date(Date.now() - 10) }).where(eq(approvalRequests.id, idA));
+    await db
+      .update(approvalRequests)
+      .set({ expiresAt: new Date(Date.now() - 10) })
+      .where(eq(approvalRequests.id, idA));
     const swept = await db.transaction((tx) => expireRequests(tx, { projectId: h.seeded.project.id }));
     expect(swept.map((x) => x.id)).toContain(idA);
     expect((await resolvedEvents()).some((e) => (e.payload as { request_id: string; status: string }).request_id === idA)).toBe(true);
@@ -142,7 +150,10 @@ describe("ask_approval answered in the dashboard", () => {
     const id = r.ok ? (r.data.request_id as string) : "";
     await decide(id, { outcome: "approve" });
     const db = await getDb();
-    const entries = await db.select().from(ledgerEntries).where(and(eq(ledgerEntries.projectId, h.seeded.project.id), eq(ledgerEntries.subject, id)));
+    const entries = await db
+      .select()
+      .from(ledgerEntries)
+      .where(and(eq(ledgerEntries.projectId, h.seeded.project.id), eq(ledgerEntries.subject, id)));
     const decision = entries.find((e) => e.op === "request.decide")!;
     expect(decision).toMatchObject({ actorType: "owner", via: "dashboard", agent: "owner@example.com" });
     expect(decision.inputDigest).toMatch(/^sha256:[0-9a-f]{64}$/);

@@ -57,8 +57,14 @@ describe("bad input to ask_approval and ask_human", () => {
     await refused("ask_approval", { ...base, approvers: ["chn_unknown123"] }, /approvers\.0: chn_unknown123 is not a channel of this project/);
     const db = await getDb();
     const id = newId("chn");
-    await db.insert(approvalChannels).values({ id, projectId: h.seeded.project.id, kind: "email", label: "mario", address: "mario@example.com", status: "awaiting_approval" });
-    await refused("ask_human", { question: "Which?", wait_seconds: 0, approvers: [id] }, new RegExp(`approvers\\.0: ${id} \\(mario\\) is not active: awaiting approval`));
+    await db
+      .insert(approvalChannels)
+      .values({ id, projectId: h.seeded.project.id, kind: "email", label: "mario", address: "mario@example.com", status: "awaiting_approval" });
+    await refused(
+      "ask_human",
+      { question: "Which?", wait_seconds: 0, approvers: [id] },
+      new RegExp(`approvers\\.0: ${id} \\(mario\\) is not active: awaiting approval`),
+    );
     await refused("ask_approval", { ...base, approvers: ["mario"] }, /approvers\.0: must be a channel id/);
     const owner = ok(await call("channel_list")).channels[0].id;
     expect((await call("ask_approval", { ...base, approvers: [owner] })).ok).toBe(true);
@@ -91,14 +97,22 @@ describe("bad input to ask_approval and ask_human", () => {
 describe("bad input to policy_set", () => {
   it("refuses a malformed policy with an error naming the rule", async () => {
     const r = await call("policy_set", {
-      policy: { rules: [{ id: "small-refunds", action: "refund", amount_lte: 50, effect: "auto_approve" }, { id: "big", effect: "yes please" }] },
+      policy: {
+        rules: [
+          { id: "small-refunds", action: "refund", amount_lte: 50, effect: "auto_approve" },
+          { id: "big", effect: "yes please" },
+        ],
+      },
       wait_seconds: 0,
     });
     expect(r).toMatchObject({ ok: false, code: "validation_error" });
     if (!r.ok) expect(r.message).toMatch(/rule 2 "big": effect/);
     const missing = await call("policy_set", { wait_seconds: 0 });
     expect(missing).toMatchObject({ ok: false, code: "validation_error" });
-    const unknownChannel = await call("policy_set", { policy: { rules: [{ id: "to-mario", effect: "require_approval", approvers: ["chn_nobody"] }] }, wait_seconds: 0 });
+    const unknownChannel = await call("policy_set", {
+      policy: { rules: [{ id: "to-mario", effect: "require_approval", approvers: ["chn_nobody"] }] },
+      wait_seconds: 0,
+    });
     expect(unknownChannel).toMatchObject({ ok: false, code: "validation_error" });
     if (!unknownChannel.ok) expect(unknownChannel.message).toMatch(/rule 1 "to-mario": approvers: chn_nobody is not a channel/);
     await refused("policy_set", { policy: { rules: [] }, note: "x".repeat(501) }, /note/);

@@ -39,7 +39,10 @@ afterAll(() => {
 });
 
 const callbackJobs = async () =>
-  (await getDb()).select().from(jobs).where(and(eq(jobs.projectId, h.seeded.project.id), eq(jobs.kind, "approvals.callback")));
+  (await getDb())
+    .select()
+    .from(jobs)
+    .where(and(eq(jobs.projectId, h.seeded.project.id), eq(jobs.kind, "approvals.callback")));
 
 describe("callback_url", () => {
   it("receives the request.resolved event signed in the Standard Webhooks format", async () => {

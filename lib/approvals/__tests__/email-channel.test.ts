@@ -41,10 +41,7 @@ async function lastMail(to: string, path: "verify" | "decide") {
 }
 
 const form = (fields: Record<string, string>, token: string) =>
-  postEmailDecision(
-    new Request(`${h.url}/decide/${token}/submit`, { method: "POST", body: new URLSearchParams(fields), headers: { origin: h.url } }),
-    token,
-  );
+  postEmailDecision(new Request(`${h.url}/decide/${token}/submit`, { method: "POST", body: new URLSearchParams(fields), headers: { origin: h.url } }), token);
 
 describe("email channel", () => {
   it("is verified by a link whose page POSTs, then approved by the owner", async () => {
@@ -67,11 +64,22 @@ describe("email channel", () => {
 
     await (await getDb()).transaction((tx) => approveChannel(tx, { actor: h.seeded.actor, channelId }));
     const listed = ok(await call("channel_list")).channels.map((c: { kind: string; status: string }) => [c.kind, c.status]);
-    expect(listed).toEqual([["owner", "active"], ["email", "active"]]);
+    expect(listed).toEqual([
+      ["owner", "active"],
+      ["email", "active"],
+    ]);
   });
 
   it("sends each request with a link that opens a page; the POST from the page decides, once", async () => {
-    const r = ok(await call("ask_approval", { action: "refund", summary: "Refund order 1042 (30 €)?", details: "Customer asked in ticket 881.", amount: 30, wait_seconds: 0 }));
+    const r = ok(
+      await call("ask_approval", {
+        action: "refund",
+        summary: "Refund order 1042 (30 €)?",
+        details: "Customer asked in ticket 881.",
+        amount: 30,
+        wait_seconds: 0,
+      }),
+    );
     const { parsed, token } = await lastMail("mario.rossi@example.com", "decide");
     expect(parsed.subject).toBe("Approval requested: Refund order 1042 (30 €)?");
     expect(parsed.text).toContain("Customer asked in ticket 881.");
@@ -113,7 +121,9 @@ describe("email channel", () => {
     resetEnvCache();
     const db = await getDb();
     const id = "chn_unreachable01";
-    await db.insert(approvalChannels).values({ id, projectId: h.seeded.project.id, kind: "email", label: "far", address: "far@elsewhere.example", status: "active" });
+    await db
+      .insert(approvalChannels)
+      .values({ id, projectId: h.seeded.project.id, kind: "email", label: "far", address: "far@elsewhere.example", status: "active" });
     const r = ok(await call("ask_approval", { action: "x", summary: "Reach far?", wait_seconds: 0, approvers: [id] }));
     expect(r.status).toBe("pending");
     const [d] = await db.select().from(approvalDeliveries).where(eq(approvalDeliveries.requestId, r.request_id));

@@ -27,11 +27,15 @@ afterAll(async () => {
 
 const mail = (to: string[], over: Record<string, unknown> = {}) =>
   call("email_send", { to, subject: "Your refund", text: "We refunded 30 €.", wait_seconds: 0, ...over });
-const statuses = async (batchId: string) =>
-  (await (await getDb()).select().from(mailMessages).where(eq(mailMessages.batchId, batchId))).map((m) => m.status);
+const statuses = async (batchId: string) => (await (await getDb()).select().from(mailMessages).where(eq(mailMessages.batchId, batchId))).map((m) => m.status);
 const quotaUsed = async () =>
   Number(
-    (await query<{ used: number }>(await getDb(), sql`select coalesce(sum(used), 0)::int as used from mail_quota where project_id = ${h.seeded.project.id} and period like 'd:%'`))[0].used,
+    (
+      await query<{ used: number }>(
+        await getDb(),
+        sql`select coalesce(sum(used), 0)::int as used from mail_quota where project_id = ${h.seeded.project.id} and period like 'd:%'`,
+      )
+    )[0].used,
   );
 
 describe("email_send under the policy", () => {
@@ -59,7 +63,11 @@ describe("email_send under the policy", () => {
     const [req] = await (await getDb()).select().from(approvalRequests).where(eq(approvalRequests.id, r.request_id));
     expect(req).toMatchObject({ kind: "tool", action: "email_send", rule: "outside-needs-ok", summary: "Send “Invoice 77” to 2 recipients?" });
     expect(req.details).toContain("To: carla@customer.org, dan@customer.org");
-    expect(req.payload).toMatchObject({ to: ["carla@customer.org", "dan@customer.org"], subject: "Invoice 77", text_sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(req.payload).toMatchObject({
+      to: ["carla@customer.org", "dan@customer.org"],
+      subject: "Invoice 77",
+      text_sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
 
     await decide(r.request_id, { outcome: "approve" });
     expect(await statuses(r.batch_id)).toEqual(["queued", "queued"]);

@@ -32,13 +32,25 @@ describe("file_url under the policy", () => {
     const [row] = await (await getDb()).select().from(approvalRequests).where(eq(approvalRequests.id, id));
     expect(row).toMatchObject({ kind: "tool", action: "file_url", rule: "links-need-ok", summary: "Create a public link to reports/q3.pdf for 10 minutes?" });
 
-    expect(ok(await call("file_url", { path: "reports/q3.pdf", expires_in: 600, approval: id, wait_seconds: 0 }))).toMatchObject({ status: "pending", request_id: id });
+    expect(ok(await call("file_url", { path: "reports/q3.pdf", expires_in: 600, approval: id, wait_seconds: 0 }))).toMatchObject({
+      status: "pending",
+      request_id: id,
+    });
     // Not the call that was shown: another expiry, another path, another key.
-    expect(await call("file_url", { path: "reports/q3.pdf", expires_in: 3600, approval: id, wait_seconds: 0 })).toMatchObject({ ok: false, code: "validation_error" });
-    expect(await call("file_url", { path: "reports/other.pdf", expires_in: 600, approval: id, wait_seconds: 0 })).toMatchObject({ ok: false, code: "validation_error" });
+    expect(await call("file_url", { path: "reports/q3.pdf", expires_in: 3600, approval: id, wait_seconds: 0 })).toMatchObject({
+      ok: false,
+      code: "validation_error",
+    });
+    expect(await call("file_url", { path: "reports/other.pdf", expires_in: 600, approval: id, wait_seconds: 0 })).toMatchObject({
+      ok: false,
+      code: "validation_error",
+    });
     const other = await seedKey(h.seeded.project.id, ["disk"], "other disk key");
     const otherClient = (await connectMcp(h.url, other.secret)).client;
-    expect(await mcpCall(otherClient, "file_url", { path: "reports/q3.pdf", expires_in: 600, approval: id, wait_seconds: 0 })).toMatchObject({ ok: false, code: "forbidden" });
+    expect(await mcpCall(otherClient, "file_url", { path: "reports/q3.pdf", expires_in: 600, approval: id, wait_seconds: 0 })).toMatchObject({
+      ok: false,
+      code: "forbidden",
+    });
     await otherClient.close();
 
     await decide(id, { outcome: "approve" });

@@ -56,11 +56,16 @@ describe("policy effects on ask_approval", () => {
   it("asks a rule's approvers, or the owner when none of them is active", async () => {
     const db = await getDb();
     const inactive = newId("chn");
-    await db.insert(approvalChannels).values({ id: inactive, projectId: h.seeded.project.id, kind: "email", label: "off", address: "off@example.com", status: "awaiting_approval" });
+    await db
+      .insert(approvalChannels)
+      .values({ id: inactive, projectId: h.seeded.project.id, kind: "email", label: "off", address: "off@example.com", status: "awaiting_approval" });
     const ownerId = ok(await call("channel_list")).channels.find((c: { kind: string }) => c.kind === "owner").id;
     await setPolicy([{ id: "to-off", action: "delete", effect: "require_approval", approvers: [inactive] }]);
     const r = await call("ask_approval", { action: "delete", summary: "Delete the staging database?", wait_seconds: 0 });
-    const [row] = await db.select().from(approvalRequests).where(eq(approvalRequests.id, r.ok ? (r.data.request_id as string) : ""));
+    const [row] = await db
+      .select()
+      .from(approvalRequests)
+      .where(eq(approvalRequests.id, r.ok ? (r.data.request_id as string) : ""));
     expect(row.approvers).toEqual([ownerId]);
     expect(row.rule).toBe("to-off");
   });

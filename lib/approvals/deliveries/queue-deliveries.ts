@@ -38,7 +38,10 @@ export async function queueDeliveries(tx: Executor, r: ApprovalRequest, opts: { 
       // In a savepoint: an address the instance cannot reach (no relay) must not stop the request itself.
       const error = await tx
         .transaction((sp) => sendRequestEmail(sp, { request: r, channel: c, token }))
-        .then(() => null, (err: Error) => err.message);
+        .then(
+          () => null,
+          (err: Error) => err.message,
+        );
       await tx
         .update(approvalDeliveries)
         .set(error ? { lastError: error.slice(0, 500), attempts: 1 } : { sentAt: new Date(), attempts: 1 })

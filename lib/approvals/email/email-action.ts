@@ -12,7 +12,15 @@ export async function emailAction(db: Executor, batchId: string) {
   const [batch] = await db.select().from(mailBatches).where(eq(mailBatches.id, batchId));
   const messages = await db.select().from(mailMessages).where(eq(mailMessages.batchId, batchId)).orderBy(asc(mailMessages.id));
   const attachments = messages.length
-    ? await db.select().from(mailAttachments).where(inArray(mailAttachments.messageId, messages.map((m) => m.id)))
+    ? await db
+        .select()
+        .from(mailAttachments)
+        .where(
+          inArray(
+            mailAttachments.messageId,
+            messages.map((m) => m.id),
+          ),
+        )
     : [];
   const first = messages[0];
   return {

@@ -62,8 +62,14 @@ export async function sendEmailGated(db: Executor, opts: { actor: Actor; waitSec
 }
 
 async function batchView(db: Executor, projectId: string, batchId: string, requestId: string) {
-  const [batch] = await db.select().from(mailBatches).where(and(eq(mailBatches.id, batchId), eq(mailBatches.projectId, projectId)));
-  const messages = await db.select({ id: mailMessages.id, to: mailMessages.to, status: mailMessages.status }).from(mailMessages).where(eq(mailMessages.batchId, batchId));
+  const [batch] = await db
+    .select()
+    .from(mailBatches)
+    .where(and(eq(mailBatches.id, batchId), eq(mailBatches.projectId, projectId)));
+  const messages = await db
+    .select({ id: mailMessages.id, to: mailMessages.to, status: mailMessages.status })
+    .from(mailMessages)
+    .where(eq(mailMessages.batchId, batchId));
   return {
     status: batch.status,
     batch_id: batchId,

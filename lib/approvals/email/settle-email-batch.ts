@@ -15,7 +15,10 @@ import { emailAction } from "@/lib/approvals/email/email-action";
 export async function settleEmailBatch(tx: Executor, r: ApprovalRequest): Promise<"released" | "cancelled" | "none"> {
   const batchId = (r.payload as { batch_id?: string } | null)?.batch_id;
   if (!batchId) return "none";
-  const [batch] = await tx.select().from(mailBatches).where(and(eq(mailBatches.id, batchId), eq(mailBatches.projectId, r.projectId)));
+  const [batch] = await tx
+    .select()
+    .from(mailBatches)
+    .where(and(eq(mailBatches.id, batchId), eq(mailBatches.projectId, r.projectId)));
   if (!batch || batch.status !== "pending") return "none";
   const unchanged = stableJson(await emailAction(tx, batchId)) === stableJson(r.payload);
   if (r.status === "approved" && unchanged) {
@@ -37,9 +40,7 @@ export async function settleEmailBatch(tx: Executor, r: ApprovalRequest): Promis
   await tx.update(mailBatches).set({ status: "cancelled", updatedAt: new Date() }).where(eq(mailBatches.id, batchId));
   // The quota was counted when the batch was held; messages that never go out give it back.
   for (const period of [dayPeriod(batch.createdAt), monthPeriod(batch.createdAt)]) {
-    await tx.execute(
-      sql`update mail_quota set used = greatest(0, used - ${cancelled.length}) where project_id = ${r.projectId} and period = ${period}`,
-    );
+    await tx.execute(sql`update mail_quota set used = greatest(0, used - ${cancelled.length}) where project_id = ${r.projectId} and period = ${period}`);
   }
   return "cancelled";
 }

@@ -17,7 +17,9 @@ export const approvalChannels = pgTable(
   "approval_channels",
   {
     id: text("id").primaryKey(),
-    projectId: text("project_id").notNull().references(() => projects.id, { onDelete: "cascade" }),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
     kind: text("kind").$type<ChannelKind>().notNull(),
     /** Short name shown on decisions, e.g. `mario`. */
     label: text("label").notNull(),
@@ -59,7 +61,9 @@ export const approvalRequests = pgTable(
   "approval_requests",
   {
     id: text("id").primaryKey(),
-    projectId: text("project_id").notNull().references(() => projects.id, { onDelete: "cascade" }),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
     kind: text("kind").$type<RequestKind>().notNull(),
     /** ask_approval's action; the tool name for tool requests; `policy_set` for proposals; null for questions. */
     action: text("action"),
@@ -112,9 +116,15 @@ export const approvalDeliveries = pgTable(
   "approval_deliveries",
   {
     id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
-    projectId: text("project_id").notNull().references(() => projects.id, { onDelete: "cascade" }),
-    requestId: text("request_id").notNull().references(() => approvalRequests.id, { onDelete: "cascade" }),
-    channelId: text("channel_id").notNull().references(() => approvalChannels.id, { onDelete: "cascade" }),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    requestId: text("request_id")
+      .notNull()
+      .references(() => approvalRequests.id, { onDelete: "cascade" }),
+    channelId: text("channel_id")
+      .notNull()
+      .references(() => approvalChannels.id, { onDelete: "cascade" }),
     /** A notice without buttons (auto_approve_notify). */
     notice: boolean("notice").notNull().default(false),
     /** Email: SHA-256 of the link token; the plain token exists only in the sent message. */
@@ -142,7 +152,9 @@ export type ApprovalDelivery = typeof approvalDeliveries.$inferSelect;
 export const policyVersions = pgTable(
   "policy_versions",
   {
-    projectId: text("project_id").notNull().references(() => projects.id, { onDelete: "cascade" }),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
     version: integer("version").notNull(),
     /** `json`, not jsonb: the rules keep the key order they were written in. */
     rules: json("rules").notNull(),

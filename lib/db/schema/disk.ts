@@ -12,7 +12,9 @@ const byteText = customType<{ data: string }>({ dataType: () => 'text COLLATE "C
 export const kvEntries = pgTable(
   "kv_entries",
   {
-    projectId: text("project_id").notNull().references(() => projects.id, { onDelete: "cascade" }),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
     key: byteText("key").notNull(),
     value: text("value").notNull(),
     /** Bytes of `value` as UTF-8: what the 1 GB quota counts. */
@@ -37,7 +39,9 @@ export const diskFiles = pgTable(
   "disk_files",
   {
     id: text("id").primaryKey(),
-    projectId: text("project_id").notNull().references(() => projects.id, { onDelete: "cascade" }),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
     path: byteText("path").notNull(),
     /** Object key in the blob store, derived from ids only (never from the path). */
     blobKey: text("blob_key").notNull(),
@@ -56,7 +60,9 @@ export const diskUploads = pgTable(
   "disk_uploads",
   {
     id: text("id").primaryKey(),
-    projectId: text("project_id").notNull().references(() => projects.id, { onDelete: "cascade" }),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
     path: byteText("path").notNull(),
     blobKey: text("blob_key").notNull(),
     sizeBytes: bigint("size_bytes", { mode: "number" }).notNull(),
@@ -74,7 +80,9 @@ export const diskLinks = pgTable(
   "disk_links",
   {
     id: text("id").primaryKey(),
-    projectId: text("project_id").notNull().references(() => projects.id, { onDelete: "cascade" }),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
     /** The file version linked; null for an inbound attachment. */
     fileId: text("file_id"),
     /** `evt_…` id and name for an inbound attachment. */
@@ -99,7 +107,9 @@ export type DiskLink = typeof diskLinks.$inferSelect;
 export const diskAttachments = pgTable(
   "disk_attachments",
   {
-    projectId: text("project_id").notNull().references(() => projects.id, { onDelete: "cascade" }),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
     eventId: text("event_id").notNull(),
     name: text("name").notNull(),
     blobKey: text("blob_key").notNull(),
@@ -116,7 +126,9 @@ export type DiskAttachment = typeof diskAttachments.$inferSelect;
  * can never push a project past its quota.
  */
 export const diskUsage = pgTable("disk_usage", {
-  projectId: text("project_id").primaryKey().references(() => projects.id, { onDelete: "cascade" }),
+  projectId: text("project_id")
+    .primaryKey()
+    .references(() => projects.id, { onDelete: "cascade" }),
   keys: integer("keys").notNull().default(0),
   /** KV values plus files. */
   bytes: bigint("bytes", { mode: "number" }).notNull().default(0),

@@ -17,7 +17,9 @@ export const sources = pgTable(
   "sources",
   {
     id: text("id").primaryKey(),
-    projectId: text("project_id").notNull().references(() => projects.id, { onDelete: "cascade" }),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
     /** Unique among the project's active sources; `brynth` is reserved for Brynth's own events. */
     name: text("name").notNull(),
     type: text("type").$type<SourceType>().notNull(),
@@ -62,7 +64,9 @@ export const events = pgTable(
   "events",
   {
     id: text("id").primaryKey(),
-    projectId: text("project_id").notNull().references(() => projects.id, { onDelete: "cascade" }),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
     /** Null for Brynth's own events. */
     sourceId: text("source_id"),
     /** Source name at receipt (`brynth` for Brynth's own events). */
@@ -100,21 +104,15 @@ export const events = pgTable(
   (t) => [
     // Claims, waits and pending counts touch only live rows: done and dead rows leave this index, so millions
     // of finished events do not slow them down.
-    index("events_live_idx")
-      .on(t.projectId, t.receivedAt, t.id)
-      .where(sql`status in ('pending', 'failed', 'claimed')`),
+    index("events_live_idx").on(t.projectId, t.receivedAt, t.id).where(sql`status in ('pending', 'failed', 'claimed')`),
     // Waits and lists filtered by source. Their statements are prepared, and once Postgres switches to a generic
     // plan it cannot tell a quiet source from a busy one: without this index it walks every live event of the
     // project to find a few of a rare source (measured: 35 ms per inbox_wait check behind 20,000 pending events).
-    index("events_live_source_idx")
-      .on(t.projectId, t.source, t.receivedAt, t.id)
-      .where(sql`status in ('pending', 'failed', 'claimed')`),
+    index("events_live_source_idx").on(t.projectId, t.source, t.receivedAt, t.id).where(sql`status in ('pending', 'failed', 'claimed')`),
     // Finished events only, as the live ones have the indexes above. Covering every status, it also matched an
     // ack's `id = $1 and status = 'claimed'`, and when the statistics said nothing was claimed Postgres chose it over
     // the primary key and walked every claimed entry, dead ones included, on each ack (event-plans.test.ts).
-    index("events_status_idx")
-      .on(t.projectId, t.status, t.receivedAt, t.id)
-      .where(sql`status in ('done', 'dead')`),
+    index("events_status_idx").on(t.projectId, t.status, t.receivedAt, t.id).where(sql`status in ('done', 'dead')`),
     index("events_received_idx").on(t.projectId, t.receivedAt, t.id),
     index("events_source_idx").on(t.projectId, t.source, t.receivedAt, t.id),
     uniqueIndex("events_dedupe_idx").on(t.projectId, t.source, t.dedupeKey),
@@ -127,8 +125,12 @@ export const eventAttempts = pgTable(
   "event_attempts",
   {
     id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
-    projectId: text("project_id").notNull().references(() => projects.id, { onDelete: "cascade" }),
-    eventId: text("event_id").notNull().references(() => events.id, { onDelete: "cascade" }),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    eventId: text("event_id")
+      .notNull()
+      .references(() => events.id, { onDelete: "cascade" }),
     attempt: integer("attempt").notNull(),
     keyId: text("key_id"),
     agent: text("agent"),

@@ -7,7 +7,9 @@ export const apiKeys = pgTable(
   "api_keys",
   {
     id: text("id").primaryKey(),
-    projectId: text("project_id").notNull().references(() => projects.id, { onDelete: "cascade" }),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     /** First characters of the key, e.g. `brk_live_Ab3x`, to recognise it in lists. */
     prefix: text("prefix").notNull(),
@@ -27,8 +29,12 @@ export type ApiKey = typeof apiKeys.$inferSelect;
 /** MCP sessions live in the database so that any instance serves any session. */
 export const mcpSessions = pgTable("mcp_sessions", {
   id: text("id").primaryKey(),
-  projectId: text("project_id").notNull().references(() => projects.id, { onDelete: "cascade" }),
-  keyId: text("key_id").notNull().references(() => apiKeys.id, { onDelete: "cascade" }),
+  projectId: text("project_id")
+    .notNull()
+    .references(() => projects.id, { onDelete: "cascade" }),
+  keyId: text("key_id")
+    .notNull()
+    .references(() => apiKeys.id, { onDelete: "cascade" }),
   protocolVersion: text("protocol_version").notNull(),
   clientName: text("client_name"),
   clientVersion: text("client_version"),

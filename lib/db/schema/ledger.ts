@@ -19,7 +19,9 @@ export const ledgerEntries = pgTable(
   "ledger_entries",
   {
     id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
-    projectId: text("project_id").notNull().references(() => projects.id, { onDelete: "cascade" }),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
     /** Position in the project's chain; null until sealed. */
     seq: bigint("seq", { mode: "number" }),
     ts: ts("ts").notNull(),
@@ -56,7 +58,9 @@ export type LedgerEntry = typeof ledgerEntries.$inferSelect;
 
 /** The chain head per project: appends lock this row, so seq and prev_hash are assigned one at a time. */
 export const ledgerHeads = pgTable("ledger_heads", {
-  projectId: text("project_id").primaryKey().references(() => projects.id, { onDelete: "cascade" }),
+  projectId: text("project_id")
+    .primaryKey()
+    .references(() => projects.id, { onDelete: "cascade" }),
   seq: bigint("seq", { mode: "number" }).notNull(),
   hash: text("hash").notNull(),
 });

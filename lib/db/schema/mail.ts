@@ -54,8 +54,12 @@ export const mailboxes = pgTable(
   "mailboxes",
   {
     id: text("id").primaryKey(),
-    projectId: text("project_id").notNull().references(() => projects.id, { onDelete: "cascade" }),
-    domainId: text("domain_id").notNull().references(() => mailDomains.id),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    domainId: text("domain_id")
+      .notNull()
+      .references(() => mailDomains.id),
     localPart: text("local_part").notNull(),
     /** `local@domain` in lower case: the SMTP routing key, unique on the instance among live mailboxes. */
     address: text("address").notNull(),
@@ -82,8 +86,12 @@ export const mailThreads = pgTable(
   "mail_threads",
   {
     id: text("id").primaryKey(),
-    projectId: text("project_id").notNull().references(() => projects.id, { onDelete: "cascade" }),
-    mailboxId: text("mailbox_id").notNull().references(() => mailboxes.id, { onDelete: "cascade" }),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    mailboxId: text("mailbox_id")
+      .notNull()
+      .references(() => mailboxes.id, { onDelete: "cascade" }),
     subject: text("subject"),
     messageCount: integer("message_count").notNull().default(0),
     lastMessageAt: ts("last_message_at").notNull(),
@@ -106,9 +114,15 @@ export const mailMessages = pgTable(
   "mail_messages",
   {
     id: text("id").primaryKey(),
-    projectId: text("project_id").notNull().references(() => projects.id, { onDelete: "cascade" }),
-    mailboxId: text("mailbox_id").notNull().references(() => mailboxes.id, { onDelete: "cascade" }),
-    threadId: text("thread_id").notNull().references(() => mailThreads.id, { onDelete: "cascade" }),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    mailboxId: text("mailbox_id")
+      .notNull()
+      .references(() => mailboxes.id, { onDelete: "cascade" }),
+    threadId: text("thread_id")
+      .notNull()
+      .references(() => mailThreads.id, { onDelete: "cascade" }),
     direction: text("direction").$type<(typeof messageDirections)[number]>().notNull(),
     status: text("status").$type<MessageStatus>().notNull(),
     /** The RFC 5322 Message-ID without angle brackets; ours are `msg_…@domain`. */
@@ -170,8 +184,12 @@ export const mailAttachments = pgTable(
   "mail_attachments",
   {
     id: text("id").primaryKey(),
-    projectId: text("project_id").notNull().references(() => projects.id, { onDelete: "cascade" }),
-    messageId: text("message_id").notNull().references(() => mailMessages.id, { onDelete: "cascade" }),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    messageId: text("message_id")
+      .notNull()
+      .references(() => mailMessages.id, { onDelete: "cascade" }),
     /** A safe file name, unique within the message (`evt_…/name` for the event's copy). */
     name: text("name").notNull(),
     contentType: text("content_type").notNull(),
@@ -190,7 +208,9 @@ export const mailBatches = pgTable(
   "mail_batches",
   {
     id: text("id").primaryKey(),
-    projectId: text("project_id").notNull().references(() => projects.id, { onDelete: "cascade" }),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
     status: text("status").$type<"queued" | "pending" | "cancelled">().notNull(),
     requestId: text("request_id"),
     keyId: text("key_id"),
@@ -206,7 +226,9 @@ export type MailBatch = typeof mailBatches.$inferSelect;
 export const mailQuota = pgTable(
   "mail_quota",
   {
-    projectId: text("project_id").notNull().references(() => projects.id, { onDelete: "cascade" }),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
     period: text("period").notNull(),
     used: integer("used").notNull().default(0),
   },
@@ -218,7 +240,9 @@ export type RelaySecurity = (typeof relaySecurities)[number];
 
 /** A project's outbound SMTP relay (Mail settings screen); without one, SMTP_RELAY_URL applies. */
 export const mailRelays = pgTable("mail_relays", {
-  projectId: text("project_id").primaryKey().references(() => projects.id, { onDelete: "cascade" }),
+  projectId: text("project_id")
+    .primaryKey()
+    .references(() => projects.id, { onDelete: "cascade" }),
   host: text("host").notNull(),
   port: integer("port").notNull(),
   /** `starttls`: upgrade on 587/25 (required); `tls`: implicit TLS (465); `none`: plain (local relays only). */
@@ -238,7 +262,9 @@ export const mailListEntries = pgTable(
   "mail_list_entries",
   {
     id: text("id").primaryKey(),
-    projectId: text("project_id").notNull().references(() => projects.id, { onDelete: "cascade" }),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
     mailboxId: text("mailbox_id").references(() => mailboxes.id, { onDelete: "cascade" }),
     direction: text("direction").$type<"receive" | "send" | "reply">().notNull(),
     type: text("type").$type<"allow" | "block">().notNull(),
@@ -246,8 +272,6 @@ export const mailListEntries = pgTable(
     reason: text("reason"),
     createdAt: ts("created_at").notNull().defaultNow(),
   },
-  (t) => [
-    uniqueIndex("mail_list_entries_idx").on(t.projectId, sql`coalesce(mailbox_id, '')`, t.direction, t.type, t.entry),
-  ],
+  (t) => [uniqueIndex("mail_list_entries_idx").on(t.projectId, sql`coalesce(mailbox_id, '')`, t.direction, t.type, t.entry)],
 );
 export type MailListEntry = typeof mailListEntries.$inferSelect;

@@ -17,7 +17,9 @@ export const ownerSessions = pgTable(
   "owner_sessions",
   {
     id: text("id").primaryKey(),
-    ownerId: text("owner_id").notNull().references(() => owners.id, { onDelete: "cascade" }),
+    ownerId: text("owner_id")
+      .notNull()
+      .references(() => owners.id, { onDelete: "cascade" }),
     userAgent: text("user_agent"),
     ip: text("ip"),
     createdAt: ts("created_at").notNull().defaultNow(),

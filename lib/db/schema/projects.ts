@@ -8,7 +8,9 @@ export const projects = pgTable(
   {
     id: text("id").primaryKey(),
     name: text("name").notNull(),
-    ownerId: text("owner_id").notNull().references(() => owners.id),
+    ownerId: text("owner_id")
+      .notNull()
+      .references(() => owners.id),
     ...timestamps,
   },
   (t) => [index("projects_owner_idx").on(t.ownerId)],

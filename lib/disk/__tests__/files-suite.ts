@@ -59,13 +59,18 @@ export function filesSuite(store: "local" | "s3") {
     return call("file_put", { path, complete: started.data.upload_id });
   }
 
-  const blobKeyOf = async (path: string) =>
-    (await (await getDb()).select().from(diskFiles).where(eq(diskFiles.path, path)))[0]?.blobKey;
+  const blobKeyOf = async (path: string) => (await (await getDb()).select().from(diskFiles).where(eq(diskFiles.path, path)))[0]?.blobKey;
 
   describe("inline files", () => {
     it("saves and reads a file by path and by disk:// reference, over MCP and REST", async () => {
       const saved = await call("file_put", { path: "reports/2026-09.txt", content_base64: b64("hello, disk"), content_type: "text/plain" });
-      expect(saved.data).toMatchObject({ status: "saved", path: "reports/2026-09.txt", ref: "disk://reports/2026-09.txt", size_bytes: 11, content_type: "text/plain" });
+      expect(saved.data).toMatchObject({
+        status: "saved",
+        path: "reports/2026-09.txt",
+        ref: "disk://reports/2026-09.txt",
+        size_bytes: 11,
+        content_type: "text/plain",
+      });
       const got = await call("file_get", { path: "disk://reports/2026-09.txt" });
       expect(Buffer.from(got.data.content_base64, "base64").toString()).toBe("hello, disk");
       expect(got.data.download_url).toBeUndefined();
@@ -235,12 +240,14 @@ export function filesSuite(store: "local" | "s3") {
       await call("file_put", { path: "counted.txt", content_base64: b64("0123456789") });
       const url = (await call("file_url", { path: "counted.txt" })).data.url;
       const db = await getDb();
-      const read = async () =>
-        (await query<{ b: number }>(db, sql`select download_bytes as b from disk_usage where project_id = ${seeded.project.id}`))[0].b;
+      const read = async () => (await query<{ b: number }>(db, sql`select download_bytes as b from disk_usage where project_id = ${seeded.project.id}`))[0].b;
       const before = await read();
       await fetch(url).then((r) => r.arrayBuffer());
       expect(await read()).toBe(before + 10);
-      await query(db, sql`update disk_usage set download_month = ${monthOf(new Date())}, download_bytes = ${MONTHLY_DOWNLOAD_BYTES - 5} where project_id = ${seeded.project.id}`);
+      await query(
+        db,
+        sql`update disk_usage set download_month = ${monthOf(new Date())}, download_bytes = ${MONTHLY_DOWNLOAD_BYTES - 5} where project_id = ${seeded.project.id}`,
+      );
       const refused = await fetch(url);
       expect(refused.status).toBe(429);
       expect((await refused.json()).error.code).toBe("QUOTA_EXCEEDED");
@@ -252,7 +259,13 @@ export function filesSuite(store: "local" | "s3") {
     it("are read by file_get and linked by file_url, but never written or deleted by agents", async () => {
       const db = await getDb();
       const saved = await db.transaction((tx) =>
-        saveAttachment(tx, { projectId: seeded.project.id, eventId: "evt_abc123", name: "invoice.pdf", contentType: "application/pdf", bytes: Buffer.from("%PDF-1.4") }),
+        saveAttachment(tx, {
+          projectId: seeded.project.id,
+          eventId: "evt_abc123",
+          name: "invoice.pdf",
+          contentType: "application/pdf",
+          bytes: Buffer.from("%PDF-1.4"),
+        }),
       );
       expect(saved.path).toBe("evt_abc123/invoice.pdf");
       const got = await call("file_get", { path: "evt_abc123/invoice.pdf" });
@@ -291,9 +304,7 @@ export function filesSuite(store: "local" | "s3") {
 
   describe("concurrent writers", () => {
     it("keep one file per path when many write it at once, and never pass 1 GB together", async () => {
-      const same = await Promise.all(
-        Array.from({ length: 8 }, (_, i) => call("file_put", { path: "race/same.txt", content_base64: b64(`writer ${i}`) })),
-      );
+      const same = await Promise.all(Array.from({ length: 8 }, (_, i) => call("file_put", { path: "race/same.txt", content_base64: b64(`writer ${i}`) })));
       expect(same.filter((r) => r.error).map((r) => r.error)).toEqual([]);
       const listed = (await call("file_list", { prefix: "race/" })).data.items;
       expect(listed.map((i: { path: string }) => i.path)).toEqual(["race/same.txt"]);
@@ -303,9 +314,7 @@ export function filesSuite(store: "local" | "s3") {
       const now = await usageMatchesRows(seeded.project.id);
       expect(now.usage).toEqual(now.rows);
       await setUsage(seeded.project.id, now.usage.keys, MAX_BYTES - 5 * 100);
-      const many = await Promise.all(
-        Array.from({ length: 12 }, (_, i) => rest("PUT", `/files/race%2F${i}.bin`, { content_base64: b64(new Uint8Array(100)) })),
-      );
+      const many = await Promise.all(Array.from({ length: 12 }, (_, i) => rest("PUT", `/files/race%2F${i}.bin`, { content_base64: b64(new Uint8Array(100)) })));
       expect(many.filter((r) => r.status === 200)).toHaveLength(5);
       expect(many.filter((r) => r.body.error?.code === "QUOTA_EXCEEDED")).toHaveLength(7);
       const after = await usageMatchesRows(seeded.project.id);
@@ -315,9 +324,28 @@ export function filesSuite(store: "local" | "s3") {
   });
 
   describe("bad input", () => {
-    const traversal = ["../etc/passwd", "a/../b", "./a", "a/./b", "a//b", "/abs", "a/", "a\\b", "..", ".", "", "a\u0000b", "a\nb", "x".repeat(1025), `${"s".repeat(256)}/a`];
+    const traversal = [
+      "../etc/passwd",
+      "a/../b",
+      "./a",
+      "a/./b",
+      "a//b",
+      "/abs",
+      "a/",
+      "a\\b",
+      "..",
+      ".",
+      "",
+      "a\u0000b",
+      "a\nb",
+      "x".repeat(1025),
+      `${"s".repeat(256)}/a`,
+    ];
     it.each(traversal.map((p) => [JSON.stringify(p).slice(0, 40), p]))("refuses the path %s naming `path`", async (_label, path) => {
-      for (const args of [{ path, content_base64: "AA==" }, { path, upload: { size: 1 } }]) {
+      for (const args of [
+        { path, content_base64: "AA==" },
+        { path, upload: { size: 1 } },
+      ]) {
         const r = await call("file_put", args);
         expect(r.error).toMatchObject({ code: "validation_error" });
         expect(r.error.message.startsWith("path: ")).toBe(true);
@@ -373,8 +401,7 @@ export function filesSuite(store: "local" | "s3") {
     describe("the local store's upload URL", () => {
       it("takes only the announced Content-Type and size, with a valid unexpired token", async () => {
         const u = (await call("file_put", { path: "strict.bin", upload: { size: 4, content_type: "image/png" } })).data;
-        const put = (headers: Record<string, string>, bytes: Uint8Array, url = u.upload_url) =>
-          fetch(url, { method: "PUT", headers, body: body(bytes) });
+        const put = (headers: Record<string, string>, bytes: Uint8Array, url = u.upload_url) => fetch(url, { method: "PUT", headers, body: body(bytes) });
         const wrongType = await put({ "Content-Type": "text/html" }, new Uint8Array(4));
         expect(wrongType.status).toBe(400);
         expect((await wrongType.json()).error.message).toMatch(/Content-Type must be image\/png/);

@@ -43,10 +43,7 @@ export async function usageMatchesRows(projectId: string) {
     db,
     sql`select count(*)::int as n, coalesce(sum(size_bytes), 0)::bigint as b from kv_entries where project_id = ${projectId}`,
   );
-  const [files] = await query<{ b: number }>(
-    db,
-    sql`select coalesce(sum(size_bytes), 0)::bigint as b from disk_files where project_id = ${projectId}`,
-  );
+  const [files] = await query<{ b: number }>(db, sql`select coalesce(sum(size_bytes), 0)::bigint as b from disk_files where project_id = ${projectId}`);
   return {
     usage: { keys: usage?.keys ?? 0, bytes: usage?.bytes ?? 0 },
     rows: { keys: kv.n, bytes: kv.b + files.b },

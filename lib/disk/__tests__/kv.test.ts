@@ -34,7 +34,7 @@ const enc = encodeURIComponent;
 
 describe("kv_set / kv_get", () => {
   it("returns the value exactly as saved, over MCP and REST", async () => {
-    const value = { b: 1, a: [1.5, "x", null, { z: true, y: -0.25 }], "ü": "é 🦀", empty: {}, n: 12345678901 };
+    const value = { b: 1, a: [1.5, "x", null, { z: true, y: -0.25 }], ü: "é 🦀", empty: {}, n: 12345678901 };
     const set = await call("kv_set", { key: "orders/1042", value });
     expect(set.data).toMatchObject({ key: "orders/1042", size_bytes: Buffer.byteLength(JSON.stringify(value)), expires_at: null, version: 1 });
     const got = await call("kv_get", { key: "orders/1042" });
@@ -184,13 +184,24 @@ describe("state_save / state_load", () => {
     const state = { done: ["refund"], next: "email customer", request_id: "req_123" };
     const saved = await call("state_save", { task_id: "refund-1042", state, note: "waiting for approval" });
     expect(saved.data).toMatchObject({ task_id: "refund-1042", key: "state/refund-1042", version: 1 });
-    expect((await call("state_load", { task_id: "refund-1042" })).data).toMatchObject({ task_id: "refund-1042", state, note: "waiting for approval", saved_at: saved.data.saved_at });
+    expect((await call("state_load", { task_id: "refund-1042" })).data).toMatchObject({
+      task_id: "refund-1042",
+      state,
+      note: "waiting for approval",
+      saved_at: saved.data.saved_at,
+    });
     expect((await call("kv_get", { key: "state/refund-1042" })).data.value).toEqual(state);
     const viaRest = await rest("PUT", "/state/refund-1042", { state: { step: 2 } });
     expect(viaRest.body).toMatchObject({ version: 2 });
     expect((await rest("GET", "/state/refund-1042")).body).toMatchObject({ state: { step: 2 }, note: null });
     expect((await call("kv_delete", { key: "state/refund-1042" })).data).toEqual({ deleted: true });
-    expect((await call("state_load", { task_id: "refund-1042" })).data).toEqual({ task_id: "refund-1042", state: null, note: null, saved_at: null, version: null });
+    expect((await call("state_load", { task_id: "refund-1042" })).data).toEqual({
+      task_id: "refund-1042",
+      state: null,
+      note: null,
+      saved_at: null,
+      version: null,
+    });
   });
 
   it("refuses kv_set under state/, an over-long task_id, a long note and an oversized state", async () => {
@@ -289,9 +300,7 @@ describe("quotas", () => {
   it("never lets concurrent writers pass 10,000 keys", async () => {
     const start = await usageMatchesRows(projectId);
     await setUsage(projectId, MAX_KEYS - 10, start.usage.bytes);
-    const results = await Promise.all(
-      Array.from({ length: 30 }, (_, i) => rest("PUT", `/kv/race-keys%2F${i}`, { value: i })),
-    );
+    const results = await Promise.all(Array.from({ length: 30 }, (_, i) => rest("PUT", `/kv/race-keys%2F${i}`, { value: i })));
     const ok = results.filter((r) => r.status === 200).length;
     const refused = results.filter((r) => r.status === 429 && r.body.error.code === "QUOTA_EXCEEDED").length;
     expect([ok, refused]).toEqual([10, 20]);

@@ -2,8 +2,7 @@ import { AppError } from "@/lib/errors";
 import { errorResponse } from "@/lib/http/json-response";
 
 /** Errors of the blob routes: never cached. */
-export const blobErrorResponse = (err: unknown, extra: Record<string, string> = {}): Response =>
-  errorResponse(err, { "cache-control": "no-store", ...extra });
+export const blobErrorResponse = (err: unknown, extra: Record<string, string> = {}): Response => errorResponse(err, { "cache-control": "no-store", ...extra });
 
 export const gone = (what: string) =>
   new AppError("NOT_FOUND", `${what} has expired, was revoked, or its file was replaced or deleted.`, {

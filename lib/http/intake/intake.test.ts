@@ -181,7 +181,13 @@ describe("github source", () => {
 describe("hmac_sha256 and standard_webhooks sources", () => {
   it("verifies hex or base64 in the configured header and dedupes on a configured id header", async () => {
     const secret = "acme-shared-secret";
-    const { url } = await seedSource(actor, { name: "acme", verification: "hmac_sha256", secret, signature_header: "X-Acme-Signature", id_header: "x-acme-id" });
+    const { url } = await seedSource(actor, {
+      name: "acme",
+      verification: "hmac_sha256",
+      secret,
+      signature_header: "X-Acme-Signature",
+      id_header: "x-acme-id",
+    });
     const payload = JSON.stringify({ type: "order.created", id: 1 });
     const mac = createHmac("sha256", secret).update(payload).digest();
     expect((await post(url!, payload, { "x-acme-signature": mac.toString("hex"), "x-acme-id": "d1" })).status).toBe(200);
@@ -204,7 +210,11 @@ describe("hmac_sha256 and standard_webhooks sources", () => {
     expect((await post(url!, payload, headers)).status).toBe(200);
     expect((await (await post(url!, payload, headers)).json()).duplicate).toBe(true);
     const old = new Date(Date.now() - 600_000);
-    const stale = { ...headers, "webhook-timestamp": String(Math.floor(old.getTime() / 1000)), "webhook-signature": new Webhook(secret).sign("msg_1", old, payload) };
+    const stale = {
+      ...headers,
+      "webhook-timestamp": String(Math.floor(old.getTime() / 1000)),
+      "webhook-signature": new Webhook(secret).sign("msg_1", old, payload),
+    };
     expect((await post(url!, payload, stale)).status).toBe(401);
     expect((await eventsOf(actor, { source: "svix" })).map((e) => e.type)).toEqual(["user.created"]);
   });

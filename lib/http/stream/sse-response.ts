@@ -5,10 +5,7 @@ const KEEPALIVE_MS = 15_000;
  * stream keeps idle proxies open with comments and ends when the client goes away. Shared by every live stream.
  * Its first bytes (`: stream open`) are written once `subscribe` has resolved.
  */
-export function sseResponse(
-  signal: AbortSignal,
-  subscribe: (send: (event: string, data: unknown) => void) => Promise<() => void>,
-): Response {
+export function sseResponse(signal: AbortSignal, subscribe: (send: (event: string, data: unknown) => void) => Promise<() => void>): Response {
   const encoder = new TextEncoder();
   let cleanup = () => {};
   const stream = new ReadableStream<Uint8Array>({

@@ -17,9 +17,7 @@ it("streams the project's events over WebSocket with an API key", async () => {
   const { secret, project } = await seedProject({ scopes: ["inbox:read"] });
   const ws = new WebSocket(wsUrl(), { headers: { authorization: `Bearer ${secret}` } });
   await new Promise((resolve, reject) => ws.once("open", resolve).once("error", reject));
-  const received = new Promise<{ event: string; data: { type: string } }>((resolve) =>
-    ws.on("message", (m) => resolve(JSON.parse(String(m)))),
-  );
+  const received = new Promise<{ event: string; data: { type: string } }>((resolve) => ws.on("message", (m) => resolve(JSON.parse(String(m)))));
   const db = await getDb();
   await db.transaction((tx) => emitEvent(tx, { projectId: project.id, type: "ws.test", payload: { a: 1 } }));
   const msg = await received;

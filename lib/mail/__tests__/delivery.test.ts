@@ -94,9 +94,7 @@ describe("outbound delivery", () => {
     const quiet = await send({ to: ["dan@example.com"], subject: "No replies please", reply_to_inbox: false });
     await drainJobs();
     // Deliveries run concurrently, so the sink's order is not the send order: reply 0 answers "Your order".
-    const original = await Promise.all(
-      sink.received.filter((m) => m.to.includes("dan@example.com")).map((m) => simpleParser(m.raw)),
-    );
+    const original = await Promise.all(sink.received.filter((m) => m.to.includes("dan@example.com")).map((m) => simpleParser(m.raw)));
     original.sort((a, b) => Number(b.subject === "Your order") - Number(a.subject === "Your order"));
     for (const [i, o] of original.entries()) {
       const id = o.messageId!;

@@ -41,8 +41,7 @@ function zone(records: { mx?: Record<string, string[]>; txt?: Record<string, str
   };
 }
 
-const tx = async <T>(fn: (db: Parameters<Parameters<Awaited<ReturnType<typeof getDb>>["transaction"]>[0]>[0]) => Promise<T>) =>
-  (await getDb()).transaction(fn);
+const tx = async <T>(fn: (db: Parameters<Parameters<Awaited<ReturnType<typeof getDb>>["transaction"]>[0]>[0]) => Promise<T>) => (await getDb()).transaction(fn);
 
 describe("mail domains", () => {
   it("lists the default domain with its records, and adds a custom one with its own key", async () => {
@@ -67,8 +66,12 @@ describe("mail domains", () => {
   it("receives for a custom domain only once DNS verifies it", async () => {
     const db = await getDb();
     const [d] = await db.select().from(mailDomains).where(eq(mailDomains.domain, "mail.example.com"));
-    await db.insert(mailboxes).values({ id: newId("mbx"), projectId: seeded.project.id, domainId: d.id, localPart: "sales", address: "sales@mail.example.com" });
-    await expect(sendTo(listener.port, { from: "a@b.example", to: "sales@mail.example.com", subject: "x", text: "x" })).rejects.toMatchObject({ responseCode: 550 });
+    await db
+      .insert(mailboxes)
+      .values({ id: newId("mbx"), projectId: seeded.project.id, domainId: d.id, localPart: "sales", address: "sales@mail.example.com" });
+    await expect(sendTo(listener.port, { from: "a@b.example", to: "sales@mail.example.com", subject: "x", text: "x" })).rejects.toMatchObject({
+      responseCode: 550,
+    });
 
     // A timeout is not a verdict: nothing verified, the note says why.
     const timedOut = await tx((t) => checkDomainDns(t, { actor: seeded.actor, domainId: d.id, dns: zone({}, true) }));
@@ -83,7 +86,11 @@ describe("mail domains", () => {
         domainId: d.id,
         dns: zone({
           mx: { "mail.example.com": [value("MX").value.split(" ")[1]] },
-          txt: { "mail.example.com": [value("SPF").value, "google-site-verification=x"], [value("DKIM").name]: [value("DKIM").value], [value("DMARC").name]: [value("DMARC").value] },
+          txt: {
+            "mail.example.com": [value("SPF").value, "google-site-verification=x"],
+            [value("DKIM").name]: [value("DKIM").value],
+            [value("DMARC").name]: [value("DMARC").value],
+          },
         }),
       }),
     );
@@ -97,7 +104,11 @@ describe("mail domains", () => {
   it("reports a wrong DKIM key and keeps other projects' domains out of reach", async () => {
     const added = await tx((db) => addDomain(db, { actor: seeded.actor, domain: "other.example.org" }));
     const wrong = await tx((t) =>
-      checkDomainDns(t, { actor: seeded.actor, domainId: added.id, dns: zone({ txt: { [`${added.dkimSelector}._domainkey.other.example.org`]: ["v=DKIM1; k=rsa; p=AAAA"] } }) }),
+      checkDomainDns(t, {
+        actor: seeded.actor,
+        domainId: added.id,
+        dns: zone({ txt: { [`${added.dkimSelector}._domainkey.other.example.org`]: ["v=DKIM1; k=rsa; p=AAAA"] } }),
+      }),
     );
     expect(wrong.verifiedAt).toBeNull();
     expect(wrong.dnsCheck!.records.find((r) => r.kind === "DKIM")!.note).toContain("not Brynth's");

@@ -62,7 +62,11 @@ export async function startSink(answer?: (msg: SinkMessage) => { code: number; m
       const chunks: Buffer[] = [];
       stream.on("data", (c: Buffer) => chunks.push(c));
       stream.on("end", () => {
-        const msg = { from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "", to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks) };
+        const msg = {
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
+          to: session.envelope.rcptTo.map((r) => r.address),
+          raw: Buffer.concat(chunks),
+        };
         const refusal = answer?.(msg);
         if (refusal) return cb(Object.assign(new Error(refusal.message), { responseCode: refusal.code }));
         received.push(msg);

@@ -31,7 +31,11 @@ beforeAll(async () => {
     port: 0,
     host: "127.0.0.1",
     maxBytes: 64 * 1024,
-    resolver: fakeResolver({ "sel._domainkey.sender.example": senderTxt, "sender.example": "v=spf1 ip4:127.0.0.1 -all", "_dmarc.sender.example": "v=DMARC1; p=reject" }),
+    resolver: fakeResolver({
+      "sel._domainkey.sender.example": senderTxt,
+      "sender.example": "v=spf1 ip4:127.0.0.1 -all",
+      "_dmarc.sender.example": "v=DMARC1; p=reject",
+    }),
     onError: (err) => errors.push(err),
   });
 });
@@ -96,20 +100,26 @@ describe("inbound SMTP", () => {
     // Only that exact address: another local part at its domain is still refused.
     const domain = sourceAddress.slice(sourceAddress.indexOf("@") + 1);
     if (sourceAddress !== address) {
-      await expect(sendTo(listener.port, { from: "a@sender.example", to: `other@${domain}`, subject: "x", text: "x" })).rejects.toMatchObject({ responseCode: 550 });
+      await expect(sendTo(listener.port, { from: "a@sender.example", to: `other@${domain}`, subject: "x", text: "x" })).rejects.toMatchObject({
+        responseCode: 550,
+      });
     }
   });
 
   it("refuses relaying (550) and unknown mailboxes (550) at RCPT", async () => {
-    await expect(sendTo(listener.port, { from: "a@sender.example", to: "someone@gmail.com", subject: "x", text: "x" })).rejects.toMatchObject({ responseCode: 550 });
-    await expect(sendTo(listener.port, { from: "a@sender.example", to: "nobody@brynth.localhost", subject: "x", text: "x" })).rejects.toMatchObject({ responseCode: 550 });
+    await expect(sendTo(listener.port, { from: "a@sender.example", to: "someone@gmail.com", subject: "x", text: "x" })).rejects.toMatchObject({
+      responseCode: 550,
+    });
+    await expect(sendTo(listener.port, { from: "a@sender.example", to: "nobody@brynth.localhost", subject: "x", text: "x" })).rejects.toMatchObject({
+      responseCode: 550,
+    });
   });
 
   it("refuses a message over the size limit with 552 and stores nothing", async () => {
     const before = await countMessages();
-    await expect(
-      sendTo(listener.port, { from: "a@sender.example", to: address, subject: "big", text: "x".repeat(100 * 1024) }),
-    ).rejects.toMatchObject({ responseCode: 552 });
+    await expect(sendTo(listener.port, { from: "a@sender.example", to: address, subject: "big", text: "x".repeat(100 * 1024) })).rejects.toMatchObject({
+      responseCode: 552,
+    });
     expect(await countMessages()).toBe(before);
   });
 
@@ -130,7 +140,12 @@ describe("inbound SMTP", () => {
     const raw = Buffer.from(
       `From: Carol <carol@sender.example>\r\nTo: ${address}\r\nSubject: Signed\r\nMessage-ID: <signed-1@sender.example>\r\nDate: ${new Date().toUTCString()}\r\n\r\nSigned body.\r\n`,
     );
-    const sig = await dkimSign(raw, { signingDomain: "sender.example", selector: "sel", privateKey: sender.privateKey.export({ type: "pkcs8", format: "pem" }) as string, signatureData: [{ signingDomain: "sender.example", selector: "sel", privateKey: sender.privateKey.export({ type: "pkcs8", format: "pem" }) as string }] });
+    const sig = await dkimSign(raw, {
+      signingDomain: "sender.example",
+      selector: "sel",
+      privateKey: sender.privateKey.export({ type: "pkcs8", format: "pem" }) as string,
+      signatureData: [{ signingDomain: "sender.example", selector: "sel", privateKey: sender.privateKey.export({ type: "pkcs8", format: "pem" }) as string }],
+    });
     await sendTo(listener.port, { envelope: { from: "carol@sender.example", to: [address] }, raw: Buffer.concat([Buffer.from(sig.signatures), raw]) });
     const [signed] = await latestEvents(seeded.project.id, "email.received");
     expect(signed.payload.subject).toBe("Signed");
@@ -150,8 +165,23 @@ describe("inbound SMTP", () => {
     expect(auto.payload.auto_submitted).toBe(true);
 
     await sendTo(listener.port, { from: "dave@sender.example", to: address, subject: "Question", text: "?", messageId: "<q-1@sender.example>" });
-    await sendTo(listener.port, { from: "dave@sender.example", to: address, subject: "Re: Question", text: "!", messageId: "<q-2@sender.example>", inReplyTo: "<q-1@sender.example>", references: ["<q-1@sender.example>"] });
-    await sendTo(listener.port, { from: "erin@sender.example", to: address, subject: "Re: Question", text: "+1", messageId: "<q-3@sender.example>", references: ["<q-1@sender.example>", "<q-2@sender.example>"] });
+    await sendTo(listener.port, {
+      from: "dave@sender.example",
+      to: address,
+      subject: "Re: Question",
+      text: "!",
+      messageId: "<q-2@sender.example>",
+      inReplyTo: "<q-1@sender.example>",
+      references: ["<q-1@sender.example>"],
+    });
+    await sendTo(listener.port, {
+      from: "erin@sender.example",
+      to: address,
+      subject: "Re: Question",
+      text: "+1",
+      messageId: "<q-3@sender.example>",
+      references: ["<q-1@sender.example>", "<q-2@sender.example>"],
+    });
     const [third, second, first] = await latestEvents(seeded.project.id, "email.received");
     expect(first.payload.thread_id).toBeTruthy();
     expect(second.payload.thread_id).toBe(first.payload.thread_id);

@@ -32,8 +32,7 @@ afterAll(async () => {
   await sink.close();
 });
 
-const tx = async <T>(fn: (db: Parameters<Parameters<Awaited<ReturnType<typeof getDb>>["transaction"]>[0]>[0]) => Promise<T>) =>
-  (await getDb()).transaction(fn);
+const tx = async <T>(fn: (db: Parameters<Parameters<Awaited<ReturnType<typeof getDb>>["transaction"]>[0]>[0]) => Promise<T>) => (await getDb()).transaction(fn);
 
 describe("relay settings", () => {
   it("stores the password encrypted, never shows or ledgers it, and keeps it when left blank", async () => {
@@ -53,7 +52,9 @@ describe("relay settings", () => {
 
     await tx((t) => saveRelay(t, { actor: seeded.actor, host: "127.0.0.1", port: sink.port, security: "none", username: "agent-mail" }));
     expect((await relayFor(db, seeded.project.id))!.password).toBe("s3cret-pass");
-    await expect(tx((t) => saveRelay(t, { actor: seeded.actor, host: "bad host!", port: 0, security: "none" }))).rejects.toMatchObject({ code: "validation_error" });
+    await expect(tx((t) => saveRelay(t, { actor: seeded.actor, host: "bad host!", port: 0, security: "none" }))).rejects.toMatchObject({
+      code: "validation_error",
+    });
   });
 
   it("sends a test message through the relay, logging in with the stored credentials", async () => {
@@ -65,7 +66,9 @@ describe("relay settings", () => {
   });
 
   it("uses the project relay for email_send, and refuses outside mail again once it is removed", async () => {
-    await tx((db) => sendEmail(db, { actor: seeded.actor, to: ["x@example.net"], subject: "via project relay", text: "t", attachments: [], reply_to_inbox: true }));
+    await tx((db) =>
+      sendEmail(db, { actor: seeded.actor, to: ["x@example.net"], subject: "via project relay", text: "t", attachments: [], reply_to_inbox: true }),
+    );
     await drainJobs();
     expect(sink.received.at(-1)!.to).toEqual(["x@example.net"]);
     await tx((db) => removeRelay(db, { actor: seeded.actor }));

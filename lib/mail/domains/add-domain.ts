@@ -21,11 +21,21 @@ export async function addDomain(db: Executor, opts: { actor: Actor; domain: stri
   }
   // Across projects on purpose: a domain belongs to one project on the instance.
   const [taken] = await db.select({ id: mailDomains.id }).from(mailDomains).where(eq(mailDomains.domain, domain));
-  if (taken) throw new AppError("CONFLICT", `${domain} is already registered on this instance.`, { fix: "Each domain can belong to one project; remove it there first." });
+  if (taken)
+    throw new AppError("CONFLICT", `${domain} is already registered on this instance.`, {
+      fix: "Each domain can belong to one project; remove it there first.",
+    });
   const key = await generateDkimKey();
   const [row] = await db
     .insert(mailDomains)
-    .values({ id: newId("dom"), projectId: opts.actor.projectId, domain, dkimSelector: dkimSelector(), dkimPrivateKeyEnc: encryptSecret(key.privatePem), dkimPublicKey: key.publicBase64 })
+    .values({
+      id: newId("dom"),
+      projectId: opts.actor.projectId,
+      domain,
+      dkimSelector: dkimSelector(),
+      dkimPrivateKeyEnc: encryptSecret(key.privatePem),
+      dkimPublicKey: key.publicBase64,
+    })
     .onConflictDoNothing()
     .returning();
   if (!row) throw new AppError("CONFLICT", `${domain} was just registered by someone else.`, { fix: "Reload the Domains screen." });

@@ -56,17 +56,38 @@ export async function checkDomainDns(db: Executor, opts: { actor: Actor; domainI
   const dkimValues = dkim.found.map((t) => t.join(""));
   const dmarcValues = dmarc.found.map((t) => t.join("")).filter((t) => t.toLowerCase().startsWith("v=dmarc1"));
   const note = (ok: boolean, error: string | null, missing: string, wrong: string, found: string[]) =>
-    ok ? "ok" : error ?? (found.length === 0 ? missing : wrong);
+    ok ? "ok" : (error ?? (found.length === 0 ? missing : wrong));
   const records: DnsCheck["records"] = [
-    { kind: "MX", ok: mxHosts.includes(host), found: mxHosts, note: note(mxHosts.includes(host), mx.error, "no MX record", `MX does not point to ${host}`, mxHosts) },
-    { kind: "SPF", ok: spf.length === 1, found: spf, note: note(spf.length === 1, txt.error, "no SPF record", "more than one SPF record (receivers treat that as an error)", spf) },
+    {
+      kind: "MX",
+      ok: mxHosts.includes(host),
+      found: mxHosts,
+      note: note(mxHosts.includes(host), mx.error, "no MX record", `MX does not point to ${host}`, mxHosts),
+    },
+    {
+      kind: "SPF",
+      ok: spf.length === 1,
+      found: spf,
+      note: note(spf.length === 1, txt.error, "no SPF record", "more than one SPF record (receivers treat that as an error)", spf),
+    },
     {
       kind: "DKIM",
       ok: dkimValues.some((v) => squash(v).includes(`p=${squash(d.dkimPublicKey)}`)),
       found: dkimValues.map((v) => (v.length > 80 ? `${v.slice(0, 77)}…` : v)),
-      note: note(dkimValues.some((v) => squash(v).includes(`p=${squash(d.dkimPublicKey)}`)), dkim.error, `no TXT record at ${want.DKIM.name}`, "the published key is not Brynth's", dkimValues),
+      note: note(
+        dkimValues.some((v) => squash(v).includes(`p=${squash(d.dkimPublicKey)}`)),
+        dkim.error,
+        `no TXT record at ${want.DKIM.name}`,
+        "the published key is not Brynth's",
+        dkimValues,
+      ),
     },
-    { kind: "DMARC", ok: dmarcValues.length === 1, found: dmarcValues, note: note(dmarcValues.length === 1, dmarc.error, "no DMARC record", "more than one DMARC record", dmarcValues) },
+    {
+      kind: "DMARC",
+      ok: dmarcValues.length === 1,
+      found: dmarcValues,
+      note: note(dmarcValues.length === 1, dmarc.error, "no DMARC record", "more than one DMARC record", dmarcValues),
+    },
   ];
   const check: DnsCheck = { checked_at: new Date().toISOString(), records };
   const dkimOk = records[2].ok;

@@ -17,7 +17,10 @@ export async function ensureDefaultDomain(db: Executor): Promise<MailDomain> {
   g.__brynthDefaultDomain ??= new Map();
   const cached = g.__brynthDefaultDomain.get(name);
   if (cached) return cached;
-  let [row] = await db.select().from(mailDomains).where(and(eq(mailDomains.domain, name), isNull(mailDomains.projectId)));
+  let [row] = await db
+    .select()
+    .from(mailDomains)
+    .where(and(eq(mailDomains.domain, name), isNull(mailDomains.projectId)));
   if (!row) {
     const key = await generateDkimKey();
     await db
@@ -38,4 +41,3 @@ export async function ensureDefaultDomain(db: Executor): Promise<MailDomain> {
   g.__brynthDefaultDomain.set(name, row);
   return row;
 }
-

@@ -14,5 +14,4 @@ export async function generateDkimKey(): Promise<{ privatePem: string; publicBas
 }
 
 /** `brynth202611`: dated, so a later key can be published beside the old one before switching. */
-export const dkimSelector = (now = new Date()) =>
-  `brynth${now.getUTCFullYear()}${String(now.getUTCMonth() + 1).padStart(2, "0")}`;
+export const dkimSelector = (now = new Date()) => `brynth${now.getUTCFullYear()}${String(now.getUTCMonth() + 1).padStart(2, "0")}`;

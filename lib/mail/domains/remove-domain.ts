@@ -6,9 +6,15 @@ import { AppError, notFound } from "@/lib/errors";
 
 /** Removes a custom domain; refused while live mailboxes use it (their mail would silently stop). */
 export async function removeDomain(db: Executor, opts: { actor: Actor; domainId: string }) {
-  const [d] = await db.select().from(mailDomains).where(and(eq(mailDomains.id, opts.domainId), eq(mailDomains.projectId, opts.actor.projectId)));
+  const [d] = await db
+    .select()
+    .from(mailDomains)
+    .where(and(eq(mailDomains.id, opts.domainId), eq(mailDomains.projectId, opts.actor.projectId)));
   if (!d) throw notFound(`Domain ${opts.domainId}`, "Only custom domains of this project can be removed.");
-  const [used] = await db.select({ n: count() }).from(mailboxes).where(and(eq(mailboxes.projectId, opts.actor.projectId), eq(mailboxes.domainId, d.id), isNull(mailboxes.deletedAt)));
+  const [used] = await db
+    .select({ n: count() })
+    .from(mailboxes)
+    .where(and(eq(mailboxes.projectId, opts.actor.projectId), eq(mailboxes.domainId, d.id), isNull(mailboxes.deletedAt)));
   if (used.n > 0) {
     throw new AppError("CONFLICT", `${d.domain} still has ${used.n} mailbox${used.n === 1 ? "" : "es"}.`, { fix: "Delete or move its mailboxes first." });
   }

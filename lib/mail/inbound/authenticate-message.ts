@@ -32,7 +32,12 @@ export async function authenticateMessage(
       details: (res.headers ?? "").trim().slice(0, 4000),
     };
   } catch (err) {
-    return { spf: "temperror", dkim: "temperror", dmarc: "temperror", details: `authentication failed: ${err instanceof Error ? err.message : String(err)}`.slice(0, 500) };
+    return {
+      spf: "temperror",
+      dkim: "temperror",
+      dmarc: "temperror",
+      details: `authentication failed: ${err instanceof Error ? err.message : String(err)}`.slice(0, 500),
+    };
   }
 }
 

@@ -20,7 +20,14 @@ export async function findRelated(
   const ids = [...new Set([opts.inReplyTo, ...[...opts.references].reverse()].filter((x): x is string => !!x))].slice(0, 50);
   if (ids.length === 0) return { threadId: null, repliedTo: null };
   const rows = await db
-    .select({ id: mailMessages.id, rfc: mailMessages.rfcMessageId, threadId: mailMessages.threadId, mailboxId: mailMessages.mailboxId, direction: mailMessages.direction, replyToInbox: mailMessages.replyToInbox })
+    .select({
+      id: mailMessages.id,
+      rfc: mailMessages.rfcMessageId,
+      threadId: mailMessages.threadId,
+      mailboxId: mailMessages.mailboxId,
+      direction: mailMessages.direction,
+      replyToInbox: mailMessages.replyToInbox,
+    })
     .from(mailMessages)
     .where(and(eq(mailMessages.projectId, opts.projectId), inArray(mailMessages.rfcMessageId, ids)));
   const rank = (rfc: string | null) => ids.indexOf(rfc ?? "");

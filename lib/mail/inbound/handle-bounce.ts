@@ -10,10 +10,7 @@ import { isFailure, type DsnReport } from "@/lib/mail/inbound/parse-dsn";
  * `email.bounced` event (the diagnostic is the remote server's text, hence untrusted). Returns the event id, or
  * null when the report cites none of our messages (it is then ordinary mail).
  */
-export async function handleBounce(
-  tx: Executor,
-  opts: { projectId: string; report: DsnReport; dsnMessageId: string },
-): Promise<string | null | "not-ours"> {
+export async function handleBounce(tx: Executor, opts: { projectId: string; report: DsnReport; dsnMessageId: string }): Promise<string | null | "not-ours"> {
   if (opts.report.citedIds.length === 0) return "not-ours";
   const sent = await tx
     .select({ id: mailMessages.id, to: mailMessages.to, status: mailMessages.status })
@@ -22,7 +19,8 @@ export async function handleBounce(
   if (sent.length === 0) return "not-ours";
   let eventId: string | null = null;
   for (const m of sent) {
-    const failure = opts.report.recipients.find((r) => isFailure(r) && (!r.recipient || m.to.some((t) => t.toLowerCase() === r.recipient!.toLowerCase()))) ??
+    const failure =
+      opts.report.recipients.find((r) => isFailure(r) && (!r.recipient || m.to.some((t) => t.toLowerCase() === r.recipient!.toLowerCase()))) ??
       opts.report.recipients.find(isFailure);
     if (!failure) continue; // delayed or relayed: nothing to report yet
     await tx

@@ -21,7 +21,14 @@ export async function inboundContext(
 ): Promise<InboundContext> {
   const from = opts.from?.toLowerCase() ?? null;
   const domain = from ? from.slice(from.lastIndexOf("@") + 1) : null;
-  const [row] = await query<{ dupId: string | null; dupEvent: string | null; blocks: number; allows: number; sourceId: string | null; sourceName: string | null }>(
+  const [row] = await query<{
+    dupId: string | null;
+    dupEvent: string | null;
+    blocks: number;
+    allows: number;
+    sourceId: string | null;
+    sourceName: string | null;
+  }>(
     db,
     sql`
       with dup as (

@@ -29,7 +29,19 @@ export interface ParsedMessage {
   parseError: string | null;
 }
 
-const KEPT_HEADERS = ["message-id", "in-reply-to", "references", "date", "auto-submitted", "precedence", "list-id", "list-unsubscribe", "x-auto-response-suppress", "content-type", "return-path"];
+const KEPT_HEADERS = [
+  "message-id",
+  "in-reply-to",
+  "references",
+  "date",
+  "auto-submitted",
+  "precedence",
+  "list-id",
+  "list-unsubscribe",
+  "x-auto-response-suppress",
+  "content-type",
+  "return-path",
+];
 
 /** `<a@b>` → `a@b`: ids are stored and compared without brackets. */
 export const bareId = (id: string) => id.trim().replace(/^<|>$/g, "").trim();
@@ -54,7 +66,10 @@ export async function parseMessage(raw: Buffer): Promise<ParsedMessage> {
   return {
     messageId: mail.messageId ? bareId(mail.messageId) : null,
     inReplyTo: mail.inReplyTo ? bareId(mail.inReplyTo.split(/\s+/)[0]) : null,
-    references: refs.flatMap((r) => r.split(/\s+/)).filter(Boolean).map(bareId),
+    references: refs
+      .flatMap((r) => r.split(/\s+/))
+      .filter(Boolean)
+      .map(bareId),
     from: firstAddress(mail.from),
     to: addresses(mail.to),
     cc: addresses(mail.cc),
@@ -82,7 +97,10 @@ const unfold = (v: string) => v.replace(/\r?\n[ \t]+/g, " ").trim();
 function addresses(v: AddressObject | AddressObject[] | undefined): string[] {
   if (!v) return [];
   const list = (Array.isArray(v) ? v : [v]).flatMap((o) => o.value);
-  return list.flatMap((a) => (a.group ? a.group : [a])).map((a) => a.address?.trim()).filter((a): a is string => !!a);
+  return list
+    .flatMap((a) => (a.group ? a.group : [a]))
+    .map((a) => a.address?.trim())
+    .filter((a): a is string => !!a);
 }
 
 function firstAddress(v: AddressObject | undefined): ParsedMessage["from"] {

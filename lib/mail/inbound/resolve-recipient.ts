@@ -22,10 +22,7 @@ export async function resolveRecipient(db: Executor, address: string): Promise<R
   const [row] = await db
     .select({ d: { projectId: mailDomains.projectId, verifiedAt: mailDomains.verifiedAt }, m: mailboxes })
     .from(mailDomains)
-    .leftJoin(
-      mailboxes,
-      and(eq(mailboxes.domainId, mailDomains.id), eq(mailboxes.address, addr), isNull(mailboxes.deletedAt), eq(mailboxes.status, "active")),
-    )
+    .leftJoin(mailboxes, and(eq(mailboxes.domainId, mailDomains.id), eq(mailboxes.address, addr), isNull(mailboxes.deletedAt), eq(mailboxes.status, "active")))
     .where(eq(mailDomains.domain, domain))
     .limit(1);
   const ours = row && (row.d.projectId === null ? domain === defaultMailDomain() : row.d.verifiedAt !== null);

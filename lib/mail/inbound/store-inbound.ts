@@ -44,7 +44,13 @@ export interface PreparedInbound {
 export async function prepareInbound(db: Executor, copy: Pick<InboundCopy, "mailbox" | "parsed">): Promise<PreparedInbound> {
   const { mailbox, parsed } = copy;
   const [context, related] = await Promise.all([
-    inboundContext(db, { projectId: mailbox.projectId, mailboxId: mailbox.id, isDefault: mailbox.isDefault, rfcMessageId: parsed.messageId, from: parsed.from?.address ?? null }),
+    inboundContext(db, {
+      projectId: mailbox.projectId,
+      mailboxId: mailbox.id,
+      isDefault: mailbox.isDefault,
+      rfcMessageId: parsed.messageId,
+      from: parsed.from?.address ?? null,
+    }),
     findRelated(db, { projectId: mailbox.projectId, mailboxId: mailbox.id, inReplyTo: parsed.inReplyTo, references: parsed.references }),
   ]);
   return { context, related };
@@ -77,22 +83,39 @@ export async function writeInbound(
   await together([
     () =>
       related.threadId
-        ? tx.update(mailThreads).set({ messageCount: sql`${mailThreads.messageCount} + 1`, lastMessageAt: now, updatedAt: now }).where(and(eq(mailThreads.projectId, projectId), eq(mailThreads.id, threadId)))
+        ? tx
+            .update(mailThreads)
+            .set({ messageCount: sql`${mailThreads.messageCount} + 1`, lastMessageAt: now, updatedAt: now })
+            .where(and(eq(mailThreads.projectId, projectId), eq(mailThreads.id, threadId)))
         : tx.insert(mailThreads).values({ id: threadId, projectId, mailboxId: mailbox.id, subject, messageCount: 1, lastMessageAt: now }),
     !!emit &&
       (async () => {
         const payload = { ...receivedPayload(message, mailbox.address, c.attachments), reply_to: related.repliedTo?.id ?? null };
-        const event = await emitEvent(tx, { projectId, source: context.source!.name, sourceId: context.source!.id, type: "email.received", trust: "external_untrusted", payload });
+        const event = await emitEvent(tx, {
+          projectId,
+          source: context.source!.name,
+          sourceId: context.source!.id,
+          type: "email.received",
+          trust: "external_untrusted",
+          payload,
+        });
         message.eventId = event.id;
       }),
   ]);
   const eventId = message.eventId;
   await together([
     () => tx.insert(mailMessages).values(message),
-    c.attachments.length > 0 && (() => tx.insert(mailAttachments).values(c.attachments.map((a) => ({ id: newId("att"), projectId, messageId: message.id, ...a })))),
+    c.attachments.length > 0 &&
+      (() => tx.insert(mailAttachments).values(c.attachments.map((a) => ({ id: newId("att"), projectId, messageId: message.id, ...a })))),
     // The disk module's table for `evt_…/name`, pointing at the same blobs as the mail store (no second copy).
-    !!emit && c.attachments.length > 0 &&
-      (() => tx.insert(diskAttachments).values(c.attachments.map((a) => ({ projectId, eventId: eventId!, name: a.name, blobKey: a.blobKey, sizeBytes: a.sizeBytes, contentType: a.contentType })))),
+    !!emit &&
+      c.attachments.length > 0 &&
+      (() =>
+        tx
+          .insert(diskAttachments)
+          .values(
+            c.attachments.map((a) => ({ projectId, eventId: eventId!, name: a.name, blobKey: a.blobKey, sizeBytes: a.sizeBytes, contentType: a.contentType })),
+          )),
     () =>
       recordSystemAct(tx, {
         projectId,

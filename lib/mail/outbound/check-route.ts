@@ -12,8 +12,12 @@ export async function checkRoute(db: Executor, projectId: string, recipients: re
   const outside: string[] = [];
   for (const d of domains) if (!(await isLocalDomain(db, d))) outside.push(d);
   if (outside.length > 0 && !(await relayFor(db, projectId))) {
-    throw new AppError("service_unavailable", `No outbound mail transport is configured, so mail to ${outside.join(", ")} cannot be sent. Nothing was queued.`, {
-      fix: "Ask the owner to set an SMTP relay (Mail settings screen, or SMTP_RELAY_URL); addresses on this instance work without one.",
-    });
+    throw new AppError(
+      "service_unavailable",
+      `No outbound mail transport is configured, so mail to ${outside.join(", ")} cannot be sent. Nothing was queued.`,
+      {
+        fix: "Ask the owner to set an SMTP relay (Mail settings screen, or SMTP_RELAY_URL); addresses on this instance work without one.",
+      },
+    );
   }
 }

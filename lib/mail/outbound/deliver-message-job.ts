@@ -13,5 +13,6 @@ export const deliverMessageJob = defineJobKind({
   retryMaxMs: 3_600_000,
   timeoutMs: 120_000,
   handler: (payload, ctx) => deliverMessage(payload.message_id, ctx),
-  onFailure: (payload, ctx) => failMessage(ctx.db, { projectId: ctx.job.projectId ?? "", messageId: payload.message_id, error: ctx.error, attempts: ctx.job.attempts }),
+  onFailure: (payload, ctx) =>
+    failMessage(ctx.db, { projectId: ctx.job.projectId ?? "", messageId: payload.message_id, error: ctx.error, attempts: ctx.job.attempts }),
 });

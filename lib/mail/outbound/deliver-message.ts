@@ -33,8 +33,22 @@ export async function deliverMessage(messageId: string, ctx: JobContext): Promis
   if (!m) return;
   try {
     const [mailbox, rows] = await Promise.all([
-      memo("mailbox", m.mailboxId, SETTINGS_TTL_MS, async () => (await db.select().from(mailboxes).where(and(eq(mailboxes.projectId, m.projectId), eq(mailboxes.id, m.mailboxId))))[0]),
-      db.select().from(mailAttachments).where(and(eq(mailAttachments.projectId, m.projectId), eq(mailAttachments.messageId, m.id))),
+      memo(
+        "mailbox",
+        m.mailboxId,
+        SETTINGS_TTL_MS,
+        async () =>
+          (
+            await db
+              .select()
+              .from(mailboxes)
+              .where(and(eq(mailboxes.projectId, m.projectId), eq(mailboxes.id, m.mailboxId)))
+          )[0],
+      ),
+      db
+        .select()
+        .from(mailAttachments)
+        .where(and(eq(mailAttachments.projectId, m.projectId), eq(mailAttachments.messageId, m.id))),
     ]);
     const attachments = await Promise.all(rows.map(async (a) => ({ ...a, content: await readMailBlob(a.blobKey) })));
     const raw = await composeMessage({
@@ -52,9 +66,22 @@ export async function deliverMessage(messageId: string, ctx: JobContext): Promis
     return async (tx) => {
       await tx
         .update(mailMessages)
-        .set({ status: "sent", sentAt: sql`now()`, deliveryResponse: response.slice(0, 1000), sizeBytes: raw.byteLength, lastError: null, updatedAt: sql`now()` })
+        .set({
+          status: "sent",
+          sentAt: sql`now()`,
+          deliveryResponse: response.slice(0, 1000),
+          sizeBytes: raw.byteLength,
+          lastError: null,
+          updatedAt: sql`now()`,
+        })
         .where(and(eq(mailMessages.projectId, m.projectId), eq(mailMessages.id, m.id)));
-      await recordSystemAct(tx, { projectId: m.projectId, op: "email.deliver", subject: m.id, input: { to: rcpt, size_bytes: raw.byteLength }, output: { response } });
+      await recordSystemAct(tx, {
+        projectId: m.projectId,
+        op: "email.deliver",
+        subject: m.id,
+        input: { to: rcpt, size_bytes: raw.byteLength },
+        output: { response },
+      });
     };
   } catch (err) {
     await db

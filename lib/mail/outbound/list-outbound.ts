@@ -10,7 +10,11 @@ export const outboundStatuses = ["queued", "sending", "sent", "failed", "bounced
  */
 const encode = (r: { at: string; id: string }) => Buffer.from(`${r.at}|${r.id}`).toString("base64url");
 function decode(cursor: string | undefined): { at: string; id: string } | null {
-  const m = cursor ? Buffer.from(cursor, "base64url").toString("utf8").match(/^([0-9 :.+-]{19,40})\|(msg_[A-Za-z0-9]{1,40})$/) : null;
+  const m = cursor
+    ? Buffer.from(cursor, "base64url")
+        .toString("utf8")
+        .match(/^([0-9 :.+-]{19,40})\|(msg_[A-Za-z0-9]{1,40})$/)
+    : null;
   return m ? { at: m[1], id: m[2] } : null;
 }
 

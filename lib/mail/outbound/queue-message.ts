@@ -36,7 +36,9 @@ export async function queueMessages(tx: Executor, o: QueueMessageOptions): Promi
   const domain = o.mailbox.address.slice(o.mailbox.address.lastIndexOf("@") + 1);
   const status = o.status ?? "queued";
   const items = o.to.map((to) => ({ id: newId("msg"), threadId: newId("thr"), to }));
-  await tx.insert(mailThreads).values(items.map((m) => ({ id: m.threadId, projectId, mailboxId: o.mailbox.id, subject: o.subject, messageCount: 1, lastMessageAt: sql`now()` })));
+  await tx
+    .insert(mailThreads)
+    .values(items.map((m) => ({ id: m.threadId, projectId, mailboxId: o.mailbox.id, subject: o.subject, messageCount: 1, lastMessageAt: sql`now()` })));
   await tx.insert(mailMessages).values(
     items.map((m) => ({
       id: m.id,

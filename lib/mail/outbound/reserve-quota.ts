@@ -19,17 +19,24 @@ export async function reserveQuota(tx: Executor, projectId: string, n: number, n
     { period: monthPeriod(now), limit: env().EMAIL_MONTHLY_LIMIT, what: "month", resets: "on the 1st (UTC)" },
   ];
   for (const l of limits) {
-    const rows = n > l.limit ? [] : await query<{ used: number }>(
-      tx,
-      sql`insert into mail_quota (project_id, period, used) values (${projectId}, ${l.period}, ${n})
+    const rows =
+      n > l.limit
+        ? []
+        : await query<{ used: number }>(
+            tx,
+            sql`insert into mail_quota (project_id, period, used) values (${projectId}, ${l.period}, ${n})
           on conflict (project_id, period) do update set used = mail_quota.used + ${n}
           where mail_quota.used + ${n} <= ${l.limit}
           returning used`,
-    );
+          );
     if (rows.length === 0) {
-      throw new AppError("QUOTA_EXCEEDED", `This send needs ${n} message${n === 1 ? "" : "s"}, more than the project has left this ${l.what} (limit ${l.limit} a ${l.what}).`, {
-        fix: `Send fewer messages or wait: the ${l.what}ly count resets ${l.resets}. The Outbound mail screen shows the use.`,
-      });
+      throw new AppError(
+        "QUOTA_EXCEEDED",
+        `This send needs ${n} message${n === 1 ? "" : "s"}, more than the project has left this ${l.what} (limit ${l.limit} a ${l.what}).`,
+        {
+          fix: `Send fewer messages or wait: the ${l.what}ly count resets ${l.resets}. The Outbound mail screen shows the use.`,
+        },
+      );
     }
   }
 }

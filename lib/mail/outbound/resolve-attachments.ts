@@ -24,7 +24,8 @@ export async function resolveAttachments(db: Executor, actor: Actor, paths: read
       files.push(await openDiskFile(db, { actor, path }));
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
-      if (err.code === "validation_error") throw fieldError(`attachments.${i}`, `${JSON.stringify(path)} is not a valid path: ${err.message.replace(/^path: /, "")}`);
+      if (err.code === "validation_error")
+        throw fieldError(`attachments.${i}`, `${JSON.stringify(path)} is not a valid path: ${err.message.replace(/^path: /, "")}`);
       if (err.code === "NOT_FOUND") {
         throw new AppError("NOT_FOUND", `attachments.${i}: file ${path} not found.`, {
           fix: "Attach files that exist: list them with file_list; inbound attachments are evt_<event id>/<name> as named in the event.",
@@ -35,7 +36,11 @@ export async function resolveAttachments(db: Executor, actor: Actor, paths: read
   }
   const total = files.reduce((n, f) => n + f.sizeBytes, 0);
   if (total > ATTACHMENTS_MAX_BYTES) {
-    throw fieldError("attachments", `total ${total} bytes, more than the 10 MB (${ATTACHMENTS_MAX_BYTES} bytes) allowed per message`, "Attach fewer or smaller files, or share large files with file_url links.");
+    throw fieldError(
+      "attachments",
+      `total ${total} bytes, more than the 10 MB (${ATTACHMENTS_MAX_BYTES} bytes) allowed per message`,
+      "Attach fewer or smaller files, or share large files with file_url links.",
+    );
   }
   const names = attachmentNames(files.map((f) => f.name));
   const out: OutboundFile[] = [];

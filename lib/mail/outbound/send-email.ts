@@ -24,7 +24,10 @@ export interface SendEmailInput {
  * transaction. Checks run cheapest first and before anything is written — route (relay), attachments, then the
  * quota — so a refused call leaves nothing behind. The approval gate (policy) is added in front of this later.
  */
-export async function sendEmail(tx: Executor, opts: { actor: Actor; /** Store as `pending` until an approval releases it. */ hold?: boolean } & SendEmailInput) {
+export async function sendEmail(
+  tx: Executor,
+  opts: { actor: Actor /** Store as `pending` until an approval releases it. */; hold?: boolean } & SendEmailInput,
+) {
   const { actor } = opts;
   const seen = new Set<string>();
   for (const [i, to] of opts.to.entries()) {

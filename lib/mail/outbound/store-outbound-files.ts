@@ -6,7 +6,14 @@ import type { OutboundFile } from "@/lib/mail/outbound/resolve-attachments";
 export async function storeOutboundFiles(projectId: string, files: OutboundFile[]): Promise<StoredBlob[]> {
   const out: StoredBlob[] = [];
   for (const f of files) {
-    out.push({ name: f.name, contentType: f.contentType, sizeBytes: f.bytes.byteLength, blobKey: await putMailBlob(projectId, f.bytes, f.contentType), contentId: null, inline: false });
+    out.push({
+      name: f.name,
+      contentType: f.contentType,
+      sizeBytes: f.bytes.byteLength,
+      blobKey: await putMailBlob(projectId, f.bytes, f.contentType),
+      contentId: null,
+      inline: false,
+    });
   }
   return out;
 }

@@ -35,7 +35,12 @@ export async function testRelay(db: Executor, opts: { actor: Actor; to: string }
     headers: { "Auto-Submitted": "auto-generated" },
     createdAt: new Date(),
   };
-  const raw = await composeMessage({ message, from: { address: mailbox.address, name: mailbox.displayName }, attachments: [], key: await signingKey(db, mailbox.domainId) });
+  const raw = await composeMessage({
+    message,
+    from: { address: mailbox.address, name: mailbox.displayName },
+    attachments: [],
+    key: await signingKey(db, mailbox.domainId),
+  });
   const transport = nodemailer.createTransport(transportOptions(relay));
   let response: string;
   try {
@@ -43,7 +48,9 @@ export async function testRelay(db: Executor, opts: { actor: Actor; to: string }
     response = String(info.response ?? "250 OK");
   } catch (err) {
     const text = (err as { response?: string }).response ?? (err instanceof Error ? err.message : String(err));
-    throw new AppError("service_unavailable", `The relay refused or could not be reached: ${text}`.slice(0, 500), { fix: "Check host, port, TLS mode and login, then try again." });
+    throw new AppError("service_unavailable", `The relay refused or could not be reached: ${text}`.slice(0, 500), {
+      fix: "Check host, port, TLS mode and login, then try again.",
+    });
   } finally {
     transport.close();
   }

@@ -26,7 +26,9 @@ describe("stripe", () => {
   });
 
   it("accepts several v1 values when one of them matches", () => {
-    const good = header().split(",").find((p) => p.startsWith("v1="))!;
+    const good = header()
+      .split(",")
+      .find((p) => p.startsWith("v1="))!;
     const t = header().split(",")[0];
     const value = `${t},v1=${"0".repeat(64)},${good},v0=${"1".repeat(64)}`;
     expect(check({ verification: "stripe", secrets: [secret], headers: new Headers({ "stripe-signature": value }) }).ok).toBe(true);
@@ -41,7 +43,12 @@ describe("stripe", () => {
   });
 
   it("rejects timestamps outside 300 s in either direction and accepts the edges", () => {
-    for (const [offset, ok] of [[-301, false], [301, false], [-300, true], [300, true]] as const) {
+    for (const [offset, ok] of [
+      [-301, false],
+      [301, false],
+      [-300, true],
+      [300, true],
+    ] as const) {
       const h = new Headers({ "stripe-signature": header({ timestamp: now() + offset }) });
       expect(check({ verification: "stripe", secrets: [secret], headers: h }).ok, `offset ${offset}`).toBe(ok);
     }

@@ -60,20 +60,21 @@ describe.each(tools.map((t) => [t.name, t] as const))("%s", (_name, tool) => {
     expect((await restRes.json()).error.code).toBe("unauthorized");
   });
 
-  if (scopesOf(tool).length > 0) it("hides and refuses the tool for a key without its scope", async () => {
-    const others = allScopes.filter((s) => !scopesOf(tool).includes(s));
-    const { secret } = await seedKey(full.projectId, others, `without ${tool.name}`);
-    const { client } = await connectMcp(server.url, secret);
-    const listed = (await client.listTools()).tools.map((t) => t.name);
-    expect(listed).not.toContain(tool.name);
-    const res = await client.callTool({ name: tool.name, arguments: tool.example ?? {} });
-    expect(res.isError).toBe(true);
-    expect(errorCode(res)).toBe("missing_permission");
-    await client.close();
-    const restRes = await restRequest(tool, secret, (tool.example as Record<string, unknown>) ?? {});
-    expect(restRes.status).toBe(403);
-    expect((await restRes.json()).error.code).toBe("missing_permission");
-  });
+  if (scopesOf(tool).length > 0)
+    it("hides and refuses the tool for a key without its scope", async () => {
+      const others = allScopes.filter((s) => !scopesOf(tool).includes(s));
+      const { secret } = await seedKey(full.projectId, others, `without ${tool.name}`);
+      const { client } = await connectMcp(server.url, secret);
+      const listed = (await client.listTools()).tools.map((t) => t.name);
+      expect(listed).not.toContain(tool.name);
+      const res = await client.callTool({ name: tool.name, arguments: tool.example ?? {} });
+      expect(res.isError).toBe(true);
+      expect(errorCode(res)).toBe("missing_permission");
+      await client.close();
+      const restRes = await restRequest(tool, secret, (tool.example as Record<string, unknown>) ?? {});
+      expect(restRes.status).toBe(403);
+      expect((await restRes.json()).error.code).toBe("missing_permission");
+    });
 
   it("rejects an unknown argument with validation_error over both transports", async () => {
     const args = { ...((tool.example as Record<string, unknown>) ?? {}), bogus_argument: 1 };
@@ -92,15 +93,16 @@ describe.each(tools.map((t) => [t.name, t] as const))("%s", (_name, tool) => {
     expect(listed.outputSchema?.type).toBe("object");
   });
 
-  if (tool.example !== undefined) it("gives the same result shape over MCP and REST", async () => {
-    const viaMcp = await mcp.callTool({ name: tool.name, arguments: tool.example });
-    expect(viaMcp.isError).toBeFalsy();
-    expect(JSON.parse((viaMcp.content as { text: string }[])[0].text)).toEqual(viaMcp.structuredContent);
-    const restRes = await restRequest(tool, full.secret, tool.example as Record<string, unknown>);
-    expect(restRes.status).toBe(200);
-    const viaRest = await restRes.json();
-    expect(tool.output.safeParse(viaRest).success).toBe(true);
-    expect(tool.output.safeParse(viaMcp.structuredContent).success).toBe(true);
-    expect(Object.keys(viaRest).sort()).toEqual(Object.keys(viaMcp.structuredContent as object).sort());
-  });
+  if (tool.example !== undefined)
+    it("gives the same result shape over MCP and REST", async () => {
+      const viaMcp = await mcp.callTool({ name: tool.name, arguments: tool.example });
+      expect(viaMcp.isError).toBeFalsy();
+      expect(JSON.parse((viaMcp.content as { text: string }[])[0].text)).toEqual(viaMcp.structuredContent);
+      const restRes = await restRequest(tool, full.secret, tool.example as Record<string, unknown>);
+      expect(restRes.status).toBe(200);
+      const viaRest = await restRes.json();
+      expect(tool.output.safeParse(viaRest).success).toBe(true);
+      expect(tool.output.safeParse(viaMcp.structuredContent).success).toBe(true);
+      expect(Object.keys(viaRest).sort()).toEqual(Object.keys(viaMcp.structuredContent as object).sort());
+    });
 });

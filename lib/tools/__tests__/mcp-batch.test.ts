@@ -51,7 +51,10 @@ describe("JSON-RPC batches", () => {
     const headers = { ...(await session("2025-03-26")), "mcp-protocol-version": "2025-03-26" };
     const sse = await rawMcp(server.url, [ping(1), ping(2)], { ...headers, accept: "text/event-stream" });
     expect(sse.headers.get("content-type")).toContain("text/event-stream");
-    const ids = (await sse.text()).split("\n").filter((l) => l.startsWith("data: ")).map((l) => JSON.parse(l.slice(6)).id);
+    const ids = (await sse.text())
+      .split("\n")
+      .filter((l) => l.startsWith("data: "))
+      .map((l) => JSON.parse(l.slice(6)).id);
     expect(ids.sort()).toEqual([1, 2]);
     expect((await rawMcp(server.url, [initialized, initialized], headers)).status).toBe(202);
   });
@@ -73,7 +76,12 @@ describe("JSON-RPC batches", () => {
   });
 
   it("refuses a batch holding initialize, an invalid member, or nothing", async () => {
-    const init = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-03-26", capabilities: {}, clientInfo: { name: "x", version: "1" } } };
+    const init = {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-03-26", capabilities: {}, clientInfo: { name: "x", version: "1" } },
+    };
     for (const batch of [[init], [ping(1), { hello: "world" }], []]) {
       const res = await rawMcp(server.url, batch, auth);
       expect(res.status).toBe(400);

@@ -18,13 +18,29 @@ const waitCall = (id: number, seconds = WAIT_SECONDS) => ({
 });
 const cancel = (requestId: number) => ({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId, reason: "test" } });
 const waitEntries = async (projectId: string) =>
-  (await (await getDb()).select({ n: count() }).from(ledgerEntries).where(and(eq(ledgerEntries.projectId, projectId), eq(ledgerEntries.op, "inbox.wait"))))[0].n;
-const messages = (sse: string) => sse.split("\n").filter((l) => l.startsWith("data: ")).map((l) => JSON.parse(l.slice(6)));
+  (
+    await (
+      await getDb()
+    )
+      .select({ n: count() })
+      .from(ledgerEntries)
+      .where(and(eq(ledgerEntries.projectId, projectId), eq(ledgerEntries.op, "inbox.wait")))
+  )[0].n;
+const messages = (sse: string) =>
+  sse
+    .split("\n")
+    .filter((l) => l.startsWith("data: "))
+    .map((l) => JSON.parse(l.slice(6)));
 
 async function openSession(url: string, secret: string) {
   const res = await rawMcp(
     url,
-    { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "cancel-test", version: "1" } } },
+    {
+      jsonrpc: "2.0",
+      id: 0,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "cancel-test", version: "1" } },
+    },
     { authorization: `Bearer ${secret}` },
   );
   return { authorization: `Bearer ${secret}`, "mcp-session-id": res.headers.get("mcp-session-id")!, "mcp-protocol-version": "2025-06-18" };

@@ -16,8 +16,7 @@ const init = (version = "2025-06-18") => ({
   params: { protocolVersion: version, capabilities: {}, clientInfo: { name: "raw-test", version: "1" } },
 });
 const call = (name: string, args: unknown = {}) => ({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name, arguments: args } });
-const ledgerCount = async () =>
-  (await (await getDb()).select({ n: count() }).from(ledgerEntries).where(eq(ledgerEntries.projectId, seeded.project.id)))[0].n;
+const ledgerCount = async () => (await (await getDb()).select({ n: count() }).from(ledgerEntries).where(eq(ledgerEntries.projectId, seeded.project.id)))[0].n;
 
 beforeAll(async () => {
   server = await startApiServer();

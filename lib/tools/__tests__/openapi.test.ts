@@ -29,7 +29,12 @@ describe("OpenAPI document", () => {
     "%s: path parameters are parameters only, and every required body field exists",
     (_label, { path, op }) => {
       const inPath = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
-      expect(op.parameters.filter((p) => p.in === "path").map((p) => p.name).sort()).toEqual([...inPath].sort());
+      expect(
+        op.parameters
+          .filter((p) => p.in === "path")
+          .map((p) => p.name)
+          .sort(),
+      ).toEqual([...inPath].sort());
       const body = op.requestBody?.content["application/json"].schema;
       if (!body) return;
       for (const name of inPath) {
@@ -40,29 +45,28 @@ describe("OpenAPI document", () => {
     },
   );
 
-  it(
-    "generates TypeScript types (openapi-typescript) that compile, with path parameters out of the bodies",
-    async () => {
-      writeFileSync(join(dir, "api.ts"), await openapiTS(doc as unknown as Parameters<typeof openapiTS>[0]));
-      // Fails to compile if `task_id` or `event_id` were still required body fields.
-      writeFileSync(
-        join(dir, "use.ts"),
-        [
-          'import type { paths } from "./api";',
-          'type StateBody = NonNullable<paths["/api/v1/state/{task_id}"]["put"]["requestBody"]>["content"]["application/json"];',
-          "export const state: StateBody = { state: { step: 1 } };",
-          'type AckPath = paths["/api/v1/events/{event_id}/ack"]["post"]["parameters"]["path"];',
-          'export const ack: AckPath = { event_id: "evt_1" };',
-        ].join("\n"),
-      );
-      writeFileSync(
-        join(dir, "tsconfig.json"),
-        JSON.stringify({ compilerOptions: { strict: true, noEmit: true, target: "es2022", module: "esnext", moduleResolution: "bundler", types: [] }, include: ["*.ts"] }),
-      );
-      const tsc = spawnSync(resolve("node_modules/.bin/tsc"), ["--noEmit", "-p", dir], { encoding: "utf8" });
-      expect(tsc.stdout + tsc.stderr).toBe("");
-      expect(tsc.status).toBe(0);
-    },
-    60_000,
-  );
+  it("generates TypeScript types (openapi-typescript) that compile, with path parameters out of the bodies", async () => {
+    writeFileSync(join(dir, "api.ts"), await openapiTS(doc as unknown as Parameters<typeof openapiTS>[0]));
+    // Fails to compile if `task_id` or `event_id` were still required body fields.
+    writeFileSync(
+      join(dir, "use.ts"),
+      [
+        'import type { paths } from "./api";',
+        'type StateBody = NonNullable<paths["/api/v1/state/{task_id}"]["put"]["requestBody"]>["content"]["application/json"];',
+        "export const state: StateBody = { state: { step: 1 } };",
+        'type AckPath = paths["/api/v1/events/{event_id}/ack"]["post"]["parameters"]["path"];',
+        'export const ack: AckPath = { event_id: "evt_1" };',
+      ].join("\n"),
+    );
+    writeFileSync(
+      join(dir, "tsconfig.json"),
+      JSON.stringify({
+        compilerOptions: { strict: true, noEmit: true, target: "es2022", module: "esnext", moduleResolution: "bundler", types: [] },
+        include: ["*.ts"],
+      }),
+    );
+    const tsc = spawnSync(resolve("node_modules/.bin/tsc"), ["--noEmit", "-p", dir], { encoding: "utf8" });
+    expect(tsc.stdout + tsc.stderr).toBe("");
+    expect(tsc.status).toBe(0);
+  }, 60_000);
 });

@@ -38,11 +38,7 @@ function message(id: Id, out: unknown) {
  * Answers one request, or a batch (an array, 2025-03-26 only), as JSON or as an SSE stream: SSE when the client
  * accepts only that, or when a call may wait long, so progress and keep-alives can flow until the result is ready.
  */
-export async function respond(
-  req: ApiRequest,
-  pending: Pending[],
-  opts: { batch?: boolean; headers?: Record<string, string> } = {},
-): Promise<Response> {
+export async function respond(req: ApiRequest, pending: Pending[], opts: { batch?: boolean; headers?: Record<string, string> } = {}): Promise<Response> {
   const accept = (req.headers.get("accept") ?? "").toLowerCase();
   const acceptsSse = accept.includes("text/event-stream");
   const acceptsJson = !accept || accept.includes("application/json") || accept.includes("*/*");
@@ -98,8 +94,7 @@ export async function respond(
   });
 }
 
-export const rpcError = (status: number, id: Id, code: number, message: string) =>
-  jsonResponse(status, { jsonrpc: "2.0", id, error: { code, message } });
+export const rpcError = (status: number, id: Id, code: number, message: string) => jsonResponse(status, { jsonrpc: "2.0", id, error: { code, message } });
 
 /** Refusals before any JSON-RPC dispatch (auth, origin, session, size) keep their HTTP status. */
 export function transportError(err: unknown): Response {

@@ -12,15 +12,7 @@ import { keyActor } from "@/lib/keys/key-actor";
 import { sessionCache } from "@/lib/keys/auth-cache";
 import { appendEntry } from "@/lib/ledger/append-entry";
 import { loadSession, newSessionId } from "@/lib/mcp/sessions";
-import {
-  BATCH_PROTOCOL,
-  DEFAULT_PROTOCOL,
-  initializeParams,
-  jsonRpcMessage,
-  LATEST_PROTOCOL,
-  PROTOCOL_VERSIONS,
-  rpcErrors,
-} from "@/lib/mcp/protocol";
+import { BATCH_PROTOCOL, DEFAULT_PROTOCOL, initializeParams, jsonRpcMessage, LATEST_PROTOCOL, PROTOCOL_VERSIONS, rpcErrors } from "@/lib/mcp/protocol";
 import type { JSONRPCMessage, JSONRPCRequest } from "@modelcontextprotocol/sdk/types.js";
 import { dispatchRequest, handleNotification, type Key } from "@/lib/tools/adapters/mcp-dispatch";
 import { respond, rpcError, transportError, type Pending } from "@/lib/tools/adapters/mcp-response";

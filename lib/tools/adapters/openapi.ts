@@ -96,5 +96,13 @@ export function openApiDocument(): unknown {
 function ifMatchHeader(r: (typeof restRoutes)[number]) {
   const arg = r.kind === "tool" ? r.tool.rest.ifMatch : undefined;
   if (!arg) return [];
-  return [{ name: "If-Match", in: "header", required: false, schema: { type: "string" }, description: `The ETag of your last read, e.g. "3": the same as \`${arg}\`.` }];
+  return [
+    {
+      name: "If-Match",
+      in: "header",
+      required: false,
+      schema: { type: "string" },
+      description: `The ETag of your last read, e.g. "3": the same as \`${arg}\`.`,
+    },
+  ];
 }

@@ -10,13 +10,7 @@ export const optionsField = z
   .optional()
   .describe("Up to 5 choices of up to 40 characters, besides approve and deny.");
 
-export const waitSecondsField = z
-  .number()
-  .int()
-  .min(0)
-  .max(120)
-  .default(45)
-  .describe("Seconds to wait for the answer in this call, 0–120. Default 45.");
+export const waitSecondsField = z.number().int().min(0).max(120).default(45).describe("Seconds to wait for the answer in this call, 0–120. Default 45.");
 
 export const expiresInField = z
   .string()
@@ -38,12 +32,7 @@ export const approversField = z
   .optional()
   .describe("Active channels to ask (`chn_…`, see `channel_list`). Default: every active channel.");
 
-export const stateRefField = z
-  .string()
-  .min(1)
-  .max(1024)
-  .optional()
-  .describe("Opaque reference to your saved state, returned with the answer.");
+export const stateRefField = z.string().min(1).max(1024).optional().describe("Opaque reference to your saved state, returned with the answer.");
 
 export const callbackUrlField = z
   .string()

@@ -5,21 +5,14 @@ import { askApproval as ask } from "@/lib/approvals/ask-approval";
 import { requestView } from "@/lib/approvals/request-view";
 import { defineTool } from "@/lib/tools/define-tool";
 import { requestShape } from "@/lib/tools/approvals/request-shape";
-import {
-  approversField,
-  callbackUrlField,
-  expiresInField,
-  optionsField,
-  stateRefField,
-  waitSecondsField,
-} from "@/lib/tools/approvals/approval-fields";
+import { approversField, callbackUrlField, expiresInField, optionsField, stateRefField, waitSecondsField } from "@/lib/tools/approvals/approval-fields";
 
 export const askApproval = defineTool({
   name: "ask_approval",
   family: "brynth",
   scope: "approvals",
   description:
-    "Asks a person to approve an action through the project channels (email, Telegram) and waits up to `wait_seconds` (default 45, max 120). Use it when nobody is watching: if the user is in this session, ask them there instead. The person decides away from this session, so put what you will do, why, what it touches and whether it can be undone in `details`, required when `risk` is `high`. Returns `status` `approved`, `denied`, `modified` (`decision` is the chosen option), `needs_context` or `expired`, with an optional `comment`. On `needs_context`: read `comment`, then open a new request with fuller `details`; do not repeat this one. If nobody decided yet it returns `pending` with a `hint`: save your state and resume with `request_status`. The project policy may decide at once (`decided_by: \"policy:<rule>\"`). Proceed only on `approved` or `modified`.",
+    'Asks a person to approve an action through the project channels (email, Telegram) and waits up to `wait_seconds` (default 45, max 120). Use it when nobody is watching: if the user is in this session, ask them there instead. The person decides away from this session, so put what you will do, why, what it touches and whether it can be undone in `details`, required when `risk` is `high`. Returns `status` `approved`, `denied`, `modified` (`decision` is the chosen option), `needs_context` or `expired`, with an optional `comment`. On `needs_context`: read `comment`, then open a new request with fuller `details`; do not repeat this one. If nobody decided yet it returns `pending` with a `hint`: save your state and resume with `request_status`. The project policy may decide at once (`decided_by: "policy:<rule>"`). Proceed only on `approved` or `modified`.',
   input: z
     .object({
       action: z.string().trim().min(1).max(100).describe("What needs approval, e.g. `refund`. Policies match on it."),
@@ -51,7 +44,11 @@ export const askApproval = defineTool({
     .strict()
     .superRefine((v, ctx) => {
       if (v.risk === "high" && !v.details) {
-        ctx.addIssue({ code: "custom", path: ["details"], message: "is required when risk is high: say what you will do, why, what it touches and whether it can be undone" });
+        ctx.addIssue({
+          code: "custom",
+          path: ["details"],
+          message: "is required when risk is high: say what you will do, why, what it touches and whether it can be undone",
+        });
       }
     }),
   output: requestShape,

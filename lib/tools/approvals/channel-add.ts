@@ -8,18 +8,12 @@ export const channelAdd = defineTool({
   family: "brynth",
   scope: "approvals",
   description:
-    "Adds a channel where people receive requests. Email: `{kind: \"email\", address, label}` sends a verification link. Telegram: `{kind: \"telegram\", label}` returns a t.me `link` the person opens to link the chat. A verified channel becomes active only after the owner approves it.",
+    'Adds a channel where people receive requests. Email: `{kind: "email", address, label}` sends a verification link. Telegram: `{kind: "telegram", label}` returns a t.me `link` the person opens to link the chat. A verified channel becomes active only after the owner approves it.',
   input: z
     .object({
       kind: z.enum(["email", "telegram"]).describe("`email` (verified by a link) or `telegram` (verified by /start to the bot)."),
       address: z.email().max(254).optional().describe("Email address to add. Only for `email`."),
-      label: z
-        .string()
-        .trim()
-        .min(1)
-        .max(40)
-        .optional()
-        .describe("Short name shown on decisions, e.g. `mario`. Default: the kind."),
+      label: z.string().trim().min(1).max(40).optional().describe("Short name shown on decisions, e.g. `mario`. Default: the kind."),
     })
     .strict()
     .superRefine((v, ctx) => {

@@ -17,10 +17,7 @@ export const policySet = defineTool({
   input: z
     .object({
       // Rules are checked one by one in proposePolicy, whose errors name the rule at fault.
-      policy: documentedAs(
-        policySchema.describe(POLICY_DESCRIPTION),
-        z.object({ rules: z.array(ruleSchema).max(MAX_RULES) }).strict(),
-      ),
+      policy: documentedAs(policySchema.describe(POLICY_DESCRIPTION), z.object({ rules: z.array(ruleSchema).max(MAX_RULES) }).strict()),
       note: z
         .string()
         .trim()

@@ -27,12 +27,14 @@ export const pathField = z
   .max(PATH_MAX_BYTES + 64)
   .transform(stripRef)
   .superRefine(rule(pathProblem))
-  .describe(
-    "The file path, e.g. `reports/2026-09.pdf`, or its `disk://` reference. Paths starting with `evt_` are inbound attachments.",
-  );
+  .describe("The file path, e.g. `reports/2026-09.pdf`, or its `disk://` reference. Paths starting with `evt_` are inbound attachments.");
 
 export const prefixField = (maxBytes: number, description: string) =>
-  z.string().superRefine(rule((p) => prefixProblem(p, maxBytes))).default("").describe(description);
+  z
+    .string()
+    .superRefine(rule((p) => prefixProblem(p, maxBytes)))
+    .default("")
+    .describe(description);
 
 export const cursorField = z.string().max(4096).optional().describe("`next_cursor` of the previous page, unchanged.");
 export const limitField = pageLimit(PAGE_MAX, PAGE_DEFAULT);

@@ -19,9 +19,7 @@ export const kvList = defineTool({
     })
     .strict(),
   output: z.object({
-    items: z.array(
-      z.object({ key: z.string(), size_bytes: z.number().int(), expires_at: nullableIso, updated_at: z.string(), version: z.number().int() }),
-    ),
+    items: z.array(z.object({ key: z.string(), size_bytes: z.number().int(), expires_at: nullableIso, updated_at: z.string(), version: z.number().int() })),
     next_cursor: z.string().nullable(),
   }),
   annotations: { ...readOnly, title: "List keys" },

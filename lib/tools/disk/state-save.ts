@@ -17,11 +17,7 @@ export const stateSave = defineTool({
         .unknown()
         .optional()
         .describe("Any JSON: what is done, what comes next and the IDs you need to resume (e.g. `request_id`). Up to 256 KB once saved."),
-      note: z
-        .string()
-        .max(NOTE_MAX_CHARS)
-        .optional()
-        .describe("Optional, up to 500 characters: a one-line summary for whoever resumes the task."),
+      note: z.string().max(NOTE_MAX_CHARS).optional().describe("Optional, up to 500 characters: a one-line summary for whoever resumes the task."),
       if_version: ifVersionField,
     })
     .strict(),

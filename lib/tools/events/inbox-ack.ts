@@ -9,8 +9,7 @@ export const inboxAck = defineTool({
   name: "inbox_ack",
   family: "brynth",
   scope: "inbox:write",
-  description:
-    "Closes an event you claimed. Optional `result` (text or JSON, max 4 KB) records what you did. Repeating the ack is safe.",
+  description: "Closes an event you claimed. Optional `result` (text or JSON, max 4 KB) records what you did. Repeating the ack is safe.",
   input: z
     .object({
       event_id: eventId,

@@ -17,13 +17,7 @@ export const inboxClaim = defineTool({
   input: z
     .object({
       event_id: eventId,
-      lease_seconds: z
-        .number()
-        .int()
-        .min(LEASE_MIN_S)
-        .max(LEASE_MAX_S)
-        .default(LEASE_DEFAULT_S)
-        .describe("Lease length in seconds, 30 to 3600, default 300."),
+      lease_seconds: z.number().int().min(LEASE_MIN_S).max(LEASE_MAX_S).default(LEASE_DEFAULT_S).describe("Lease length in seconds, 30 to 3600, default 300."),
     })
     .strict(),
   output: envelopeShape.extend({
@@ -34,9 +28,7 @@ export const inboxClaim = defineTool({
     email: z
       .object({
         html_url: z.string().nullable(),
-        attachments: z.array(
-          z.object({ name: z.string(), path: z.string(), size_bytes: z.number(), content_type: z.string(), url: z.string() }).loose(),
-        ),
+        attachments: z.array(z.object({ name: z.string(), path: z.string(), size_bytes: z.number(), content_type: z.string(), url: z.string() }).loose()),
         expires_at: z.string(),
       })
       .nullable()

@@ -8,8 +8,7 @@ export const sourceList = defineTool({
   name: "source_list",
   family: "brynth",
   scope: "admin",
-  description:
-    "Lists the active sources of the project with their webhook `url` or email `address`. Use it to find where events arrive from.",
+  description: "Lists the active sources of the project with their webhook `url` or email `address`. Use it to find where events arrive from.",
   input: z.object({}).strict(),
   output: z.object({ sources: z.array(sourceShape) }),
   annotations: { ...readOnly, title: "List event sources" },

@@ -6,8 +6,7 @@ export const sourceRemove = defineTool({
   name: "source_remove",
   family: "brynth",
   scope: "admin",
-  description:
-    "Removes a source by `name`: its URL stops accepting webhooks at once. Events already received stay in the inbox.",
+  description: "Removes a source by `name`: its URL stops accepting webhooks at once. Events already received stay in the inbox.",
   input: z.object({ name: z.string().min(1).max(64).describe("Name of the source.") }).strict(),
   output: z.object({ removed: z.literal(true), name: z.string(), removed_at: z.string() }),
   annotations: { title: "Remove an event source", readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },

@@ -7,8 +7,7 @@ export const ledgerVerify = defineTool({
   name: "ledger_verify",
   family: "brynth",
   scope: "ledger:read",
-  description:
-    "Recomputes the hash chain and returns `ok` or the first inconsistent `seq`. Use when asked to prove the record was not altered.",
+  description: "Recomputes the hash chain and returns `ok` or the first inconsistent `seq`. Use when asked to prove the record was not altered.",
   input: z
     .object({
       from_seq: z.number().int().min(1).optional().describe("First seq to check, default 1."),

@@ -12,11 +12,7 @@ export const emailSend = defineTool({
     "Sends an email from the project address, one message per recipient. `to`: 1 to 50 plain addresses (`local@domain`, ASCII, no display names). `subject` is one line of up to 255 characters; `text` (required) and `html` (optional) up to 256 KB each. `attachments`: up to 10 disk paths, `disk://` references or inbound attachments (`evt_…/name`), 10 MB in total. Replies reach the inbox as `email.received` with `reply_to` set to the `message_id`, unless `reply_to_inbox` is false. The project policy decides (tool `email_send`, risk `medium`, the recipients' domains): `deny` answers `POLICY_DENIED`; `require_approval` asks a person and waits up to `wait_seconds` (0 to 120, default 45), and once approved the messages go out on their own. Returns `{status, batch_id, request_id, messages}` with `status` `queued`, `pending` (the person has not decided) or `cancelled` (refused or expired). Limits: 50 emails a day, 1,000 a month. Failures and bounces arrive in the inbox as `email.failed` and `email.bounced`.",
   input: z
     .object({
-      to: z
-        .array(plainAddress)
-        .min(1)
-        .max(MAX_RECIPIENTS)
-        .describe("1 to 50 recipients, `local@domain`, ASCII only. One message each."),
+      to: z.array(plainAddress).min(1).max(MAX_RECIPIENTS).describe("1 to 50 recipients, `local@domain`, ASCII only. One message each."),
       subject: oneLine(SUBJECT_MAX_CHARS).describe("One line, up to 255 characters."),
       text: utf8Max(BODY_MAX_BYTES, "text").describe("The plain-text body, up to 256 KB."),
       html: utf8Max(BODY_MAX_BYTES, "html").optional().describe("An HTML body, up to 256 KB, sent as given."),

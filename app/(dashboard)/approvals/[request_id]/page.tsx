@@ -102,7 +102,12 @@ export default async function RequestPage({ params }: { params: Promise<{ reques
                 )}
               {r.stateRef && fact("State reference", <code className="text-xs">{r.stateRef}</code>)}
               {fact("Action hash", <code className="text-xs break-all">{r.actionHash}</code>)}
-              {fact("Ledger", <Link className="underline underline-offset-4" href={`/ledger?subject=${r.id}`}>Entries for this request</Link>)}
+              {fact(
+                "Ledger",
+                <Link className="underline underline-offset-4" href={`/ledger?subject=${r.id}`}>
+                  Entries for this request
+                </Link>,
+              )}
             </dl>
           </CardContent>
         </Card>

@@ -36,11 +36,25 @@ export default async function EventPage({ params }: { params: Promise<{ event_id
 
   const facts: [string, React.ReactNode][] = [
     ["Source", e.source],
-    ["Trust", <Badge key="t" variant={e.trust === "brynth" ? "secondary" : "warning"}>{e.trust}</Badge>],
+    [
+      "Trust",
+      <Badge key="t" variant={e.trust === "brynth" ? "secondary" : "warning"}>
+        {e.trust}
+      </Badge>,
+    ],
     ["Received", <RelativeTime key="r" date={e.receivedAt} />],
     ["Attempts", e.attempts],
     ["Size", `${formatBytes(e.payloadSize)}${e.contentType ? ` · ${e.contentType}` : ""}`],
-    ["Lease", e.status === "claimed" && e.leaseExpiresAt ? <span key="l">{e.claimedAgent ?? e.claimedBy} until <RelativeTime date={e.leaseExpiresAt} /></span> : dash],
+    [
+      "Lease",
+      e.status === "claimed" && e.leaseExpiresAt ? (
+        <span key="l">
+          {e.claimedAgent ?? e.claimedBy} until <RelativeTime date={e.leaseExpiresAt} />
+        </span>
+      ) : (
+        dash
+      ),
+    ],
     ["Retry", e.status === "failed" ? <RelativeTime key="a" date={e.availableAt} /> : dash],
     ["Finished", e.finishedAt ? <RelativeTime key="f" date={e.finishedAt} /> : dash],
   ];
@@ -61,9 +75,7 @@ export default async function EventPage({ params }: { params: Promise<{ event_id
         <Card className="lg:col-span-2">
           <CardHeader>
             <CardTitle className="text-sm">Payload</CardTitle>
-            <CardDescription>
-              {e.trust === "brynth" ? "Written by Brynth." : "External data: shown as text only, never rendered or followed."}
-            </CardDescription>
+            <CardDescription>{e.trust === "brynth" ? "Written by Brynth." : "External data: shown as text only, never rendered or followed."}</CardDescription>
           </CardHeader>
           <CardContent>
             <PayloadViewer

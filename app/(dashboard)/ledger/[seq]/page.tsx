@@ -40,7 +40,11 @@ export default async function LedgerEntryPage({ params }: { params: Params }) {
     <>
       <PageHeader
         title={<span className="font-mono">{entry.op}</span>}
-        description={<>Entry {seq} · <RelativeTime date={entry.ts} /></>}
+        description={
+          <>
+            Entry {seq} · <RelativeTime date={entry.ts} />
+          </>
+        }
         actions={
           <>
             <StepLink href={seq > 1 ? `/ledger/${seq - 1}` : null}>
@@ -70,25 +74,43 @@ export default async function LedgerEntryPage({ params }: { params: Params }) {
                 </Badge>
               )}
             </Row>
-            <Row label="Seq" mono>{seq}</Row>
-            <Row label="Time" mono>{entry.ts.toISOString()}</Row>
+            <Row label="Seq" mono>
+              {seq}
+            </Row>
+            <Row label="Time" mono>
+              {entry.ts.toISOString()}
+            </Row>
             <Row label="Op" mono>
               <FilterLink name="op" value={entry.op} />
             </Row>
             <Row label="Actor">
               {entry.actorType} <IdNote id={entry.actorId} />
             </Row>
-            <Row label="Key">{entry.keyId && <>{keyName ?? "—"} <IdNote id={entry.keyId} /></>}</Row>
+            <Row label="Key">
+              {entry.keyId && (
+                <>
+                  {keyName ?? "—"} <IdNote id={entry.keyId} />
+                </>
+              )}
+            </Row>
             <Row label="Agent">{entry.agent && <FilterLink name="agent" value={entry.agent} />}</Row>
             <Row label="Platform">{entry.platform}</Row>
             <Row label="Via">{entry.via}</Row>
             <Row label="Subject" mono copy={entry.subject}>
               {entry.subject && <FilterLink name="subject" value={entry.subject} />}
             </Row>
-            <Row label="Input digest" mono copy={entry.inputDigest}>{entry.inputDigest}</Row>
-            <Row label="Output digest" mono copy={entry.outputDigest}>{entry.outputDigest}</Row>
-            <Row label="Previous hash" mono copy={entry.prevHash}>{entry.prevHash}</Row>
-            <Row label="Hash" mono copy={entry.hash}>{entry.hash}</Row>
+            <Row label="Input digest" mono copy={entry.inputDigest}>
+              {entry.inputDigest}
+            </Row>
+            <Row label="Output digest" mono copy={entry.outputDigest}>
+              {entry.outputDigest}
+            </Row>
+            <Row label="Previous hash" mono copy={entry.prevHash}>
+              {entry.prevHash}
+            </Row>
+            <Row label="Hash" mono copy={entry.hash}>
+              {entry.hash}
+            </Row>
           </dl>
         </CardContent>
       </Card>

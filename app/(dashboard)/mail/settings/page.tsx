@@ -38,7 +38,11 @@ export default async function MailSettingsPage() {
             </CardDescription>
           </CardHeader>
           <CardContent>
-            <RelayForm current={relay ? { ...relay, updatedAt: relay.updatedAt.toISOString() } : null} saveAction={saveRelayAction} removeAction={removeRelayAction} />
+            <RelayForm
+              current={relay ? { ...relay, updatedAt: relay.updatedAt.toISOString() } : null}
+              saveAction={saveRelayAction}
+              removeAction={removeRelayAction}
+            />
           </CardContent>
         </Card>
         <div className="grid content-start gap-4">

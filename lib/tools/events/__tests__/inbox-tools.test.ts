@@ -50,7 +50,10 @@ describe("inbox_list", () => {
 
   it("pages with next_cursor and filters by since", async () => {
     const p = await seedProject({ name: "paging" });
-    const ids = await seedEvents(p.project.id, Array.from({ length: 5 }, (_, i) => ({ type: `t.${i}` })));
+    const ids = await seedEvents(
+      p.project.id,
+      Array.from({ length: 5 }, (_, i) => ({ type: `t.${i}` })),
+    );
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
