@@ -17,7 +17,7 @@ import postgres from "postgres";
 import { closedLoop, percentiles } from "./support/load";
 import { serverCpuPerCall } from "./support/cpu-time";
 import { freshDatabase, startProcess } from "./support/processes";
-import { pooledClaimAck } from "./support/pooled-claim-ack";
+import { claimAckJobs, pooledClaimAck } from "./support/pooled-claim-ack";
 import { signedDelivery } from "./support/signed-delivery";
 
 const SECONDS = Number(process.env.SECONDS ?? 10);
@@ -65,17 +65,12 @@ const stripeOf = (id: string) => [...id].reduce((h, c) => (h * 31 + c.charCodeAt
 async function claimAck(base: string, key: string, pick: "random" | "striped" | "pooled" = "random") {
   if (pick === "pooled") return pooledClaimAck({ http, base, key, source: "bench", consumers: CONNECTIONS, seconds: SECONDS });
   const auth = { authorization: `Bearer ${key}`, "content-type": "application/json" };
-  const wins = new Map<string, number>();
-  let lostRaces = 0;
-  let lists = 0;
-  let jobs = 0;
-  const latencies: number[] = [];
+  const { job, tally, summary } = claimAckJobs(http, base, auth);
   const end = performance.now() + SECONDS * 1000;
-  const start = performance.now();
   const page = async (cursor: string | null) => {
     const from = cursor ? `&cursor=${encodeURIComponent(cursor)}` : "";
     const body = JSON.parse((await http("GET", `${base}/api/v1/events?source=bench&limit=100${from}`, undefined, auth)).body);
-    lists++;
+    tally.lists++;
     return { ids: body.events.map((e: { id: string }) => e.id) as string[], next: body.next_cursor as string | null };
   };
   await Promise.all(
@@ -90,32 +85,11 @@ async function claimAck(base: string, key: string, pick: "random" | "striped" | 
           cursor = pick === "striped" ? next : null;
           continue;
         }
-        const id = queue.pop()!;
-        const t = performance.now();
-        const claim = await http("POST", `${base}/api/v1/events/${id}/claim`, "{}", auth);
-        if (claim.status === 409) {
-          lostRaces++;
-          continue;
-        }
-        if (claim.status !== 200) throw new Error(`claim ${claim.status} ${claim.body}`);
-        wins.set(id, (wins.get(id) ?? 0) + 1);
-        const ack = await http("POST", `${base}/api/v1/events/${id}/ack`, JSON.stringify({ result: "ok" }), auth);
-        if (ack.status !== 200) throw new Error(`ack ${ack.status} ${ack.body}`);
-        latencies.push(performance.now() - t);
-        jobs++;
+        await job(queue.pop() as string);
       }
     }),
   );
-  const elapsed = (performance.now() - start) / 1000;
-  const doubleClaims = [...wins.values()].filter((n) => n > 1).length;
-  return {
-    jobs,
-    jobs_per_s: Math.round(jobs / elapsed),
-    lost_races_409: lostRaces,
-    lists_of_100: lists,
-    double_claims: doubleClaims,
-    claim_ack_ms: percentiles(latencies),
-  };
+  return summary();
 }
 
 /** The same two commits per job in raw SQL: claim one with SKIP LOCKED, then ack it by primary key. */

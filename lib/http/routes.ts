@@ -77,3 +77,14 @@ async function dispatch(req: ApiRequest): Promise<Response> {
   if (!found) return errorResponse(new AppError("not_found", "Not found."));
   return found.route.handler(req, found.params);
 }
+
+// What a route file of a table path re-exports: every method goes to the table's dispatch.
+export {
+  nextHandler as GET,
+  nextHandler as HEAD,
+  nextHandler as POST,
+  nextHandler as PUT,
+  nextHandler as PATCH,
+  nextHandler as DELETE,
+  nextHandler as OPTIONS,
+};
