@@ -53,14 +53,19 @@ const camel = (name: string) => name.replace(/_([a-z0-9])/g, (_, c: string) => c
 
 /** Rows into drizzle's shape; the mapping of a column list is worked out once and reused. */
 function rowShaper<Row>(): (result: DriverResult) => Row[] {
+  // A prepared statement's column list is the same array every time on a connection: compared by reference first.
+  let lastColumns: DriverResult["columns"] | undefined;
   let lastKey = "";
   let fields: { from: string; to: string; convert?: Convert }[] = [];
   return ({ rows, columns }) => {
     if (rows.length === 0) return [];
-    const key = columns.map((c) => `${c.name}:${c.type}`).join(",");
-    if (key !== lastKey) {
-      fields = columns.map((c) => ({ from: c.name, to: camel(c.name), convert: CONVERT[c.type] }));
-      lastKey = key;
+    if (columns !== lastColumns) {
+      const key = columns.map((c) => `${c.name}:${c.type}`).join(",");
+      if (key !== lastKey) {
+        fields = columns.map((c) => ({ from: c.name, to: camel(c.name), convert: CONVERT[c.type] }));
+        lastKey = key;
+      }
+      lastColumns = columns;
     }
     return rows.map((row) => {
       const out: Record<string, unknown> = {};
