@@ -45,18 +45,45 @@ export function isBlockedAddress(address: string): boolean {
   const family = isIP(address);
   if (family === 0) return true;
   if (family === 6) {
-    // ::ffff:10.0.0.1 and friends: judge the embedded IPv4 address.
-    const v4 = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-    if (v4) return blocked4.check(v4[1], "ipv4");
+    // ::ffff:10.0.0.1 and friends reach the IPv4 address they map to: judge that one.
+    const v4 = mappedIPv4(address);
+    if (v4) return blocked4.check(v4, "ipv4");
     return blocked6.check(address, "ipv6");
   }
   return blocked4.check(address, "ipv4");
 }
 
+/**
+ * The IPv4 address an IPv4-mapped IPv6 address (::ffff:0:0/96) stands for, in any spelling: `::ffff:8.8.8.8`,
+ * `::ffff:808:808`, `0:0:0:0:0:ffff:0808:0808`. The URL parser writes every spelling in its one canonical form, the
+ * hex one, which is why URLs need this.
+ */
+export function mappedIPv4(address: string): string | null {
+  let canonical: string;
+  try {
+    canonical = new URL(`http://[${address}]/`).hostname;
+  } catch {
+    return null; // zone ids (fe80::1%eth0) and the like: not mapped addresses
+  }
+  const m = /^\[::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})\]$/.exec(canonical);
+  if (!m) return null;
+  const hi = Number.parseInt(m[1], 16);
+  const lo = Number.parseInt(m[2], 16);
+  return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
+}
+
+/** A URL's host as the checks compare it: no IPv6 brackets, lower case, no trailing dot (`localhost.` is `localhost`). */
+function hostOf(url: URL): string {
+  return url.hostname
+    .replace(/^\[|\]$/g, "")
+    .replace(/\.+$/, "")
+    .toLowerCase();
+}
+
 /** `host` or `host:port` listed in OUTBOUND_ALLOW_HOSTS: may be private and plain http (tests, local receivers). */
 export function isAllowedTestHost(url: URL): boolean {
   const allowed = env().OUTBOUND_ALLOW_HOSTS;
-  const host = url.hostname.replace(/^\[|\]$/g, "").toLowerCase();
+  const host = hostOf(url);
   const port = url.port || (url.protocol === "https:" ? "443" : "80");
   return allowed.some((a) => a.toLowerCase() === host || a.toLowerCase() === `${host}:${port}`);
 }
@@ -76,8 +103,9 @@ export function outboundUrlProblem(raw: string): string | null {
   if (url.protocol !== "https:" && !(url.protocol === "http:" && testHost)) return "must be an https URL";
   if (url.username || url.password) return "must not carry credentials";
   if (testHost) return null;
-  const host = url.hostname.replace(/^\[|\]$/g, "").toLowerCase();
-  if (isIP(host) && isBlockedAddress(host)) return "must not point to a private, loopback or link-local address";
+  const host = hostOf(url);
+  // An address literal is judged by the address alone (an IPv6 one has no dot, and need not).
+  if (isIP(host)) return isBlockedAddress(host) ? "must not point to a private, loopback or link-local address" : null;
   if (host === "localhost" || host.endsWith(".localhost") || host.endsWith(".local") || host.endsWith(".internal") || !host.includes(".")) {
     return "must name a public host";
   }
