@@ -7,7 +7,7 @@ import { AppError } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import { hookToken, hookTokenHash } from "@/lib/sources/hook-token";
 import { projectAddress } from "@/lib/mail/project-address";
-import { checkSourceFields, sourceExtras, sourceFields } from "@/lib/sources/source-input";
+import { assertSecretUsable, checkSourceFields, sourceExtras, sourceFields } from "@/lib/sources/source-input";
 import { findActiveSources } from "@/lib/sources/find-source";
 import { sourceView } from "@/lib/sources/source-view";
 
@@ -20,6 +20,7 @@ export type AddSourceInput = z.infer<typeof addSourceInput>;
 /** The secret is encrypted at rest and never returned; the URL token is derived from the new id. */
 export async function addSource(tx: Executor, opts: { actor: Actor } & AddSourceInput) {
   const { actor } = opts;
+  assertSecretUsable(opts.secret);
   const existing = await findActiveSources(tx, actor.projectId);
   if (existing.some((s) => s.name === opts.name)) {
     throw new AppError("CONFLICT", `A source named ${opts.name} exists already.`, {

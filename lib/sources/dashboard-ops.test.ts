@@ -3,7 +3,7 @@ import { randomBytes } from "node:crypto";
 import Stripe from "stripe";
 import { getDb } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
-import { rotateSourceSecret } from "@/lib/sources/rotate-source-secret";
+import { rotateSecretInput, rotateSourceSecret } from "@/lib/sources/rotate-source-secret";
 import { findSourceByName } from "@/lib/sources/find-source";
 import { receiveWebhook } from "@/lib/sources/receive-webhook";
 import { sendTestEvent, TEST_EVENT_TYPE } from "@/lib/sources/send-test-event";
@@ -57,6 +57,27 @@ describe("dashboard operations on sources", () => {
     await db.transaction((tx) => rotateSourceSecret(tx, { actor: p.actor, name: "rot", secret: "whsec_newest_secret", grace_hours: 0 }));
     expect(await deliver("whsec_newest_secret")).toBe("ok");
     expect(await deliver("whsec_new_secret")).toBe("unauthorized");
+  });
+
+  it("refuses a new or rotated secret with a leading or trailing space or line break", async () => {
+    const db = await getDb();
+    const why = /secret: .*leading or trailing space or line break.*never match/;
+    await seedSource(p.actor, { name: "rot-ws", verification: "github", secret: "gh-secret-123" });
+    for (const bad of ["gh-secret-456\n", "gh-secret-456 ", "\ngh-secret-456"]) {
+      await expect(db.transaction((tx) => rotateSourceSecret(tx, { actor: p.actor, name: "rot-ws", secret: bad, grace_hours: 0 }))).rejects.toMatchObject({
+        code: "validation_error",
+        message: expect.stringMatching(why),
+      });
+      // The dashboard's form parses with the same input schema.
+      const parsed = rotateSecretInput.safeParse({ name: "rot-ws", secret: bad });
+      expect(parsed.success).toBe(false);
+      expect(parsed.error?.issues[0]).toMatchObject({ path: ["secret"], message: expect.stringMatching(/leading or trailing space or line break/) });
+      await expect(seedSource(p.actor, { name: "add-ws", verification: "github", secret: bad })).rejects.toMatchObject({
+        code: "validation_error",
+        message: expect.stringMatching(why),
+      });
+    }
+    await db.transaction((tx) => rotateSourceSecret(tx, { actor: p.actor, name: "rot-ws", secret: "gh-secret-456", grace_hours: 0 }));
   });
 
   it("refuses to rotate a source without verification", async () => {

@@ -6,7 +6,7 @@ import { sources } from "@/lib/db/schema/events";
 import { encryptSecret } from "@/lib/crypto/secret-box";
 import { AppError } from "@/lib/errors";
 import { sourceCache, findSourceByName } from "@/lib/sources/find-source";
-import { secretField, sourceName } from "@/lib/sources/source-input";
+import { assertSecretUsable, secretField, sourceName } from "@/lib/sources/source-input";
 import { standardWebhooksKey } from "@/lib/sources/verify/standard-webhooks";
 
 export const rotateSecretInput = z
@@ -21,6 +21,7 @@ export type RotateSecretInput = z.input<typeof rotateSecretInput>;
 
 /** Replaces a webhook source's secret; the new one is never shown again. */
 export async function rotateSourceSecret(tx: Executor, opts: { actor: Actor } & z.output<typeof rotateSecretInput>) {
+  assertSecretUsable(opts.secret);
   const source = await findSourceByName(tx, opts.actor.projectId, opts.name);
   if (source.type !== "webhook" || source.verification === "none") {
     throw new AppError("validation_error", `Source ${opts.name} does not verify signatures, so it has no secret.`, {

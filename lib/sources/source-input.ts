@@ -3,6 +3,7 @@ import { sourceTypes, verifications } from "@/lib/db/schema/events";
 import { BRYNTH_SOURCE } from "@/lib/events/emit-event";
 import { standardWebhooksKey } from "@/lib/sources/verify/standard-webhooks";
 import { RedactedSecret, reveal } from "@/lib/sources/redacted-secret";
+import { AppError } from "@/lib/errors";
 
 export const sourceName = z
   .string()
@@ -21,7 +22,22 @@ const headerName = z
   .regex(/^[A-Za-z0-9-]+$/, "must be an HTTP header name, e.g. x-signature")
   .transform((h) => h.toLowerCase());
 
-export const secretField = z.string().min(8, "must be at least 8 characters").max(1000);
+const SECRET_EDGE = "has a leading or trailing space or line break, which would never match the provider's signature; paste the secret without it";
+
+/** Whitespace at either end (a newline copied with the secret, a stray space) that the provider never signs with. */
+const secretHasEdgeSpace = (secret: string) => secret !== secret.trim();
+
+export const secretField = z
+  .string()
+  .min(8, "must be at least 8 characters")
+  .max(1000)
+  .refine((s) => !secretHasEdgeSpace(s), SECRET_EDGE);
+
+/** The same check for callers that skip the schema: a secret the provider never signs with is refused, not stored. */
+export function assertSecretUsable(secret: string | undefined) {
+  if (secret === undefined || !secretHasEdgeSpace(secret)) return;
+  throw new AppError("validation_error", `secret: ${SECRET_EDGE}`, { details: [{ field: "secret", message: SECRET_EDGE }] });
+}
 
 /** Checks that only make sense across fields (which fields a verification needs or forbids). */
 export function checkSourceFields(

@@ -86,6 +86,21 @@ describe("source_add / source_list / source_remove", () => {
     }
   });
 
+  it("refuses a secret with a leading or trailing space or line break, saying why", async () => {
+    const secrets = ["whsec_abcdefgh\n", "whsec_abcdefgh ", " whsec_abcdefgh", "whsec_abcdefgh\r\n", "\twhsec_abcdefgh"];
+    for (const [i, s] of secrets.entries()) {
+      const args = { type: "webhook", name: `ws${i}`, verification: "stripe", secret: s };
+      const res = await mcpCall(client, "source_add", args);
+      expect(res, JSON.stringify(s)).toMatchObject({ ok: false, code: "validation_error" });
+      expect(!res.ok && res.message, JSON.stringify(s)).toMatch(/secret: .*leading or trailing space or line break.*never match/);
+      const rest = await restCall(server.url, secret, "POST", "/sources", args);
+      expect(rest.status, JSON.stringify(s)).toBe(400);
+      expect(rest.body.error.message).toMatch(/secret: .*leading or trailing space or line break/);
+    }
+    // Spaces inside the secret are the provider's business.
+    expect((await mcpCall(client, "source_add", { type: "webhook", name: "ws-inner", verification: "github", secret: "gh secret 123" })).ok).toBe(true);
+  });
+
   it("removes a source by name; a second removal is NOT_FOUND; the name can be reused", async () => {
     await mcpCall(client, "source_add", { type: "webhook", name: "temp" });
     const removed = await restCall(server.url, secret, "DELETE", "/sources/temp");
