@@ -58,7 +58,8 @@ export async function receiveWebhook(
     sourceId: source.id,
     source: source.name,
     type: d.type,
-    trust: "external_untrusted" as const,
+    // Nothing proves who sent a delivery to a source that checks no signature: its envelope says so.
+    trust: source.verification === "none" ? ("external_unverified" as const) : ("external_untrusted" as const),
     body: d.body,
     contentType: d.contentType,
     payloadSize: "json" in d.body ? Buffer.byteLength(d.body.json) : d.body.raw.byteLength,

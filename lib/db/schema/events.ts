@@ -57,7 +57,11 @@ export type Source = typeof sources.$inferSelect;
  */
 export const eventStatuses = ["pending", "claimed", "done", "failed", "dead"] as const;
 export type EventStatus = (typeof eventStatuses)[number];
-export const trustLabels = ["external_untrusted", "brynth"] as const;
+/**
+ * `external_untrusted`: from outside (a signed webhook, mail); `external_unverified`: from a webhook source with
+ * `verification: none`, so anyone holding its URL could have sent it; `brynth`: written by Brynth itself.
+ */
+export const trustLabels = ["external_untrusted", "external_unverified", "brynth"] as const;
 export type Trust = (typeof trustLabels)[number];
 
 export const events = pgTable(

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createHmac } from "node:crypto";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { startApiServer } from "@/lib/testing/api-server";
 import { connectMcp } from "@/lib/testing/mcp-client";
@@ -278,5 +279,32 @@ describe("inbox_claim / inbox_ack / inbox_nack", () => {
     const claim = await mcpCall(client, "inbox_claim", { event_id: id });
     expect(claim.ok && claim.data.payload.blob.length).toBe(20 * 1024);
     expect(claim.ok && claim.data.payload_url).toMatch(/^http/);
+  });
+});
+
+describe("trust of webhook events", () => {
+  it("marks events of a `verification: none` source `external_unverified` in list, wait and claim; signed ones stay `external_untrusted`", async () => {
+    const open = await mcpCall(client, "source_add", { type: "webhook", name: "open-hook" });
+    const signed = await mcpCall(client, "source_add", { type: "webhook", name: "signed-hook", verification: "github", secret: "gh-secret-trust" });
+    if (!open.ok || !signed.ok) throw new Error("source_add failed");
+    const body = JSON.stringify({ type: "thing.happened" });
+    const plain = await fetch(open.data.url, { method: "POST", headers: { "content-type": "application/json" }, body });
+    expect(plain.status).toBe(200);
+    const sig = `sha256=${createHmac("sha256", "gh-secret-trust").update(body).digest("hex")}`;
+    const headers = { "content-type": "application/json", "x-hub-signature-256": sig, "x-github-event": "push" };
+    expect((await fetch(signed.data.url, { method: "POST", headers, body })).status).toBe(200);
+
+    const listed = await mcpCall(client, "inbox_list", { source: "open-hook" });
+    expect(listed.ok && listed.data.events).toMatchObject([{ source: "open-hook", trust: "external_unverified" }]);
+    const rest = await restCall(server.url, project.secret, "GET", "/events?source=open-hook");
+    expect(rest.body.events).toMatchObject([{ trust: "external_unverified" }]);
+    const waited = await mcpCall(client, "inbox_wait", { source: "open-hook", timeout_seconds: 1 });
+    expect(waited.ok && waited.data.event).toMatchObject({ trust: "external_unverified" });
+    const id = listed.ok && listed.data.events[0].id;
+    const claim = await mcpCall(client, "inbox_claim", { event_id: id });
+    expect(claim.ok && claim.data).toMatchObject({ id, trust: "external_unverified" });
+
+    const verified = await mcpCall(client, "inbox_list", { source: "signed-hook" });
+    expect(verified.ok && verified.data.events).toMatchObject([{ source: "signed-hook", trust: "external_untrusted" }]);
   });
 });
