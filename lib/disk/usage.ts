@@ -13,8 +13,17 @@ export interface Usage {
   downloadBytes: number;
 }
 
-const ensureRow = (db: Executor, projectId: string) =>
-  query<{ projectId: string }>(db, sql`insert into disk_usage (project_id) values (${projectId}) on conflict do nothing returning project_id`);
+/**
+ * Runs a guarded UPDATE of the usage row; if it matched nothing, creates the row and runs it once more, whose answer
+ * is then final. Whether this INSERT or a concurrent one creates the row does not matter: ON CONFLICT waits for the
+ * other writer to commit, and the second UPDATE (a new snapshot) sees its row. Taking "someone else created it" as
+ * the guard's refusal turned concurrent first writes to a fresh project into QUOTA_EXCEEDED.
+ */
+async function guardedUpdate(db: Executor, projectId: string, update: () => Promise<unknown[]>): Promise<boolean> {
+  if ((await update()).length) return true;
+  await query(db, sql`insert into disk_usage (project_id) values (${projectId}) on conflict do nothing`);
+  return (await update()).length > 0;
+}
 
 /**
  * Adds deltas to the project's usage in one guarded UPDATE: it applies only if the result stays within the quota
@@ -25,19 +34,16 @@ export async function adjustUsage(db: Executor, projectId: string, d: { keys?: n
   const dk = d.keys ?? 0;
   const dbytes = d.bytes ?? 0;
   if (dk === 0 && dbytes === 0) return true;
-  for (let attempt = 0; attempt < 2; attempt++) {
-    const rows = await query<{ keys: number }>(
+  return guardedUpdate(db, projectId, () =>
+    query<{ keys: number }>(
       db,
       sql`update disk_usage set keys = keys + ${dk}, bytes = bytes + ${dbytes}
           where project_id = ${projectId}
             and (${dk}::int <= 0 or keys + ${dk}::int <= ${MAX_KEYS}::int)
             and (${dbytes}::bigint <= 0 or bytes + ${dbytes}::bigint <= ${MAX_BYTES}::bigint)
           returning keys`,
-    );
-    if (rows.length) return true;
-    if ((await ensureRow(db, projectId)).length === 0) return false; // the row exists: the guard refused
-  }
-  return false;
+    ),
+  );
 }
 
 /** adjustUsage, or QUOTA_EXCEEDED after expired keys (which still hold space until swept) have been purged. */
@@ -80,8 +86,8 @@ export const monthOf = (d: Date) => d.toISOString().slice(0, 7);
 /** Counts a download toward the project's 5 GB a month; false (nothing counted) when it would go over. */
 export async function countDownload(db: Executor, projectId: string, bytes: number): Promise<boolean> {
   const month = monthOf(new Date());
-  for (let attempt = 0; attempt < 2; attempt++) {
-    const rows = await query<{ b: number }>(
+  return guardedUpdate(db, projectId, () =>
+    query<{ b: number }>(
       db,
       sql`update disk_usage
           set download_bytes = (case when download_month = ${month} then download_bytes else 0 end) + ${bytes}::bigint,
@@ -89,11 +95,8 @@ export async function countDownload(db: Executor, projectId: string, bytes: numb
           where project_id = ${projectId}
             and (case when download_month = ${month} then download_bytes else 0 end) + ${bytes}::bigint <= ${MONTHLY_DOWNLOAD_BYTES}::bigint
           returning download_bytes as b`,
-    );
-    if (rows.length) return true;
-    if ((await ensureRow(db, projectId)).length === 0) return false;
-  }
-  return false;
+    ),
+  );
 }
 
 export async function getUsage(db: Executor, projectId: string): Promise<Usage> {

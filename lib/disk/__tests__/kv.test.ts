@@ -6,6 +6,7 @@ import { getKey } from "@/lib/disk/get-key";
 import { query } from "@/lib/db/statement";
 import { wellFormed } from "@/lib/disk/key-rules";
 import { MAX_BYTES, MAX_KEYS } from "@/lib/disk/limits";
+import { adjustUsage } from "@/lib/disk/usage";
 import { startApiServer } from "@/lib/testing/api-server";
 import { connectMcp } from "@/lib/testing/mcp-client";
 import { seedProject } from "@/lib/testing/seed";
@@ -341,6 +342,26 @@ describe("quotas", () => {
     const after = await usageMatchesRows(projectId);
     expect(after.usage.keys).toBe(MAX_KEYS);
     await setUsage(projectId, after.rows.keys, after.rows.bytes);
+  });
+
+  it("saves all of 20 concurrent first writes to a fresh project's disk", async () => {
+    const fresh = await seedProject({ scopes: ["disk"] });
+    const freshRest = restClient(server.url, fresh.secret);
+    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => freshRest("PUT", `/kv/first%2F${i}`, { value: i })));
+    expect(results.map((r) => r.status)).toEqual(Array(20).fill(200));
+    const { usage, rows } = await usageMatchesRows(fresh.project.id);
+    expect(rows.keys).toBe(20);
+    expect(usage).toEqual(rows);
+  });
+
+  it("never lets concurrent first writers to a fresh project pass 1 GB", async () => {
+    const fresh = await seedProject({ scopes: ["disk"] });
+    const db = await getDb();
+    const eighth = MAX_BYTES / 8;
+    const granted = await Promise.all(Array.from({ length: 20 }, () => db.transaction((tx) => adjustUsage(tx, fresh.project.id, { keys: 1, bytes: eighth }))));
+    expect(granted.filter(Boolean).length).toBe(8);
+    const [usage] = await query<{ keys: number; bytes: number }>(db, sql`select keys, bytes from disk_usage where project_id = ${fresh.project.id}`);
+    expect(usage).toEqual({ keys: 8, bytes: MAX_BYTES });
   });
 
   it("keeps usage equal to the rows after all of the above", async () => {
