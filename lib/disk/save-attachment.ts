@@ -5,18 +5,43 @@ import { AppError } from "@/lib/errors";
 import { contentTypeProblem, DEFAULT_CONTENT_TYPE } from "@/lib/disk/file-input";
 import { newBlobKey } from "@/lib/disk/file-view";
 import { pathProblem } from "@/lib/disk/path-rules";
+import { cutUtf8 } from "@/lib/text/cut-utf8";
+
+const NAME_MAX_BYTES = 255;
+/** A longer tail after the last dot is not taken for an extension: such a name is cut as a whole. */
+const EXTENSION_MAX_BYTES = 32;
+/**
+ * Characters that show nothing themselves but change what a name looks like: controls, bidi embeddings, overrides
+ * and isolates (`invoice<U+202E>fdp.exe` reads as `invoiceexe.pdf`), direction marks, zero-width and other format
+ * characters (Cf), line and paragraph separators, lone surrogates.
+ */
+const INVISIBLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]/gu;
+
+/** `report.pdf` → [`report`, `.pdf`]; no extension for `.profile`, `README` or a tail over 32 bytes. */
+export function splitExtension(name: string): [stem: string, extension: string] {
+  const dot = name.lastIndexOf(".");
+  const extension = name.slice(dot);
+  return dot > 0 && Buffer.byteLength(extension) <= EXTENSION_MAX_BYTES ? [name.slice(0, dot), extension] : [name, ""];
+}
+
+/** `stem + suffix + extension` in at most 255 bytes: the stem is cut (never inside a character), the rest kept. */
+export function fitAttachmentName(stem: string, suffix: string, extension: string): string {
+  const room = NAME_MAX_BYTES - Buffer.byteLength(suffix) - Buffer.byteLength(extension);
+  return `${cutUtf8(stem, room).trimEnd()}${suffix}${extension}`;
+}
 
 /**
- * A file name from an email made safe as the `name` of `evt_…/name`: one path segment, no control characters, no
- * slashes or backslashes, not `.`/`..`, at most 255 bytes; `attachment` when nothing usable is left. Callers make
- * names unique within one event themselves (e.g. `report (2).pdf`).
+ * A file name from an email made safe as the `name` of `evt_…/name`: one path segment, no control, bidi or other
+ * invisible characters, no slashes or backslashes, not `.`/`..`, at most 255 bytes (a longer name loses the end of
+ * its stem, not its extension); `attachment` when nothing usable is left. Callers make names unique within one
+ * event themselves (e.g. `report (2).pdf`, through fitAttachmentName).
  */
 export function safeAttachmentName(raw: string | null | undefined): string {
-  let name = (raw ?? "")
-    .replace(/\p{Cc}/gu, "")
-    .replace(/[\\/]/g, "_")
-    .trim();
-  while (Buffer.byteLength(name) > 255) name = name.slice(0, -1);
+  let name = (raw ?? "").replace(INVISIBLE, "").replace(/[\\/]/g, "_").trim();
+  if (Buffer.byteLength(name) > NAME_MAX_BYTES) {
+    const [stem, extension] = splitExtension(name);
+    name = fitAttachmentName(stem, "", extension);
+  }
   if (!name || name === "." || name === ".." || pathProblem(name)) return "attachment";
   return name;
 }

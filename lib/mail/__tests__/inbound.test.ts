@@ -93,6 +93,30 @@ describe("inbound SMTP", () => {
     expect("content_base64" in second && Buffer.from(second.content_base64, "base64").toString()).toBe("second copy");
   });
 
+  it("strips bidi controls from attachment names and keeps the extension of a 300-character name", async () => {
+    const long = `${"r".repeat(296)}.pdf`;
+    await sendTo(listener.port, {
+      from: "alice@sender.example",
+      to: address,
+      subject: "Names",
+      text: "see attached",
+      attachments: [
+        { filename: "invoice\u202Efdp.exe", content: Buffer.from("MZ") },
+        { filename: "\u2066report\u2069\u200F\u061C.pdf", content: Buffer.from("%PDF") },
+        { filename: long, content: Buffer.from("long one") },
+        { filename: long, content: Buffer.from("long two") },
+      ],
+    });
+    const [event] = await latestEvents(seeded.project.id, "email.received");
+    const names = event.payload.attachments.map((a: { name: string }) => a.name);
+    expect(names.slice(0, 2)).toEqual(["invoicefdp.exe", "report.pdf"]);
+    expect(names[2]).toBe(`${"r".repeat(251)}.pdf`);
+    expect(names[3]).toMatch(/^r+ \(2\)\.pdf$/);
+    expect(Buffer.byteLength(names[3])).toBeLessThanOrEqual(255);
+    const second = await getFile(await getDb(), { actor: seeded.actor, path: `${event.id}/${names[3]}` });
+    expect("content_base64" in second && Buffer.from(second.content_base64, "base64").toString()).toBe("long two");
+  });
+
   it("accepts mail at exactly the address the email source shows", async () => {
     await sendTo(listener.port, { from: "frank@sender.example", to: sourceAddress, subject: "Via the source address", text: "hi" });
     const [event] = await latestEvents(seeded.project.id, "email.received");

@@ -1,18 +1,17 @@
-import { safeAttachmentName } from "@/lib/disk/save-attachment";
+import { fitAttachmentName, safeAttachmentName, splitExtension } from "@/lib/disk/save-attachment";
 
 /**
  * Safe, unique names for one message's attachments (`evt_…/name` must name exactly one): the disk module's rules
- * (one path segment, no `..`, no control characters), then `name (2).ext` for repeats.
+ * (one path segment, no `..`, no control or bidi characters, 255 bytes), then `name (2).ext` for repeats, whose stem
+ * gives way when the suffix would not fit.
  */
 export function attachmentNames(raw: Array<string | null>): string[] {
   const seen = new Set<string>();
   return raw.map((r) => {
     const base = safeAttachmentName(r);
+    const [stem, extension] = splitExtension(base);
     let name = base;
-    for (let n = 2; seen.has(name.toLowerCase()); n++) {
-      const dot = base.lastIndexOf(".");
-      name = dot > 0 ? `${base.slice(0, dot)} (${n})${base.slice(dot)}` : `${base} (${n})`;
-    }
+    for (let n = 2; seen.has(name.toLowerCase()); n++) name = fitAttachmentName(stem, ` (${n})`, extension);
     seen.add(name.toLowerCase());
     return name;
   });
