@@ -28,6 +28,11 @@ export interface JobKind<P = unknown> {
   retryBaseMs?: number | (() => number);
   /** Default 1 hour. */
   retryMaxMs?: number;
+  /**
+   * A fixed schedule instead of doubling: the delay after the 1st, 2nd … failed attempt (the last entry repeats).
+   * Each delay is lengthened by up to 10% at random; `RetryLaterError` asks for longer, capped at the longest entry.
+   */
+  retryDelaysMs?: readonly number[];
   /** The handler is aborted after this long (default 2 minutes). */
   timeoutMs?: number;
   onFailure?: (payload: P, ctx: { db: Executor; job: JobRow; error: string }) => Promise<void>;
@@ -50,6 +55,17 @@ export class PermanentJobError extends Error {
   constructor(message: string) {
     super(message);
     this.name = "PermanentJobError";
+  }
+}
+
+/** Thrown by a handler when the other side named when to come back (e.g. HTTP `Retry-After`): retried no earlier. */
+export class RetryLaterError extends Error {
+  constructor(
+    message: string,
+    readonly notBeforeMs: number,
+  ) {
+    super(message);
+    this.name = "RetryLaterError";
   }
 }
 

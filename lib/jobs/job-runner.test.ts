@@ -4,7 +4,7 @@ import { getDb } from "@/lib/db/client";
 import { jobs } from "@/lib/db/schema/jobs";
 import { mailMessages } from "@/lib/db/schema/mail";
 import { newId } from "@/lib/ids";
-import { backoffMs } from "@/lib/jobs/backoff";
+import { backoffMs, scheduledDelayMs } from "@/lib/jobs/backoff";
 import { claimJobs, reclaimExpiredJobs } from "@/lib/jobs/claim-jobs";
 import { JobRunner } from "@/lib/jobs/job-runner";
 import { runJob } from "@/lib/jobs/run-job";
@@ -31,6 +31,16 @@ describe("job runner", () => {
     expect(backoffMs(4, 1000, 60_000, () => 1)).toBe(8000);
     expect(backoffMs(20, 1000, 60_000, () => 1)).toBe(60_000);
     expect(backoffMs(20, 1000, 60_000, () => 0)).toBe(30_000);
+  });
+
+  it("follows a fixed schedule, never earlier than published or asked, with a capped ask", () => {
+    const schedule = [60_000, 300_000, 3_600_000];
+    expect(scheduledDelayMs(1, schedule, 0, () => 0)).toBe(60_000);
+    expect(scheduledDelayMs(2, schedule, 0, () => 1)).toBe(330_000);
+    expect(scheduledDelayMs(9, schedule, 0, () => 0)).toBe(3_600_000);
+    expect(scheduledDelayMs(1, schedule, 120_000, () => 0)).toBe(120_000);
+    expect(scheduledDelayMs(2, schedule, 1000, () => 0)).toBe(300_000);
+    expect(scheduledDelayMs(1, schedule, 10 ** 12, () => 0)).toBe(3_600_000);
   });
 
   it("hands each due job to exactly one of several concurrent claimers", async () => {

@@ -1,11 +1,18 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Db, Executor } from "@/lib/db/client";
 import { jobs, type JobRow } from "@/lib/db/schema/jobs";
-import { backoffMs } from "@/lib/jobs/backoff";
-import { PermanentJobError, resolveNumber, type JobFinish } from "@/lib/jobs/define-job-kind";
+import { backoffMs, scheduledDelayMs } from "@/lib/jobs/backoff";
+import { PermanentJobError, RetryLaterError, resolveNumber, type JobFinish, type JobKind } from "@/lib/jobs/define-job-kind";
 import { findJobKind } from "@/lib/jobs/job-kinds";
 
 const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 2000);
+
+function retryDelayMs(kind: JobKind, attempt: number, error: unknown): number {
+  const notBefore = error instanceof RetryLaterError ? error.notBeforeMs : 0;
+  if (kind.retryDelaysMs?.length) return scheduledDelayMs(attempt, kind.retryDelaysMs, notBefore);
+  const maxMs = kind.retryMaxMs ?? 3_600_000;
+  return Math.max(backoffMs(attempt, resolveNumber(kind.retryBaseMs, 10_000), maxMs), Math.min(notBefore, maxMs));
+}
 
 /**
  * Runs one claimed job to its next state: done, pending again (retry later) or failed. Every write is fenced on
@@ -56,7 +63,7 @@ export async function runJob(db: Db, job: JobRow, outer?: AbortSignal): Promise<
   }
   const message = errorText(error);
   if (!lastAttempt && !(error instanceof PermanentJobError)) {
-    const delay = backoffMs(job.attempts, resolveNumber(kind.retryBaseMs, 10_000), kind.retryMaxMs ?? 3_600_000);
+    const delay = retryDelayMs(kind, job.attempts, error);
     await db
       .update(jobs)
       .set({ status: "pending", runAt: sql`now() + make_interval(secs => ${delay / 1000})`, lockedUntil: null, lastError: message, updatedAt: sql`now()` })

@@ -1,12 +1,13 @@
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { and, eq, sql } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { getDb } from "@/lib/db/client";
 import { jobs } from "@/lib/db/schema/jobs";
 import { resetEnvCache } from "@/lib/env";
 import { drainJobs } from "@/lib/jobs/drain-jobs";
+import { CALLBACK_RETRY_DELAYS_MS, callbackJob } from "@/lib/approvals/callbacks/callback-job";
 import { callbackSecret } from "@/lib/approvals/callbacks/callback-secret";
 import { approvalsHarness } from "@/lib/approvals/__tests__/helpers";
 
@@ -14,16 +15,18 @@ const { h, call, decide } = approvalsHarness();
 
 let receiver: Server;
 let hookUrl: string;
-const received: { headers: IncomingHttpHeaders; body: string }[] = [];
-let failNext = 0;
+const received: { headers: IncomingHttpHeaders; body: string; receivedAt: number }[] = [];
+/** Answers for the next deliveries, in order; once used up the receiver answers 204. */
+const replies: { status: number; headers?: () => Record<string, string> }[] = [];
 
 beforeAll(async () => {
   receiver = createServer((req, res) => {
     let body = "";
     req.on("data", (c) => (body += c));
     req.on("end", () => {
-      received.push({ headers: req.headers, body });
-      res.writeHead(failNext-- > 0 ? 500 : 204);
+      received.push({ headers: req.headers, body, receivedAt: Date.now() });
+      const reply = replies.shift() ?? { status: 204 };
+      res.writeHead(reply.status, reply.headers?.());
       res.end();
     });
   });
@@ -43,6 +46,33 @@ const callbackJobs = async () =>
     .select()
     .from(jobs)
     .where(and(eq(jobs.projectId, h.seeded.project.id), eq(jobs.kind, "approvals.callback")));
+
+const headersOf = (d: { headers: IncomingHttpHeaders }) => ({
+  "webhook-id": String(d.headers["webhook-id"]),
+  "webhook-timestamp": String(d.headers["webhook-timestamp"]),
+  "webhook-signature": String(d.headers["webhook-signature"]),
+});
+
+/** The callback job that made this delivery (its dedupe key is the event id, sent as webhook-id). */
+const jobFor = async (d: { headers: IncomingHttpHeaders }) => {
+  const [job] = (await callbackJobs()).filter((j) => j.dedupeKey === d.headers["webhook-id"]);
+  return job;
+};
+
+/** Resolves a new request whose first delivery gets `reply`; returns its job and clock readings around the attempt. */
+const failOnce = async (reply: (typeof replies)[number]) => {
+  received.length = 0;
+  replies.push(reply);
+  const r = await call("ask_human", { question: "Deploy?", wait_seconds: 0, callback_url: hookUrl });
+  await decide(r.ok ? (r.data.request_id as string) : "", { outcome: "answer", text: "no" });
+  const t0 = Date.now();
+  await drainJobs({ kinds: ["approvals.callback"] });
+  const t1 = Date.now();
+  expect(received).toHaveLength(1);
+  const job = await jobFor(received[0]);
+  expect(job).toMatchObject({ status: "pending", attempts: 1 });
+  return { job, t0, t1 };
+};
 
 describe("callback_url", () => {
   it("receives the request.resolved event signed in the Standard Webhooks format", async () => {
@@ -72,22 +102,80 @@ describe("callback_url", () => {
     ).toThrow();
   });
 
-  it("is retried after a failure, with the same id and signature", async () => {
+  it("signs every attempt afresh, with the same webhook-id", async () => {
     received.length = 0;
-    failNext = 1;
+    replies.push({ status: 500 });
     const r = await call("ask_human", { question: "Ship today?", wait_seconds: 0, callback_url: hookUrl });
     await decide(r.ok ? (r.data.request_id as string) : "", { outcome: "answer", text: "yes" });
-    await drainJobs({ kinds: ["approvals.callback"] });
-    expect(received).toHaveLength(1);
-    const [job] = (await callbackJobs()).filter((j) => j.status === "pending");
-    expect(job).toMatchObject({ attempts: 1, lastError: "callback answered 500" });
-    await (await getDb()).update(jobs).set({ runAt: sql`now()` }).where(eq(jobs.id, job.id));
-    await drainJobs({ kinds: ["approvals.callback"] });
-    expect(received).toHaveLength(2);
-    expect(received[1].headers["webhook-id"]).toBe(received[0].headers["webhook-id"]);
-    expect(received[1].headers["webhook-signature"]).toBe(received[0].headers["webhook-signature"]);
-    const [done] = (await callbackJobs()).filter((j) => j.id === job.id);
-    expect(done.status).toBe("done");
+    // The retry is sent 10 minutes after the first attempt (fake Date only: sockets and the database run for real).
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now(), shouldAdvanceTime: true });
+    try {
+      await drainJobs({ kinds: ["approvals.callback"] });
+      expect(received).toHaveLength(1);
+      const job = await jobFor(received[0]);
+      expect(job).toMatchObject({ status: "pending", attempts: 1, lastError: "callback answered 500" });
+      await (await getDb()).update(jobs).set({ runAt: sql`now()` }).where(eq(jobs.id, job.id));
+      vi.setSystemTime(Date.now() + 10 * 60_000);
+      await drainJobs({ kinds: ["approvals.callback"] });
+      expect(received).toHaveLength(2);
+      expect((await jobFor(received[0])).status).toBe("done");
+    } finally {
+      vi.useRealTimers();
+    }
+    const [first, second] = received;
+    expect(second.headers["webhook-id"]).toBe(first.headers["webhook-id"]);
+    expect(second.headers["webhook-timestamp"]).not.toBe(first.headers["webhook-timestamp"]);
+    expect(second.headers["webhook-signature"]).not.toBe(first.headers["webhook-signature"]);
+    expect(second.body).toBe(first.body);
+    const secret = await callbackSecret(await getDb(), h.seeded.project.id);
+    for (const attempt of received) {
+      // A standard verifier, run at the moment the attempt arrived (its tolerance is 5 minutes).
+      expect(Math.abs(Number(attempt.headers["webhook-timestamp"]) - attempt.receivedAt / 1000)).toBeLessThan(5);
+      vi.useFakeTimers({ toFake: ["Date"], now: attempt.receivedAt });
+      try {
+        expect(new Webhook(secret).verify(attempt.body, headersOf(attempt))).toMatchObject({ type: "request.resolved" });
+      } finally {
+        vi.useRealTimers();
+      }
+    }
+  });
+
+  it("keeps a published retry schedule spanning at least 24 h", async () => {
+    const total = CALLBACK_RETRY_DELAYS_MS.reduce((a, b) => a + b, 0);
+    expect(total).toBeGreaterThanOrEqual(24 * 3_600_000);
+    expect(callbackJob.maxAttempts).toBe(CALLBACK_RETRY_DELAYS_MS.length + 1);
+    // A plain failure waits at least the schedule's first delay.
+    const { job, t0, t1 } = await failOnce({ status: 500 });
+    expect(job.runAt.getTime()).toBeGreaterThanOrEqual(t0 + CALLBACK_RETRY_DELAYS_MS[0]);
+    expect(job.runAt.getTime()).toBeLessThanOrEqual(t1 + CALLBACK_RETRY_DELAYS_MS[0] * 1.1 + 1000);
+  });
+
+  it("honours Retry-After in seconds on 429", async () => {
+    const { job, t0, t1 } = await failOnce({ status: 429, headers: () => ({ "retry-after": "600" }) });
+    expect(job.lastError).toBe("callback answered 429");
+    expect(job.runAt.getTime()).toBeGreaterThanOrEqual(t0 + 600_000);
+    expect(job.runAt.getTime()).toBeLessThanOrEqual(t1 + 600_000 * 1.1 + 1000);
+  });
+
+  it("honours Retry-After as an HTTP date on 503", async () => {
+    let notBefore = 0;
+    const { job, t1 } = await failOnce({
+      status: 503,
+      headers: () => {
+        const date = new Date(Date.now() + 900_000).toUTCString();
+        notBefore = Date.parse(date);
+        return { "retry-after": date };
+      },
+    });
+    expect(job.runAt.getTime()).toBeGreaterThanOrEqual(notBefore);
+    expect(job.runAt.getTime()).toBeLessThanOrEqual(t1 + 900_000 * 1.1 + 1000);
+  });
+
+  it("caps an absurd Retry-After at the schedule's longest delay", async () => {
+    const max = Math.max(...CALLBACK_RETRY_DELAYS_MS);
+    const { job, t0, t1 } = await failOnce({ status: 503, headers: () => ({ "retry-after": String(10 * 365 * 86_400) }) });
+    expect(job.runAt.getTime()).toBeGreaterThanOrEqual(t0 + max);
+    expect(job.runAt.getTime()).toBeLessThanOrEqual(t1 + max * 1.1 + 1000);
   });
 
   it("is sent for policy decisions and expiries too", async () => {

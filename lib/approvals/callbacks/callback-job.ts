@@ -1,33 +1,43 @@
 import { z } from "zod";
 import { Webhook } from "standardwebhooks";
 import { getDb } from "@/lib/db/client";
+import { retryAfterMs } from "@/lib/http/retry-after";
 import { safeFetch } from "@/lib/http/safe-fetch";
-import { defineJobKind, PermanentJobError } from "@/lib/jobs/define-job-kind";
+import { defineJobKind, PermanentJobError, RetryLaterError } from "@/lib/jobs/define-job-kind";
 import { callbackSecret } from "@/lib/approvals/callbacks/callback-secret";
+
+/**
+ * The wait after each failed delivery: attempts at 0, +1 min, +5 min, +30 min, +2 h, +6 h, +12 h and +24 h (8 in
+ * all, about 44 h 36 min from first to last), each wait lengthened by up to 10% at random. Published in README.md.
+ */
+export const CALLBACK_RETRY_DELAYS_MS = [60_000, 300_000, 1_800_000, 7_200_000, 21_600_000, 43_200_000, 86_400_000] as const;
 
 const payload = z.object({
   projectId: z.string(),
   url: z.string(),
   eventId: z.string(),
-  /** Unix seconds of the first attempt: retries resend the same signed message. */
+  /** Unix seconds when queued. Not the signed timestamp: each attempt is signed at the moment it is sent. */
   timestamp: z.number().int(),
   body: z.string(),
 });
 
 /**
- * POSTs a `request.resolved` event to the request's callback_url, signed in the Standard Webhooks format
- * (webhook-id = the event id, so receivers can drop repeats). Any 2xx is delivered; anything else, a timeout or a
- * refused address is retried with backoff (about 10 s, 20 s, 40 s … up to 8 attempts).
+ * POSTs a `request.resolved` event to the request's callback_url, signed in the Standard Webhooks format. Every
+ * attempt carries the same webhook-id (the event id, so receivers can drop repeats) and a fresh webhook-timestamp and
+ * signature, so a verifier's 5-minute tolerance holds for a retry a day later. Any 2xx is delivered; anything else, a
+ * timeout or a refused address is retried on `CALLBACK_RETRY_DELAYS_MS`; a 429 or 503 with `Retry-After` waits at
+ * least that long (capped at the schedule's longest wait).
  */
 export const callbackJob = defineJobKind({
   kind: "approvals.callback",
   payload,
-  maxAttempts: 8,
-  retryBaseMs: 10_000,
+  maxAttempts: CALLBACK_RETRY_DELAYS_MS.length + 1,
+  retryDelaysMs: CALLBACK_RETRY_DELAYS_MS,
   timeoutMs: 30_000,
   handler: async (p) => {
     const secret = await callbackSecret(await getDb(), p.projectId);
-    const signature = new Webhook(secret).sign(p.eventId, new Date(p.timestamp * 1000), p.body);
+    const sentAt = new Date(Math.floor(Date.now() / 1000) * 1000);
+    const signature = new Webhook(secret).sign(p.eventId, sentAt, p.body);
     const res = await safeFetch(p.url, {
       method: "POST",
       body: p.body,
@@ -36,13 +46,18 @@ export const callbackJob = defineJobKind({
       headers: {
         "content-type": "application/json",
         "webhook-id": p.eventId,
-        "webhook-timestamp": String(p.timestamp),
+        "webhook-timestamp": String(sentAt.getTime() / 1000),
         "webhook-signature": signature,
       },
     });
     if (res.status >= 200 && res.status < 300) return;
+    const message = `callback answered ${res.status}`;
     // 410 Gone: the receiver says it will never take this; others may recover.
-    if (res.status === 410) throw new PermanentJobError(`callback answered ${res.status}`);
-    throw new Error(`callback answered ${res.status}`);
+    if (res.status === 410) throw new PermanentJobError(message);
+    if (res.status === 429 || res.status === 503) {
+      const wait = retryAfterMs(res.headers["retry-after"]);
+      if (wait !== null) throw new RetryLaterError(message, wait);
+    }
+    throw new Error(message);
   },
 });
