@@ -7,6 +7,7 @@ import { migrateDb } from "@/lib/db/migrate";
 import { bootstrapOwner } from "@/lib/owners/bootstrap-owner";
 import { fastPathHandler, stampRemoteAddress } from "@/lib/http/fast-path";
 import { startServices } from "@/lib/services/start-services";
+import { portError, StartupError } from "@/lib/services/port-error";
 import { attachStreamUpgrade } from "@/lib/http/stream/ws-stream";
 
 /**
@@ -43,8 +44,20 @@ async function main() {
     s.on("close", () => sockets.delete(s));
   });
 
-  await new Promise<void>((resolve) => server.listen(config.PORT, config.HOST, resolve));
-  const stopServices = await startServices();
+  // A taken port ends the start with one line naming it and PORT (main's catch closes the database and exits 1).
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(config.PORT, config.HOST, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  }).catch((err) => {
+    throw portError(err, { label: "Port", port: config.PORT, variable: "PORT" });
+  });
+  const stopServices = await startServices().catch((err) => {
+    server.close();
+    throw err;
+  });
   console.log(`Brynth ready on ${config.publicUrl} (${handle.kind === "pglite" ? "embedded PGlite" : "PostgreSQL"}, ${dev ? "dev" : "production"})`);
 
   let stopping = false;
@@ -63,7 +76,7 @@ async function main() {
 }
 
 main().catch(async (err) => {
-  if (err instanceof ConfigError) console.error(err.message);
+  if (err instanceof ConfigError || err instanceof StartupError) console.error(err.message);
   else console.error("[brynth] failed to start:", err);
   await closeDb().catch(() => {});
   process.exit(1);

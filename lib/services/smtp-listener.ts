@@ -1,13 +1,15 @@
 import { env } from "@/lib/env";
 import { startSmtpListener, type SmtpListener } from "@/lib/mail/inbound/smtp-listener";
 import { setSmtpStatus } from "@/lib/mail/inbound/smtp-status";
+import { portError } from "@/lib/services/port-error";
 import type { Service } from "@/lib/services/start-services";
 
 const g = globalThis as { __brynthSmtp?: Promise<SmtpListener> };
 
 /**
- * Inbound mail on SMTP_PORT (default 2525; 0 turns it off). One listener per process. A port that is taken does not
- * stop the instance (the dashboard and API still serve): it is logged loudly and shown on the Mail settings screen.
+ * Inbound mail on SMTP_PORT (default 2525; 0 turns it off). One listener per process. A port that is taken stops the
+ * instance's start (StartupError naming the port and SMTP_PORT): an instance that silently receives no mail is worse
+ * than one that does not start.
  */
 export const smtpListener: Service = {
   name: "smtp listener",
@@ -23,10 +25,9 @@ export const smtpListener: Service = {
       listener = await g.__brynthSmtp;
     } catch (err) {
       g.__brynthSmtp = undefined;
-      const message = err instanceof Error ? err.message : String(err);
-      console.error(`[brynth] the SMTP listener could not start on port ${port}: ${message}. No mail will be received until it can.`);
-      setSmtpStatus({ state: "failed", port, error: message });
-      return async () => {};
+      const failure = portError(err, { label: "SMTP port", port, variable: "SMTP_PORT", hint: "or 0 to turn the listener off" });
+      setSmtpStatus({ state: "failed", port, error: failure.message });
+      throw failure;
     }
     setSmtpStatus({ state: "listening", port: listener.port });
     console.log(`  smtp listening on port ${listener.port} for ${env().MAIL_DOMAIN}`);

@@ -15,11 +15,19 @@ export const services: Service[] = [ledgerSealer, diskJanitor, jobRunner, smtpLi
 
 export async function startServices(log: (line: string) => void = console.log): Promise<() => Promise<void>> {
   const stops: Array<() => Promise<void>> = [];
-  for (const s of services) {
-    stops.push(await s.start());
-    log(`  ${s.name} started`);
-  }
-  return async () => {
+  const stopAll = async () => {
     for (const stop of stops.reverse()) await stop().catch((err) => console.error(err));
   };
+  for (const s of services) {
+    try {
+      stops.push(await s.start());
+    } catch (err) {
+      // One service that cannot start fails the start: the ones already running stop, so the caller can close the
+      // database and exit.
+      await stopAll();
+      throw err;
+    }
+    log(`  ${s.name} started`);
+  }
+  return stopAll;
 }
