@@ -42,12 +42,17 @@ export interface EnvelopeRow {
 
 export type PayloadEncoding = "json" | "text" | "base64";
 
+/** The trust label an envelope shows: the spec's two; an unverified source's events are external data too. */
+export type EnvelopeTrust = Exclude<Trust, "external_unverified">;
+
 export interface Envelope {
   id: string;
   source: string;
   type: string;
   status: EventStatus;
-  trust: Trust;
+  trust: EnvelopeTrust;
+  /** False when nothing proves who sent the event: its source checks no signature (`verification: none`). */
+  verified: boolean;
   received_at: string;
   attempts: number;
   content_type: string | null;
@@ -89,7 +94,8 @@ export function toEnvelope(row: EnvelopeRow): Envelope {
     source: row.source,
     type: row.type,
     status: row.status,
-    trust: row.trust,
+    trust: row.trust === "external_unverified" ? "external_untrusted" : row.trust,
+    verified: row.trust !== "external_unverified",
     received_at: row.receivedAt.toISOString(),
     attempts: row.attempts,
     content_type: row.contentType,

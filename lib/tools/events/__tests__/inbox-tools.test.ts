@@ -283,7 +283,7 @@ describe("inbox_claim / inbox_ack / inbox_nack", () => {
 });
 
 describe("trust of webhook events", () => {
-  it("marks events of a `verification: none` source `external_unverified` in list, wait and claim; signed ones stay `external_untrusted`", async () => {
+  it("marks events of a `verification: none` source `verified: false` in list, wait and claim, still `external_untrusted`; signed ones are `verified: true`", async () => {
     const open = await mcpCall(client, "source_add", { type: "webhook", name: "open-hook" });
     const signed = await mcpCall(client, "source_add", { type: "webhook", name: "signed-hook", verification: "github", secret: "gh-secret-trust" });
     if (!open.ok || !signed.ok) throw new Error("source_add failed");
@@ -295,16 +295,16 @@ describe("trust of webhook events", () => {
     expect((await fetch(signed.data.url, { method: "POST", headers, body })).status).toBe(200);
 
     const listed = await mcpCall(client, "inbox_list", { source: "open-hook" });
-    expect(listed.ok && listed.data.events).toMatchObject([{ source: "open-hook", trust: "external_unverified" }]);
+    expect(listed.ok && listed.data.events).toMatchObject([{ source: "open-hook", trust: "external_untrusted", verified: false }]);
     const rest = await restCall(server.url, project.secret, "GET", "/events?source=open-hook");
-    expect(rest.body.events).toMatchObject([{ trust: "external_unverified" }]);
+    expect(rest.body.events).toMatchObject([{ trust: "external_untrusted", verified: false }]);
     const waited = await mcpCall(client, "inbox_wait", { source: "open-hook", timeout_seconds: 1 });
-    expect(waited.ok && waited.data.event).toMatchObject({ trust: "external_unverified" });
+    expect(waited.ok && waited.data.event).toMatchObject({ trust: "external_untrusted", verified: false });
     const id = listed.ok && listed.data.events[0].id;
     const claim = await mcpCall(client, "inbox_claim", { event_id: id });
-    expect(claim.ok && claim.data).toMatchObject({ id, trust: "external_unverified" });
+    expect(claim.ok && claim.data).toMatchObject({ id, trust: "external_untrusted", verified: false });
 
     const verified = await mcpCall(client, "inbox_list", { source: "signed-hook" });
-    expect(verified.ok && verified.data.events).toMatchObject([{ source: "signed-hook", trust: "external_untrusted" }]);
+    expect(verified.ok && verified.data.events).toMatchObject([{ source: "signed-hook", trust: "external_untrusted", verified: true }]);
   });
 });
