@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { sha256Hex } from "@/lib/crypto/hash";
+import { AppError } from "@/lib/errors";
 
 export const GENESIS_HASH = "0".repeat(64);
 
@@ -65,7 +66,7 @@ export function rowHash(projectId: string, seq: number, row: EntryColumns, prevH
  * ones hashing built: bench/ab-checkouts.ts). Escaping is per character, so the slices' escapes join into the
  * whole string's, provided no slice splits a surrogate pair.
  */
-function writeCanonical(value: unknown, emit: (piece: string) => void): void {
+function writeCanonical(value: unknown, emit: (piece: string) => void, depth = 0): void {
   if (typeof value === "string") {
     writeString(value, emit);
     return;
@@ -74,11 +75,12 @@ function writeCanonical(value: unknown, emit: (piece: string) => void): void {
     emit(JSON.stringify(value) ?? "null");
     return;
   }
+  if (depth === CANONICAL_MAX_DEPTH) throw tooDeep();
   if (Array.isArray(value)) {
     emit("[");
     for (let i = 0; i < value.length; i++) {
       if (i) emit(",");
-      writeCanonical(value[i], emit);
+      writeCanonical(value[i], emit, depth + 1);
     }
     emit("]");
     return;
@@ -95,10 +97,20 @@ function writeCanonical(value: unknown, emit: (piece: string) => void): void {
     if (v === undefined) continue;
     emit((first ? "" : ",") + JSON.stringify(key) + ":");
     first = false;
-    writeCanonical(v, emit);
+    writeCanonical(v, emit, depth + 1);
   }
   emit("}");
 }
+
+/**
+ * Far past what the JSON reader lets in (lib/http/read-body.ts JSON_MAX_DEPTH), and far short of the stack: a value
+ * built some other way is refused by name instead of overflowing it.
+ */
+const CANONICAL_MAX_DEPTH = 1000;
+const tooDeep = () =>
+  new AppError("validation_error", `The value is nested more than ${CANONICAL_MAX_DEPTH} levels deep.`, {
+    fix: "Send a value with fewer nested arrays and objects.",
+  });
 
 const SLICE = 16_384;
 const isHigh = (c: number) => c >= 0xd800 && c <= 0xdbff;
