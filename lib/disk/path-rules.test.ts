@@ -5,10 +5,16 @@ import { safeAttachmentName } from "@/lib/disk/save-attachment";
 import { decodeBase64 } from "@/lib/disk/file-input";
 
 describe("pathProblem", () => {
-  it.each([["reports/2026-09.pdf"], ["a"], ["ünïcode/名前.txt"], ["dots.in.name/..hidden/a..b"], ["with space/and%percent"], [`${"s".repeat(255)}/x`]])(
-    "accepts %s",
-    (p) => expect(pathProblem(p)).toBeNull(),
-  );
+  it.each([
+    ["reports/2026-09.pdf"],
+    ["a"],
+    ["ünïcode/名前.txt"],
+    ["dots.in.name/..hidden/a..b"],
+    ["with space/and%percent"],
+    ["%2e%2e.txt/100%25"],
+    ["a/%2e%zz"],
+    [`${"s".repeat(255)}/x`],
+  ])("accepts %s", (p) => expect(pathProblem(p)).toBeNull());
 
   it.each([
     ["", /empty/],
@@ -18,6 +24,13 @@ describe("pathProblem", () => {
     ["a/../b", /\.\./],
     ["a/./b", /\.\./],
     ["a/..", /\.\./],
+    ["%2e%2e/x", /percent-encoded/],
+    ["%2E", /percent-encoded/],
+    ["a/.%2e/b", /percent-encoded/],
+    ["a/%2E./b", /percent-encoded/],
+    ["%2e%2e%2fx", /percent-encoded/],
+    ["a%2F..%2Fb", /percent-encoded/],
+    ["%2e%2e/50%", /percent-encoded/],
     ["a//b", /empty segments/],
     ["a/", /empty segments/],
     ["/etc/passwd", /leading/],

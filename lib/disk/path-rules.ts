@@ -9,8 +9,8 @@ export const refOf = (path: string) => `${REF_SCHEME}${path}`;
 export const stripRef = (pathOrRef: string) => (pathOrRef.startsWith(REF_SCHEME) ? pathOrRef.slice(REF_SCHEME.length) : pathOrRef);
 
 /**
- * Why `path` is not a valid disk path, or null. Relative, `/`-separated, no `.`/`..`/empty segments, no backslash or
- * control characters, at most 1024 bytes (255 per segment). Paths never reach the filesystem (objects are stored by
+ * Why `path` is not a valid disk path, or null. Relative, `/`-separated, no `.`/`..`/empty segments (nor any that
+ * percent-decode to one: a path pasted into a URL must not turn into traversal), no backslash or control characters, at most 1024 bytes (255 per segment). Paths never reach the filesystem (objects are stored by
  * id), but a path that looks like traversal is refused anyway so no client is ever surprised by what it means.
  */
 export function pathProblem(path: string): string | null {
@@ -25,7 +25,24 @@ export function pathProblem(path: string): string | null {
     if (segment === "." || segment === "..") return "must not contain . or .. segments";
     if (Buffer.byteLength(segment) > SEGMENT_MAX_BYTES) return `segments must be at most ${SEGMENT_MAX_BYTES} bytes`;
   }
+  if (
+    path.includes("%") &&
+    percentDecoded(path)
+      .split("/")
+      .some((s) => s === "." || s === "..")
+  ) {
+    return "must not contain . or .. segments, percent-encoded ones (%2e, %2f) included";
+  }
   return null;
+}
+
+/** `path` as a URL would decode it; where it is not valid percent-encoding as a whole, its dots and slashes alone. */
+function percentDecoded(path: string): string {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path.replace(/%2e/gi, ".").replace(/%2f/gi, "/");
+  }
 }
 
 export type DiskTarget = { kind: "file"; path: string } | { kind: "attachment"; path: string; eventId: string; name: string };

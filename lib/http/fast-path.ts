@@ -2,17 +2,25 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { errorResponse } from "@/lib/http/json-response";
 import { sendWebResponse } from "@/lib/http/node-adapter";
 import { nodeRequest } from "@/lib/http/node-request";
+import { requestPathProblem } from "@/lib/http/path-guard";
 import { findRoute } from "@/lib/http/routes";
 
 /**
  * The route table's paths (routes.ts), served by server.ts straight from their handlers (ARCHITECTURE §2: one
- * handler, two ways in). Returns false for every other path, which goes to Next.
+ * handler, two ways in). Returns false for every other path, which goes to Next. Runs first for every request, so
+ * it also refuses a malformed path (path-guard.ts) for Next's pages, before Next decodes it.
  */
 export function fastPathHandler(origin: string) {
   return (req: IncomingMessage, res: ServerResponse): boolean => {
     const url = req.url ?? "/";
     const q = url.indexOf("?");
-    const found = findRoute(q < 0 ? url : url.slice(0, q));
+    const path = q < 0 ? url : url.slice(0, q);
+    const problem = requestPathProblem(path);
+    if (problem) {
+      sendWebResponse(res, errorResponse(problem), req).catch(() => res.destroy());
+      return true;
+    }
+    const found = findRoute(path);
     if (!found) return false;
     nodeRequest(req, res, origin)
       .then((r) => found.route.handler(r, found.params))

@@ -9,6 +9,7 @@ import type { ApiHandler, ApiRequest } from "@/lib/http/api-request";
 import { handleHook, HOOKS_PREFIX } from "@/lib/http/intake/handle-hook";
 import { servePayload } from "@/lib/http/intake/serve-payload";
 import { errorResponse } from "@/lib/http/json-response";
+import { requestPathProblem } from "@/lib/http/path-guard";
 import { handleStream, STREAM_PATH } from "@/lib/http/stream/handle-stream";
 import { MAIL_HTML_PREFIX } from "@/lib/mail/http/mail-html-url";
 import { serveMailHtml } from "@/lib/mail/http/serve-mail-html";
@@ -73,7 +74,11 @@ export function nextHandler(req: Request): Promise<Response> {
 }
 
 async function dispatch(req: ApiRequest): Promise<Response> {
-  const found = findRoute(new URL(req.url).pathname);
+  // Next has resolved dot segments by now; a malformed escape is still there.
+  const path = new URL(req.url).pathname;
+  const problem = requestPathProblem(path);
+  if (problem) return errorResponse(problem);
+  const found = findRoute(path);
   if (!found) return errorResponse(new AppError("not_found", "Not found."));
   return found.route.handler(req, found.params);
 }
