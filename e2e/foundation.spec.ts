@@ -117,7 +117,11 @@ test("a key revoked in the UI is refused with 401 on the agent's next MCP call",
 
 test("projects can be created and switched, each with its own keys", async ({ page, loginPage, apiKeys }) => {
   await loginPage.signIn(OWNER.email, OWNER.password);
-  await page.getByRole("button", { name: "New project" }).click();
+  // A click that lands before the page has hydrated opens nothing: press again until the dialog is there.
+  await expect(async () => {
+    await page.getByRole("button", { name: "New project" }).click();
+    await expect(page.getByRole("dialog")).toBeVisible({ timeout: 2000 });
+  }).toPass();
   await page.getByRole("dialog").getByLabel("Name").fill("Second project");
   await page.getByRole("button", { name: "Create project" }).click();
   const switcher = page.getByRole("combobox", { name: "Project" });
