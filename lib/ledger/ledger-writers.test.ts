@@ -1,5 +1,5 @@
-import { readFileSync, readdirSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { readFileSync } from "node:fs";
+import { walkFiles } from "@/lib/testing/walk-files";
 import { describe, expect, it } from "vitest";
 
 /**
@@ -18,13 +18,9 @@ const PIPELINES = new Set([
   "lib/ledger/open-chain.ts", // a chain's first entry
 ]);
 
-function sources(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return name === "node_modules" ? [] : sources(path);
-    return /\.tsx?$/.test(name) && !/\.test\.ts$/.test(name) && !path.includes("__tests__") && !path.startsWith("lib/testing") ? [path] : [];
-  });
-}
+/** Application source (tests and test helpers excluded): what could write an entry at run time. */
+const sources = (dir: string) =>
+  [...walkFiles(dir, /\.tsx?$/)].filter((path) => !/\.test\.ts$/.test(path) && !path.includes("__tests__") && !path.startsWith("lib/testing"));
 
 describe("who writes ledger entries", () => {
   const files = [...sources("lib"), ...sources("app"), ...sources("components")];

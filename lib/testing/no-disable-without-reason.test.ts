@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from "node:fs";
+import { walkFiles } from "@/lib/testing/walk-files";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -12,7 +13,6 @@ import { describe, expect, it } from "vitest";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const scanned = ["app", "components", "lib", "e2e", "bench", "scripts", "drizzle"];
-const skippedDirs = new Set(["node_modules", ".next", "dist", "data", "meta", "results", "zz-tmp", "test-results", "playwright-report"]);
 const sourceFile = /\.(ts|tsx|mts|cts|js|jsx|mjs|cjs|css)$/;
 const self = relative(root, fileURLToPath(import.meta.url));
 
@@ -50,16 +50,6 @@ function unreasonedSuppressions(source: string): { line: number; text: string }[
   return found;
 }
 
-function* sourceFiles(dir: string): Generator<string> {
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    if (entry.isDirectory()) {
-      if (!skippedDirs.has(entry.name)) yield* sourceFiles(join(dir, entry.name));
-    } else if (sourceFile.test(entry.name)) {
-      yield join(dir, entry.name);
-    }
-  }
-}
-
 describe("suppression comments", () => {
   it("recognises a reason and its absence", () => {
     const lines = [
@@ -86,7 +76,7 @@ describe("suppression comments", () => {
 
   it("none in the source tree lacks a reason", () => {
     const files = [
-      ...scanned.flatMap((dir) => [...sourceFiles(join(root, dir))]),
+      ...scanned.flatMap((dir) => [...walkFiles(join(root, dir), sourceFile)]),
       ...readdirSync(root)
         .filter((name) => sourceFile.test(name))
         .map((name) => join(root, name)),

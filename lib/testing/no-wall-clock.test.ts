@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
+import { walkFiles } from "@/lib/testing/walk-files";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -13,7 +14,6 @@ import { describe, expect, it } from "vitest";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const scanned = ["app", "components", "lib", "e2e"];
-const skippedDirs = new Set(["node_modules", ".next", "dist", "data", "test-results", "playwright-report"]);
 const testFile = /\.(test|spec)\.tsx?$/;
 const self = relative(root, fileURLToPath(import.meta.url));
 
@@ -57,16 +57,6 @@ function wallClockAssertions(source: string): { line: number; text: string }[] {
   return found;
 }
 
-function* testFiles(dir: string): Generator<string> {
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    if (entry.isDirectory()) {
-      if (!skippedDirs.has(entry.name)) yield* testFiles(join(dir, entry.name));
-    } else if (testFile.test(entry.name)) {
-      yield join(dir, entry.name);
-    }
-  }
-}
-
 describe("wall-clock assertions", () => {
   it("recognises a timed call and leaves times the code computed alone", () => {
     const source = [
@@ -93,7 +83,7 @@ describe("wall-clock assertions", () => {
   });
 
   it("none in the tests", () => {
-    const files = scanned.flatMap((dir) => [...testFiles(join(root, dir))]).map((file) => relative(root, file));
+    const files = scanned.flatMap((dir) => [...walkFiles(join(root, dir), testFile)]).map((file) => relative(root, file));
     expect(files.length).toBeGreaterThan(50);
     const offending = files
       .filter((file) => file !== self && !allowed.has(file))
