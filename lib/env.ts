@@ -32,6 +32,11 @@ const schema = z.object({
   OWNER_PASSWORD: z.string().min(10, "must be at least 10 characters").optional(),
   /** Extra browser origins allowed to call /mcp and the API (comma-separated). */
   ALLOWED_ORIGINS: list.default([]),
+  /**
+   * Extra Host names (`host` or `host:port`) the HTTP server answers, besides the PUBLIC_URL host and the loopback
+   * names; any other Host gets 421 (DNS rebinding, ARCHITECTURE §8).
+   */
+  ALLOWED_HOSTS: list.default([]),
   /** Largest JSON body accepted by /mcp and /api/v1, in bytes. */
   MAX_BODY_BYTES: z.coerce
     .number()
@@ -41,6 +46,8 @@ const schema = z.object({
     .default(2 * 1024 * 1024),
   /** Failed key authentications allowed per client address per minute before 429. */
   AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().min(1).default(20),
+  /** Calls per API key per minute, on each instance (a token bucket: bursts up to this many); 0 turns it off. */
+  KEY_CALLS_PER_MINUTE: z.coerce.number().int().min(0).default(6000),
   /** Trust X-Forwarded-For / X-Forwarded-Proto (behind a reverse proxy). */
   TRUST_PROXY: bool.default(false),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
@@ -73,6 +80,16 @@ const schema = z.object({
   SMTP_PORT: z.coerce.number().int().min(0).max(65535).default(2525),
   /** Address the SMTP listener binds to; default HOST. */
   SMTP_HOST: z.string().min(1).optional(),
+  /** Open SMTP connections per instance, and per client address; more get 421 and are closed. */
+  SMTP_MAX_CLIENTS: z.coerce.number().int().min(1).max(100_000).default(200),
+  SMTP_MAX_CLIENTS_PER_IP: z.coerce.number().int().min(1).max(100_000).default(10),
+  /** An SMTP client silent this long is disconnected. */
+  SMTP_IDLE_TIMEOUT_MS: z.coerce.number().int().min(1000).max(3_600_000).default(60_000),
+  /** One SMTP command (a DATA transfer included) must finish within this long. */
+  SMTP_COMMAND_TIMEOUT_MS: z.coerce.number().int().min(1000).max(3_600_000).default(300_000),
+  /** PEM files of the listener's certificate and key: STARTTLS is offered when both are set. */
+  SMTP_TLS_CERT: z.string().min(1).optional(),
+  SMTP_TLS_KEY: z.string().min(1).optional(),
   /** Largest inbound message, in bytes: bigger ones get 552 and nothing is stored. */
   MAIL_MAX_MESSAGE_BYTES: z.coerce
     .number()
