@@ -30,6 +30,8 @@ export const errorCodes = {
   payload_too_large: 413,
   /** Ours (transport): the body's Content-Type is not one the endpoint reads. */
   unsupported_media_type: 415,
+  /** Ours (transport): the Host names no site this server answers for (PUBLIC_URL, loopback, ALLOWED_HOSTS). */
+  misdirected_request: 421,
   /** brynth-mcp-tools.md: a project quota (keys, bytes, downloads, mails) would be exceeded. */
   QUOTA_EXCEEDED: 429,
   /** Ours (transport): too many failed authentications from one address; sent with Retry-After. */

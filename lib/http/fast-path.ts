@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { hostProblem } from "@/lib/http/host-check";
 import { errorResponse } from "@/lib/http/json-response";
 import { sendWebResponse } from "@/lib/http/node-adapter";
 import { nodeRequest } from "@/lib/http/node-request";
@@ -8,14 +9,15 @@ import { findRoute } from "@/lib/http/routes";
 /**
  * The route table's paths (routes.ts), served by server.ts straight from their handlers (ARCHITECTURE §2: one
  * handler, two ways in). Returns false for every other path, which goes to Next. Runs first for every request, so
- * it also refuses a malformed path (path-guard.ts) for Next's pages, before Next decodes it.
+ * it also refuses a Host we do not serve (host-check.ts) and a malformed path (path-guard.ts) for Next's pages,
+ * before Next reads them.
  */
 export function fastPathHandler(origin: string) {
   return (req: IncomingMessage, res: ServerResponse): boolean => {
     const url = req.url ?? "/";
     const q = url.indexOf("?");
     const path = q < 0 ? url : url.slice(0, q);
-    const problem = requestPathProblem(path);
+    const problem = hostProblem(req.headers) ?? requestPathProblem(path);
     if (problem) {
       sendWebResponse(res, errorResponse(problem), req).catch(() => res.destroy());
       return true;

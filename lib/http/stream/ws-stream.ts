@@ -1,6 +1,8 @@
 import type { IncomingMessage, Server } from "node:http";
 import type { Duplex } from "node:stream";
 import { WebSocketServer } from "ws";
+import { hostProblem } from "@/lib/http/host-check";
+import { errorResponse } from "@/lib/http/json-response";
 import { upgradeRequest } from "@/lib/http/node-request";
 import { handleStream, STREAM_PATH } from "@/lib/http/stream/handle-stream";
 
@@ -13,13 +15,7 @@ const g = globalThis as { __brynthWss?: WebSocketServer };
 export async function handleStreamUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer, origin: string) {
   const controller = new AbortController();
   const response = await handleStream(upgradeRequest(req, origin, controller.signal));
-  if (response.status !== 200 || !response.body) {
-    const body = await response.text();
-    socket.end(
-      `HTTP/1.1 ${response.status} Error\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
-    );
-    return;
-  }
+  if (response.status !== 200 || !response.body) return refuseUpgrade(socket, response);
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
   // The stream's first bytes mean its subscription is live: only then does the client see the socket open.
   socket.once("close", () => controller.abort());
@@ -50,12 +46,22 @@ export async function handleStreamUpgrade(req: IncomingMessage, socket: Duplex, 
   });
 }
 
+/** Answers an upgrade with an error response instead of switching protocols. */
+async function refuseUpgrade(socket: Duplex, response: Response) {
+  const body = await response.text();
+  socket.end(
+    `HTTP/1.1 ${response.status} Error\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+  );
+}
+
 /**
- * Routes `/api/v1/stream` upgrades to the stream. Other upgrades are left to Next in dev (HMR under /_next/) and
+ * Routes `/api/v1/stream` upgrades to the stream, after the Host check every request gets (host-check.ts). Other upgrades are left to Next in dev (HMR under /_next/) and
  * refused in production.
  */
 export function attachStreamUpgrade(server: Server, origin: string, opts: { dev: boolean }) {
   server.on("upgrade", (req, socket, head) => {
+    const wrongHost = hostProblem(req.headers);
+    if (wrongHost) return void refuseUpgrade(socket, errorResponse(wrongHost)).catch(() => socket.destroy());
     const path = (req.url ?? "/").split("?")[0];
     if (path === STREAM_PATH) {
       req.headers["x-brynth-remote-address"] = req.socket.remoteAddress ?? "unknown";
