@@ -1,34 +1,57 @@
 import { connect, type Socket } from "node:net";
 
-/** A bare line-by-line SMTP client for tests that must stop between commands. */
+/** A bare line-by-line SMTP client for tests that must stop between commands (or in the middle of one). */
 export class SMTPConnection {
   private socket!: Socket;
   private buffer = "";
   private waiter: ((line: string) => void) | null = null;
+  private closed!: Promise<void>;
 
-  constructor(private port: number) {}
+  /** `localAddress` (127.0.0.x) lets one test connect from several client addresses. */
+  constructor(
+    private port: number,
+    private localAddress?: string,
+  ) {}
 
+  /** Connects and resolves with the greeting (220, or 421 when the server refuses the connection). */
   async open(): Promise<string> {
-    this.socket = connect(this.port, "127.0.0.1");
+    this.socket = connect({ port: this.port, host: "127.0.0.1", localAddress: this.localAddress });
+    this.closed = new Promise((resolve) => this.socket.on("close", () => resolve()));
+    this.socket.on("error", () => {});
     this.socket.on("data", (d) => {
       this.buffer += d.toString("latin1");
       this.flush();
     });
-    return this.next();
+    return this.reply();
   }
 
   /** Sends a command and resolves with the final line of the reply. */
   cmd(line: string): Promise<string> {
-    const reply = this.next();
+    const reply = this.reply();
     this.socket.write(`${line}\r\n`);
     return reply;
   }
 
-  private next(): Promise<string> {
+  /** Sends bytes as they are, without waiting for a reply. */
+  write(raw: string) {
+    if (!this.socket.destroyed && this.socket.writable) this.socket.write(raw);
+  }
+
+  /** The final line of the next reply. */
+  reply(): Promise<string> {
     return new Promise((resolve) => {
       this.waiter = resolve;
       this.flush();
     });
+  }
+
+  /** Resolves when the server has closed the connection. */
+  whenClosed(): Promise<void> {
+    return this.closed;
+  }
+
+  get isClosed() {
+    return this.socket.destroyed;
   }
 
   private flush() {
@@ -42,9 +65,8 @@ export class SMTPConnection {
   }
 
   close(): Promise<void> {
-    return new Promise((resolve) => {
-      this.socket.end("QUIT\r\n");
-      this.socket.on("close", () => resolve());
-    });
+    if (this.socket.destroyed) return Promise.resolve();
+    this.socket.end("QUIT\r\n");
+    return this.closed;
   }
 }

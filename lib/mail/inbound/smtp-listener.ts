@@ -5,6 +5,7 @@ import type { Mailbox } from "@/lib/db/schema/mail";
 import { env } from "@/lib/env";
 import { mailHostname } from "@/lib/mail/domains/mail-domain-name";
 import type { MailDnsResolver } from "@/lib/mail/inbound/dns-resolver";
+import { addressLimit } from "@/lib/mail/inbound/smtp-address-limit";
 import { receiveMessage } from "@/lib/mail/inbound/receive-message";
 import { cachedRecipient } from "@/lib/mail/inbound/recipient-cache";
 
@@ -30,12 +31,16 @@ const smtpError = (code: number, message: string) => Object.assign(new Error(mes
  * The inbound SMTP listener. Never an open relay: RCPT is accepted only for existing mailboxes of this instance's
  * domains (550 otherwise); a message over the size limit gets 552 and nothing is stored; a storage fault answers 451
  * so the sender retries. Protocol errors and handler failures end at most one transaction, never the listener.
+ * Connections are capped per instance (SMTP_MAX_CLIENTS) and per client address (SMTP_MAX_CLIENTS_PER_IP): one over
+ * either cap is greeted with 421 and closed, so a well-behaved sender retries later. A client silent for
+ * SMTP_IDLE_TIMEOUT_MS is closed with 421.
  */
 export async function startSmtpListener(opts: SmtpListenerOptions): Promise<SmtpListener> {
   const maxBytes = opts.maxBytes ?? env().MAIL_MAX_MESSAGE_BYTES;
   const onError = opts.onError ?? ((err: unknown) => console.error("[brynth] smtp:", err));
   // The mailboxes accepted in the session's current transaction (reset at every MAIL FROM).
   const accepted = new Map<string, Mailbox[]>();
+  const perAddress = addressLimit(env().SMTP_MAX_CLIENTS_PER_IP);
 
   const server = new SMTPServer({
     name: mailHostname(),
@@ -45,8 +50,13 @@ export async function startSmtpListener(opts: SmtpListenerOptions): Promise<Smtp
     disabledCommands: ["AUTH", "STARTTLS"],
     disableReverseLookup: true,
     logger: false,
-    socketTimeout: 60_000,
+    maxClients: env().SMTP_MAX_CLIENTS,
+    socketTimeout: env().SMTP_IDLE_TIMEOUT_MS,
     closeTimeout: 5_000,
+    onConnect(session, callback) {
+      if (!perAddress.admit(session)) return callback(smtpError(421, "4.7.0 Too many connections from your address, try again later"));
+      callback();
+    },
     onMailFrom(_address, session, callback) {
       accepted.set(session.id, []);
       callback();
@@ -89,6 +99,7 @@ export async function startSmtpListener(opts: SmtpListenerOptions): Promise<Smtp
     },
     onClose(session) {
       accepted.delete(session.id);
+      perAddress.release(session);
     },
   });
   // Before listening succeeds, an error (EADDRINUSE) is the caller's to report: it rejects below.

@@ -1,0 +1,78 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { resetEnvCache } from "@/lib/env";
+import { startSmtpListener, type SmtpListener } from "@/lib/mail/inbound/smtp-listener";
+import { fakeResolver } from "@/lib/mail/__tests__/helpers";
+import { SMTPConnection } from "@/lib/mail/__tests__/smtp-connection";
+
+/** The listener's limits, for real: raw sockets from several loopback addresses (127.0.0.x) against smtp-server. */
+let listener: SmtpListener | undefined;
+const opened: SMTPConnection[] = [];
+const saved = { ...process.env };
+
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((c) => c.close()));
+  await listener?.close();
+  listener = undefined;
+  for (const k of Object.keys(process.env)) {
+    if (!k.startsWith("SMTP_")) continue;
+    if (k in saved) process.env[k] = saved[k];
+    else delete process.env[k];
+  }
+  resetEnvCache();
+});
+
+async function listen(settings: Record<string, string>) {
+  Object.assign(process.env, settings);
+  resetEnvCache();
+  listener = await startSmtpListener({ port: 0, host: "127.0.0.1", resolver: fakeResolver() });
+  return listener;
+}
+
+async function connectFrom(from: string) {
+  const c = new SMTPConnection(listener!.port, from);
+  opened.push(c);
+  return { conn: c, greeting: await c.open() };
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Resolves with how long the server took to close the connection, or rejects after `ms`. */
+function closedWithin(conn: SMTPConnection, ms: number) {
+  const t0 = Date.now();
+  return Promise.race([conn.whenClosed().then(() => Date.now() - t0), sleep(ms).then(() => Promise.reject(new Error(`still open after ${ms} ms`)))]);
+}
+
+describe("SMTP listener limits", () => {
+  it("refuses a client address over SMTP_MAX_CLIENTS_PER_IP with a 421 greeting and closes it; other addresses still connect", async () => {
+    await listen({ SMTP_MAX_CLIENTS_PER_IP: "3", SMTP_MAX_CLIENTS: "50" });
+    for (let i = 0; i < 3; i++) expect((await connectFrom("127.0.0.1")).greeting).toMatch(/^220 /);
+    const over = await connectFrom("127.0.0.1");
+    expect(over.greeting).toMatch(/^421 .*Too many connections from your address/);
+    await closedWithin(over.conn, 3000);
+    expect((await connectFrom("127.0.0.2")).greeting).toMatch(/^220 /);
+
+    // A closed connection frees its place.
+    await opened[0].close();
+    await sleep(50);
+    expect((await connectFrom("127.0.0.1")).greeting).toMatch(/^220 /);
+  });
+
+  it("refuses a connection over SMTP_MAX_CLIENTS with a 421 greeting and closes it", async () => {
+    await listen({ SMTP_MAX_CLIENTS_PER_IP: "2", SMTP_MAX_CLIENTS: "4" });
+    for (const from of ["127.0.0.1", "127.0.0.1", "127.0.0.2", "127.0.0.2"]) expect((await connectFrom(from)).greeting).toMatch(/^220 /);
+    const over = await connectFrom("127.0.0.3");
+    expect(over.greeting).toMatch(/^421 /);
+    await closedWithin(over.conn, 3000);
+  });
+
+  it("closes a silent client after SMTP_IDLE_TIMEOUT_MS with 421", async () => {
+    await listen({ SMTP_IDLE_TIMEOUT_MS: "1000" });
+    const { conn, greeting } = await connectFrom("127.0.0.1");
+    expect(greeting).toMatch(/^220 /);
+    expect(await conn.cmd("EHLO idle.example")).toMatch(/^250 /);
+    const reply = conn.reply();
+    const took = await closedWithin(conn, 4000);
+    expect(await reply).toMatch(/^421 /);
+    expect(took).toBeGreaterThanOrEqual(900);
+  });
+});
