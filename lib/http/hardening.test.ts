@@ -1,6 +1,7 @@
 import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { JSON_MAX_DEPTH, readJson } from "@/lib/http/read-body";
+import { readJson } from "@/lib/http/read-body";
+import { JSON_MAX_DEPTH } from "@/lib/json/json-depth";
 import { requestPathProblem } from "@/lib/http/path-guard";
 import { digest } from "@/lib/ledger/canonical";
 import { rawMcp } from "@/lib/testing/mcp-client";

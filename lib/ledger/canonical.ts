@@ -103,7 +103,7 @@ function writeCanonical(value: unknown, emit: (piece: string) => void, depth = 0
 }
 
 /**
- * Far past what the JSON reader lets in (lib/http/read-body.ts JSON_MAX_DEPTH), and far short of the stack: a value
+ * Far past what the JSON reader lets in (lib/json/json-depth.ts JSON_MAX_DEPTH), and far short of the stack: a value
  * built some other way is refused by name instead of overflowing it.
  */
 const CANONICAL_MAX_DEPTH = 1000;

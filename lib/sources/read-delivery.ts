@@ -1,6 +1,7 @@
 import type { Source } from "@/lib/db/schema/events";
 import { AppError } from "@/lib/errors";
 import { MAX_TYPE_LENGTH } from "@/lib/events/insert-event";
+import { refuseDeepJson } from "@/lib/json/json-depth";
 import { looksDuplicated } from "@/lib/sources/verify/hmac";
 
 /** Headers worth keeping with an event: what it is and which delivery it was. Never signatures or auth. */
@@ -27,10 +28,14 @@ export interface Delivery {
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
-/** JSON is kept as its exact text; anything else (or JSON that does not parse) is stored raw, never rejected. */
+/**
+ * JSON is kept as its exact text; anything else (or JSON that does not parse) is stored raw, never rejected. JSON
+ * nested past JSON_MAX_DEPTH is refused, as at the API: every reader of the event would have to walk it.
+ */
 function readBody(bytes: Uint8Array, contentType: string | null): { json: string; value: unknown } | null {
   const ct = (contentType ?? "").toLowerCase();
   let text: string;
+  let jsonBytes = bytes;
   try {
     text = utf8.decode(bytes);
   } catch {
@@ -42,15 +47,19 @@ function readBody(bytes: Uint8Array, contentType: string | null): { json: string
     const payload = form.get("payload");
     if (payload === null || [...form.keys()].length !== 1) return null;
     text = payload;
+    jsonBytes = Buffer.from(payload);
   } else if (ct && !/^application\/([\w.+-]+\+)?json\b/.test(ct) && !ct.startsWith("text/json")) {
     return null;
   }
   if (!text.trim()) return null;
+  let value: unknown;
   try {
-    return { json: text, value: JSON.parse(text) };
+    value = JSON.parse(text);
   } catch {
     return null;
   }
+  refuseDeepJson(jsonBytes);
+  return { json: text, value };
 }
 
 function field(value: unknown, path: string): unknown {
