@@ -1,14 +1,24 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { count, eq } from "drizzle-orm";
+import { getDb } from "@/lib/db/client";
+import { mailMessages } from "@/lib/db/schema/mail";
 import { resetEnvCache } from "@/lib/env";
+import { projectAddress } from "@/lib/mail/project-address";
 import { startSmtpListener, type SmtpListener } from "@/lib/mail/inbound/smtp-listener";
+import { seedProject } from "@/lib/testing/seed";
 import { fakeResolver } from "@/lib/mail/__tests__/helpers";
 import { SMTPConnection } from "@/lib/mail/__tests__/smtp-connection";
 
 /** The listener's limits, for real: raw sockets from several loopback addresses (127.0.0.x) against smtp-server. */
+let address: string;
 let listener: SmtpListener | undefined;
 const opened: SMTPConnection[] = [];
 const saved = { ...process.env };
 
+beforeAll(async () => {
+  const seeded = await seedProject({ name: "Limits" });
+  address = await projectAddress(await getDb(), seeded.project.id);
+});
 afterEach(async () => {
   await Promise.all(opened.splice(0).map((c) => c.close()));
   await listener?.close();
@@ -74,5 +84,59 @@ describe("SMTP listener limits", () => {
     const took = await closedWithin(conn, 4000);
     expect(await reply).toMatch(/^421 /);
     expect(took).toBeGreaterThanOrEqual(900);
+  });
+
+  it("cuts off a command trickled one byte at a time after SMTP_COMMAND_TIMEOUT_MS, though the client is never idle", async () => {
+    await listen({ SMTP_IDLE_TIMEOUT_MS: "1000", SMTP_COMMAND_TIMEOUT_MS: "2000" });
+    const { conn } = await connectFrom("127.0.0.1");
+    const reply = conn.reply();
+    const line = "EHLO slow.example.with.a.rather.long.name.that.never.ends";
+    const trickle = (async () => {
+      for (let i = 0; !conn.isClosed && i < line.length; i++) {
+        conn.write(line[i]);
+        await sleep(250);
+      }
+    })();
+    const took = await closedWithin(conn, 6000);
+    expect(await reply).toMatch(/^421 .*[Cc]ommand/);
+    expect(took).toBeGreaterThanOrEqual(1900);
+    await trickle;
+  });
+
+  it("cuts off a DATA transfer trickled line by line after SMTP_COMMAND_TIMEOUT_MS and stores nothing", async () => {
+    await listen({ SMTP_IDLE_TIMEOUT_MS: "1000", SMTP_COMMAND_TIMEOUT_MS: "2000" });
+    const db = await getDb();
+    const before = (await db.select({ n: count() }).from(mailMessages))[0].n;
+    const { conn } = await connectFrom("127.0.0.1");
+    expect(await conn.cmd("EHLO slow.example")).toMatch(/^250 /);
+    expect(await conn.cmd("MAIL FROM:<slow@sender.example>")).toMatch(/^250 /);
+    expect(await conn.cmd(`RCPT TO:<${address}>`)).toMatch(/^250 /);
+    expect(await conn.cmd("DATA")).toMatch(/^354 /);
+    const reply = conn.reply();
+    conn.write("Subject: slowloris\r\n\r\n");
+    const trickle = (async () => {
+      for (let i = 0; !conn.isClosed && i < 40; i++) {
+        conn.write(`line ${i}\r\n`);
+        await sleep(250);
+      }
+      conn.write(".\r\n");
+    })();
+    const took = await closedWithin(conn, 6000);
+    expect(await reply).toMatch(/^421 /);
+    expect(took).toBeGreaterThanOrEqual(1900);
+    await trickle;
+    const subjects = await db.select({ n: count() }).from(mailMessages).where(eq(mailMessages.subject, "slowloris"));
+    expect(subjects[0].n).toBe(0);
+    expect((await db.select({ n: count() }).from(mailMessages))[0].n).toBe(before);
+  });
+
+  it("lets a client that keeps sending whole commands stay past the command timeout", async () => {
+    await listen({ SMTP_IDLE_TIMEOUT_MS: "1000", SMTP_COMMAND_TIMEOUT_MS: "1500" });
+    const { conn } = await connectFrom("127.0.0.1");
+    for (let i = 0; i < 6; i++) {
+      expect(await conn.cmd("NOOP")).toMatch(/^250 /);
+      await sleep(500);
+    }
+    expect(conn.isClosed).toBe(false);
   });
 });

@@ -6,6 +6,7 @@ import { env } from "@/lib/env";
 import { mailHostname } from "@/lib/mail/domains/mail-domain-name";
 import type { MailDnsResolver } from "@/lib/mail/inbound/dns-resolver";
 import { addressLimit } from "@/lib/mail/inbound/smtp-address-limit";
+import { commandTimeouts } from "@/lib/mail/inbound/smtp-command-timeouts";
 import { receiveMessage } from "@/lib/mail/inbound/receive-message";
 import { cachedRecipient } from "@/lib/mail/inbound/recipient-cache";
 
@@ -33,7 +34,8 @@ const smtpError = (code: number, message: string) => Object.assign(new Error(mes
  * so the sender retries. Protocol errors and handler failures end at most one transaction, never the listener.
  * Connections are capped per instance (SMTP_MAX_CLIENTS) and per client address (SMTP_MAX_CLIENTS_PER_IP): one over
  * either cap is greeted with 421 and closed, so a well-behaved sender retries later. A client silent for
- * SMTP_IDLE_TIMEOUT_MS is closed with 421.
+ * SMTP_IDLE_TIMEOUT_MS is closed with 421, and so is one whose command line or message transfer is still unfinished
+ * after SMTP_COMMAND_TIMEOUT_MS (a client trickling bytes is never idle).
  */
 export async function startSmtpListener(opts: SmtpListenerOptions): Promise<SmtpListener> {
   const maxBytes = opts.maxBytes ?? env().MAIL_MAX_MESSAGE_BYTES;
@@ -55,6 +57,7 @@ export async function startSmtpListener(opts: SmtpListenerOptions): Promise<Smtp
     closeTimeout: 5_000,
     onConnect(session, callback) {
       if (!perAddress.admit(session)) return callback(smtpError(421, "4.7.0 Too many connections from your address, try again later"));
+      timeouts.start(session);
       callback();
     },
     onMailFrom(_address, session, callback) {
@@ -79,6 +82,7 @@ export async function startSmtpListener(opts: SmtpListenerOptions): Promise<Smtp
         });
     },
     onData(stream, session, callback) {
+      timeouts.beginTransfer(session);
       const chunks: Buffer[] = [];
       let size = 0;
       stream.on("data", (chunk: Buffer) => {
@@ -87,6 +91,7 @@ export async function startSmtpListener(opts: SmtpListenerOptions): Promise<Smtp
       });
       stream.on("error", (err) => onError(err));
       stream.on("end", () => {
+        timeouts.endTransfer(session);
         // smtp-server itself answers 552 for an oversized message; nothing of it is kept.
         if (stream.sizeExceeded || size > maxBytes) return callback(smtpError(552, "5.3.4 Message exceeds the size limit"));
         receiveMessage(Buffer.concat(chunks, size), envelopeOf(session, accepted.get(session.id) ?? []), { resolver: opts.resolver })
@@ -100,8 +105,10 @@ export async function startSmtpListener(opts: SmtpListenerOptions): Promise<Smtp
     onClose(session) {
       accepted.delete(session.id);
       perAddress.release(session);
+      timeouts.stop(session);
     },
   });
+  const timeouts = commandTimeouts(server, env().SMTP_COMMAND_TIMEOUT_MS);
   // Before listening succeeds, an error (EADDRINUSE) is the caller's to report: it rejects below.
   let listening = false;
   server.on("error", (err) => listening && onError(err));
