@@ -103,7 +103,8 @@ describe("Host check", () => {
     const head = `POST /mcp HTTP/1.0\r\n${auth}content-type: application/json\r\naccept: application/json, text/event-stream\r\n`;
     const reply = await new Promise<string>((resolve, reject) => {
       const socket = connect(Number(new URL(server.url).port), "127.0.0.1", () => {
-        socket.end(`${head}content-length: ${Buffer.byteLength(initialize)}\r\n\r\n${initialize}`);
+        // write, not end: a half-closed socket may be dropped before the answer; HTTP/1.0 closes it after.
+        socket.write(`${head}content-length: ${Buffer.byteLength(initialize)}\r\n\r\n${initialize}`);
       });
       let text = "";
       socket.setEncoding("utf8");
