@@ -103,15 +103,23 @@ describe("MCP transport", () => {
     expect(json.headers.get("content-type")).toContain("application/json");
   });
 
-  it("serves a session, refuses it for another key, ends it on DELETE and then answers 404", async () => {
+  it("serves a session, answers another key as for an unknown session, ends it on DELETE and then answers 404", async () => {
     const res = await rawMcp(server.url, init(), auth());
     const sessionId = res.headers.get("mcp-session-id")!;
     const ok = await rawMcp(server.url, call("whoami"), { ...auth(), "mcp-session-id": sessionId });
     expect((await ok.json()).result.structuredContent.session_id).toBe(sessionId);
 
+    // Another key learns nothing, not even that the session exists: the same 404 and body as an unknown id.
     const other = await seedKey(seeded.project.id, ["ledger:read"]);
-    const stolen = await rawMcp(server.url, call("whoami"), { authorization: `Bearer ${other.secret}`, "mcp-session-id": sessionId });
-    expect(stolen.status).toBe(403);
+    const otherAuth = { authorization: `Bearer ${other.secret}` };
+    const unknownBody = await (await rawMcp(server.url, call("whoami"), { ...otherAuth, "mcp-session-id": "doesnotexist" })).text();
+    for (const method of ["POST", "DELETE"]) {
+      const stolen = await rawMcp(server.url, call("whoami"), { ...otherAuth, "mcp-session-id": sessionId }, method);
+      expect(stolen.status, method).toBe(404);
+      if (method === "POST") expect(await stolen.text()).toBe(unknownBody);
+    }
+    const stillThere = await rawMcp(server.url, call("whoami"), { ...auth(), "mcp-session-id": sessionId });
+    expect(stillThere.status).toBe(200);
 
     const del = await rawMcp(server.url, null, { ...auth(), "mcp-session-id": sessionId }, "DELETE");
     expect(del.status).toBe(200);
