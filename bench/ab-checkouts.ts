@@ -18,7 +18,7 @@ import { Agent, request } from "node:http";
 import { serverCpuPerCall } from "./support/cpu-time";
 import { closedLoop } from "./support/load";
 import { pooledClaimAck } from "./support/pooled-claim-ack";
-import { freshDatabase } from "./support/processes";
+import { BENCH_KEY_CALLS_PER_MINUTE, freshDatabase } from "./support/processes";
 import { signedDelivery } from "./support/signed-delivery";
 import { runtimeEnv } from "../scripts/runtime-env.mjs";
 
@@ -61,6 +61,8 @@ async function startServer(name: string, dir: string, script: string, fields: nu
       LOG_LEVEL: "warn",
       DATABASE_POOL_SIZE: "20",
       BENCH_HMAC_SECRET: HMAC_SECRET,
+      // Ignored by checkouts that predate the limit; see processes.ts.
+      KEY_CALLS_PER_MINUTE: BENCH_KEY_CALLS_PER_MINUTE,
     },
     stdio: ["ignore", "pipe", "inherit"],
   });

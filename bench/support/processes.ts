@@ -2,6 +2,12 @@ import { spawn, type ChildProcess } from "node:child_process";
 import postgres from "postgres";
 import { runtimeEnv } from "../../scripts/runtime-env.mjs";
 
+/**
+ * A per-key call limit no bench reaches: the benches hammer one key far past the default 6,000 a minute, and must
+ * measure the hot path, limit check included, not 429s. Set, rather than 0, so the check's cost stays in the figures.
+ */
+export const BENCH_KEY_CALLS_PER_MINUTE = "1000000000";
+
 /** Starts a child process, with the environment `npm start` gives Brynth, and resolves once stdout matches `ready`. */
 export function startProcess(
   cmd: string,
@@ -9,7 +15,7 @@ export function startProcess(
   env: Record<string, string | undefined>,
   ready: RegExp,
 ): Promise<{ child: ChildProcess; match: RegExpExecArray }> {
-  const child = spawn(cmd, args, { env: { ...runtimeEnv(), ...env }, stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(cmd, args, { env: { ...runtimeEnv(), KEY_CALLS_PER_MINUTE: BENCH_KEY_CALLS_PER_MINUTE, ...env }, stdio: ["ignore", "pipe", "inherit"] });
   return new Promise((resolve, reject) => {
     let out = "";
     child.stdout!.on("data", (d) => {

@@ -1,6 +1,7 @@
 import type { Actor } from "@/lib/actor";
 import { getDb } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
+import { takeCallToken } from "@/lib/keys/call-rate-limit";
 import { appendEntry } from "@/lib/ledger/append-entry";
 import { parseOrThrow } from "@/lib/validation";
 import { keyMayUse, scopesOf, toolOp, type ToolContext, type ToolDefinition } from "@/lib/tools/define-tool";
@@ -15,12 +16,15 @@ export interface ToolResult {
 }
 
 /**
- * The one pipeline from a transport to a handler: scope check → input parse → handler (in a transaction) →
- * output check → ledger entry (same transaction). Authentication happened in the adapter, which built the actor.
- * A refused or failed call writes nothing. The output is serialized once, here: the entry's output digest is the
- * SHA-256 of the very text the caller receives, so anyone holding a response can match it to its entry.
+ * The one pipeline from a transport to a handler: per-key call limit → scope check → input parse → handler (in a
+ * transaction) → output check → ledger entry (same transaction). Authentication happened in the adapter, which built
+ * the actor. A refused or failed call writes nothing. The output is serialized once, here: the entry's output digest
+ * is the SHA-256 of the very text the caller receives, so anyone holding a response can match it to its entry.
  */
 export async function runTool(tool: AnyTool, actor: Actor, args: unknown, signal: AbortSignal): Promise<ToolResult> {
+  // Every key's call passes here, over REST and MCP alike, so the per-key limit is counted here, refused calls
+  // included. MCP's protocol messages (initialize, tools/list, ping) are not calls: a client sends them once a session.
+  if (actor.type === "key" && actor.keyId) takeCallToken(actor.keyId);
   if (!keyMayUse(tool, actor.scopes)) {
     throw new AppError("missing_permission", `This key may not call ${tool.name}.`, {
       fix: `Use a key with the scope ${scopesOf(tool)
