@@ -34,7 +34,7 @@ export const errorCodes = {
   misdirected_request: 421,
   /** brynth-mcp-tools.md: a project quota (keys, bytes, downloads, mails) would be exceeded. */
   QUOTA_EXCEEDED: 429,
-  /** Ours (transport): too many failed authentications from one address; sent with Retry-After. */
+  /** Ours (transport): too many failed authentications from one address, or calls with one key; sent with Retry-After. */
   rate_limited: 429,
   /** brynth-mcp-tools.md: the project policy denies the call. */
   POLICY_DENIED: 403,
