@@ -3,6 +3,7 @@ import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
 import { sources } from "@/lib/db/schema/events";
 import { encryptSecret } from "@/lib/crypto/secret-box";
+import { secretSlot } from "@/lib/crypto/secret-slot";
 import { AppError } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import { hookToken, hookTokenHash } from "@/lib/sources/hook-token";
@@ -45,7 +46,7 @@ export async function addSource(tx: Executor, opts: { actor: Actor } & AddSource
       name: opts.name,
       type: opts.type,
       verification: webhook ? (opts.verification ?? "none") : "none",
-      secretEnc: webhook && opts.secret ? encryptSecret(opts.secret) : null,
+      secretEnc: webhook && opts.secret ? encryptSecret(opts.secret, secretSlot(sources.secretEnc, id)) : null,
       signatureHeader: webhook ? (opts.signature_header ?? null) : null,
       idHeader: webhook ? (opts.id_header ?? null) : null,
       typeField: webhook ? (opts.type_field ?? null) : null,

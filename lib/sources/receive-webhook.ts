@@ -1,6 +1,7 @@
 import type { Executor } from "@/lib/db/client";
-import type { Source } from "@/lib/db/schema/events";
-import { decryptSecret } from "@/lib/crypto/secret-box";
+import { type Source, sources } from "@/lib/db/schema/events";
+import { decryptSecret, UnreadableSecretError } from "@/lib/crypto/secret-box";
+import { secretSlot } from "@/lib/crypto/secret-slot";
 import { AppError } from "@/lib/errors";
 import { insertEvent } from "@/lib/events/insert-event";
 import { readDelivery } from "@/lib/sources/read-delivery";
@@ -12,13 +13,29 @@ import { verifySignature } from "@/lib/sources/verify/verify-signature";
  */
 const decrypted = new WeakMap<Source, { current: string | null; previous: string | null }>();
 
+/**
+ * A secret that cannot be opened for this row (copied from another source, altered, or of the pre-upgrade format)
+ * makes every delivery unverifiable: refused like a bad signature, so the provider retries once the owner rotates it.
+ */
+function openSecret(source: Source, sealed: string, column: typeof sources.secretEnc): string {
+  try {
+    return decryptSecret(sealed, secretSlot(column, source.id));
+  } catch (err) {
+    if (!(err instanceof UnreadableSecretError)) throw err;
+    console.error(`[brynth] source ${source.id}: ${err.message}`);
+    throw new AppError("unauthorized", `Signature cannot be verified: the stored secret of source ${source.name} cannot be decrypted.`, {
+      fix: "The project owner must set the secret again (source_rotate_secret); deliveries are refused until then.",
+    });
+  }
+}
+
 /** The current secret, then the previous one while its rotation grace period lasts. */
 export function sourceSecrets(source: Source, now = Date.now()): string[] {
   let plain = decrypted.get(source);
   if (!plain) {
     plain = {
-      current: source.secretEnc ? decryptSecret(source.secretEnc) : null,
-      previous: source.previousSecretEnc ? decryptSecret(source.previousSecretEnc) : null,
+      current: source.secretEnc ? openSecret(source, source.secretEnc, sources.secretEnc) : null,
+      previous: source.previousSecretEnc ? openSecret(source, source.previousSecretEnc, sources.previousSecretEnc) : null,
     };
     decrypted.set(source, plain);
   }

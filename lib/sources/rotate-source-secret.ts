@@ -3,7 +3,8 @@ import { and, eq, isNull } from "drizzle-orm";
 import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
 import { sources } from "@/lib/db/schema/events";
-import { encryptSecret } from "@/lib/crypto/secret-box";
+import { decryptSecret, encryptSecret, UnreadableSecretError } from "@/lib/crypto/secret-box";
+import { secretSlot } from "@/lib/crypto/secret-slot";
 import { AppError } from "@/lib/errors";
 import { sourceCache, findSourceByName } from "@/lib/sources/find-source";
 import { assertSecretUsable, secretField, sourceName } from "@/lib/sources/source-input";
@@ -34,15 +35,31 @@ export async function rotateSourceSecret(tx: Executor, opts: { actor: Actor } & 
     });
   }
   const graceEnds = new Date(Date.now() + opts.grace_hours * 3_600_000);
+  const previous = opts.grace_hours > 0 ? resealAsPrevious(source.secretEnc, source.id) : null;
   await tx
     .update(sources)
     .set({
-      secretEnc: encryptSecret(opts.secret),
-      previousSecretEnc: opts.grace_hours > 0 ? source.secretEnc : null,
-      previousSecretExpiresAt: opts.grace_hours > 0 ? graceEnds : null,
+      secretEnc: encryptSecret(opts.secret, secretSlot(sources.secretEnc, source.id)),
+      previousSecretEnc: previous,
+      previousSecretExpiresAt: previous ? graceEnds : null,
       updatedAt: new Date(),
     })
     .where(and(eq(sources.projectId, opts.actor.projectId), eq(sources.id, source.id), isNull(sources.removedAt)));
   sourceCache.invalidate(tx);
-  return { source_id: source.id, name: source.name, previous_valid_until: opts.grace_hours > 0 ? graceEnds.toISOString() : null };
+  return { source_id: source.id, name: source.name, previous_valid_until: previous ? graceEnds.toISOString() : null };
+}
+
+/**
+ * The outgoing secret, sealed again for the previous-secret column: a secret is bound to its column, so the
+ * ciphertext cannot simply move. One that cannot be opened verifies nothing, and rotating is how the owner repairs
+ * that, so it is dropped rather than refusing the rotation.
+ */
+function resealAsPrevious(current: string | null, sourceId: string): string | null {
+  if (!current) return null;
+  try {
+    return encryptSecret(decryptSecret(current, secretSlot(sources.secretEnc, sourceId)), secretSlot(sources.previousSecretEnc, sourceId));
+  } catch (err) {
+    if (!(err instanceof UnreadableSecretError)) throw err;
+    return null;
+  }
 }

@@ -76,9 +76,10 @@ export async function stopBot(projectId: string) {
 /** (Re)starts a project's bot from its stored settings, or stops it when the token was removed. */
 export async function restartBot(projectId: string) {
   await stopBot(projectId);
-  const config = await getBotConfig(await getDb(), projectId);
-  if (!config) return;
   try {
+    // Inside the try: a stored token that cannot be opened is shown on the Channels screen like any bot error.
+    const config = await getBotConfig(await getDb(), projectId);
+    if (!config) return;
     bots().set(projectId, await run(config));
   } catch (err) {
     await recordError(projectId, (err as Error).message);

@@ -3,6 +3,7 @@ import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
 import { approvalSettings } from "@/lib/db/schema/approvals";
 import { encryptSecret } from "@/lib/crypto/secret-box";
+import { secretSlot } from "@/lib/crypto/secret-slot";
 import { z } from "zod";
 import { changeChannel } from "@/lib/db/change-channel";
 import { AppError } from "@/lib/errors";
@@ -35,19 +36,20 @@ export async function setBotToken(tx: Executor, opts: { actor: Actor; token: str
       fix: "Check the token with @BotFather; revoked tokens stop working.",
     });
   }
+  const projectId = opts.actor.projectId;
   const values = {
-    telegramTokenEnc: encryptSecret(token),
+    telegramTokenEnc: encryptSecret(token, secretSlot(approvalSettings.telegramTokenEnc, projectId)),
     telegramBotId: String(me.id),
     telegramUsername: me.username,
-    telegramWebhookSecretEnc: encryptSecret(randomBytes(24).toString("base64url")),
+    telegramWebhookSecretEnc: encryptSecret(randomBytes(24).toString("base64url"), secretSlot(approvalSettings.telegramWebhookSecretEnc, projectId)),
     telegramError: null,
     updatedAt: new Date(),
   };
   await tx
     .insert(approvalSettings)
-    .values({ projectId: opts.actor.projectId, ...values })
+    .values({ projectId, ...values })
     .onConflictDoUpdate({ target: approvalSettings.projectId, set: values });
-  botChanges.notify(tx, opts.actor.projectId);
+  botChanges.notify(tx, projectId);
   return { username: me.username, bot_id: String(me.id) };
 }
 

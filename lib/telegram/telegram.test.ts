@@ -80,7 +80,7 @@ describe("Telegram channel", () => {
     const set = await db.transaction((tx) => setBotToken(tx, { actor: owner(), token: TOKEN }));
     expect(set.username).toBe(FAKE_BOT.username);
     const [stored] = await db.select().from(approvalSettings).where(eq(approvalSettings.projectId, h.seeded.project.id));
-    expect(stored.telegramTokenEnc).toMatch(/^v1\./);
+    expect(stored.telegramTokenEnc).toMatch(/^v2\./);
     expect(stored.telegramTokenEnc).not.toContain(TOKEN.split(":")[1]);
     await restartBot(h.seeded.project.id);
   });

@@ -3,6 +3,7 @@ import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
 import { mailDomains } from "@/lib/db/schema/mail";
 import { encryptSecret } from "@/lib/crypto/secret-box";
+import { secretSlot } from "@/lib/crypto/secret-slot";
 import { AppError } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import { parseOrThrow } from "@/lib/validation";
@@ -26,14 +27,15 @@ export async function addDomain(db: Executor, opts: { actor: Actor; domain: stri
       fix: "Each domain can belong to one project; remove it there first.",
     });
   const key = await generateDkimKey();
+  const id = newId("dom");
   const [row] = await db
     .insert(mailDomains)
     .values({
-      id: newId("dom"),
+      id,
       projectId: opts.actor.projectId,
       domain,
       dkimSelector: dkimSelector(),
-      dkimPrivateKeyEnc: encryptSecret(key.privatePem),
+      dkimPrivateKeyEnc: encryptSecret(key.privatePem, secretSlot(mailDomains.dkimPrivateKeyEnc, id)),
       dkimPublicKey: key.publicBase64,
     })
     .onConflictDoNothing()

@@ -2,6 +2,7 @@ import { and, eq, isNull } from "drizzle-orm";
 import type { Executor } from "@/lib/db/client";
 import { mailDomains, type MailDomain } from "@/lib/db/schema/mail";
 import { encryptSecret } from "@/lib/crypto/secret-box";
+import { secretSlot } from "@/lib/crypto/secret-slot";
 import { newId } from "@/lib/ids";
 import { defaultMailDomain } from "@/lib/mail/domains/mail-domain-name";
 import { dkimSelector, generateDkimKey } from "@/lib/mail/domains/generate-dkim-key";
@@ -23,14 +24,15 @@ export async function ensureDefaultDomain(db: Executor): Promise<MailDomain> {
     .where(and(eq(mailDomains.domain, name), isNull(mailDomains.projectId)));
   if (!row) {
     const key = await generateDkimKey();
+    const id = newId("dom");
     await db
       .insert(mailDomains)
       .values({
-        id: newId("dom"),
+        id,
         projectId: null,
         domain: name,
         dkimSelector: dkimSelector(),
-        dkimPrivateKeyEnc: encryptSecret(key.privatePem),
+        dkimPrivateKeyEnc: encryptSecret(key.privatePem, secretSlot(mailDomains.dkimPrivateKeyEnc, id)),
         dkimPublicKey: key.publicBase64,
       })
       .onConflictDoNothing();

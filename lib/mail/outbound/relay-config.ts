@@ -1,7 +1,9 @@
 import { eq } from "drizzle-orm";
 import type { Executor } from "@/lib/db/client";
 import { mailRelays, type RelaySecurity } from "@/lib/db/schema/mail";
-import { decryptSecret } from "@/lib/crypto/secret-box";
+import { decryptSecret, UnreadableSecretError } from "@/lib/crypto/secret-box";
+import { secretSlot } from "@/lib/crypto/secret-slot";
+import { AppError } from "@/lib/errors";
 import { env } from "@/lib/env";
 
 export interface RelayConfig {
@@ -23,11 +25,22 @@ export async function relayFor(db: Executor, projectId: string): Promise<RelayCo
       port: row.port,
       security: row.security,
       username: row.username,
-      password: row.passwordEnc ? decryptSecret(row.passwordEnc) : null,
+      password: row.passwordEnc ? relayPassword(row.passwordEnc, row.projectId) : null,
       origin: "project",
     };
   }
   return envRelay();
+}
+
+function relayPassword(sealed: string, projectId: string): string {
+  try {
+    return decryptSecret(sealed, secretSlot(mailRelays.passwordEnc, projectId));
+  } catch (err) {
+    if (!(err instanceof UnreadableSecretError)) throw err;
+    throw new AppError("service_unavailable", `The SMTP relay's stored password cannot be used: ${err.message}`, {
+      fix: "Ask the owner to enter the relay password again on the Mail settings screen.",
+    });
+  }
 }
 
 /**

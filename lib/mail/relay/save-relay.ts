@@ -4,6 +4,7 @@ import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
 import { mailRelays, relaySecurities } from "@/lib/db/schema/mail";
 import { encryptSecret } from "@/lib/crypto/secret-box";
+import { secretSlot } from "@/lib/crypto/secret-slot";
 import { parseOrThrow } from "@/lib/validation";
 
 export const relayInput = z.object({
@@ -32,7 +33,11 @@ export const relaySetLedger = {
 export async function saveRelay(db: Executor, opts: { actor: Actor } & RelayInput) {
   const input = parseOrThrow(relayInput, opts);
   const [existing] = await db.select().from(mailRelays).where(eq(mailRelays.projectId, opts.actor.projectId));
-  const passwordEnc = input.clearPassword ? null : input.password ? encryptSecret(input.password) : (existing?.passwordEnc ?? null);
+  const passwordEnc = input.clearPassword
+    ? null
+    : input.password
+      ? encryptSecret(input.password, secretSlot(mailRelays.passwordEnc, opts.actor.projectId))
+      : (existing?.passwordEnc ?? null);
   const values = { host: input.host, port: input.port, security: input.security, username: input.username || null, passwordEnc };
   await db
     .insert(mailRelays)
