@@ -7,7 +7,8 @@ import { ackEventRow } from "@/lib/events/statements";
 
 /**
  * Closes a claimed event. Repeating the ack is safe: an event this caller already acked answers the same again.
- * A holder whose lease ran out may still ack until someone else claims the event (ARCHITECTURE §5).
+ * A holder whose lease ran out may still ack until someone else claims the event (ARCHITECTURE §5). Without a lease
+ * token, only the session or agent identity that claimed is the holder (holderOf); with one, the token decides.
  */
 export async function ackEvent(
   tx: Executor,
@@ -22,7 +23,7 @@ export async function ackEvent(
     return { id: row.id, finishedAt: row.finishedAt, repeated: false };
   }
   const state = await eventState(tx, actor.projectId, opts.eventId);
-  const mine = state.claimedBy === holder && (!opts.leaseToken || state.leaseToken === opts.leaseToken);
+  const mine = opts.leaseToken ? state.leaseToken === opts.leaseToken : state.claimedBy === holder;
   if (state.stored === "done" && mine) return { id: state.id, finishedAt: state.finishedAt!, repeated: true };
-  throw leaseError(state, "ack");
+  throw leaseError(state, "ack", holder, opts.leaseToken);
 }

@@ -2,7 +2,7 @@ import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { randomBase62 } from "@/lib/ids";
-import { eventNotFound, holderOf } from "@/lib/events/event-state";
+import { eventNotFound, holderOf, sameKey } from "@/lib/events/event-state";
 import { notifyEventChange } from "@/lib/events/events-channel";
 import { claimEventRow, type ClaimedRow, type PriorState } from "@/lib/events/statements";
 
@@ -23,14 +23,19 @@ export async function claimEvent(tx: Executor, opts: { actor: Actor; eventId: st
   return claimed as ClaimedRow & { leaseExpiresAt: Date };
 }
 
+function holdsIt(claimedBy: string | null, holder: string): string {
+  if (claimedBy === holder) return "This key holds the lease, claimed in this session or by this agent identity: finish with inbox_ack or inbox_nack.";
+  if (claimedBy && sameKey(claimedBy, holder)) {
+    return "This key holds the lease, claimed in another MCP session or by another agent identity: finish there, or pass that claim's lease_token to inbox_ack or inbox_nack.";
+  }
+  return "Another consumer holds it: pick another event (inbox_list) or wait for its lease to expire.";
+}
+
 function whyNotClaimable(id: string, state: PriorState, holder: string): AppError {
   switch (state.priorStatus) {
     case "claimed":
       return new AppError("CONFLICT", `Event ${id} is already claimed until ${state.priorLeaseExpiresAt?.toISOString()}.`, {
-        fix:
-          state.priorClaimedBy === holder
-            ? "This key holds the lease: finish with inbox_ack or inbox_nack."
-            : "Another consumer holds it: pick another event (inbox_list) or wait for its lease to expire.",
+        fix: holdsIt(state.priorClaimedBy, holder),
       });
     case "failed":
       return new AppError("CONFLICT", `Event ${id} failed and is retried after ${state.priorAvailableAt.toISOString()}.`, {

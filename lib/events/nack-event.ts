@@ -16,8 +16,9 @@ export async function nackEvent(
 ): Promise<{ id: string; status: Extract<EventStatus, "failed" | "dead">; attempts: number; retryAt: Date | null }> {
   const { actor } = opts;
   const reason = cutUtf8(opts.reason, MAX_REASON_BYTES);
-  const [row] = await nackEventRow(tx, opts.eventId, actor.projectId, holderOf(actor), opts.leaseToken ?? null, reason, opts.retry);
-  if (!row) throw leaseError(await eventState(tx, actor.projectId, opts.eventId), "nack");
+  const holder = holderOf(actor);
+  const [row] = await nackEventRow(tx, opts.eventId, actor.projectId, holder, opts.leaseToken ?? null, reason, opts.retry);
+  if (!row) throw leaseError(await eventState(tx, actor.projectId, opts.eventId), "nack", holder, opts.leaseToken);
   notifyEventChange(tx, { project: actor.projectId, id: row.id, source: row.source, type: row.type, status: row.status });
   return { id: row.id, status: row.status, attempts: row.attempts, retryAt: row.status === "failed" ? row.availableAt : null };
 }

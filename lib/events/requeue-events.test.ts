@@ -73,8 +73,9 @@ describe("requeue, counts and claim history", () => {
     await timeTravel(id, "retry");
     await inTx((tx) => claimEvent(tx, { actor: agent(), eventId: id, leaseSeconds: 60 }));
     await timeTravel(id, "lease");
-    await inTx((tx) => claimEvent(tx, { actor: { ...agent(), agent: "worker-2" }, eventId: id, leaseSeconds: 60 }));
-    await inTx((tx) => ackEvent(tx, { actor: agent(), eventId: id, result: { ok: true } }));
+    const worker2 = { ...agent(), agent: "worker-2" };
+    await inTx((tx) => claimEvent(tx, { actor: worker2, eventId: id, leaseSeconds: 60 }));
+    await inTx((tx) => ackEvent(tx, { actor: worker2, eventId: id, result: { ok: true } }));
     const { event, attempts } = await getEventDetail(await getDb(), { actor: p.actor, eventId: id });
     expect(event).toMatchObject({ status: "done", result: { ok: true }, attempts: 3 });
     expect(attempts.map((a) => [a.attempt, a.agent, a.outcome, a.reason])).toEqual([

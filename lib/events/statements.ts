@@ -87,11 +87,12 @@ export const claimEventRow = statement<
   ) prior left join claimed on true`);
 
 /**
- * Only the lease holder: the key that claimed ($3), and the exact claim when the caller passes its lease token ($4,
- * null matching any claim). Ack and nack share it, with the event ($1) and project ($2) in the same places.
+ * Only the lease holder: the exact claim when the caller passes its lease token ($4), which alone decides; without
+ * one, the holder that claimed ($3: key plus MCP session or agent identity, holderOf). Ack and nack share it, with the
+ * event ($1) and project ($2) in the same places.
  */
-export const HELD_BY = `events.id = $1 and events.project_id = $2 and events.status = 'claimed' and events.claimed_by = $3
-  and ($4::text is null or events.lease_token = $4)`;
+export const HELD_BY = `events.id = $1 and events.project_id = $2 and events.status = 'claimed'
+  and case when $4::text is null then events.claimed_by = $3 else events.lease_token = $4 end`;
 
 /** The event and its open attempt close together. */
 export const ackEventRow = statement<

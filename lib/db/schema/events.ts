@@ -96,7 +96,7 @@ export const events = pgTable(
     attempts: integer("attempts").notNull().default(0),
     leaseToken: text("lease_token"),
     leaseExpiresAt: ts("lease_expires_at"),
-    /** Key id of the current (or last) lease holder. */
+    /** The current (or last) lease holder as holderOf writes it: key id, then the MCP session or agent identity that claimed. */
     claimedBy: text("claimed_by"),
     claimedAgent: text("claimed_agent"),
     claimedAt: ts("claimed_at"),

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ackEvent } from "@/lib/events/ack-event";
 import { defineTool } from "@/lib/tools/define-tool";
-import { eventId, leaseToken } from "@/lib/tools/events/event-id";
+import { eventId, FENCE_NOTE, leaseToken } from "@/lib/tools/events/event-id";
 
 export const MAX_RESULT_BYTES = 4096;
 
@@ -9,7 +9,7 @@ export const inboxAck = defineTool({
   name: "inbox_ack",
   family: "brynth",
   scope: "inbox:write",
-  description: "Closes an event you claimed. Optional `result` (text or JSON, max 4 KB) records what you did. Repeating the ack is safe.",
+  description: `Closes an event you claimed. Optional \`result\` (text or JSON, max 4 KB) records what you did. Repeating the ack is safe. ${FENCE_NOTE}`,
   input: z
     .object({
       event_id: eventId,

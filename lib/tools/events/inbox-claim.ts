@@ -21,7 +21,9 @@ export const inboxClaim = defineTool({
     })
     .strict(),
   output: envelopeShape.extend({
-    lease_token: z.string().describe("Pass it to inbox_ack / inbox_nack to act only on this exact claim."),
+    lease_token: z
+      .string()
+      .describe("Pass it to inbox_ack / inbox_nack to act only on this exact claim: the only exact fence, from any session or agent identity."),
     lease_expires_at: z.string(),
     payload_url: z.string().nullable().describe("Signed URL of the raw payload, valid 1 hour; set for payloads over 8 KB."),
     payload_url_expires_at: z.string().nullable(),

@@ -2,14 +2,13 @@ import { z } from "zod";
 import { nackEvent } from "@/lib/events/nack-event";
 import { defineTool } from "@/lib/tools/define-tool";
 import { writes } from "@/lib/tools/fields";
-import { eventId, leaseToken } from "@/lib/tools/events/event-id";
+import { eventId, FENCE_NOTE, leaseToken } from "@/lib/tools/events/event-id";
 
 export const inboxNack = defineTool({
   name: "inbox_nack",
   family: "brynth",
   scope: "inbox:write",
-  description:
-    "Gives back an event you claimed with a `reason`. It is retried later with a growing delay, and dropped (`dead`) after 5 attempts or at once with `retry: false`.",
+  description: `Gives back an event you claimed with a \`reason\`. It is retried later with a growing delay, and dropped (\`dead\`) after 5 attempts or at once with \`retry: false\`. ${FENCE_NOTE}`,
   input: z
     .object({
       event_id: eventId,

@@ -113,7 +113,8 @@ describe("inbox_claim / inbox_ack / inbox_nack", () => {
     const listed = await mcpCall(client, "inbox_list", { status: "claimed" });
     expect(listed.ok && listed.data.events.map((e: { id: string }) => e.id)).toContain(id);
 
-    const ack = await restCall(server.url, project.secret, "POST", `/events/${id}/ack`, { result: { refunded: true } });
+    // Over REST the MCP session's claim is settled by its token (without one, only the claiming session may ack).
+    const ack = await restCall(server.url, project.secret, "POST", `/events/${id}/ack`, { result: { refunded: true }, lease_token: claim.data.lease_token });
     expect(ack.status).toBe(200);
     expect(ack.body).toMatchObject({ event_id: id, status: "done", repeated: false });
     const again = await mcpCall(client, "inbox_ack", { event_id: id, result: "again" });
@@ -228,8 +229,9 @@ describe("inbox_claim / inbox_ack / inbox_nack", () => {
 
   it("sends an event to dead at once with retry: false; a repeated nack is NOT_CLAIMED", async () => {
     const id = await emit("order.poison");
-    await mcpCall(client, "inbox_claim", { event_id: id });
-    const res = await restCall(server.url, project.secret, "POST", `/events/${id}/nack`, { reason: "malformed", retry: false });
+    const claim = await mcpCall(client, "inbox_claim", { event_id: id });
+    const lease_token = claim.ok && claim.data.lease_token;
+    const res = await restCall(server.url, project.secret, "POST", `/events/${id}/nack`, { reason: "malformed", retry: false, lease_token });
     expect(res.body).toMatchObject({ status: "dead", attempts: 1, retry_at: null });
     const again = await restCall(server.url, project.secret, "POST", `/events/${id}/nack`, { reason: "again" });
     expect(again.body.error.code).toBe("NOT_CLAIMED");
