@@ -1,6 +1,6 @@
 import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
-import { eventState, holderOf } from "@/lib/events/event-state";
+import { eventState, holderOf, sameKey } from "@/lib/events/event-state";
 import { leaseError } from "@/lib/events/lease-errors";
 import { notifyEventChange } from "@/lib/events/events-channel";
 import { ackEventRow } from "@/lib/events/statements";
@@ -23,7 +23,7 @@ export async function ackEvent(
     return { id: row.id, finishedAt: row.finishedAt, repeated: false };
   }
   const state = await eventState(tx, actor.projectId, opts.eventId);
-  const mine = opts.leaseToken ? state.leaseToken === opts.leaseToken : state.claimedBy === holder;
+  const mine = opts.leaseToken ? state.leaseToken === opts.leaseToken && sameKey(state.claimedBy ?? "", holder) : state.claimedBy === holder;
   if (state.stored === "done" && mine) return { id: state.id, finishedAt: state.finishedAt!, repeated: true };
   throw leaseError(state, "ack", holder, opts.leaseToken);
 }

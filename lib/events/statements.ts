@@ -87,12 +87,14 @@ export const claimEventRow = statement<
   ) prior left join claimed on true`);
 
 /**
- * Only the lease holder: the exact claim when the caller passes its lease token ($4), which alone decides; without
- * one, the holder that claimed ($3: key plus MCP session or agent identity, holderOf). Ack and nack share it, with the
- * event ($1) and project ($2) in the same places.
+ * Only the lease holder: with a lease token ($4), the exact claim it names, made by the caller's key (any of its
+ * sessions or agents: the token is the exact fence); without one, the holder that claimed ($3: key plus MCP session
+ * or agent identity, holderOf). A token never crosses keys: it is a fence, not a capability. Ack and nack share it,
+ * with the event ($1) and project ($2) in the same places.
  */
 export const HELD_BY = `events.id = $1 and events.project_id = $2 and events.status = 'claimed'
-  and case when $4::text is null then events.claimed_by = $3 else events.lease_token = $4 end`;
+  and case when $4::text is null then events.claimed_by = $3
+    else events.lease_token = $4 and split_part(events.claimed_by, ' ', 1) = split_part($3, ' ', 1) end`;
 
 /** The event and its open attempt close together. */
 export const ackEventRow = statement<

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { startApiServer } from "@/lib/testing/api-server";
 import { connectMcp } from "@/lib/testing/mcp-client";
-import { seedProject } from "@/lib/testing/seed";
+import { seedKey, seedProject } from "@/lib/testing/seed";
 import { getDb } from "@/lib/db/client";
 import { getEventDetail } from "@/lib/events/get-event-detail";
 import { seedEvents, timeTravel } from "@/lib/testing/events";
@@ -96,6 +96,21 @@ describe("fencing within one key, over MCP (two sessions)", () => {
     const viaRest = await rest("someone-else", `/events/${id}/nack`, { reason: "handed over", lease_token: second.data.lease_token });
     expect(viaRest.status).toBe(200);
     expect(viaRest.body).toMatchObject({ status: "failed", attempts: 2 });
+  });
+
+  it("never lets another key settle a claim, even with its token", async () => {
+    const id = await emit("fence.other-key");
+    const claim = await mcpCall(worker1, "inbox_claim", { event_id: id, lease_seconds: 30 });
+    if (!claim.ok) throw new Error(claim.message);
+    const other = await seedKey(project.project.id, ["inbox:read", "inbox:write"], "other worker");
+    const res = await fetch(`${server.url}/api/v1/events/${id}/ack`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${other.secret}`, "content-type": "application/json" },
+      body: JSON.stringify({ lease_token: claim.data.lease_token }),
+    });
+    expect(res.status).toBe(409);
+    expect((await res.json()).error.code).toBe("LEASE_LOST");
+    expect(await mcpCall(worker1, "inbox_ack", { event_id: id, lease_token: claim.data.lease_token })).toMatchObject({ ok: true });
   });
 });
 
