@@ -7,6 +7,7 @@ import { mailHostname } from "@/lib/mail/domains/mail-domain-name";
 import type { MailDnsResolver } from "@/lib/mail/inbound/dns-resolver";
 import { addressLimit } from "@/lib/mail/inbound/smtp-address-limit";
 import { commandTimeouts } from "@/lib/mail/inbound/smtp-command-timeouts";
+import { loadSmtpTls } from "@/lib/mail/inbound/smtp-tls";
 import { receiveMessage } from "@/lib/mail/inbound/receive-message";
 import { cachedRecipient } from "@/lib/mail/inbound/recipient-cache";
 
@@ -35,7 +36,8 @@ const smtpError = (code: number, message: string) => Object.assign(new Error(mes
  * Connections are capped per instance (SMTP_MAX_CLIENTS) and per client address (SMTP_MAX_CLIENTS_PER_IP): one over
  * either cap is greeted with 421 and closed, so a well-behaved sender retries later. A client silent for
  * SMTP_IDLE_TIMEOUT_MS is closed with 421, and so is one whose command line or message transfer is still unfinished
- * after SMTP_COMMAND_TIMEOUT_MS (a client trickling bytes is never idle).
+ * after SMTP_COMMAND_TIMEOUT_MS (a client trickling bytes is never idle). STARTTLS is offered only with a configured
+ * certificate (SMTP_TLS_CERT and SMTP_TLS_KEY; a bad one stops the start with a ConfigError naming the setting).
  */
 export async function startSmtpListener(opts: SmtpListenerOptions): Promise<SmtpListener> {
   const maxBytes = opts.maxBytes ?? env().MAIL_MAX_MESSAGE_BYTES;
@@ -43,13 +45,15 @@ export async function startSmtpListener(opts: SmtpListenerOptions): Promise<Smtp
   // The mailboxes accepted in the session's current transaction (reset at every MAIL FROM).
   const accepted = new Map<string, Mailbox[]>();
   const perAddress = addressLimit(env().SMTP_MAX_CLIENTS_PER_IP);
+  const tls = loadSmtpTls();
 
   const server = new SMTPServer({
     name: mailHostname(),
     banner: "Brynth ESMTP",
     size: maxBytes,
     authOptional: true,
-    disabledCommands: ["AUTH", "STARTTLS"],
+    disabledCommands: tls ? ["AUTH"] : ["AUTH", "STARTTLS"],
+    ...tls,
     disableReverseLookup: true,
     logger: false,
     maxClients: env().SMTP_MAX_CLIENTS,
@@ -59,6 +63,11 @@ export async function startSmtpListener(opts: SmtpListenerOptions): Promise<Smtp
       if (!perAddress.admit(session)) return callback(smtpError(421, "4.7.0 Too many connections from your address, try again later"));
       timeouts.start(session);
       callback();
+    },
+    onSecure(socket, session, callback) {
+      // smtp-server pipes the TLS socket to its parser in this callback; the clock may only watch it after that.
+      callback();
+      timeouts.secured(session, socket);
     },
     onMailFrom(_address, session, callback) {
       accepted.set(session.id, []);
