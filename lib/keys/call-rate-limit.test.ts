@@ -52,8 +52,9 @@ describe("calls per key per minute", () => {
     expect(await ledgerCount()).toBe(before);
   });
 
-  it("answers MCP over the limit with a tool error, not a transport error; initialize, tools/list and ping are not counted", async () => {
-    setLimit(2);
+  it("answers MCP over the limit with a tool error, not a transport error; tools/list and ping are not counted", async () => {
+    // initialize takes one token (it writes a session and a ledger entry), the two calls the rest.
+    setLimit(3);
     const { client } = await connectMcp(server.url, await freshKey());
     try {
       await client.listTools();
@@ -70,6 +71,29 @@ describe("calls per key per minute", () => {
     } finally {
       await client.close();
     }
+  });
+
+  it("counts initialize, which writes a session: a flood of new sessions is refused with 429 and writes nothing", async () => {
+    setLimit(1);
+    const secret = await freshKey();
+    const init = () =>
+      fetch(`${server.url}/mcp`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${secret}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "initialize",
+          params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "flood" } },
+        }),
+      });
+    expect((await init()).status).toBe(200);
+    const before = await ledgerCount();
+    const refused = await init();
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("mcp-session-id")).toBeNull();
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    expect(await ledgerCount()).toBe(before);
   });
 
   it("limits each key on its own: another key of the same project is unaffected", async () => {

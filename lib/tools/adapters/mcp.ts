@@ -8,6 +8,7 @@ import { preflight, withCors } from "@/lib/http/cors";
 import { readJson } from "@/lib/http/read-body";
 import { clientIp, isAllowedOrigin } from "@/lib/http/request-info";
 import { authenticateKey } from "@/lib/keys/authenticate-key";
+import { takeCallToken } from "@/lib/keys/call-rate-limit";
 import { keyActor } from "@/lib/keys/key-actor";
 import { sessionCache } from "@/lib/keys/auth-cache";
 import { appendEntry } from "@/lib/ledger/append-entry";
@@ -125,6 +126,8 @@ function batch(req: ApiRequest, key: Key, session: Parameters<typeof dispatchReq
 }
 
 async function initialize(req: ApiRequest, key: Key, msg: JSONRPCRequest) {
+  // A new session writes a row and a ledger entry, so it counts as a call (429 over HTTP: there is no tool to answer).
+  takeCallToken(key.id);
   const params = initializeParams.safeParse(msg.params);
   if (!params.success) {
     return rpcError(200, msg.id, rpcErrors.invalidParams, "initialize needs protocolVersion, capabilities and clientInfo.");
