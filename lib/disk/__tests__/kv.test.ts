@@ -273,6 +273,8 @@ describe("bad input", () => {
     ["ttl_seconds over a year", { key: "t", value: 1, ttl_seconds: 31_536_001 }, "ttl_seconds"],
     ["a fractional ttl", { key: "t", value: 1, ttl_seconds: 1.5 }, "ttl_seconds"],
     ["a negative if_version", { key: "t", value: 1, if_version: -1 }, "if_version"],
+    // Found by fuzzing: past the version column's range it was a 500 (Postgres "out of range for type integer").
+    ["an if_version past any version (2^31)", { key: "t", value: 1, if_version: 2 ** 31 }, "if_version"],
   ];
   it.each(cases)("kv_set refuses %s naming the field, over MCP and REST", async (_what, args, field) => {
     const viaMcp = await call("kv_set", args);

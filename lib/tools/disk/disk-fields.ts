@@ -47,10 +47,14 @@ export const ttlField = z
   .optional()
   .describe("Optional: the key expires after this many seconds (1 to 31536000, one year). Without it the key lives until `kv_delete`.");
 
+/** Versions are a Postgres `integer` column: a larger `if_version` can match none, and the column's cast would fail. */
+const VERSION_MAX = 2_147_483_647;
+
 export const ifVersionField = z
   .number()
   .int()
   .min(0)
+  .max(VERSION_MAX)
   .optional()
   .describe(
     "Optional: the `version` you last read. The write fails with CONFLICT if the stored version differs (0: only if the key does not exist yet), so two agents cannot silently overwrite each other. Over REST, `If-Match` with the ETag works the same.",
