@@ -58,11 +58,13 @@ export async function upgradeSealedSecrets(db: Db): Promise<{ resealed: number; 
             unreadable++;
             continue;
           }
-          await tx
+          const updated = await tx
             .update(table)
             .set({ [key]: encryptSecret(plain, secretSlot(column, row.id)) } as never)
-            .where(and(eq(id, row.id), eq(column, row.sealed)));
-          resealed++;
+            .where(and(eq(id, row.id), eq(column, row.sealed)))
+            .returning({ id });
+          // Nothing updated: changed since it was read (re-sealed by another upgrade, or a new secret was set).
+          resealed += updated.length;
         }
       });
       if (rows.length < BATCH) break;

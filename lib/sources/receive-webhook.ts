@@ -1,3 +1,4 @@
+import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import type { Executor } from "@/lib/db/client";
 import { type Source, sources } from "@/lib/db/schema/events";
 import { decryptSecret, UnreadableSecretError } from "@/lib/crypto/secret-box";
@@ -17,7 +18,7 @@ const decrypted = new WeakMap<Source, { current: string | null; previous: string
  * A secret that cannot be opened for this row (copied from another source, altered, or of the pre-upgrade format)
  * makes every delivery unverifiable: refused like a bad signature, so the provider retries once the owner rotates it.
  */
-function openSecret(source: Source, sealed: string, column: typeof sources.secretEnc): string {
+function openSecret(source: Source, sealed: string, column: AnyPgColumn): string {
   try {
     return decryptSecret(sealed, secretSlot(column, source.id));
   } catch (err) {

@@ -1,4 +1,5 @@
 import { eq, isNotNull } from "drizzle-orm";
+import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import type { Executor } from "@/lib/db/client";
 import { approvalSettings } from "@/lib/db/schema/approvals";
 import { decryptSecret, UnreadableSecretError } from "@/lib/crypto/secret-box";
@@ -13,7 +14,7 @@ export interface BotConfig {
   webhookSecret: string;
 }
 
-function open(sealed: string, column: typeof approvalSettings.telegramTokenEnc, projectId: string): string {
+function open(sealed: string, column: AnyPgColumn, projectId: string): string {
   try {
     return decryptSecret(sealed, secretSlot(column, projectId));
   } catch (err) {

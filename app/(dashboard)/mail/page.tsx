@@ -12,6 +12,7 @@ import { MailTabs } from "@/components/mail/mail-tabs";
 import { OutboundTable } from "@/components/mail/outbound-table";
 import { requireOwner } from "@/lib/auth/current-owner";
 import { getDb } from "@/lib/db/client";
+import { AppError } from "@/lib/errors";
 import { listOutbound, outboundStatuses } from "@/lib/mail/outbound/list-outbound";
 import { outboundCounts } from "@/lib/mail/outbound/outbound-counts";
 import { relayFor } from "@/lib/mail/outbound/relay-config";
@@ -33,7 +34,11 @@ export default async function OutboundMailPage({ searchParams }: { searchParams:
     projectAddress(db, actor.projectId),
     quotaUsage(db, actor.projectId),
     outboundCounts(db, actor.projectId),
-    relayFor(db, actor.projectId),
+    // A stored relay password that cannot be opened must not take this screen down: it says so instead.
+    relayFor(db, actor.projectId).catch((err: unknown) => {
+      if (err instanceof AppError) return { problem: err.message };
+      throw err;
+    }),
     listOutbound(db, { projectId: actor.projectId, status, cursor: params.cursor, limit: 50 }),
   ]);
   const href = (q: { status?: string; cursor?: string }) => {
@@ -63,7 +68,19 @@ export default async function OutboundMailPage({ searchParams }: { searchParams:
               <CopyButton value={address} label="Copy the project address" size="icon-xs" />
             </div>
             <div className="text-xs text-muted-foreground">
-              Outside recipients: {relay ? `via ${relay.host}:${relay.port}${relay.origin === "env" ? " (SMTP_RELAY_URL)" : ""}` : "no relay — "}
+              Outside recipients:{" "}
+              {relay && "problem" in relay ? (
+                <>
+                  {relay.problem}{" "}
+                  <Link href="/mail/settings" className="underline underline-offset-2">
+                    Mail settings
+                  </Link>
+                </>
+              ) : relay ? (
+                `via ${relay.host}:${relay.port}${relay.origin === "env" ? " (SMTP_RELAY_URL)" : ""}`
+              ) : (
+                "no relay — "
+              )}
               {!relay && (
                 <Link href="/mail/settings" className="underline underline-offset-2">
                   set one up

@@ -150,7 +150,8 @@ describe("secrets sealed by the previous version (v1)", () => {
     // A database the previous version left: the upgrade has not run on it.
     await db.delete(dataUpgrades).where(eq(dataUpgrades.name, SECRETS_BOUND_UPGRADE));
 
-    await migrateDb();
+    // Two instances starting together: one upgrade, and neither overwrites the other's work.
+    await Promise.all([migrateDb(), migrateDb()]);
     sourceCache.invalidate(db);
 
     expect((await sealedOf(src.id)).secretEnc).toMatch(/^v2\./);
