@@ -2,6 +2,10 @@ import type { Metadata } from "next";
 import { Toaster } from "@/components/ui/sonner";
 import "./globals.css";
 
+// Every page is rendered per request, so that each carries the nonce of its own Content-Security-Policy
+// (security-headers.ts): a page prerendered at build time (only the 404 page was) has scripts no nonce can allow.
+export const dynamic = "force-dynamic";
+
 export const metadata: Metadata = {
   title: { default: "Brynth", template: "%s · Brynth" },
   description: "Back office for AI agents",

@@ -52,13 +52,18 @@ export function isAllowedHost(host: string): boolean {
  * no rebinding can hide there; an empty one is judged like any other.
  */
 export function hostProblem(headers: IncomingHttpHeaders): AppError | null {
-  let host = headers.host;
-  if (env().TRUST_PROXY) {
-    const forwarded = headers["x-forwarded-host"];
-    if (typeof forwarded === "string" && forwarded) host = forwarded.split(",")[0].trim();
-  }
+  const host = requestHost(headers);
   if (host === undefined || isAllowedHost(host)) return null;
   return new AppError("misdirected_request", `This server does not answer for the host ${JSON.stringify(host)}.`, {
     fix: "Use the instance's public URL (PUBLIC_URL) or a loopback name; to serve another name, add it to ALLOWED_HOSTS.",
   });
+}
+
+/** The host the client sent the request to: X-Forwarded-Host (its first entry) behind a trusted proxy, else Host. */
+export function requestHost(headers: IncomingHttpHeaders): string | undefined {
+  if (env().TRUST_PROXY) {
+    const forwarded = headers["x-forwarded-host"];
+    if (typeof forwarded === "string" && forwarded) return forwarded.split(",")[0].trim();
+  }
+  return headers.host;
 }
