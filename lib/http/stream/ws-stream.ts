@@ -55,8 +55,8 @@ async function refuseUpgrade(socket: Duplex, response: Response) {
 }
 
 /**
- * Routes `/api/v1/stream` upgrades to the stream, after the Host check every request gets (host-check.ts). Other upgrades are left to Next in dev (HMR under /_next/) and
- * refused in production.
+ * Routes `/api/v1/stream` upgrades to the stream, after the Host check every request gets (host-check.ts). Other
+ * upgrades are left to Next in dev (HMR under /_next/) and refused in production.
  */
 export function attachStreamUpgrade(server: Server, origin: string, opts: { dev: boolean }) {
   server.on("upgrade", (req, socket, head) => {
