@@ -1,0 +1,210 @@
+/**
+ * Chaos run (`npm run test:chaos`, issue 15): three production instances on one PostgreSQL of our own, behind a
+ * round-robin proxy, under a mix of signed webhooks, claim + ack, kv_set/kv_get over REST and MCP sessions that
+ * move between instances — while one instance is killed with SIGKILL and restarted, and PostgreSQL is restarted.
+ * Then it checks that nothing acknowledged was lost or done twice, prints the counts as JSON, and exits non-zero
+ * when a check fails. Errors during the faults (502s, resets, 503s) are expected: they are counted, not failures.
+ * Needs a production build (`npm run build`). LOAD_SECONDS (default 60) sets the
+ * least length of the load.
+ */
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import postgres from "postgres";
+import { connectMcp } from "../../lib/testing/mcp-client";
+import { checkCompletions, checkDeliveries, checkKv, checkRecovery, type Check } from "./checks";
+import { freePort } from "./free-port";
+import { call } from "./http-call";
+import { productionInstance } from "./instances";
+import { kvBook } from "./kv-book";
+import { claimAndAck } from "./load-claim-ack";
+import { kvLoad } from "./load-kv";
+import { mcpLoad } from "./load-mcp";
+import { sendWebhooks } from "./load-webhooks";
+import { log } from "./log";
+import { setupProject } from "./setup-project";
+import { startPrivatePostgres } from "./private-postgres";
+import { startRoundRobinProxy } from "./round-robin-proxy";
+
+const LOAD_SECONDS = Number(process.env.LOAD_SECONDS ?? 60);
+/** Load that goes on after the last fault, so that recovering from it is under load too. */
+const AFTER_FAULTS_S = 10;
+/** The whole run, startup and checks included, must end well inside CI's 3 minutes; past this it stops as failed. */
+const DEADLINE_S = 170;
+const OWNER = { email: "chaos@example.com", password: "chaos-run-password" };
+const SOURCE = "chaos";
+/** After the faults a healthy instance answers a point read in milliseconds; this long without an answer is stuck. */
+const SETTLED_TIMEOUT_MS = 5000;
+
+const cleanups: (() => unknown)[] = [];
+let cleaning: Promise<void> | null = null;
+/** Runs once, newest first; every step is tried even when an earlier one fails. */
+const cleanup = () =>
+  (cleaning ??= (async () => {
+    for (const step of cleanups.reverse())
+      await Promise.resolve()
+        .then(step)
+        .catch((err) => console.error("[chaos] cleanup:", err));
+  })());
+
+async function main() {
+  if (!existsSync("dist/server.mjs") || !existsSync(".next/BUILD_ID")) throw new Error("no production build: run `npm run build` first");
+  const pg = await startPrivatePostgres();
+  cleanups.push(pg.remove);
+  log(`private PostgreSQL on ${pg.url}`);
+
+  const ports = [await freePort(), await freePort(), await freePort()];
+  const proxy = await startRoundRobinProxy(ports);
+  cleanups.push(proxy.close);
+  const dataDir = mkdtempSync(join(tmpdir(), "brynth-chaos-data-"));
+  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+  const env = {
+    NODE_ENV: "production",
+    HOST: "127.0.0.1",
+    PUBLIC_URL: proxy.url,
+    DATABASE_URL: pg.url,
+    // One APP_SECRET for all: secrets one instance encrypts, another decrypts.
+    APP_SECRET: randomBytes(32).toString("hex"),
+    DATA_DIR: dataDir,
+    OWNER_EMAIL: OWNER.email,
+    OWNER_PASSWORD: OWNER.password,
+    SMTP_PORT: "0",
+    LOG_LEVEL: "error",
+    // The per-key limit is per instance and would refuse part of this load; it is tested on its own.
+    KEY_CALLS_PER_MINUTE: "0",
+    NEXTAUTH_URL: undefined,
+    S3_BUCKET: undefined,
+    SMTP_RELAY_URL: undefined,
+  };
+  const instances = ports.map((port, i) => productionInstance(`instance ${i + 1}`, port, env));
+  for (const instance of instances) cleanups.push(instance.kill9);
+  // The first start migrates and creates the owner alone; the others then start side by side.
+  await instances[0].start();
+  await Promise.all(instances.slice(1).map((i) => i.start()));
+  log(`3 instances on ports ${ports.join(", ")} behind ${proxy.url}`);
+
+  const api = `${proxy.url}/api/v1`;
+  const { key, auth, secret, hookUrl, projectId } = await setupProject(api, OWNER, SOURCE);
+  log(`project ${projectId}, source ${SOURCE} (standard_webhooks) at ${hookUrl}`);
+
+  // The load runs LOAD_SECONDS, and on past the faults (a restart is slow on a busy machine) so recovery is loaded too.
+  const loadEnd = performance.now() + LOAD_SECONDS * 1000;
+  const fault = { over: false, overAt: 0 };
+  const until = () => performance.now() >= loadEnd && fault.over && performance.now() >= fault.overAt + AFTER_FAULTS_S * 1000;
+  const book = kvBook();
+  log(`load for ${LOAD_SECONDS} s at least: 4 webhook senders, 3 claim/ack workers, 3 REST kv writers, 2 MCP sessions`);
+  const [webhooks, claims, kv, mcp, faults] = await Promise.all([
+    sendWebhooks({ hookUrl, secret, senders: 4, until }),
+    claimAndAck({ api, key, source: SOURCE, workers: 3, until }),
+    kvLoad({ api, key, writers: 3, book, until }),
+    mcpLoad({ base: proxy.url, key, clients: 2, book, until }),
+    runFaults(instances[1], pg.restart).finally(() => Object.assign(fault, { over: true, overAt: performance.now() })),
+  ]);
+  log("load over; checking");
+
+  const sql = postgres(pg.url, { max: 2, onnotice: () => {} });
+  cleanups.push(() => sql.end({ timeout: 1 }));
+  const readSeq = async (k: string) => {
+    const res = await call("GET", `${api}/kv/${k}`, { headers: auth, timeoutMs: SETTLED_TIMEOUT_MS });
+    if (res.status !== 200) throw new Error(`kv_get ${k} after the run: ${res.status} ${res.error ?? JSON.stringify(res.body)}`);
+    return (res.body.value?.seq as number | undefined) ?? null;
+  };
+  // Each instance directly, on each path the load took: whoami (key lookup), kv_get (a coalesced read), the list.
+  const probe = async (base: string) => {
+    const paths = ["/whoami", "/kv/chaos/probe", `/events?source=${SOURCE}&limit=1`];
+    const answers = await Promise.all(paths.map((p) => call("GET", `${base}/api/v1${p}`, { headers: auth, timeoutMs: SETTLED_TIMEOUT_MS })));
+    return Object.fromEntries(paths.map((p, i) => [p, answers[i].status || (answers[i].error ?? "no answer")]));
+  };
+  const recovery = await checkRecovery(
+    ports.map((port, i) => ({ name: `instance ${i + 1}`, base: `http://127.0.0.1:${port}` })),
+    probe,
+  );
+  const { client } = await connectMcp(proxy.url, key);
+  const verify = (await client.callTool({ name: "ledger_verify", arguments: {} }, undefined, { timeout: 30_000 })).structuredContent as {
+    ok: boolean;
+    checked: number;
+    reason: string | null;
+  };
+  await client.close();
+  const checks: Record<string, Check> = {
+    recovery,
+    deliveries: await checkDeliveries(sql, projectId, SOURCE, webhooks.acknowledged),
+    completions: await checkCompletions(sql, projectId, SOURCE, claims.completions),
+    kv: await checkKv(readSeq, book),
+    ledger: { counts: { checked: verify.checked }, failures: verify.ok ? [] : [`ledger_verify is not ok: ${verify.reason}`] },
+    mcp_sessions: {
+      counts: { ...mcp.tally, served_by_several_instances: mcp.sessionIds.filter((id) => (proxy.sessions.get(id)?.size ?? 0) > 1).length },
+      failures: mcp.tally.sessions_lost_404 > 0 ? [`${mcp.tally.sessions_lost_404} MCP sessions were refused as unknown by another instance`] : [],
+    },
+  };
+  const failed = Object.entries(checks).flatMap(([name, c]) => c.failures.map((f) => `${name}: ${f}`));
+  console.log(
+    JSON.stringify(
+      {
+        chaos: failed.length ? "failed" : "ok",
+        load_seconds: LOAD_SECONDS,
+        run_seconds: Math.round(performance.now() / 1000),
+        faults,
+        checks: Object.fromEntries(Object.entries(checks).map(([name, c]) => [name, { ...c.counts, failures: c.failures }])),
+        answers: { webhooks: webhooks.answers, claim_ack: claims.answers, kv_rest: kv, mcp: mcp.answers },
+        tallies: { webhooks: webhooks.tally, claim_ack: claims.tally },
+        proxy: proxy.tally,
+      },
+      null,
+      2,
+    ),
+  );
+  if (failed.length) throw new Error(`${failed.length} checks failed:\n  ${failed.join("\n  ")}`);
+  log("all checks passed");
+}
+
+/**
+ * The faults, one after the other under load: SIGKILL of one instance, its restart, then a PostgreSQL restart once
+ * the instance is back (an instance starting while the database restarts would fail its migrations and exit).
+ */
+async function runFaults(victim: ReturnType<typeof productionInstance>, restartPostgres: () => Promise<void>) {
+  const pause = (s: number) => new Promise((r) => setTimeout(r, s * 1000));
+  const took = (t: number) => Number(((performance.now() - t) / 1000).toFixed(1));
+  const faults: Record<string, number> = {};
+  await pause(LOAD_SECONDS * 0.15);
+  log(`kill -9 ${victim.name}`);
+  await victim.kill9();
+  await pause(5);
+  let t = performance.now();
+  log(`restarting ${victim.name}`);
+  await victim.start();
+  faults.instance_restart_s = took(t);
+  log(`${victim.name} is back`);
+  await pause(5);
+  t = performance.now();
+  log("restarting PostgreSQL (pg_ctl restart -m fast); the instances log the queries it cuts, as they should");
+  await restartPostgres();
+  faults.postgres_restart_s = took(t);
+  log("PostgreSQL is back");
+  return faults;
+}
+
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, () => {
+    log(`${signal}: stopping`);
+    void cleanup().then(() => process.exit(130));
+  });
+}
+const watchdog = setTimeout(() => {
+  console.error(`[chaos] FAILED: the run took over ${DEADLINE_S} s`);
+  void cleanup().then(() => process.exit(1));
+}, DEADLINE_S * 1000);
+
+main()
+  .then(async () => {
+    clearTimeout(watchdog);
+    await cleanup();
+    process.exit(0);
+  })
+  .catch(async (err) => {
+    clearTimeout(watchdog);
+    console.error(`[chaos] FAILED: ${err instanceof Error ? err.message : err}`);
+    await cleanup();
+    process.exit(1);
+  });
