@@ -33,6 +33,7 @@ export const FUZZ_TEST_TIMEOUT_MS = 90_000;
 export async function assertFuzz<T>(label: string, property: fc.IAsyncProperty<T>, runs = FUZZ_RUNS): Promise<void> {
   const path = process.env.FUZZ_PATH || undefined;
   const details = await fc.check(property, { seed: FUZZ_SEED, path, numRuns: runs, plugins: [fc.interruptAfterTimeLimit(TIME_LIMIT_MS)] });
+  if (details.interrupted && !details.failed) console.warn(`[fuzz] ${label}: stopped by the time limit after ${details.numRuns} of ${runs} runs`);
   if (!details.failed) return;
   // FUZZ_PATH goes straight to the counterexample; each test has its own, so run that test alone (vitest -t).
   const replay = `FUZZ_SEED=${details.seed} FUZZ_RUNS=${FUZZ_RUNS}${details.counterexamplePath ? `, or at once with FUZZ_PATH=${details.counterexamplePath} running this test alone` : ""}`;

@@ -93,7 +93,9 @@ export function toolCase(tool: AnyTool, known: Record<string, string[]> = {}): f
       }),
     );
   }
-  return fc.tuple(fc.oneof(...cases), fc.constantFrom(...RAW_NUMBERS), fc.constantFrom(...INVALID_UTF8)).map(([c, number, bytes]) => {
+  // Valid-shaped calls as often as all mutations together: they are what reaches the handlers and the database.
+  const weighted = [{ arbitrary: cases[0], weight: cases.length - 1 }, ...cases.slice(1).map((arbitrary) => ({ arbitrary, weight: 1 }))];
+  return fc.tuple(fc.oneof(...weighted), fc.constantFrom(...RAW_NUMBERS), fc.constantFrom(...INVALID_UTF8)).map(([c, number, bytes]) => {
     const args = boundWaits(schema, c.args);
     const f = Object.keys(args).find((k) => args[k] === MARKER);
     if (f === undefined) return { ...c, args };

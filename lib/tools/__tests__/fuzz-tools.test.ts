@@ -55,21 +55,24 @@ interface Fixture {
 }
 
 /** A project with a key, an MCP session, a source and a pending event, so generated calls can meet real rows. */
-async function fixture(): Promise<Fixture> {
+async function fixture(tool: AnyTool): Promise<Fixture> {
   const seeded = await seedProject();
   await seedSource(seeded.actor, { name: "fuzz-src" });
   const [eventId] = await seedEvents(seeded.project.id, [{ type: "fuzz.seeded", payload: { n: 1 } }]);
   const { client, transport } = await connectMcp(server.url, seeded.secret);
-  // The seeded event's source and type, so an inbox_wait given both answers at once instead of waiting its second.
-  const known = {
-    event_id: [eventId],
-    name: ["fuzz-src"],
-    source: ["brynth"],
-    type: ["fuzz.seeded", "fuzz.*"],
-    key: ["examples/greeting"],
-    path: ["examples/hello.txt"],
-  };
+  const known = knownFor(tool, { eventId, source: "fuzz-src" });
   return { projectId: seeded.project.id, secret: seeded.secret, mcp: client, transport, known };
+}
+
+/**
+ * Real values for the fields of one tool, by what its fields mean there (a `name` is a source to remove, not one to
+ * add): the seeded event's id, source and type, so an inbox_wait given both answers at once instead of waiting its
+ * second; the example's kv key and file path.
+ */
+function knownFor(tool: AnyTool, seeded: { eventId: string; source: string }): Record<string, string[]> {
+  if (tool.name.startsWith("inbox_")) return { event_id: [seeded.eventId], source: ["brynth"], type: ["fuzz.seeded", "fuzz.*"] };
+  if (tool.name === "source_remove") return { name: [seeded.source] };
+  return { key: ["examples/greeting"], task_id: ["example-task"], path: ["examples/hello.txt"] };
 }
 
 /** What a call's answer says, or why it is a failure of the property. */
@@ -195,7 +198,7 @@ describe.each(tools.map((t) => [t.name, t] as const))("%s", (_name, tool) => {
   it(
     "survives generated and adversarial input over MCP and REST, and a refused call writes nothing",
     async () => {
-      const f = await fixture();
+      const f = await fixture(tool);
       try {
         const property = fc.asyncProperty(toolCase(tool, f.known), fc.constantFrom(...CONTENT_TYPES), async (c, contentType) => {
           let before = await projectFingerprint(f.projectId);
