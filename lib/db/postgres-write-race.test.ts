@@ -1,0 +1,54 @@
+import { once } from "node:events";
+import net from "node:net";
+import postgres from "postgres";
+import { describe, expect, it } from "vitest";
+
+/*
+ * postgres.js 3.4.9 with scripts/patch-postgres.mjs (porsager/postgres#1208). Unpatched, a query on a reserved
+ * connection whose socket closed throws `Cannot read properties of null (reading 'write')` from a timer and never
+ * settles, and the released connection then hangs every query of the pool: after a PostgreSQL restart an instance
+ * stopped answering (the chaos run). Patched, the query fails with CONNECTION_CLOSED and the pool reconnects.
+ */
+const url = process.env.DATABASE_URL;
+
+describe.runIf(url?.startsWith("postgres"))("a reserved connection whose socket closed", () => {
+  it("fails its query with CONNECTION_CLOSED, throws nothing uncaught, and leaves the pool working", async () => {
+    const uncaught: Error[] = [];
+    const onUncaught = (err: Error) => uncaught.push(err);
+    process.on("uncaughtException", onUncaught);
+    const { hostname, port } = new URL(url!);
+    const sockets: net.Socket[] = [];
+    // Our own sockets, so the test can cut one as a restarting server does.
+    const sql = postgres(url!, {
+      max: 2,
+      socket: async () => {
+        const s = net.connect(Number(port || 5432), hostname);
+        await once(s, "connect");
+        sockets.push(s);
+        return s;
+      },
+    });
+    const within = <T>(p: Promise<T>) => Promise.race([p, new Promise<string>((r) => setTimeout(() => r("hung"), 3000))]);
+    try {
+      const reserved = await sql.reserve();
+      await reserved`select 1`;
+      const cut = sockets.at(-1)!;
+      cut.destroy();
+      await once(cut, "close");
+      const onClosed = await within(
+        reserved`select 2 as n`.then(
+          () => "answered",
+          (e: { code?: string }) => e.code ?? String(e),
+        ),
+      );
+      expect(onClosed).toBe("CONNECTION_CLOSED");
+      reserved.release();
+      expect(await within(sql`select 3 as n`.then((rows) => rows[0].n))).toBe(3);
+      expect(await within(sql.begin((tx) => tx`select 4 as n`).then((rows) => rows[0].n))).toBe(4);
+      expect(uncaught).toEqual([]);
+    } finally {
+      process.off("uncaughtException", onUncaught);
+      await sql.end({ timeout: 1 });
+    }
+  });
+});

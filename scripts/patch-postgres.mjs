@@ -1,0 +1,57 @@
+// Patches postgres.js 3.4.9 in node_modules (run by `postinstall`, so every `npm install` / `npm ci` gets it, the
+// production-only install included). Upstream bug porsager/postgres#1208 (fix proposed in #1209, unreleased): when a
+// connection's socket closes, a write scheduled for it runs on `null` and throws from a timer — an uncaught exception
+// that leaves the query pending for ever — and a reserved connection (our transactions) released after its socket
+// closed is put back in the pool as open, so every later query on it hangs the same way. The chaos run
+// (scripts/chaos) hit this on a PostgreSQL restart: an instance stopped answering. lib/db/postgres-write-race.test.ts
+// reproduces it. Each edit is checked: a different postgres.js version fails the install loudly instead of running
+// unpatched.
+import { readFileSync, writeFileSync, existsSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const MARK = "/* brynth: postgres#1208 */";
+const EDITS = {
+  "src/connection.js": [
+    // A write whose socket is gone settles its queries with CONNECTION_CLOSED instead of throwing from a timer.
+    [
+      "  function nextWrite(fn) {\n    const x = socket.write(chunk, fn)",
+      `  function nextWrite(fn) {\n    if (socket === null) { ${MARK}\n      nextWriteTimer !== null && clearImmediate(nextWriteTimer)\n      chunk = nextWriteTimer = null\n      error(Errors.connection('CONNECTION_CLOSED', options))\n      return false\n    }\n    const x = socket.write(chunk, fn)`,
+    ],
+    // Teardown forgets the pending write, so the reconnected socket schedules its own (a stale timer blocked them).
+    ["    clearImmediate(nextWriteTimer)\n    if (socket) {", `    clearImmediate(nextWriteTimer), chunk = nextWriteTimer = null ${MARK}\n    if (socket) {`],
+    [
+      "    clearImmediate(nextWriteTimer)\n    socket.removeListener('data', data)",
+      `    clearImmediate(nextWriteTimer), chunk = nextWriteTimer = null ${MARK}\n    socket.removeListener('data', data)`,
+    ],
+  ],
+  "src/index.js": [
+    // Releasing a reserved connection that closed meanwhile leaves it where the close put it (closed or reconnecting).
+    [
+      "    sql.release = () => {\n      c.reserved = null",
+      `    sql.release = () => {\n      if (c.queue !== reserved && c.queue !== full) return ${MARK}\n      c.reserved = null`,
+    ],
+  ],
+};
+
+const root = fileURLToPath(new URL("../node_modules/postgres/", import.meta.url));
+if (!existsSync(join(root, "package.json"))) process.exit(0); // not installed: nothing to patch
+const { version } = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
+if (version !== "3.4.9")
+  throw new Error(
+    `scripts/patch-postgres.mjs is written for postgres 3.4.9, found ${version}: check whether #1208 is fixed upstream, then update or remove the patch`,
+  );
+
+for (const [file, edits] of Object.entries(EDITS)) {
+  for (const variant of ["", "cjs/", "cf/"]) {
+    const path = join(root, variant + file);
+    if (!existsSync(path)) continue;
+    let text = readFileSync(path, "utf8");
+    if (text.includes(MARK)) continue; // patched by an earlier install
+    for (const [from, to] of edits) {
+      if (!text.includes(from)) throw new Error(`scripts/patch-postgres.mjs: ${variant}${file} does not contain the text to patch:\n${from}`);
+      text = text.replace(from, to);
+    }
+    writeFileSync(path, text);
+  }
+}
