@@ -51,7 +51,7 @@ beforeAll(async () => {
     { name: "telegram", method: "POST", path: "/telegram/{t}", tokens: [[wellShaped]] },
     { name: "event stream", method: "GET", path: "/api/v1/stream", tokens: [] },
     { name: "approvals stream", method: "GET", path: "/api/v1/approvals/stream", tokens: [] },
-    { name: "mcp", method: "POST", path: "/mcp", tokens: [] },
+    { name: "mcp", method: "POST", path: "/mcp", weight: 2, tokens: [] },
     { name: "auth (Next)", method: "POST", path: "/api/auth/{t}", tokens: [["signin"], ["callback"], ["session"], ["csrf"]] },
     { name: "decide page (Next)", method: "GET", path: "/decide/{t}", tokens: [["A1".repeat(16)]] },
     { name: "verify page (Next)", method: "GET", path: "/verify/{t}", tokens: [["A1".repeat(16)]] },

@@ -76,7 +76,17 @@ const body: fc.Arbitrary<Uint8Array | string | undefined> = fc.oneof(
   fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v)),
   fc.constantFrom("choice=approve&comment=%zz", "choice=option%3A9", "choice=answer&text=", "a=%&b=%%", "choice=deny&comment=".concat("x".repeat(70_000))),
   fc.constant("x".repeat(1_100_000)),
+  // JSON-RPC for /mcp (other routes take it as one more wrong body): valid envelopes with odd methods and params.
+  fc
+    .record({
+      method: fc.constantFrom("tools/call", "tools/list", "initialize", "ping", "notifications/cancelled", "x"),
+      params: fc.jsonValue({ maxDepth: 3 }),
+    })
+    .map(({ method, params }) => JSON.stringify({ jsonrpc: "2.0", id: 1, method, params })),
 );
+
+/** Mcp-Session-Id and MCP-Protocol-Version values that name nothing, or nothing well-formed. */
+const mcpHeader = fc.option(fc.constantFrom("x", "%00", "a".repeat(5_000), "' or 1=1 --", "2025-06-18", "1999-01-01", ""), { freq: 3 });
 
 /** A query string that no encoder writes. */
 const query = fc.oneof(
@@ -112,6 +122,8 @@ export function routeRequest(templates: RouteTemplate[], headers: { origin: stri
       contentType: fc.constantFrom(...CONTENT_TYPES),
       origin: fc.constantFrom("", headers.origin, "https://evil.example"),
       withKey: fc.boolean(),
+      sessionId: mcpHeader,
+      protocolVersion: mcpHeader,
       body,
     })
     .map((g) => {
@@ -129,7 +141,12 @@ export function routeRequest(templates: RouteTemplate[], headers: { origin: stri
       if (g.contentType) h["content-type"] = g.contentType;
       if (g.origin) h.origin = g.origin;
       // Only /mcp answers at once with a key; a stream with one would stay open.
-      if (g.withKey && g.template.name === "mcp") h.authorization = headers.authorization;
+      if (g.template.name === "mcp") {
+        if (g.withKey) h.authorization = headers.authorization;
+        if (g.sessionId !== null) h["mcp-session-id"] = g.sessionId;
+        if (g.protocolVersion !== null) h["mcp-protocol-version"] = g.protocolVersion;
+        h.accept = "application/json, text/event-stream";
+      }
       return {
         route: g.template.name,
         request: { method: g.method ?? g.template.method, path: `${segments.join("/")}${g.query}`, headers: h, body: g.body },

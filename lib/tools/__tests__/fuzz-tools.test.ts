@@ -134,9 +134,13 @@ function toolResultOutcome(result: unknown): Outcome {
   return { refused: true, code };
 }
 
+/** ETags for tools with optimistic concurrency (If-Match → if_version): real-looking, weak, past any version, lists. */
+const IF_MATCH = ['"1"', 'W/"1"', '"0"', '"2147483648"', '"99999999999"', "*", '"a"', '"1", "2"', ""];
 const CONTENT_TYPES = ["application/json", "application/json; charset=utf-8", "text/plain", "application/x-www-form-urlencoded", ""];
 
-async function callRest(f: Fixture, tool: AnyTool, c: ToolCase, contentType: string): Promise<Outcome> {
+const restHeaders = fc.record({ contentType: fc.constantFrom(...CONTENT_TYPES), ifMatch: fc.option(fc.constantFrom(...IF_MATCH), { freq: 2 }) });
+
+async function callRest(f: Fixture, tool: AnyTool, c: ToolCase, http: { contentType: string; ifMatch: string | null }): Promise<Outcome> {
   const args = (c.raw?.field === null ? {} : markedArgs(c)) as Record<string, unknown>;
   const rest = { ...args };
   const asUrl = (name: string, v: unknown) =>
@@ -156,7 +160,8 @@ async function callRest(f: Fixture, tool: AnyTool, c: ToolCase, contentType: str
     body = c.raw?.field === null ? c.raw.bytes : spliceRaw(JSON.stringify(rest), c);
   }
   const headers: Record<string, string> = { authorization: `Bearer ${f.secret}` };
-  if (contentType) headers["content-type"] = contentType;
+  if (http.contentType) headers["content-type"] = http.contentType;
+  if (http.ifMatch !== null && tool.rest.ifMatch) headers["if-match"] = http.ifMatch;
   const res = await send(() => rawHttp(server.url, { method: tool.rest.method, path: `/api/v1${path}`, headers, body }));
   if ("failure" in res) return { refused: true, failure: res.failure };
   if (res.status === 431 || res.status === 414) return { refused: true, code: String(res.status) }; // node's own limit on a 100k-character URL
@@ -200,10 +205,10 @@ describe.each(tools.map((t) => [t.name, t] as const))("%s", (_name, tool) => {
     async () => {
       const f = await fixture(tool);
       try {
-        const property = fc.asyncProperty(toolCase(tool, f.known), fc.constantFrom(...CONTENT_TYPES), async (c, contentType) => {
+        const property = fc.asyncProperty(toolCase(tool, f.known), restHeaders, async (c, http) => {
           let before = await projectFingerprint(f.projectId);
           before = await judge(f, tool, "mcp", c, await callMcp(f, tool, c), before);
-          await judge(f, tool, "rest", c, await callRest(f, tool, c, contentType), before);
+          await judge(f, tool, "rest", c, await callRest(f, tool, c, http), before);
         });
         await assertFuzz(tool.name, property);
         const alive = await fetch(`${server.url}/api/v1/whoami`, { headers: { authorization: `Bearer ${f.secret}` } });
