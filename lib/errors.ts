@@ -1,3 +1,5 @@
+import { isDatabaseUnavailable } from "@/lib/db/unavailable";
+
 /**
  * The one error type. `code` is a closed set: the two specs' codes, each spelled as its spec spells it
  * (brynth-mcp-tools.md upper case, mailboxes-mcp-tools.md lower case), plus Brynth's own. A spec's code is used
@@ -100,6 +102,19 @@ export function toErrorBody(err: unknown): { status: number; body: ErrorBody; he
       status: err.status,
       headers: err.code === "unauthorized" ? { ...CHALLENGE, ...err.headers } : err.headers,
       body: { name: "AppError", code: err.code, message: err.message, fix: err.fix, details: err.details },
+    };
+  }
+  if (isDatabaseUnavailable(err)) {
+    console.warn("[brynth] database unavailable:", (err as Error).message);
+    return {
+      status: 503,
+      headers: { "Retry-After": "5" },
+      body: {
+        name: "AppError",
+        code: "service_unavailable",
+        message: "The database is not reachable right now.",
+        fix: "Retry in a few seconds. A write may have been saved just before the connection dropped: read it back, or retry it where the tool is idempotent.",
+      },
     };
   }
   console.error("[brynth] unexpected error", err);

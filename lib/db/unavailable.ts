@@ -1,0 +1,26 @@
+/**
+ * Whether an error means the database cannot be reached right now (a restart, a failover, a dropped connection),
+ * as opposed to a bug: the caller gets 503 and retries, rather than a 500 that says the server is broken.
+ * postgres.js reports its own connection errors by `code` (CONNECTION_CLOSED…), the socket by errno, and the server
+ * by SQLSTATE: class 08 (connection exception) and 57P01–57P03 (shutting down, crashed, starting up). Drizzle wraps
+ * them, so causes are followed.
+ */
+const DRIVER_CODES = new Set([
+  "CONNECTION_CLOSED",
+  "CONNECTION_DESTROYED",
+  "CONNECTION_ENDED",
+  "CONNECT_TIMEOUT",
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "EPIPE",
+  "ETIMEDOUT",
+]);
+const SERVER_CODES = new Set(["57P01", "57P02", "57P03"]);
+
+export function isDatabaseUnavailable(err: unknown): boolean {
+  for (let e = err, depth = 0; e && typeof e === "object" && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === "string" && (DRIVER_CODES.has(code) || SERVER_CODES.has(code) || code.startsWith("08"))) return true;
+  }
+  return false;
+}
