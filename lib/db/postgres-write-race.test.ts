@@ -18,16 +18,15 @@ describe.runIf(url?.startsWith("postgres"))("a reserved connection whose socket 
     process.on("uncaughtException", onUncaught);
     const { hostname, port } = new URL(url!);
     const sockets: net.Socket[] = [];
-    // Our own sockets, so the test can cut one as a restarting server does.
-    const sql = postgres(url!, {
-      max: 2,
-      socket: async () => {
-        const s = net.connect(Number(port || 5432), hostname);
-        await once(s, "connect");
-        sockets.push(s);
-        return s;
-      },
-    });
+    // Our own sockets, so the test can cut one as a restarting server does (postgres.js's `socket` option, which its
+    // types leave out).
+    const socket = async () => {
+      const s = net.connect(Number(port || 5432), hostname);
+      await once(s, "connect");
+      sockets.push(s);
+      return s;
+    };
+    const sql = postgres(url!, { max: 2, ...({ socket } as object) });
     const within = <T>(p: Promise<T>) => Promise.race([p, new Promise<string>((r) => setTimeout(() => r("hung"), 3000))]);
     try {
       const reserved = await sql.reserve();
