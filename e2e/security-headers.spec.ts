@@ -50,10 +50,10 @@ test("the login page carries the security headers, with a fresh nonce on its scr
   const notFound = await request.get("/no-such-page");
   expect(notFound.status()).toBe(404);
   expectSecurityHeaders(notFound.headers());
-  // A capability link's page sends no Referer anywhere.
+  // A capability link's page sends no Referer to other sites (and still a real Origin with its own form).
   const decide = await request.get("/decide/not-a-token");
   expectSecurityHeaders(decide.headers());
-  expect(decide.headers()["referrer-policy"]).toBe("no-referrer");
+  expect(decide.headers()["referrer-policy"]).toBe("same-origin");
   // JSON too is never sniffed.
   const json = await request.get("/api/v1/whoami");
   expect(json.headers()["x-content-type-options"]).toBe("nosniff");

@@ -51,7 +51,7 @@ describe("page CSP", () => {
 });
 
 describe("base headers", () => {
-  it("send HSTS only for an https PUBLIC_URL, and no Referer from capability pages", () => {
+  it("send HSTS only for an https PUBLIC_URL, and no Referer to other sites from capability pages", () => {
     const plain = new Map(baseSecurityHeaders({ https: false, capability: false }));
     expect(plain.get("X-Content-Type-Options")).toBe("nosniff");
     expect(plain.get("X-Frame-Options")).toBe("DENY");
@@ -60,7 +60,7 @@ describe("base headers", () => {
     expect(plain.has("Strict-Transport-Security")).toBe(false);
     const https = new Map(baseSecurityHeaders({ https: true, capability: true }));
     expect(https.get("Strict-Transport-Security")).toBe("max-age=31536000");
-    expect(https.get("Referrer-Policy")).toBe("no-referrer");
+    expect(https.get("Referrer-Policy")).toBe("same-origin");
   });
 });
 
@@ -72,7 +72,7 @@ describe("on the wire (fast path, as server.ts runs it first)", () => {
       expect(res.headers["x-frame-options"]).toBe("DENY");
       expect(res.headers["content-security-policy"]).toBeUndefined();
     }
-    expect((await send("/decide/%zz")).headers["referrer-policy"]).toBe("no-referrer");
+    expect((await send("/decide/%zz")).headers["referrer-policy"]).toBe("same-origin");
   });
 
   it("sends HSTS once PUBLIC_URL is https, on pages and API answers alike", async () => {
@@ -97,7 +97,7 @@ describe("on the wire (fast path, as server.ts runs it first)", () => {
     expect(nonce(b)).toMatch(/^[A-Za-z0-9+/]{22}==$/);
     expect(nonce(a)).not.toBe(nonce(b));
     expect(a.headers["x-frame-options"]).toBe("DENY");
-    expect((await send("/setup?token=x")).headers["referrer-policy"]).toBe("no-referrer");
+    expect((await send("/setup?token=x")).headers["referrer-policy"]).toBe("same-origin");
   });
 
   it("refuses a server action from another origin with 403 before Next, and lets same-origin ones through", async () => {

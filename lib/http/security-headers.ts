@@ -2,7 +2,11 @@ import { randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { env, type Env } from "@/lib/env";
 
-/** Pages whose URL is a capability (a token in the path or query): no Referer may carry it to anyone, us included. */
+/**
+ * Pages whose URL is a capability (a token in the path or query): no Referer may carry it to another site. Not
+ * `no-referrer`: under it browsers send `Origin: null` with the page's own form POST, which the decide and verify
+ * handlers (and Next's server actions) then refuse as foreign.
+ */
 const CAPABILITY_PAGES = ["/decide/", "/verify/", "/setup"];
 
 /** Features the dashboard never uses, off for it and for anything that would frame it. */
@@ -15,7 +19,7 @@ export function baseSecurityHeaders(opts: { https: boolean; capability: boolean 
   const headers: [string, string][] = [
     ["X-Content-Type-Options", "nosniff"],
     ["X-Frame-Options", "DENY"],
-    ["Referrer-Policy", opts.capability ? "no-referrer" : "strict-origin-when-cross-origin"],
+    ["Referrer-Policy", opts.capability ? "same-origin" : "strict-origin-when-cross-origin"],
     ["Permissions-Policy", PERMISSIONS],
   ];
   // No includeSubDomains: a self-hosted instance does not speak for its parent domain's other hosts.
