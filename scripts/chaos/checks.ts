@@ -77,3 +77,23 @@ export async function checkRecovery(
   }
   return { counts: { calls }, failures };
 }
+
+/**
+ * Faults may cost answers (502 from the proxy, 503 while the database restarts, timeouts), never a server error: a
+ * 500 or an internal_error tool result means a fault reached a caller as a bug.
+ */
+export function checkAnswers(answers: Record<string, unknown>): Check {
+  const failures: string[] = [];
+  let counted = 0;
+  const walk = (node: unknown, path: string) => {
+    if (typeof node === "number") {
+      counted += node;
+      const answer = path.slice(path.lastIndexOf(".") + 1);
+      if (answer === "500" || answer.includes("internal_error")) failures.push(`${path}: ${node} answers`);
+      return;
+    }
+    if (node && typeof node === "object") for (const [k, v] of Object.entries(node)) walk(v, path ? `${path}.${k}` : k);
+  };
+  walk(answers, "");
+  return { counts: { answers: counted }, failures };
+}

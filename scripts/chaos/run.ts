@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import postgres from "postgres";
 import { connectMcp } from "../../lib/testing/mcp-client";
-import { checkCompletions, checkDeliveries, checkKv, checkRecovery, type Check } from "./checks";
+import { checkAnswers, checkCompletions, checkDeliveries, checkKv, checkRecovery, type Check } from "./checks";
 import { freePort } from "./free-port";
 import { call } from "./http-call";
 import { productionInstance } from "./instances";
@@ -127,8 +127,10 @@ async function main() {
     reason: string | null;
   };
   await client.close();
+  const answers = { webhooks: webhooks.answers, claim_ack: claims.answers, kv_rest: kv, mcp: mcp.answers };
   const checks: Record<string, Check> = {
     recovery,
+    answers: checkAnswers(answers),
     deliveries: await checkDeliveries(sql, projectId, SOURCE, webhooks.acknowledged),
     completions: await checkCompletions(sql, projectId, SOURCE, claims.completions),
     kv: await checkKv(readSeq, book),
@@ -147,7 +149,7 @@ async function main() {
         run_seconds: Math.round(performance.now() / 1000),
         faults,
         checks: Object.fromEntries(Object.entries(checks).map(([name, c]) => [name, { ...c.counts, failures: c.failures }])),
-        answers: { webhooks: webhooks.answers, claim_ack: claims.answers, kv_rest: kv, mcp: mcp.answers },
+        answers,
         tallies: { webhooks: webhooks.tally, claim_ack: claims.tally },
         proxy: proxy.tally,
       },
