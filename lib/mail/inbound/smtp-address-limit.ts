@@ -1,8 +1,9 @@
 import type { SMTPServerSession } from "smtp-server";
+import { addressBlock } from "@/lib/mail/inbound/address-block";
 
 /**
- * Open connections per client address. smtp-server caps the whole instance (maxClients) but not one address, so a
- * single host could take every slot. `admit` counts a session in, or says no when its address is at the cap; `release`
+ * Open connections per client address (an IPv6 client's whole /64, address-block.ts). smtp-server caps the whole
+ * instance (maxClients) but not one address, so a single host could take every slot. `admit` counts a session in, or says no when its address is at the cap; `release`
  * counts it out when it closes (only sessions that were admitted, so a refused one frees nothing).
  */
 export function addressLimit(max: number) {
@@ -10,10 +11,11 @@ export function addressLimit(max: number) {
   const admitted = new Map<string, string>();
   return {
     admit(session: SMTPServerSession): boolean {
-      const n = open.get(session.remoteAddress) ?? 0;
+      const block = addressBlock(session.remoteAddress);
+      const n = open.get(block) ?? 0;
       if (n >= max) return false;
-      open.set(session.remoteAddress, n + 1);
-      admitted.set(session.id, session.remoteAddress);
+      open.set(block, n + 1);
+      admitted.set(session.id, block);
       return true;
     },
     release(session: SMTPServerSession) {
