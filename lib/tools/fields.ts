@@ -1,7 +1,12 @@
 import { z } from "zod";
 
 /** ISO 8601 timestamp with an offset (`2026-09-01T12:00:00Z`) or a date (`2026-09-01`, midnight UTC). */
-export const isoTimestamp = z.union([z.iso.datetime({ offset: true }), z.iso.date()]).describe("ISO 8601 timestamp, e.g. 2026-09-01T12:00:00Z");
+export const isoTimestamp = z
+  // The union's own message ("Invalid input") would not tell the caller which format is expected.
+  .union([z.iso.datetime({ offset: true }), z.iso.date()], {
+    error: "Expected an ISO 8601 timestamp with Z or an offset (2026-09-01T12:00:00Z) or a date (2026-09-01)",
+  })
+  .describe("ISO 8601 timestamp, e.g. 2026-09-01T12:00:00Z");
 
 export const toDate = (s: string | undefined) => (s === undefined ? undefined : new Date(s));
 
