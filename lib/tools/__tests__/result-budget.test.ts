@@ -1,0 +1,140 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { cutCodePoints, fitMcpResult, MCP_RESULT_BYTES } from "@/lib/tools/result-budget";
+
+const FIX = "GET /api/v1/threads/thd_1 returns the full thread.";
+const bytes = (text: string) => Buffer.byteLength(text, "utf8");
+const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const filler = (n: number, seed = "Lorem ipsum dolor sit amet, 😀 consectetur. ") => seed.repeat(Math.ceil(n / seed.length)).slice(0, n);
+
+/** A get_thread-like result: `messages` messages of about `size` characters of content each. */
+function thread(messages: number, size: number) {
+  return {
+    thread_id: "thd_1",
+    inbox_id: "mbx_1",
+    subject: "Quarterly numbers",
+    preview: filler(200),
+    labels: ["received", "unread"],
+    count: messages,
+    next_page_token: "pt_next",
+    messages: Array.from({ length: messages }, (_, i) => ({
+      message_id: `msg_${i}`,
+      thread_id: "thd_1",
+      inbox_id: "mbx_1",
+      from: "Ann <ann@example.com>",
+      subject: `Re: Quarterly numbers (${i})`,
+      labels: ["received"],
+      preview: filler(200),
+      text: filler(size / 3),
+      html: `<p>${filler(size / 3 - 7)}</p>`,
+      extracted_text: filler(size / 6),
+      extracted_html: `<p>${filler(size / 6 - 7)}</p>`,
+      attachments: [{ attachment_id: `att_${i}`, filename: "numbers.pdf", size: 1234 }],
+    })),
+  };
+}
+
+afterEach(() => vi.restoreAllMocks());
+
+describe("fitMcpResult", () => {
+  it("returns a result that fits as it is: same object, its plain JSON, not marked", () => {
+    const output = thread(2, 600);
+    const fitted = fitMcpResult(output, { fix: FIX });
+    expect(fitted.output).toBe(output);
+    expect(fitted.text).toBe(JSON.stringify(output));
+    expect(fitted.output).not.toHaveProperty("truncated");
+  });
+
+  it("fits a 12 × 30 KB thread under 19,000 bytes, marked truncated with the fix, non-content fields untouched", () => {
+    const output = thread(12, 30_000);
+    expect(bytes(JSON.stringify(output))).toBeGreaterThan(12 * 30_000);
+    const { output: fitted, text } = fitMcpResult(output, { fix: FIX });
+    expect(bytes(text)).toBeLessThanOrEqual(MCP_RESULT_BYTES);
+    expect(JSON.parse(text)).toEqual(fitted);
+    expect(fitted).toMatchObject({ truncated: true, fix: FIX });
+    // 512 characters of five fields in twelve messages is over 19,000 bytes: this thread lands on the 0 rung.
+    const messages = fitted.messages as Record<string, unknown>[];
+    for (const [i, m] of messages.entries()) {
+      expect(m).toMatchObject({ text: "", html: "", extracted_text: "", extracted_html: "", preview: "" });
+      const { text: _t, html: _h, extracted_text: _et, extracted_html: _eh, preview: _p, ...rest } = output.messages[i];
+      expect(m).toMatchObject(rest);
+    }
+    expect(fitted).toMatchObject({ thread_id: "thd_1", subject: "Quarterly numbers", labels: ["received", "unread"], next_page_token: "pt_next" });
+    // The caller's object is not changed.
+    expect(output.messages[0].text.length).toBe(10_000);
+  });
+
+  it("stops at 2048 characters when that fits", () => {
+    const text = filler(30_000, "abcdefghij");
+    const { output } = fitMcpResult({ message_id: "msg_1", subject: "s", text }, { fix: FIX });
+    expect(output).toEqual({ message_id: "msg_1", subject: "s", text: text.slice(0, 2048), truncated: true, fix: FIX });
+  });
+
+  it("goes to 512 characters only when 2048 is still too large", () => {
+    // Twelve fields of 2048 characters are 24.6 KB; of 512, 6 KB.
+    const messages = Array.from({ length: 12 }, (_, i) => ({ message_id: `msg_${i}`, preview: filler(20_000, "x") }));
+    const { output, text } = fitMcpResult({ messages }, { fix: FIX });
+    expect((output.messages as { preview: string }[]).map((m) => m.preview.length)).toEqual(Array(12).fill(512));
+    expect(bytes(text)).toBeLessThanOrEqual(MCP_RESULT_BYTES);
+  });
+
+  it("shortens content keys at any depth and inside arrays, and no other key", () => {
+    const long = filler(5_000, "y");
+    const output = { a: { b: [{ c: { text: long, texts: long } }] }, html: [long, { note: long }], preview: long };
+    const { output: fitted } = fitMcpResult(output, { fix: FIX, maxBytes: 16_000 });
+    expect(fitted).toEqual({
+      a: { b: [{ c: { text: long.slice(0, 2048), texts: long } }] },
+      html: [long.slice(0, 2048), { note: long.slice(0, 2048) }],
+      preview: long.slice(0, 2048),
+      truncated: true,
+      fix: FIX,
+    });
+  });
+
+  it("never splits a surrogate pair", () => {
+    // With one ASCII character first, cutting at 2048 UTF-16 units would leave half of an emoji at the end.
+    const text = `a${"😀".repeat(20_000)}`;
+    const { output } = fitMcpResult({ message_id: "msg_1", text }, { fix: FIX });
+    const cut = output.text as string;
+    expect(cut).toBe(`a${"😀".repeat(2047)}`);
+    expect([...cut].length).toBe(2048);
+    expect(loneSurrogate.test(cut)).toBe(false);
+    expect(cutCodePoints("😀😀", 1)).toBe("😀");
+    expect(cutCodePoints("\uD83D", 1)).toBe("\uD83D");
+    expect(cutCodePoints("a😀b", 0)).toBe("");
+  });
+
+  it("falls back to identifiers at every level, keeping array positions and next_page_token", () => {
+    const output = {
+      inbox_id: "mbx_1",
+      count: 3,
+      limit: 10,
+      next_page_token: "pt_next",
+      // Too large by itself and not content: no shortening helps.
+      subject: filler(25_000, "z"),
+      messages: [
+        { message_id: "msg_1", thread_id: "thd_1", send_status: "sent", send_reason: null, subject: "a", text: "x" },
+        { note: "no identifier here", labels: ["x"] },
+        { message_id: "msg_3", draft: { draft_id: "drf_1", html: "<p>" } },
+      ],
+      labels: ["received"],
+      stats: { size: 12 },
+    };
+    const calls = vi.spyOn(JSON, "stringify");
+    const { output: fitted, text } = fitMcpResult(output, { fix: FIX });
+    expect(calls.mock.calls.length).toBeLessThanOrEqual(5);
+    expect(fitted).toEqual({
+      inbox_id: "mbx_1",
+      count: 3,
+      limit: 10,
+      next_page_token: "pt_next",
+      messages: [
+        { message_id: "msg_1", thread_id: "thd_1", send_status: "sent", send_reason: null },
+        {},
+        { message_id: "msg_3", draft: { draft_id: "drf_1" } },
+      ],
+      truncated: true,
+      fix: FIX,
+    });
+    expect(text).toBe(JSON.stringify(fitted));
+  });
+});
