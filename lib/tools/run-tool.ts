@@ -4,6 +4,7 @@ import { AppError } from "@/lib/errors";
 import { takeCallToken } from "@/lib/keys/call-rate-limit";
 import { appendEntry } from "@/lib/ledger/append-entry";
 import { parseOrThrow } from "@/lib/validation";
+import { fitMcpResult } from "@/lib/tools/result-budget";
 import { keyMayUse, scopesOf, toolOp, type ToolContext, type ToolDefinition } from "@/lib/tools/define-tool";
 
 // biome-ignore lint/suspicious/noExplicitAny: any tool whatever its schemas; ToolDefinition's defaults would refuse them (the handler takes I's output)
@@ -35,8 +36,12 @@ export async function runTool(tool: AnyTool, actor: Actor, args: unknown, signal
   const input = parseOrThrow(tool.input, args ?? {});
   const db = await getDb();
   const finish = async (ctx: ToolContext, tx: ToolContext["db"], out: unknown): Promise<ToolResult> => {
-    const output = checkOutput(tool, out);
-    const text = JSON.stringify(output) ?? "null";
+    const checked = checkOutput(tool, out);
+    // The budget runs before the digest, so the entry matches the shortened text the MCP caller receives.
+    const { output, text } =
+      tool.mcpBudget && actor.via === "mcp"
+        ? fitMcpResult(checked as Record<string, unknown>, { fix: tool.mcpBudget.fix(input, checked) })
+        : { output: checked, text: JSON.stringify(checked) ?? "null" };
     await appendEntry(tx, { actor: ctx.actor, op: toolOp(tool), subject: ctx.subject, input, outputText: text });
     return { output, text };
   };
