@@ -81,10 +81,10 @@ describe("notifications/cancelled", () => {
     const body = res.text();
     await sleep(500);
     expect((await rawMcp(server.url, cancel(7), other)).status).toBe(202);
-    // Another key cannot even use the session to send it.
+    // Another key cannot even use the session to send it: to that key the session does not exist.
     const stranger = await seedKey(seeded.project.id, ["inbox:read"]);
     const stolen = await rawMcp(server.url, cancel(7), { ...mine, authorization: `Bearer ${stranger.secret}` });
-    expect(stolen.status).toBe(403);
+    expect(stolen.status).toBe(404);
     expect(messages(await body)).toMatchObject([{ id: 7, result: { structuredContent: { event: null } } }]);
   });
 
