@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { snakeCase } from "@/lib/tools/casing/snake-case";
 import { BUDGET_CONTENT_KEYS, BUDGET_ID_KEYS } from "@/lib/tools/result-budget";
 
 const budgeted = new WeakSet<z.ZodType>();
@@ -27,7 +28,9 @@ type Schema = z.core.$ZodType;
 function relaxObject(schema: z.ZodObject, extra: Record<string, Schema> = {}): z.ZodObject {
   const shape: Record<string, Schema> = {};
   for (const [k, field] of Object.entries(schema.shape)) {
-    shape[k] = BUDGET_ID_KEYS.has(k) ? field : z.optional(relax(field, BUDGET_CONTENT_KEYS.has(k)));
+    // Mailbox schemas are written in camelCase and their results renamed to snake_case (design D4): match both.
+    const name = snakeCase(k);
+    shape[k] = BUDGET_ID_KEYS.has(name) ? field : z.optional(relax(field, BUDGET_CONTENT_KEYS.has(name)));
   }
   return withMeta(schema, schema.clone({ ...schema._zod.def, shape: { ...shape, ...extra } }));
 }

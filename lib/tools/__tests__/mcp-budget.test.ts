@@ -165,6 +165,15 @@ describe("budgetedOutput", () => {
     expect(validate(unbudgeted, rungs["identifiers only"]).valid).toBe(false);
   });
 
+  it("knows identifiers and content fields in a camelCase schema, as mailbox tools are written (design D4)", () => {
+    const camel = budgetedOutput(
+      z.object({ inboxId: z.string(), nextPageToken: z.string().nullable(), extractedText: z.string().min(1), displayName: z.string() }),
+    );
+    expect(camel.safeParse({ inboxId: "mbx_1", nextPageToken: null, extractedText: "" }).success).toBe(true);
+    expect(camel.safeParse({ nextPageToken: null }).success).toBe(false);
+    expect(camel.safeParse({ inboxId: "mbx_1" }).success).toBe(false);
+  });
+
   it("keeps identifiers required, descriptions and the full result valid", () => {
     const schema = toolSchemas(budgeted).output as {
       required: string[];
