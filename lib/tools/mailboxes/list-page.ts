@@ -1,0 +1,26 @@
+import type { PageKey } from "@/lib/db/keyset";
+import { decodePageToken, encodePageToken, type PageBinding } from "@/lib/tools/page-token";
+
+interface PagedInput {
+  limit: number;
+  pageToken?: string;
+  ascending?: boolean;
+}
+
+/** Every argument but the paging ones is the filter, so no tool can forget to bind one of its filters to the token. */
+export function pageBinding(tool: string, input: object): PageBinding {
+  const { limit: _limit, pageToken: _token, ascending, ...filter } = input as PagedInput;
+  return { tool, filter, ascending: ascending === true };
+}
+
+/** Where this page starts: null for the first page. listInput has checked the token already. */
+export const pageAfter = (tool: string, input: PagedInput): PageKey | null =>
+  input.pageToken === undefined ? null : decodePageToken(input.pageToken, pageBinding(tool, input));
+
+/** A page from rows fetched with `limit + 1`: the extra row only says that another page follows. */
+export function pageOf<R>(tool: string, input: PagedInput, rows: R[], keyOf: (row: R) => PageKey): { items: R[]; next_page_token: string | null } {
+  const items = rows.slice(0, input.limit);
+  const last = items[items.length - 1];
+  const more = rows.length > input.limit && last !== undefined;
+  return { items, next_page_token: more ? encodePageToken(keyOf(last), pageBinding(tool, input)) : null };
+}
