@@ -1,5 +1,6 @@
+import fc from "fast-check";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { cutCodePoints, fitMcpResult, MCP_RESULT_BYTES } from "@/lib/tools/result-budget";
+import { BUDGET_ID_KEYS, cutCodePoints, fitMcpResult, MCP_RESULT_BYTES } from "@/lib/tools/result-budget";
 
 const FIX = "GET /api/v1/threads/thd_1 returns the full thread.";
 const bytes = (text: string) => Buffer.byteLength(text, "utf8");
@@ -137,4 +138,59 @@ describe("fitMcpResult", () => {
     });
     expect(text).toBe(JSON.stringify(fitted));
   });
+
+  it("on any output: the text is the result, which fits or holds identifiers only, and every string kept is a whole-code-point prefix of the original", () => {
+    const key = fc.constantFrom("text", "html", "extracted_text", "preview", "message_id", "next_page_token", "count", "subject", "messages", "note");
+    const leaf = fc.oneof(
+      fc
+        // Long strings, cheaply: a random run of any code points (astral ones included), repeated.
+        .tuple(fc.string({ unit: "binary", minLength: 1, maxLength: 24 }), fc.integer({ min: 1, max: 400 }))
+        .map(([run, times]) => run.repeat(times)),
+      fc.string({ unit: "grapheme", maxLength: 300 }),
+      fc.integer(),
+      fc.constant(null),
+    );
+    const { node } = fc.letrec<{ node: unknown }>((tie) => ({
+      node: fc.oneof({ depthSize: "small" }, leaf, fc.array(tie("node"), { maxLength: 8 }), fc.dictionary(key, tie("node"), { maxKeys: 6 })),
+    }));
+    fc.assert(
+      fc.property(fc.dictionary(key, node, { maxKeys: 8 }), fc.integer({ min: 200, max: 20_000 }), (output, maxBytes) => {
+        const before = JSON.stringify(output);
+        const fitted = fitMcpResult(output, { fix: FIX, maxBytes });
+        expect(JSON.stringify(output)).toBe(before);
+        expect(fitted.text).toBe(JSON.stringify(fitted.output));
+        if (fitted.output === output) {
+          expect(bytes(fitted.text)).toBeLessThanOrEqual(maxBytes);
+          return;
+        }
+        const { truncated, fix, ...rest } = fitted.output;
+        expect({ truncated, fix }).toEqual({ truncated: true, fix: FIX });
+        const idsOnly = bytes(fitted.text) > maxBytes;
+        expect(problems(output, rest, idsOnly)).toEqual([]);
+      }),
+      { seed: 16, numRuns: 300 },
+    );
+  });
 });
+
+/**
+ * Where `kept` is not drawn from `original`: each string must be a prefix of the one at the same place, never ending
+ * inside a surrogate pair, and whole in an identifiers-only result, whose leaves all sit under identifier keys.
+ */
+function problems(original: unknown, kept: unknown, idsOnly: boolean, at = "", underId = false): string[] {
+  if (typeof kept === "string") {
+    if (typeof original !== "string" || !original.startsWith(kept)) return [`${at} is not a prefix of the original`];
+    if ((idsOnly || underId) && kept !== original) return [`${at} was shortened in an identifiers-only result`];
+    const split = kept.length < original.length && /[\uD800-\uDBFF]$/.test(kept) && /^[\uDC00-\uDFFF]/.test(original.slice(kept.length));
+    return split ? [`${at} ends inside a surrogate pair`] : [];
+  }
+  if (kept === null || typeof kept !== "object") return kept === original ? [] : [`${at} changed`];
+  // An array element without identifiers stays as `{}` to keep positions.
+  if (!Array.isArray(kept) && Object.keys(kept).length === 0) return [];
+  if (original === null || typeof original !== "object") return [`${at} is not in the original`];
+  return Object.entries(kept).flatMap(([k, v]) => {
+    const id = underId || (idsOnly && BUDGET_ID_KEYS.has(k));
+    const stray = idsOnly && !id && (v === null || typeof v !== "object") ? [`${at}.${k} is kept but is no identifier`] : [];
+    return [...stray, ...problems((original as Record<string, unknown>)[k], v, idsOnly, `${at}.${k}`, id)];
+  });
+}
