@@ -2,9 +2,9 @@ import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { count, eq } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
 import { mailMessages } from "@/lib/db/schema/mail";
-import { resetEnvCache } from "@/lib/env";
 import { projectAddress } from "@/lib/mail/project-address";
 import { startSmtpListener, type SmtpListener } from "@/lib/mail/inbound/smtp-listener";
+import { envSettings } from "@/lib/testing/env-settings";
 import { seedProject } from "@/lib/testing/seed";
 import { fakeResolver } from "@/lib/mail/__tests__/helpers";
 import { SMTPConnection } from "@/lib/mail/__tests__/smtp-connection";
@@ -13,7 +13,7 @@ import { SMTPConnection } from "@/lib/mail/__tests__/smtp-connection";
 let address: string;
 let listener: SmtpListener | undefined;
 const opened: SMTPConnection[] = [];
-const saved = { ...process.env };
+const smtpEnv = envSettings("SMTP_");
 
 beforeAll(async () => {
   const seeded = await seedProject({ name: "Limits" });
@@ -23,17 +23,11 @@ afterEach(async () => {
   await Promise.all(opened.splice(0).map((c) => c.close()));
   await listener?.close();
   listener = undefined;
-  for (const k of Object.keys(process.env)) {
-    if (!k.startsWith("SMTP_")) continue;
-    if (k in saved) process.env[k] = saved[k];
-    else delete process.env[k];
-  }
-  resetEnvCache();
+  smtpEnv.restore();
 });
 
 async function listen(settings: Record<string, string>) {
-  Object.assign(process.env, settings);
-  resetEnvCache();
+  smtpEnv.set(settings);
   listener = await startSmtpListener({ port: 0, host: "127.0.0.1", resolver: fakeResolver() });
   return listener;
 }

@@ -9,11 +9,12 @@ import nodemailer from "nodemailer";
 import { generate } from "selfsigned";
 import { getDb } from "@/lib/db/client";
 import { mailMessages } from "@/lib/db/schema/mail";
-import { ConfigError, resetEnvCache } from "@/lib/env";
+import { ConfigError } from "@/lib/env";
 import { projectAddress } from "@/lib/mail/project-address";
 import { startSmtpListener, type SmtpListener } from "@/lib/mail/inbound/smtp-listener";
 import { smtpStatus } from "@/lib/mail/inbound/smtp-status";
 import { smtpListener } from "@/lib/services/smtp-listener";
+import { envSettings } from "@/lib/testing/env-settings";
 import { seedProject } from "@/lib/testing/seed";
 import { fakeResolver } from "@/lib/mail/__tests__/helpers";
 
@@ -23,7 +24,7 @@ const files = { cert: join(dir, "cert.pem"), key: join(dir, "key.pem"), otherKey
 let cert: string;
 let address: string;
 let listener: SmtpListener | undefined;
-const saved = { ...process.env };
+const smtpEnv = envSettings("SMTP_");
 
 beforeAll(async () => {
   // CN localhost: selfsigned adds 127.0.0.1 to the names, so the client can verify the certificate for real.
@@ -40,18 +41,10 @@ beforeAll(async () => {
 afterEach(async () => {
   await listener?.close();
   listener = undefined;
-  for (const k of Object.keys(process.env)) {
-    if (!k.startsWith("SMTP_")) continue;
-    if (k in saved) process.env[k] = saved[k];
-    else delete process.env[k];
-  }
-  resetEnvCache();
+  smtpEnv.restore();
 });
 
-function configure(settings: Record<string, string>) {
-  Object.assign(process.env, settings);
-  resetEnvCache();
-}
+const configure = smtpEnv.set;
 
 async function sendRequiringTls(port: number, subject: string) {
   const t = nodemailer.createTransport({ host: "127.0.0.1", port, secure: false, requireTLS: true, tls: { ca: [cert] } });

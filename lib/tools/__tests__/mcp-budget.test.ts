@@ -1,12 +1,11 @@
 import { createHash } from "node:crypto";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
-import { and, desc, eq } from "drizzle-orm";
+import { and } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { Actor } from "@/lib/actor";
-import { getDb } from "@/lib/db/client";
-import { ledgerEntries } from "@/lib/db/schema/ledger";
 import { keyActor } from "@/lib/keys/key-actor";
+import { lastLedgerEntry } from "@/lib/testing/ledger";
 import { seedProject } from "@/lib/testing/seed";
 import { budgetedOutput } from "@/lib/tools/budgeted-output";
 import { defineTool } from "@/lib/tools/define-tool";
@@ -92,15 +91,7 @@ const actorVia = (via: "mcp" | "rest"): Actor => keyActor({ ...project.key, proj
 const sha256 = (text: string) => `sha256:${createHash("sha256").update(text).digest("hex")}`;
 const bytes = (text: string) => Buffer.byteLength(text, "utf8");
 
-async function lastEntry(op: string) {
-  const [entry] = await (await getDb())
-    .select()
-    .from(ledgerEntries)
-    .where(and(eq(ledgerEntries.projectId, project.project.id), eq(ledgerEntries.op, op)))
-    .orderBy(desc(ledgerEntries.ts))
-    .limit(1);
-  return entry;
-}
+const lastEntry = (op: string) => lastLedgerEntry(project.project.id, op);
 
 beforeAll(async () => {
   project = await seedProject({ scopes: ["disk"] });

@@ -1,12 +1,11 @@
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { and, desc, eq } from "drizzle-orm";
-import { getDb } from "@/lib/db/client";
-import { ledgerEntries } from "@/lib/db/schema/ledger";
+import { and } from "drizzle-orm";
 import { digest } from "@/lib/ledger/canonical";
 import { startApiServer } from "@/lib/testing/api-server";
 import { connectMcp } from "@/lib/testing/mcp-client";
+import { lastLedgerEntry } from "@/lib/testing/ledger";
 import { seedProject } from "@/lib/testing/seed";
 
 let server: Awaited<ReturnType<typeof startApiServer>>;
@@ -25,15 +24,7 @@ afterAll(async () => {
 
 const sha256 = (text: string) => `sha256:${createHash("sha256").update(text).digest("hex")}`;
 
-async function lastEntry(op: string) {
-  const [entry] = await (await getDb())
-    .select()
-    .from(ledgerEntries)
-    .where(and(eq(ledgerEntries.projectId, project.project.id), eq(ledgerEntries.op, op)))
-    .orderBy(desc(ledgerEntries.ts))
-    .limit(1);
-  return entry;
-}
+const lastEntry = (op: string) => lastLedgerEntry(project.project.id, op);
 
 describe("ledger digests of a tool call", () => {
   it("digests the REST response body exactly as received, and the input as canonical JSON", async () => {
