@@ -1,5 +1,5 @@
-import { sql } from "drizzle-orm";
-import { boolean, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { getTableColumns, sql } from "drizzle-orm";
+import { boolean, customType, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { timestamps, ts } from "../columns";
 import { projects } from "./projects";
 
@@ -49,6 +49,7 @@ export const mailDomains = pgTable(
 export type MailDomain = typeof mailDomains.$inferSelect;
 
 export const mailboxStatuses = ["active", "disabled"] as const;
+export const sendPolicies = ["direct", "approval", "read_only"] as const;
 
 export const mailboxes = pgTable(
   "mailboxes",
@@ -69,7 +70,13 @@ export const mailboxes = pgTable(
     status: text("status").$type<(typeof mailboxStatuses)[number]>().notNull().default("active"),
     /** The creator's idempotency id (mailboxes spec: create_inbox `clientId`). */
     clientId: text("client_id"),
-    metadata: jsonb("metadata").$type<Record<string, unknown>>().notNull().default({}),
+    metadata: jsonb("metadata").$type<Record<string, string | number | boolean>>().notNull().default({}),
+    /** Owner-only (mailbox spec "Send policies"): `approval` holds sends for the owner, `read_only` refuses them. */
+    sendPolicy: text("send_policy").$type<(typeof sendPolicies)[number]>().notNull().default("direct"),
+    /** The key that created it over create_inbox; null for the owner's and the project address. */
+    createdByKey: text("created_by_key"),
+    /** The newest message in or out, for the Mailboxes screen. */
+    lastActivityAt: ts("last_activity_at"),
     deletedAt: ts("deleted_at"),
     ...timestamps,
   },
@@ -93,12 +100,31 @@ export const mailThreads = pgTable(
       .notNull()
       .references(() => mailboxes.id, { onDelete: "cascade" }),
     subject: text("subject"),
+    /** The subject without Re:/Fwd:/AW:… prefixes, lower-cased: a reply must match it to join (design §2.3 5b). */
+    baseSubject: text("base_subject"),
     messageCount: integer("message_count").notNull().default(0),
     lastMessageAt: ts("last_message_at").notNull(),
+    lastMessageId: text("last_message_id"),
+    /** The newest message's preview (≤ 200 characters). */
+    preview: text("preview"),
+    senders: jsonb("senders").$type<string[]>().notNull().default([]),
+    recipients: jsonb("recipients").$type<string[]>().notNull().default([]),
+    lastReceivedAt: ts("last_received_at"),
+    lastSentAt: ts("last_sent_at"),
+    sizeBytes: integer("size_bytes").notNull().default(0),
+    attachmentCount: integer("attachment_count").notNull().default(0),
+    /** The union of its messages' labels. */
     labels: jsonb("labels").$type<string[]>().notNull().default([]),
+    /** The newest message that is not spam, blocked, unauthenticated or trash; null: hidden from default lists. */
+    visibleAt: ts("visible_at"),
     ...timestamps,
   },
-  (t) => [index("mail_threads_mailbox_idx").on(t.mailboxId, t.lastMessageAt)],
+  (t) => [
+    index("mail_threads_mailbox_idx").on(t.mailboxId, t.lastMessageAt, t.id),
+    index("mail_threads_visible_idx").on(t.mailboxId, t.visibleAt, t.id).where(sql`visible_at is not null`),
+    index("mail_threads_project_visible_idx").on(t.projectId, t.visibleAt, t.id).where(sql`visible_at is not null`),
+    index("mail_threads_labels_idx").using("gin", t.labels),
+  ],
 );
 export type MailThread = typeof mailThreads.$inferSelect;
 
@@ -109,6 +135,10 @@ export const messageDirections = ["inbound", "outbound"] as const;
  */
 export const messageStatuses = ["received", "pending", "cancelled", "queued", "sending", "sent", "failed", "bounced"] as const;
 export type MessageStatus = (typeof messageStatuses)[number];
+export const messageCategories = ["normal", "spam", "blocked", "unauthenticated"] as const;
+
+/** Postgres full-text vector; written only by its generated-column expression. */
+const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
 
 export const mailMessages = pgTable(
   "mail_messages",
@@ -129,14 +159,36 @@ export const mailMessages = pgTable(
     rfcMessageId: text("rfc_message_id"),
     inReplyTo: text("in_reply_to"),
     references: jsonb("references").$type<string[]>().notNull().default([]),
+    /** Our id of the message In-Reply-To names, when it is in this mailbox. */
+    inReplyToMessageId: text("in_reply_to_message_id"),
     fromAddress: text("from_address"),
     fromName: text("from_name"),
     to: jsonb("to").$type<string[]>().notNull().default([]),
     cc: jsonb("cc").$type<string[]>().notNull().default([]),
+    /** Outbound only: envelope recipients never written into a header. */
+    bcc: jsonb("bcc").$type<string[]>().notNull().default([]),
     replyToAddresses: jsonb("reply_to_addresses").$type<string[]>().notNull().default([]),
     subject: text("subject"),
     text: text("text"),
     html: text("html"),
+    /** The reply without its quoted history (email-reply-parser over text; a cut at the first quote container in html). */
+    extractedText: text("extracted_text"),
+    extractedHtml: text("extracted_html"),
+    /** The first 200 characters of extracted_text, whitespace collapsed. */
+    preview: text("preview"),
+    /** `normal`, or why it is kept out of default lists: `spam`, `blocked`, `unauthenticated`. */
+    category: text("category").$type<(typeof messageCategories)[number]>().notNull().default("normal"),
+    /** The time lists sort by: received_at for inbound, the send time for outbound. */
+    msgAt: ts("msg_at").notNull().defaultNow(),
+    /** Full-text search (design D9): subject A, participants B, the first 100,000 characters of text C. */
+    search: tsvector("search")
+      .notNull()
+      .generatedAlwaysAs(
+        sql`setweight(to_tsvector('simple', coalesce(subject, '')), 'A') || setweight(to_tsvector('simple', coalesce(from_address, '') || ' ' || coalesce(from_name, '') || ' ' || "to"::text || ' ' || cc::text), 'B') || to_tsvector('simple', left(coalesce(text, ''), 100000))`,
+      ),
+    /** Outbound send state in the mailbox spec's words (`send_status`, `send_reason`). */
+    sendStatus: text("send_status"),
+    sendReason: text("send_reason"),
     /** Size of the raw message (inbound) or of the composed one once sent (outbound). */
     sizeBytes: integer("size_bytes").notNull().default(0),
     /** Inbound: the message exactly as received, in the blob store. */
@@ -176,6 +228,11 @@ export const mailMessages = pgTable(
     index("mail_messages_rfc_idx").on(t.projectId, t.rfcMessageId),
     index("mail_messages_batch_idx").on(t.batchId),
     index("mail_messages_event_idx").on(t.eventId).where(sql`event_id is not null`),
+    index("mail_messages_mailbox_at_idx").on(t.mailboxId, t.msgAt, t.id),
+    index("mail_messages_project_at_idx").on(t.projectId, t.msgAt, t.id),
+    index("mail_messages_search_idx").using("gin", t.search),
+    index("mail_messages_labels_idx").using("gin", t.labels),
+    index("mail_messages_references_idx").using("gin", t.references),
   ],
 );
 export type MailMessage = typeof mailMessages.$inferSelect;
@@ -256,7 +313,8 @@ export type MailRelay = typeof mailRelays.$inferSelect;
 
 /**
  * Allow/block lists (mailboxes spec). `mailbox_id` null: the project-wide list. `entry` is a lower-case address or
- * domain. `receive` lists are applied to inbound mail today; `send`/`reply` by the mailbox tools.
+ * domain. `receive` filters senders of new inbound mail, `reply` senders of inbound replies to a thread the mailbox
+ * already answered, `send` the recipients of outbound mail. The mailbox's own list wins over the project's.
  */
 export const mailListEntries = pgTable(
   "mail_list_entries",
@@ -269,9 +327,18 @@ export const mailListEntries = pgTable(
     direction: text("direction").$type<"receive" | "send" | "reply">().notNull(),
     type: text("type").$type<"allow" | "block">().notNull(),
     entry: text("entry").notNull(),
+    /** `email` (local@domain) or `domain` (matches the domain and its subdomains). */
+    entryType: text("entry_type").$type<"email" | "domain">().notNull().default("email"),
     reason: text("reason"),
     createdAt: ts("created_at").notNull().defaultNow(),
   },
   (t) => [uniqueIndex("mail_list_entries_idx").on(t.projectId, sql`coalesce(mailbox_id, '')`, t.direction, t.type, t.entry)],
 );
 export type MailListEntry = typeof mailListEntries.$inferSelect;
+
+/**
+ * Every column of mail_messages but the search vector: selects that read messages use this, since the vector is
+ * as large as the body and is only ever matched in SQL.
+ */
+const { search: _search, ...messageColumnsWithoutSearch } = getTableColumns(mailMessages);
+export const messageColumns = messageColumnsWithoutSearch;

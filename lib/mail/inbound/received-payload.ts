@@ -4,7 +4,7 @@ import type { MailAttachment, MailMessage } from "@/lib/db/schema/mail";
  * The `email.received` payload. Third-party content (the event is `external_untrusted`). Attachments are listed by
  * name: `evt_<event id>/<name>` reads one with file_get / file_url and attaches it in email_send.
  */
-export function receivedPayload(m: MailMessage, address: string, attachments: Pick<MailAttachment, "name" | "contentType" | "sizeBytes">[]) {
+export function receivedPayload(m: Omit<MailMessage, "search">, address: string, attachments: Pick<MailAttachment, "name" | "contentType" | "sizeBytes">[]) {
   return {
     message_id: m.id,
     thread_id: m.threadId,

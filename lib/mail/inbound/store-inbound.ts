@@ -138,7 +138,7 @@ async function together(steps: Array<(() => PromiseLike<unknown>) | false>): Pro
   if (failed) throw failed.reason;
 }
 
-function inboundRow(c: InboundCopy, o: { projectId: string; threadId: string; subject: string | null; blocked: boolean; now: Date }): MailMessage {
+function inboundRow(c: InboundCopy, o: { projectId: string; threadId: string; subject: string | null; blocked: boolean; now: Date }): Omit<MailMessage, "search"> {
   const { parsed } = c;
   return {
     id: newId("msg"),
@@ -150,14 +150,23 @@ function inboundRow(c: InboundCopy, o: { projectId: string; threadId: string; su
     rfcMessageId: parsed.messageId,
     inReplyTo: parsed.inReplyTo,
     references: parsed.references,
+    inReplyToMessageId: null,
     fromAddress: parsed.from?.address ?? null,
     fromName: noNul(parsed.from?.name ?? null),
     to: parsed.to,
     cc: parsed.cc,
+    bcc: [],
     replyToAddresses: parsed.replyTo,
     subject: o.subject,
     text: noNul(parsed.text),
     html: noNul(parsed.html),
+    extractedText: null,
+    extractedHtml: null,
+    preview: null,
+    category: o.blocked ? "blocked" : "normal",
+    msgAt: o.now,
+    sendStatus: null,
+    sendReason: null,
     sizeBytes: c.size,
     rawBlobKey: c.rawKey,
     headers: Object.fromEntries(Object.entries(parsed.headers).map(([k, v]) => [k, noNul(v)])),
