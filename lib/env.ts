@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import { z } from "zod";
 
 /**
@@ -12,6 +13,15 @@ const list = z.string().transform((v) =>
     .map((s) => s.trim())
     .filter(Boolean),
 );
+
+function isIpOrCidr(entry: string): boolean {
+  const [ip, bits, ...rest] = entry.split("/");
+  const family = isIP(ip);
+  if (family === 0 || rest.length > 0) return false;
+  if (bits === undefined) return true;
+  const n = Number(bits);
+  return /^\d{1,3}$/.test(bits) && n <= (family === 4 ? 32 : 128);
+}
 
 const schema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -90,6 +100,11 @@ const schema = z.object({
   /** PEM files of the listener's certificate and key: STARTTLS is offered when both are set. */
   SMTP_TLS_CERT: z.string().min(1).optional(),
   SMTP_TLS_KEY: z.string().min(1).optional(),
+  /**
+   * SMTP clients (IPs or CIDRs, comma-separated) whose `X-Spam-Flag`/`X-Spam-Status` verdicts are believed: a spam
+   * filter in front of this listener. From anyone else those headers are the sender's own word and are ignored.
+   */
+  TRUSTED_RELAYS: list.refine((v) => v.every((e) => isIpOrCidr(e)), "must be IP addresses or CIDR ranges (e.g. 10.0.0.5, 192.168.0.0/16)").default([]),
   /** Largest inbound message, in bytes: bigger ones get 552 and nothing is stored. */
   MAIL_MAX_MESSAGE_BYTES: z.coerce
     .number()

@@ -2,6 +2,8 @@ import type { Db } from "@/lib/db/client";
 import { claimJobs, purgeFinishedJobs, reclaimExpiredJobs } from "@/lib/jobs/claim-jobs";
 import { jobWakeups } from "@/lib/jobs/enqueue-job";
 import { runJob } from "@/lib/jobs/run-job";
+import { purgeMailEvents } from "@/lib/mail/events/purge-mail-events";
+import { purgeMailRejections } from "@/lib/mail/inbound/purge-rejections";
 
 const MAINTENANCE_MS = 30_000;
 
@@ -38,6 +40,9 @@ export class JobRunner {
           lastMaintenance = Date.now();
           await reclaimExpiredJobs(this.db);
           await purgeFinishedJobs(this.db);
+          // Retention of the mail outbox (7 days) and of the SMTP refusal log (30 days), beside the jobs'.
+          await purgeMailEvents(this.db);
+          await purgeMailRejections(this.db);
         }
         const free = this.opts.concurrency - this.running.size;
         const claimed = free > 0 ? await claimJobs(this.db, { limit: free }) : [];

@@ -1,38 +1,86 @@
-import { and, eq, inArray } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import type { Executor } from "@/lib/db/client";
-import { mailMessages } from "@/lib/db/schema/mail";
+import { query } from "@/lib/db/statement";
+import { baseSubject } from "@/lib/mail/inbound/base-subject";
 
 export interface Related {
-  /** The thread of the nearest referenced message in the same mailbox. */
+  /** The existing thread this message joins, or null for a new one. */
   threadId: string | null;
-  /** Our sent message this one answers (the nearest one referenced), for `reply_to`. */
+  /** Our sent message this one answers (the nearest one referenced, in any mailbox), for `reply_to`. */
   repliedTo: { id: string; replyToInbox: boolean } | null;
+  /** Our id of the message In-Reply-To names, when it is in this mailbox. */
+  inReplyToMessageId: string | null;
 }
 
+interface Row {
+  kind: "cited" | "child";
+  id: string;
+  rfc: string | null;
+  threadId: string;
+  mailboxId: string;
+  direction: "inbound" | "outbound";
+  replyToInbox: boolean;
+  threadSubject: string | null;
+  threadBase: string | null;
+}
+
+const MAX_IDS = 50;
+const MAX_CHILDREN = 20;
+
 /**
- * Threading by In-Reply-To, then References from the newest back (RFC 5322 §3.6.4): one query over the ids the
- * message cites, the nearest match wins.
+ * Threading (design §2.3 item 5), one query for both directions:
+ * - cited: the messages In-Reply-To and References name (newest reference first, at most 50); the nearest one in
+ *   this mailbox whose thread passes the subject check gives the thread;
+ * - child (reverse adoption): a parent that arrives after its reply joins the reply's thread. Found through the
+ *   GIN index on `references`; store-inbound.ts adds In-Reply-To to a stored message's References when missing
+ *   (RFC 5322 §3.6.4), so a reply that sent only In-Reply-To is found too.
+ * The subject check: a message joins a thread only when base subjects match, unless what it cites is one of this
+ * mailbox's own outbound messages (whose Message-ID nobody else has seen). Thread ids never change and two
+ * existing threads are never merged: this only picks the thread a new message joins.
  */
 export async function findRelated(
   db: Executor,
-  opts: { projectId: string; mailboxId: string; inReplyTo: string | null; references: string[] },
+  opts: { projectId: string; mailboxId: string; messageId: string | null; inReplyTo: string | null; references: string[]; subject: string | null },
 ): Promise<Related> {
-  const ids = [...new Set([opts.inReplyTo, ...[...opts.references].reverse()].filter((x): x is string => !!x))].slice(0, 50);
-  if (ids.length === 0) return { threadId: null, repliedTo: null };
-  const rows = await db
-    .select({
-      id: mailMessages.id,
-      rfc: mailMessages.rfcMessageId,
-      threadId: mailMessages.threadId,
-      mailboxId: mailMessages.mailboxId,
-      direction: mailMessages.direction,
-      replyToInbox: mailMessages.replyToInbox,
-    })
-    .from(mailMessages)
-    .where(and(eq(mailMessages.projectId, opts.projectId), inArray(mailMessages.rfcMessageId, ids)));
+  const ids = [...new Set([opts.inReplyTo, ...[...opts.references].reverse()].filter((x): x is string => !!x))].slice(0, MAX_IDS);
+  if (ids.length === 0 && !opts.messageId) return { threadId: null, repliedTo: null, inReplyToMessageId: null };
+  const cited =
+    ids.length > 0
+      ? sql`
+        select 'cited' as kind, m.id, m.rfc_message_id as rfc, m.thread_id, m.mailbox_id, m.direction, m.reply_to_inbox,
+               t.subject as thread_subject, t.base_subject as thread_base
+        from mail_messages m join mail_threads t on t.id = m.thread_id
+        where m.project_id = ${opts.projectId} and m.rfc_message_id in (${sql.join(
+          ids.map((id) => sql`${id}`),
+          sql`, `,
+        )})`
+      : null;
+  const children = opts.messageId
+    ? sql`
+        (select 'child' as kind, m.id, m.rfc_message_id as rfc, m.thread_id, m.mailbox_id, m.direction, m.reply_to_inbox,
+                t.subject as thread_subject, t.base_subject as thread_base
+         from mail_messages m join mail_threads t on t.id = m.thread_id
+         where m.project_id = ${opts.projectId} and m.mailbox_id = ${opts.mailboxId}
+           and m."references" @> jsonb_build_array(${opts.messageId}::text)
+         order by m.msg_at, m.id
+         limit ${MAX_CHILDREN})`
+    : null;
+  const rows = await query<Row>(db, cited && children ? sql`${cited} union all ${children}` : (cited ?? children ?? sql`select 1 where false`));
+
+  const base = baseSubject(opts.subject);
+  const threadBase = (r: Row) => r.threadBase ?? baseSubject(r.threadSubject);
   const rank = (rfc: string | null) => ids.indexOf(rfc ?? "");
-  rows.sort((a, b) => rank(a.rfc) - rank(b.rfc));
-  const thread = rows.find((r) => r.mailboxId === opts.mailboxId);
-  const sent = rows.find((r) => r.direction === "outbound");
-  return { threadId: thread?.threadId ?? null, repliedTo: sent ? { id: sent.id, replyToInbox: sent.replyToInbox } : null };
+  const citedRows = rows.filter((r) => r.kind === "cited").sort((a, b) => rank(a.rfc) - rank(b.rfc));
+  const here = citedRows.filter((r) => r.mailboxId === opts.mailboxId);
+  // Threads holding one of our own sent messages that this message cites: its id is unguessable, so no subject check.
+  const answered = new Set(here.filter((r) => r.direction === "outbound").map((r) => r.threadId));
+  const parent = here.find((r) => answered.has(r.threadId) || threadBase(r) === base);
+  const child = parent ? undefined : rows.find((r) => r.kind === "child" && threadBase(r) === base);
+  const sent = citedRows.find((r) => r.direction === "outbound");
+  const inReplyTo = opts.inReplyTo ? here.find((r) => r.rfc === opts.inReplyTo) : undefined;
+  return {
+    threadId: parent?.threadId ?? child?.threadId ?? null,
+    repliedTo: sent ? { id: sent.id, replyToInbox: sent.replyToInbox } : null,
+    inReplyToMessageId: inReplyTo?.id ?? null,
+  };
 }

@@ -23,6 +23,8 @@ export interface ParsedMessage {
   /** The headers that matter, lower-case names. Authentication-Results is never among them: we compute our own. */
   headers: Record<string, string>;
   autoSubmitted: boolean;
+  /** `X-Spam-Flag: YES` or `X-Spam-Status: Yes…`: believed only from a trusted relay (categorize-inbound.ts). */
+  spamFlagged: boolean;
   /** Top-level content type with its parameters, e.g. `multipart/report; report-type=delivery-status`. */
   contentType: string | null;
   attachments: ParsedAttachment[];
@@ -47,6 +49,19 @@ const KEPT_HEADERS = [
 export const bareId = (id: string) => id.trim().replace(/^<|>$/g, "").trim();
 
 /**
+ * A Message-ID as stored, or null when it is not one: visible ASCII only, no angle brackets, no whitespace, at most
+ * 500 characters. Anything else is dropped rather than repaired (`<x>\r\nBcc: y@evil>`), so nothing a sender put in
+ * an id can reach the In-Reply-To or References of a later reply.
+ */
+export function cleanId(id: string | null | undefined): string | null {
+  if (!id) return null;
+  const bare = bareId(id);
+  return /^[\x21-\x3b\x3d\x3f-\x7e]{1,500}$/.test(bare) ? bare : null;
+}
+
+const cleanIds = (ids: string[]) => [...new Set(ids.map(cleanId).filter((x): x is string => x !== null))];
+
+/**
  * Parses as far as possible: mailparser is lenient with broken MIME; if it still throws, the header block is read by
  * hand and the body kept as text, and `parseError` says what failed. The raw bytes are stored regardless.
  */
@@ -64,12 +79,9 @@ export async function parseMessage(raw: Buffer): Promise<ParsedMessage> {
   const refs = mail.references === undefined ? [] : Array.isArray(mail.references) ? mail.references : [mail.references];
   const autoSubmitted = (headers["auto-submitted"] ?? "no").trim().toLowerCase();
   return {
-    messageId: mail.messageId ? bareId(mail.messageId) : null,
-    inReplyTo: mail.inReplyTo ? bareId(mail.inReplyTo.split(/\s+/)[0]) : null,
-    references: refs
-      .flatMap((r) => r.split(/\s+/))
-      .filter(Boolean)
-      .map(bareId),
+    messageId: cleanId(mail.messageId),
+    inReplyTo: cleanId(mail.inReplyTo?.trim().split(/\s+/)[0]),
+    references: cleanIds(refs.flatMap((r) => r.split(/\s+/)).filter(Boolean)),
     from: firstAddress(mail.from),
     to: addresses(mail.to),
     cc: addresses(mail.cc),
@@ -80,6 +92,7 @@ export async function parseMessage(raw: Buffer): Promise<ParsedMessage> {
     html: typeof mail.html === "string" ? mail.html : null,
     headers,
     autoSubmitted: autoSubmitted !== "" && !autoSubmitted.startsWith("no"),
+    spamFlagged: spamFlagged(headerText(mail.headers.get("x-spam-flag")), headerText(mail.headers.get("x-spam-status"))),
     contentType: headerText(mail.headers.get("content-type")),
     attachments: mail.attachments.map((a) => ({
       filename: a.filename ?? null,
@@ -91,6 +104,8 @@ export async function parseMessage(raw: Buffer): Promise<ParsedMessage> {
     parseError: null,
   };
 }
+
+const spamFlagged = (flag: string | null | undefined, status: string | null | undefined) => /^\s*yes\b/i.test(flag ?? "") || /^\s*yes\b/i.test(status ?? "");
 
 const unfold = (v: string) => v.replace(/\r?\n[ \t]+/g, " ").trim();
 
@@ -135,9 +150,9 @@ function fallbackParse(raw: Buffer, error: string): ParsedMessage {
   const from = addr(headers.from)[0];
   const kept = Object.fromEntries(Object.entries(headers).filter(([k]) => KEPT_HEADERS.includes(k)));
   return {
-    messageId: headers["message-id"] ? bareId(headers["message-id"]) : null,
-    inReplyTo: headers["in-reply-to"] ? bareId(headers["in-reply-to"]) : null,
-    references: (headers.references ?? "").split(/\s+/).filter(Boolean).map(bareId),
+    messageId: cleanId(headers["message-id"]),
+    inReplyTo: cleanId(headers["in-reply-to"]?.trim().split(/\s+/)[0]),
+    references: cleanIds((headers.references ?? "").split(/\s+/).filter(Boolean)),
     from: from ? { address: from, name: null } : null,
     to: addr(headers.to),
     cc: addr(headers.cc),
@@ -148,6 +163,7 @@ function fallbackParse(raw: Buffer, error: string): ParsedMessage {
     html: null,
     headers: kept,
     autoSubmitted: !!headers["auto-submitted"] && !headers["auto-submitted"].toLowerCase().startsWith("no"),
+    spamFlagged: spamFlagged(headers["x-spam-flag"], headers["x-spam-status"]),
     contentType: headers["content-type"] ?? null,
     attachments: [],
     parseError: error.slice(0, 500),

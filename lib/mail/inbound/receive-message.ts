@@ -1,6 +1,7 @@
 import { getDb } from "@/lib/db/client";
 import type { Mailbox } from "@/lib/db/schema/mail";
 import { contentTypeProblem, DEFAULT_CONTENT_TYPE } from "@/lib/disk/file-input";
+import { extractReply } from "@/lib/mail/extract/extract-reply";
 import { putMailBlob } from "@/lib/mail/mail-blob";
 import { attachmentNames } from "@/lib/mail/inbound/attachment-names";
 import { authenticateMessage, localVerdicts } from "@/lib/mail/inbound/authenticate-message";
@@ -9,6 +10,7 @@ import { defaultMailResolver, type MailDnsResolver } from "@/lib/mail/inbound/dn
 import { parseDsn } from "@/lib/mail/inbound/parse-dsn";
 import { parseMessage, type ParsedMessage } from "@/lib/mail/inbound/parse-message";
 import { prepareInbound, writeInbound, type StoredBlob } from "@/lib/mail/inbound/store-inbound";
+import { isTrustedRelay } from "@/lib/mail/inbound/trusted-relay";
 
 export interface InboundEnvelope {
   mailFrom: string | null;
@@ -33,6 +35,9 @@ export async function receiveMessage(raw: Buffer, envelope: InboundEnvelope, opt
       ? Promise.resolve(localVerdicts())
       : authenticateMessage(raw, { ...envelope.remote, sender: envelope.mailFrom, resolver: opts.resolver ?? defaultMailResolver() });
   const dsn = parseDsn(raw, parsed);
+  // CPU only, like parsing: done while authentication waits on DNS, and outside the commit.
+  const extracted = extractReply(parsed, { keepWhole: parsed.autoSubmitted || dsn !== null });
+  const trustedRelay = envelope.remote !== "local" && isTrustedRelay(envelope.remote.ip);
   const names = attachmentNames(parsed.attachments.map((a) => a.filename));
   const byProject = new Map<string, Mailbox[]>();
   for (const m of envelope.recipients) {
@@ -51,7 +56,7 @@ export async function receiveMessage(raw: Buffer, envelope: InboundEnvelope, opt
       ...(await commitInbound(async (tx) => {
         const out = [];
         for (const [i, mailbox] of mailboxes.entries()) {
-          out.push(await writeInbound(tx, { mailbox, parsed, auth, size: raw.byteLength, dsn, ...files }, ready[i]));
+          out.push(await writeInbound(tx, { mailbox, parsed, auth, size: raw.byteLength, dsn, extracted, trustedRelay, ...files }, ready[i]));
         }
         return out;
       })),

@@ -9,6 +9,7 @@ import { addressLimit } from "@/lib/mail/inbound/smtp-address-limit";
 import { commandTimeouts } from "@/lib/mail/inbound/smtp-command-timeouts";
 import { loadSmtpTls } from "@/lib/mail/inbound/smtp-tls";
 import { receiveMessage } from "@/lib/mail/inbound/receive-message";
+import { recordRejection } from "@/lib/mail/inbound/record-rejection";
 import { cachedRecipient } from "@/lib/mail/inbound/recipient-cache";
 
 export interface SmtpListenerOptions {
@@ -46,6 +47,21 @@ export async function startSmtpListener(opts: SmtpListenerOptions): Promise<Smtp
   const accepted = new Map<string, Mailbox[]>();
   const perAddress = addressLimit(env().SMTP_MAX_CLIENTS_PER_IP);
   const tls = loadSmtpTls();
+  // Refusals a project's owner should be able to see (record-rejection.ts): written in the background.
+  const refuse = (session: SMTPServerSession, rcpt: string, code: number, message: string) => {
+    void recordRejection(
+      {
+        remoteIp: session.remoteAddress ?? null,
+        helo: session.hostNameAppearsAs || null,
+        mailFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : null,
+        rcpt,
+        code,
+        reason: message,
+      },
+      onError,
+    );
+    return smtpError(code, message);
+  };
 
   const server = new SMTPServer({
     name: mailHostname(),
@@ -75,12 +91,12 @@ export async function startSmtpListener(opts: SmtpListenerOptions): Promise<Smtp
     },
     onRcptTo(address, session, callback) {
       const list = accepted.get(session.id) ?? [];
-      if (list.length >= MAX_RECIPIENTS) return callback(smtpError(452, "4.5.3 Too many recipients"));
+      if (list.length >= MAX_RECIPIENTS) return callback(refuse(session, address.address, 452, "4.5.3 Too many recipients"));
       getDb()
         .then((db) => cachedRecipient(db, address.address))
         .then((r) => {
           if (r.kind === "foreign") return callback(smtpError(550, "5.7.1 Relaying denied: this server only accepts mail for its own domains"));
-          if (r.kind === "unknown") return callback(smtpError(550, "5.1.1 No such mailbox here"));
+          if (r.kind === "unknown") return callback(refuse(session, address.address, 550, "5.1.1 No such mailbox here"));
           list.push(r.mailbox);
           accepted.set(session.id, list);
           callback();
@@ -102,12 +118,17 @@ export async function startSmtpListener(opts: SmtpListenerOptions): Promise<Smtp
       stream.on("end", () => {
         timeouts.endTransfer(session);
         // smtp-server itself answers 552 for an oversized message; nothing of it is kept.
-        if (stream.sizeExceeded || size > maxBytes) return callback(smtpError(552, "5.3.4 Message exceeds the size limit"));
-        receiveMessage(Buffer.concat(chunks, size), envelopeOf(session, accepted.get(session.id) ?? []), { resolver: opts.resolver })
+        const recipients = accepted.get(session.id) ?? [];
+        const refuseAll = (code: number, message: string) => {
+          for (const m of recipients) refuse(session, m.address, code, message);
+          return smtpError(code, message);
+        };
+        if (stream.sizeExceeded || size > maxBytes) return callback(refuseAll(552, "5.3.4 Message exceeds the size limit"));
+        receiveMessage(Buffer.concat(chunks, size), envelopeOf(session, recipients), { resolver: opts.resolver })
           .then(() => callback(null, "OK: message accepted"))
           .catch((err) => {
             onError(err);
-            callback(smtpError(451, "4.3.0 Temporary failure storing the message, try again later"));
+            callback(refuseAll(451, "4.3.0 Temporary failure storing the message, try again later"));
           });
       });
     },

@@ -1,4 +1,3 @@
-import { and, eq, sql } from "drizzle-orm";
 import type { Executor } from "@/lib/db/client";
 import { diskAttachments } from "@/lib/db/schema/disk";
 import { mailAttachments, mailMessages, mailThreads, type MailAuthVerdicts, type Mailbox, type MailMessage } from "@/lib/db/schema/mail";
@@ -6,12 +5,17 @@ import { emitEvent } from "@/lib/events/emit-event";
 import { newId } from "@/lib/ids";
 import { recordSystemAct } from "@/lib/ledger/record-system-act";
 import { noNul } from "@/lib/mail/mail-blob";
+import type { ExtractedReply } from "@/lib/mail/extract/extract-reply";
+import { emitMailEvent } from "@/lib/mail/events/emit-mail-event";
+import { baseSubject } from "@/lib/mail/inbound/base-subject";
+import { categorizeInbound, inboundLabels, type MessageCategory } from "@/lib/mail/inbound/categorize-inbound";
 import { findRelated, type Related } from "@/lib/mail/inbound/find-related";
 import { handleBounce } from "@/lib/mail/inbound/handle-bounce";
 import { inboundContext, type InboundContext } from "@/lib/mail/inbound/inbound-context";
 import type { DsnReport } from "@/lib/mail/inbound/parse-dsn";
 import type { ParsedMessage } from "@/lib/mail/inbound/parse-message";
 import { receivedPayload } from "@/lib/mail/inbound/received-payload";
+import { addToThreadSummary, newThreadSummary, type SummaryMessage, touchMailboxActivity } from "@/lib/mail/inbound/thread-summary";
 
 export interface StoredBlob {
   name: string;
@@ -30,6 +34,10 @@ export interface InboundCopy {
   size: number;
   attachments: StoredBlob[];
   dsn: DsnReport | null;
+  /** The reply without its quoted history, and the preview (computed before the transaction). */
+  extracted: ExtractedReply;
+  /** The SMTP client is one of TRUSTED_RELAYS: its spam verdict counts. */
+  trustedRelay: boolean;
 }
 
 export interface PreparedInbound {
@@ -49,9 +57,17 @@ export async function prepareInbound(db: Executor, copy: Pick<InboundCopy, "mail
       mailboxId: mailbox.id,
       isDefault: mailbox.isDefault,
       rfcMessageId: parsed.messageId,
+      inReplyTo: parsed.inReplyTo,
       from: parsed.from?.address ?? null,
     }),
-    findRelated(db, { projectId: mailbox.projectId, mailboxId: mailbox.id, inReplyTo: parsed.inReplyTo, references: parsed.references }),
+    findRelated(db, {
+      projectId: mailbox.projectId,
+      mailboxId: mailbox.id,
+      messageId: parsed.messageId,
+      inReplyTo: parsed.inReplyTo,
+      references: parsed.references,
+      subject: parsed.subject,
+    }),
   ]);
   return { context, related };
 }
@@ -75,19 +91,32 @@ export async function writeInbound(
   const now = new Date();
   const subject = parsed.subject === null ? null : noNul(parsed.subject).slice(0, 2000);
   const threadId = related.threadId ?? newId("thr");
-  const message = inboundRow(c, { projectId, threadId, subject, blocked: context.blocked, now });
+  const category = categorizeInbound({ blocked: context.blocked, auth: c.auth, spamFlagged: parsed.spamFlagged, trustedRelay: c.trustedRelay });
+  const message = inboundRow(c, { projectId, threadId, subject, category, inReplyToMessageId: related.inReplyToMessageId, now });
+  const summary: SummaryMessage = {
+    id: message.id,
+    msgAt: now,
+    direction: "inbound",
+    preview: message.preview,
+    from: message.fromAddress,
+    recipients: [...message.to, ...message.cc],
+    sizeBytes: c.size,
+    attachmentCount: c.attachments.length,
+    labels: message.labels,
+    category,
+  };
 
   const bounce = c.dsn ? await handleBounce(tx, { projectId, report: c.dsn, dsnMessageId: message.id }) : "not-ours";
   if (bounce !== "not-ours") message.eventId = bounce;
-  const emit = bounce === "not-ours" && context.source && !context.blocked && related.repliedTo?.replyToInbox !== false;
+  const emit = bounce === "not-ours" && context.source && category !== "blocked" && related.repliedTo?.replyToInbox !== false;
   await together([
     () =>
       related.threadId
-        ? tx
-            .update(mailThreads)
-            .set({ messageCount: sql`${mailThreads.messageCount} + 1`, lastMessageAt: now, updatedAt: now })
-            .where(and(eq(mailThreads.projectId, projectId), eq(mailThreads.id, threadId)))
-        : tx.insert(mailThreads).values({ id: threadId, projectId, mailboxId: mailbox.id, subject, messageCount: 1, lastMessageAt: now }),
+        ? addToThreadSummary(tx, { projectId, threadId, message: summary })
+        : tx
+            .insert(mailThreads)
+            .values({ id: threadId, projectId, mailboxId: mailbox.id, subject, baseSubject: baseSubject(subject), ...newThreadSummary(summary) }),
+    () => touchMailboxActivity(tx, { projectId, mailboxId: mailbox.id, at: now }),
     !!emit &&
       (async () => {
         const payload = { ...receivedPayload(message, mailbox.address, c.attachments), reply_to: related.repliedTo?.id ?? null };
@@ -117,12 +146,21 @@ export async function writeInbound(
             c.attachments.map((a) => ({ projectId, eventId: eventId!, name: a.name, blobKey: a.blobKey, sizeBytes: a.sizeBytes, contentType: a.contentType })),
           )),
     () =>
+      emitMailEvent(tx, {
+        projectId,
+        mailboxId: mailbox.id,
+        type: category === "normal" ? "message.received" : `message.received.${category}`,
+        messageId: message.id,
+        threadId,
+        summary: { from: message.fromAddress, to: message.to, subject: message.subject, preview: message.preview, labels: message.labels },
+      }),
+    () =>
       recordSystemAct(tx, {
         projectId,
         op: "email.receive",
         subject: message.id,
         input: { from: message.fromAddress, to: message.to, subject: message.subject, size_bytes: c.size, rfc_message_id: parsed.messageId },
-        output: { event_id: eventId, thread_id: threadId, blocked: context.blocked, authentication: c.auth },
+        output: { event_id: eventId, thread_id: threadId, blocked: category === "blocked", category, authentication: c.auth },
       }),
   ]);
   return { messageId: message.id, eventId, duplicate: false };
@@ -138,8 +176,14 @@ async function together(steps: Array<(() => PromiseLike<unknown>) | false>): Pro
   if (failed) throw failed.reason;
 }
 
-function inboundRow(c: InboundCopy, o: { projectId: string; threadId: string; subject: string | null; blocked: boolean; now: Date }): Omit<MailMessage, "search"> {
-  const { parsed } = c;
+function inboundRow(
+  c: InboundCopy,
+  o: { projectId: string; threadId: string; subject: string | null; category: MessageCategory; inReplyToMessageId: string | null; now: Date },
+): Omit<MailMessage, "search"> {
+  const { parsed, extracted } = c;
+  // RFC 5322 §3.6.4: a reply's References end with its parent's Message-ID, which some clients leave out when they
+  // set In-Reply-To. Stored there, the parent, if it arrives later, finds this reply through the references index.
+  const references = parsed.inReplyTo && !parsed.references.includes(parsed.inReplyTo) ? [...parsed.references, parsed.inReplyTo] : parsed.references;
   return {
     id: newId("msg"),
     projectId: o.projectId,
@@ -149,8 +193,8 @@ function inboundRow(c: InboundCopy, o: { projectId: string; threadId: string; su
     status: "received",
     rfcMessageId: parsed.messageId,
     inReplyTo: parsed.inReplyTo,
-    references: parsed.references,
-    inReplyToMessageId: null,
+    references,
+    inReplyToMessageId: o.inReplyToMessageId,
     fromAddress: parsed.from?.address ?? null,
     fromName: noNul(parsed.from?.name ?? null),
     to: parsed.to,
@@ -160,10 +204,10 @@ function inboundRow(c: InboundCopy, o: { projectId: string; threadId: string; su
     subject: o.subject,
     text: noNul(parsed.text),
     html: noNul(parsed.html),
-    extractedText: null,
-    extractedHtml: null,
-    preview: null,
-    category: o.blocked ? "blocked" : "normal",
+    extractedText: noNul(extracted.extractedText),
+    extractedHtml: noNul(extracted.extractedHtml),
+    preview: noNul(extracted.preview),
+    category: o.category,
     msgAt: o.now,
     sendStatus: null,
     sendReason: null,
@@ -172,9 +216,9 @@ function inboundRow(c: InboundCopy, o: { projectId: string; threadId: string; su
     headers: Object.fromEntries(Object.entries(parsed.headers).map(([k, v]) => [k, noNul(v)])),
     authentication: c.auth,
     autoSubmitted: parsed.autoSubmitted || c.dsn !== null,
-    blocked: o.blocked,
+    blocked: o.category === "blocked",
     parseError: parsed.parseError,
-    labels: [],
+    labels: inboundLabels(o.category),
     eventId: null,
     batchId: null,
     replyToInbox: true,

@@ -1,0 +1,101 @@
+import { describe, expect, it } from "vitest";
+import { extractHtml } from "@/lib/mail/extract/extract-html";
+import { extractReply } from "@/lib/mail/extract/extract-reply";
+import { makePreview } from "@/lib/mail/extract/make-preview";
+import { baseSubject } from "@/lib/mail/inbound/base-subject";
+import { listCandidates, listVerdict } from "@/lib/mail/inbound/list-verdict";
+import { cleanId } from "@/lib/mail/inbound/parse-message";
+import { gmailHtml, gmailText, outlookHtml } from "@/lib/mail/__tests__/reply-fixtures";
+
+describe("reply extraction", () => {
+  it("keeps a Gmail reply's answer and drops the signature line, the attribution and the quote", () => {
+    const r = extractReply({ text: gmailText, html: gmailHtml }, { keepWhole: false });
+    expect(r.extractedText).toBe("Thursday at 2pm works for me.");
+    expect(r.extractedHtml).toBe('<div dir="ltr">Thursday at <b>2pm</b> works for me.</div><br>');
+    expect(r.preview).toBe("Thursday at 2pm works for me.");
+  });
+
+  it("cuts an Outlook HTML reply at #appendonsend and closes what was open, styles and entities as they came", () => {
+    const html = extractHtml(outlookHtml, { keepWhole: false })!;
+    expect(html).toBe(
+      '<html><head><style>p { margin: 0 } a > b { color: red }</style></head><body><div style="font-family: Calibri">' +
+        '<p>Yes, send the contract &amp; the invoice.</p><p title="say &quot;hi&quot;">Regards, Bob</p></div></body></html>',
+    );
+    expect(html).not.toContain("secret");
+  });
+
+  it("cuts at each quote container, dropping the <hr> Outlook puts before #divRplyFwdMsg, and closes open tags", () => {
+    const cut = (h: string) => extractHtml(h, { keepWhole: false });
+    expect(cut('<div><p>Answer</p><hr> <div id="divRplyFwdMsg">old</div></div>')).toBe("<div><p>Answer</p></div>");
+    expect(cut('<p>A<blockquote type="cite">old</blockquote></p>')).toBe("<p>A</p>");
+    expect(cut('<div><span>A</span><div class="moz-cite-prefix">On … wrote:</div><blockquote>x</blockquote>')).toBe("<div><span>A</span></div>");
+    expect(cut('<table><tr><td>A<div class="yahoo_quoted">old</div></td></tr></table>')).toBe("<table><tr><td>A</td></tr></table>");
+    expect(cut('<div>A<hr id="stopSpelling">old</div>')).toBe("<div>A</div>");
+    // No quote: the message as it was (unclosed tags closed), a blockquote that is not a citation kept.
+    expect(cut("<p>Hello <i>there")).toBe("<p>Hello <i>there</i></p>");
+    expect(cut("<blockquote>a quote of my own</blockquote>")).toBe("<blockquote>a quote of my own</blockquote>");
+  });
+
+  it("keeps bounces and auto-submitted mail whole", () => {
+    const r = extractReply({ text: gmailText, html: gmailHtml }, { keepWhole: true });
+    expect(r.extractedText).toBe(gmailText);
+    expect(r.extractedHtml).toBe(gmailHtml);
+  });
+
+  it("keeps the whole text when the reply is nothing but quote", () => {
+    const quoted = "> only a quote\n> of an older message";
+    expect(extractReply({ text: quoted, html: null }, { keepWhole: false }).extractedText).toBe(quoted);
+  });
+
+  it("previews 200 code points with whitespace collapsed, never splitting a surrogate pair", () => {
+    expect(makePreview("  a\n\n b\t c  ")).toBe("a b c");
+    expect(makePreview(null)).toBeNull();
+    const emoji = "😀".repeat(300);
+    const p = makePreview(emoji)!;
+    expect(Array.from(p)).toHaveLength(200);
+    expect(p).toBe("😀".repeat(200));
+    expect(makePreview(`${" \n".repeat(2000)}late text`)).toBe("late text");
+  });
+});
+
+describe("base subject", () => {
+  it("strips reply and forward markers in many languages, counts and list tags, repeatedly", () => {
+    expect(baseSubject("Re: [team] Fwd: RE[2]: AW: SV: VS: Antw: WG: TR:  Quarterly   Report")).toBe("quarterly report");
+    expect(baseSubject("Fw: Re(3): x")).toBe("x");
+    expect(baseSubject(null)).toBe("");
+    expect(baseSubject("Reply needed")).toBe("reply needed");
+  });
+});
+
+describe("list verdict (L1)", () => {
+  const own = (type: "allow" | "block", entry: string) => ({ own: true, type, entry });
+  const project = (type: "allow" | "block", entry: string) => ({ own: false, type, entry });
+  const none = { own: false, project: false };
+
+  it("matches the address, its domain and every parent domain", () => {
+    expect(listCandidates("Eve@Mail.Evil.Example")).toEqual(["eve@mail.evil.example", "mail.evil.example", "evil.example", "example"]);
+    expect(listCandidates(null)).toEqual([]);
+  });
+
+  it("lets the mailbox's own list win over the project's, the most specific entry decide, and allow lists exclude the rest", () => {
+    expect(listVerdict([project("block", "evil.example")], none)).toBe(true);
+    expect(listVerdict([project("block", "evil.example"), own("allow", "evil.example")], none)).toBe(false);
+    expect(listVerdict([own("block", "evil.example"), own("allow", "eve@evil.example")], none)).toBe(false);
+    expect(listVerdict([own("allow", "evil.example"), own("block", "mail.evil.example")], none)).toBe(true);
+    expect(listVerdict([], { own: true, project: false })).toBe(true);
+    expect(listVerdict([project("allow", "friend.example")], { own: true, project: true })).toBe(true);
+    expect(listVerdict([], { own: false, project: true })).toBe(true);
+    expect(listVerdict([], none)).toBe(false);
+  });
+});
+
+describe("Message-ID sanitizing", () => {
+  it("keeps visible-ASCII ids and drops any with brackets, whitespace or line breaks inside", () => {
+    expect(cleanId("<abc.123@host.example>")).toBe("abc.123@host.example");
+    expect(cleanId("<x>\r\nBcc: y@evil>")).toBeNull();
+    expect(cleanId("<x> Bcc: y@evil>")).toBeNull();
+    expect(cleanId("<a<b@c>")).toBeNull();
+    expect(cleanId("<é@x>")).toBeNull();
+    expect(cleanId("")).toBeNull();
+  });
+});

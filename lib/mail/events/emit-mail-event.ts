@@ -1,0 +1,51 @@
+import type { Executor } from "@/lib/db/client";
+import { isTransaction } from "@/lib/db/transaction";
+import { newId } from "@/lib/ids";
+import { notifyMailEvents } from "@/lib/mail/events/mail-events-channel";
+import { insertMailEvent } from "@/lib/mail/events/statements";
+
+/** What an event says about its message, never a body (design D10): webhooks and the stream send it as is. */
+export interface MailEventSummary {
+  from: string | null;
+  to: string[];
+  subject: string | null;
+  preview: string | null;
+  labels: string[];
+}
+
+export interface MailEventInput {
+  projectId: string;
+  mailboxId: string | null;
+  /** `message.received` (or `.spam`/`.blocked`/`.unauthenticated`), `message.sent`, … */
+  type: string;
+  messageId: string | null;
+  threadId: string | null;
+  draftId?: string | null;
+  summary: MailEventSummary;
+}
+
+/** Transactions that already carry a notice for a mailbox: one notice each, however many events. */
+const told = new WeakMap<Executor, Set<string>>();
+
+/**
+ * Writes one mail outbox row (`mev_…`) in the caller's transaction, so the event exists exactly when the change
+ * does, and after commit tells listeners of `brynth_mail_events` that the mailbox has new events.
+ */
+export async function emitMailEvent(tx: Executor, e: MailEventInput): Promise<string> {
+  const id = newId("mev");
+  const summary = { from: e.summary.from, to: e.summary.to, subject: e.summary.subject, preview: e.summary.preview, labels: e.summary.labels };
+  await insertMailEvent(tx, id, e.projectId, e.mailboxId, e.type, e.messageId, e.threadId, e.draftId ?? null, JSON.stringify(summary));
+  // Outside a transaction the notice goes at once, every time; inside, once per mailbox after the commit.
+  if (!isTransaction(tx)) {
+    notifyMailEvents(tx, { project: e.projectId, mailbox: e.mailboxId });
+    return id;
+  }
+  const key = `${e.projectId}\u0000${e.mailboxId ?? ""}`;
+  let keys = told.get(tx);
+  if (!keys) told.set(tx, (keys = new Set()));
+  if (!keys.has(key)) {
+    keys.add(key);
+    notifyMailEvents(tx, { project: e.projectId, mailbox: e.mailboxId });
+  }
+  return id;
+}
