@@ -1,9 +1,13 @@
 import { z } from "zod";
 import type { AnyTool } from "@/lib/tools/run-tool";
+import { toolView, type Transport } from "@/lib/tools/casing/tool-casing";
 
 type JsonSchema = Record<string, unknown> & { properties?: Record<string, JsonSchema>; type?: string | string[] };
 
-const cache = new WeakMap<AnyTool, { input: JsonSchema; output: JsonSchema }>();
+const caches = {
+  mcp: new WeakMap<AnyTool, { input: JsonSchema; output: JsonSchema }>(),
+  rest: new WeakMap<AnyTool, { input: JsonSchema; output: JsonSchema }>(),
+};
 const shownAs = new WeakMap<object, z.ZodType>();
 
 /**
@@ -33,11 +37,16 @@ const toJson = (schema: z.ZodType, io: "input" | "output"): JsonSchema => {
   return rest;
 };
 
-/** Computed once per tool: tools/list, OpenAPI and REST query coercion all read these. */
-export function toolSchemas(tool: AnyTool): { input: JsonSchema; output: JsonSchema } {
+/**
+ * Computed once per tool and transport: tools/list (MCP), OpenAPI and REST query coercion (REST) read these. They
+ * differ only for the mailbox family, whose REST callers write snake_case (design D4).
+ */
+export function toolSchemas(tool: AnyTool, transport: Transport = "mcp"): { input: JsonSchema; output: JsonSchema } {
+  const cache = caches[transport];
   let hit = cache.get(tool);
   if (!hit) {
-    hit = { input: toJson(tool.input, "input"), output: toJson(tool.output, "output") };
+    const view = toolView(tool, transport);
+    hit = { input: toJson(view.input, "input"), output: toJson(view.output, "output") };
     cache.set(tool, hit);
   }
   return hit;

@@ -3,9 +3,9 @@ import { getDb } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { takeCallToken } from "@/lib/keys/call-rate-limit";
 import { appendEntry } from "@/lib/ledger/append-entry";
-import { parseOrThrow } from "@/lib/validation";
 import { fitMcpResult } from "@/lib/tools/result-budget";
 import { keyMayUse, scopesOf, toolOp, type ToolContext, type ToolDefinition } from "@/lib/tools/define-tool";
+import { callerCasedError, parseToolArgs, toolResult } from "@/lib/tools/casing/tool-casing";
 
 // biome-ignore lint/suspicious/noExplicitAny: any tool whatever its schemas; ToolDefinition's defaults would refuse them (the handler takes I's output)
 export type AnyTool = ToolDefinition<any, any>;
@@ -17,8 +17,9 @@ export interface ToolResult {
 }
 
 /**
- * The one pipeline from a transport to a handler: per-key call limit → scope check → input parse → handler (in a
- * transaction) → output check → ledger entry (same transaction). Authentication happened in the adapter, which built
+ * The one pipeline from a transport to a handler: per-key call limit → scope check → input parse (in the caller's
+ * casing) → scopes the input needs → handler (in a transaction) → output check → the caller's casing → MCP result
+ * budget → ledger entry (same transaction). Authentication happened in the adapter, which built
  * the actor. A refused or failed call writes nothing. The output is serialized once, here: the entry's output digest
  * is the SHA-256 of the very text the caller receives, so anyone holding a response can match it to its entry.
  */
@@ -26,38 +27,46 @@ export async function runTool(tool: AnyTool, actor: Actor, args: unknown, signal
   // Every key's call passes here, over REST and MCP alike, so the per-key limit is counted here, refused calls
   // included. MCP's protocol messages (initialize, tools/list, ping) are not calls: a client sends them once a session.
   if (actor.type === "key" && actor.keyId) takeCallToken(actor.keyId);
-  if (!keyMayUse(tool, actor.scopes)) {
-    throw new AppError("missing_permission", `This key may not call ${tool.name}.`, {
-      fix: `Use a key with the scope ${scopesOf(tool)
-        .map((s) => `\`${s}\``)
-        .join(" and ")} (API keys screen).`,
-    });
-  }
-  const input = parseOrThrow(tool.input, args ?? {});
+  if (!keyMayUse(tool, actor.scopes)) throw missingScopes(tool.name, scopesOf(tool));
+  // Owner REST and key REST write snake_case for the mailbox family; MCP, the dashboard and jobs write camelCase.
+  const transport = actor.via === "rest" ? "rest" : "mcp";
+  const input = parseToolArgs(tool, transport, args ?? {});
+  const extra = tool.extraScopes?.(input).filter((s: string) => !actor.scopes.includes(s));
+  if (extra?.length) throw missingScopes(tool.name, extra, " with these arguments");
   const db = await getDb();
   const finish = async (ctx: ToolContext, tx: ToolContext["db"], out: unknown): Promise<ToolResult> => {
     const checked = checkOutput(tool, out);
+    const shown = toolResult(tool, checked);
     // The budget runs before the digest, so the entry matches the shortened text the MCP caller receives.
     const { output, text } =
       tool.mcpBudget && actor.via === "mcp"
-        ? fitMcpResult(checked as Record<string, unknown>, { fix: tool.mcpBudget.fix(input, checked) })
-        : { output: checked, text: JSON.stringify(checked) ?? "null" };
+        ? fitMcpResult(shown as Record<string, unknown>, { fix: tool.mcpBudget.fix(input, checked) })
+        : { output: shown, text: JSON.stringify(shown) ?? "null" };
     await appendEntry(tx, { actor: ctx.actor, op: toolOp(tool), subject: ctx.subject, input, outputText: text });
     return { output, text };
   };
 
-  let result: ToolResult;
-  // Reads and waiting tools run outside a transaction; their entry is then one INSERT, atomic on its own.
-  if (tool.transaction === false || tool.annotations.readOnlyHint) {
-    const ctx: ToolContext = { actor, db, signal, subject: null };
-    result = await finish(ctx, db, await tool.handler(ctx, input));
-  } else {
-    result = await db.transaction(async (tx) => {
+  try {
+    // Reads and waiting tools run outside a transaction; their entry is then one INSERT, atomic on its own.
+    if (tool.transaction === false || tool.annotations.readOnlyHint) {
+      const ctx: ToolContext = { actor, db, signal, subject: null };
+      return await finish(ctx, db, await tool.handler(ctx, input));
+    }
+    return await db.transaction(async (tx) => {
       const ctx: ToolContext = { actor, db: tx, signal, subject: null };
       return finish(ctx, tx, await tool.handler(ctx, input));
     });
+  } catch (err) {
+    throw callerCasedError(tool, transport, err);
   }
-  return result;
+}
+
+function missingScopes(name: string, scopes: readonly string[], why = ""): AppError {
+  const list = scopes.map((s) => `\`${s}\``).join(" and ");
+  return new AppError("missing_permission", `This key may not call ${name}${why}: it needs ${list}.`, {
+    fix: `Use a key with the scope ${list} (API keys screen).`,
+    details: { scopes },
+  });
 }
 
 /** structuredContent must match outputSchema: a mismatch is our bug, loud in tests, logged in production. */

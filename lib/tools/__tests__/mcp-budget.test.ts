@@ -8,7 +8,7 @@ import { lastLedgerEntry } from "@/lib/testing/ledger";
 import { seedProject } from "@/lib/testing/seed";
 import { budgetedOutput } from "@/lib/tools/budgeted-output";
 import { defineTool } from "@/lib/tools/define-tool";
-import { readOnly } from "@/lib/tools/fields";
+import { mailboxRead } from "@/lib/tools/mailboxes/annotations";
 import { toolSchemas } from "@/lib/tools/json-schema";
 import { fitMcpResult, MCP_RESULT_BYTES } from "@/lib/tools/result-budget";
 import { runTool } from "@/lib/tools/run-tool";
@@ -75,7 +75,7 @@ const probe = (name: string, budget: boolean) =>
     description: "Test-only: a thread of the given size.",
     input,
     output: budget ? budgetedOutput(threadSchema) : threadSchema,
-    annotations: { ...readOnly, title: name },
+    annotations: { ...mailboxRead, title: name },
     rest: { method: "GET", path: `/${name}` },
     ...(budget
       ? { mcpBudget: { fix: (_i: unknown, out: { thread_id: string }) => `GET /api/v1/threads/${out.thread_id} returns every message in full.` } }

@@ -10,7 +10,7 @@ import { mcpToolList } from "@/lib/tools/adapters/mcp-tool-list";
 import { rpcErrorMessage, type Pending } from "@/lib/tools/adapters/mcp-response";
 import { UNTRUSTED_META } from "@/lib/tools/define-tool";
 import { findTool } from "@/lib/tools/registry";
-import { keyMayUse } from "@/lib/tools/define-tool";
+import { keyMayUse, onTransport } from "@/lib/tools/define-tool";
 import { runTool } from "@/lib/tools/run-tool";
 
 export type Key = Awaited<ReturnType<typeof authenticateKey>>;
@@ -27,7 +27,7 @@ export function dispatchRequest(req: ApiRequest, key: Key, session: McpSession |
       const params = callParams.safeParse(msg.params);
       if (!params.success) return answer(rpcErrorMessage(rpcErrors.invalidParams, "tools/call needs params.name."));
       const tool = findTool(params.data.name);
-      if (!tool) return answer(rpcErrorMessage(rpcErrors.invalidParams, `Unknown tool: ${params.data.name}`));
+      if (!tool || !onTransport(tool, "mcp")) return answer(rpcErrorMessage(rpcErrors.invalidParams, `Unknown tool: ${params.data.name}`));
       const actor = keyActor(key, req.headers, "mcp", session);
       const args = params.data.arguments ?? {};
       // `wait_seconds: 0` asks not to wait: such a call is answered as plain JSON like any other.

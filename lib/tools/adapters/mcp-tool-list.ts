@@ -1,5 +1,5 @@
 import { tools } from "@/lib/tools/registry";
-import { keyMayUse, UNTRUSTED_META } from "@/lib/tools/define-tool";
+import { keyMayUse, onTransport, UNTRUSTED_META } from "@/lib/tools/define-tool";
 import { toolSchemas } from "@/lib/tools/json-schema";
 
 const cache = new Map<string, unknown[]>();
@@ -10,7 +10,7 @@ export function mcpToolList(scopes: readonly string[]): unknown[] {
   let list = cache.get(cacheKey);
   if (!list) {
     list = tools
-      .filter((t) => keyMayUse(t, scopes))
+      .filter((t) => onTransport(t, "mcp") && keyMayUse(t, scopes))
       .map((t) => {
         const { input, output } = toolSchemas(t);
         return {

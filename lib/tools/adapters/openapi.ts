@@ -15,7 +15,7 @@ export function openApiDocument(): unknown {
     const def = r.kind === "tool" ? r.tool : r.route;
     const { input, output } =
       r.kind === "tool"
-        ? toolSchemas(r.tool)
+        ? toolSchemas(r.tool, "rest")
         : {
             input: z.toJSONSchema(r.route.input, { io: "input", unrepresentable: "any" }) as JsonSchema,
             output: z.toJSONSchema(r.route.output, { io: "output", unrepresentable: "any" }) as JsonSchema,

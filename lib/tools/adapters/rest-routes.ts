@@ -3,6 +3,7 @@ import { ownerRoutes } from "@/lib/owner-api/owner-routes";
 import type { AnyTool } from "@/lib/tools/run-tool";
 import { tools } from "@/lib/tools/registry";
 import { AppError } from "@/lib/errors";
+import { onTransport } from "@/lib/tools/define-tool";
 
 export type RestRoute =
   | { kind: "tool"; method: string; path: string; pattern: RegExp; params: string[]; tool: AnyTool }
@@ -29,7 +30,9 @@ function compile(path: string) {
 
 /** Literal routes before parameterised ones, so `/events/wait` wins over `/events/{event_id}`. */
 export const restRoutes: RestRoute[] = [
-  ...tools.map((tool) => ({ kind: "tool" as const, method: tool.rest.method, path: tool.rest.path, tool, ...compile(tool.rest.path) })),
+  ...tools
+    .filter((tool) => onTransport(tool, "rest"))
+    .map((tool) => ({ kind: "tool" as const, method: tool.rest.method, path: tool.rest.path, tool, ...compile(tool.rest.path) })),
   ...ownerRoutes.map((route) => ({ kind: "owner" as const, method: route.rest.method, path: route.rest.path, route, ...compile(route.rest.path) })),
 ].sort((a, b) => a.params.length - b.params.length || b.path.length - a.path.length);
 

@@ -9,6 +9,7 @@ import { authenticateOwner } from "@/lib/auth/authenticate-owner";
 import { ownerActor } from "@/lib/owner-api/owner-actor";
 import { parseOrThrow } from "@/lib/validation";
 import { runTool } from "@/lib/tools/run-tool";
+import { toolView } from "@/lib/tools/casing/tool-casing";
 import { matchRoute } from "@/lib/tools/adapters/rest-routes";
 import { restArgs } from "@/lib/tools/adapters/rest-args";
 import { etagHeader, ifMatchArgs } from "@/lib/tools/adapters/rest-etag";
@@ -39,7 +40,7 @@ async function serveRest(req: ApiRequest): Promise<Response> {
     }
     if (route.kind === "tool") {
       const key = await authenticateKey(req.headers.get("authorization"), clientIp(req));
-      const args = ifMatchArgs(req, route.tool, await restArgs(req, url, route.tool.input, params!));
+      const args = ifMatchArgs(req, route.tool, await restArgs(req, url, toolView(route.tool, "rest").input, params!));
       const { output, text } = await runTool(route.tool, keyActor(key, req.headers, "rest"), args, req.signal);
       return jsonTextResponse(200, text, etagHeader(route.tool, output));
     }

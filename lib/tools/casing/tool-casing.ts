@@ -1,7 +1,8 @@
 import type { z } from "zod";
 import { keyPlan } from "@/lib/tools/casing/key-plan";
 import { parseSnakeArgs } from "@/lib/tools/casing/parse-snake-args";
-import { toSnakeKeys } from "@/lib/tools/casing/rename-keys";
+import { snakePath, toSnakeKeys } from "@/lib/tools/casing/rename-keys";
+import { AppError } from "@/lib/errors";
 import { snakeSchema } from "@/lib/tools/casing/snake-schema";
 import type { ToolDefinition } from "@/lib/tools/define-tool";
 import { parseOrThrow } from "@/lib/validation";
@@ -30,4 +31,22 @@ export function parseToolArgs<I extends z.ZodType>(tool: { family: CasedTool["fa
 /** A handler's checked output as the caller receives it: snake_case keys for the mailbox family. */
 export function toolResult(tool: CasedTool, output: unknown): unknown {
   return tool.family === "mailboxes" ? toSnakeKeys(keyPlan(tool.output, "output"), output) : output;
+}
+
+/**
+ * A validation_error a handler raised (fieldError names the field as the schema spells it) in the caller's casing:
+ * a REST caller of a mailbox tool wrote `inbox_id`, and the error must say so. Other errors pass unchanged.
+ */
+export function callerCasedError(tool: Pick<CasedTool, "family" | "input">, transport: Transport, err: unknown): unknown {
+  if (!snakeArgs(tool, transport) || !(err instanceof AppError) || err.code !== "validation_error" || !Array.isArray(err.details)) return err;
+  const plan = keyPlan(tool.input, "input");
+  const details = (err.details as Array<{ field: string; message: string }>).map((d) => ({
+    ...d,
+    field: snakePath(
+      plan,
+      d.field.split(".").map((s) => (/^\d+$/.test(s) ? Number(s) : s)),
+    ).join("."),
+  }));
+  const message = details.map((d) => `${d.field}: ${d.message}`).join("; ");
+  return new AppError("validation_error", message, { fix: err.fix, details, headers: err.headers });
 }

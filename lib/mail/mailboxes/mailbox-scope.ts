@@ -1,0 +1,52 @@
+import { and, eq, isNull, sql } from "drizzle-orm";
+import type { Actor } from "@/lib/actor";
+import type { Executor } from "@/lib/db/client";
+import { mailboxes, type Mailbox } from "@/lib/db/schema/mail";
+import { fieldError } from "@/lib/disk/field-error";
+import { AppError } from "@/lib/errors";
+
+/**
+ * The one place a mailbox tool learns which mailboxes it may touch (design §2.6). A key restricted to one mailbox
+ * sees only that one: any other, like one that does not exist or belongs to another project, is NOT_FOUND with
+ * the same text, so a restricted key cannot learn which addresses exist.
+ */
+
+const notFound = (ref: string) => new AppError("NOT_FOUND", `Inbox ${ref} was not found.`, { fix: "Check the inbox id or address with list_inboxes." });
+
+/** A live mailbox of the actor's project by id (`mbx_…`) or address (any case), within the key's restriction. */
+export async function findMailbox(db: Executor, actor: Actor, ref: string): Promise<Mailbox> {
+  const byAddress = ref.includes("@");
+  const [row] = await db
+    .select()
+    .from(mailboxes)
+    .where(
+      and(eq(mailboxes.projectId, actor.projectId), byAddress ? eq(mailboxes.address, sql`lower(${ref})`) : eq(mailboxes.id, ref), isNull(mailboxes.deletedAt)),
+    )
+    .limit(1);
+  if (!row || (actor.mailboxId && row.id !== actor.mailboxId)) throw notFound(ref);
+  return row;
+}
+
+/**
+ * Where a tool whose `inboxId` is optional looks: the named mailbox, else the key's own mailbox, else (null) the
+ * whole project. Tools that cannot work project-wide pass `projectWide: false` and get a validation_error instead.
+ */
+export async function mailboxScope(
+  db: Executor,
+  actor: Actor,
+  inboxId: string | undefined,
+  opts: { projectWide?: boolean } = {},
+): Promise<{ mailboxId: string | null }> {
+  if (inboxId !== undefined) return { mailboxId: (await findMailbox(db, actor, inboxId)).id };
+  if (actor.mailboxId) return { mailboxId: actor.mailboxId };
+  if (opts.projectWide === false) {
+    throw fieldError("inboxId", "is required", "Pass inboxId (an id from list_inboxes, or the address).");
+  }
+  return { mailboxId: null };
+}
+
+/** Actions over the whole project (create or delete a mailbox, the global lists) need a key without a restriction. */
+export function requireUnrestricted(actor: Actor, action: string, fix = "Use a key without a mailbox restriction (API keys screen)."): void {
+  if (!actor.mailboxId) return;
+  throw new AppError("missing_permission", `This key is restricted to one mailbox and may not ${action}.`, { fix });
+}
