@@ -32,6 +32,8 @@ import { fileList } from "@/lib/tools/disk/file-list";
 import { fileDelete } from "@/lib/tools/disk/file-delete";
 import { fileUrl } from "@/lib/tools/disk/file-url";
 import { emailSend } from "@/lib/tools/mail/email-send";
+import { listInboxes } from "@/lib/tools/mailboxes/list-inboxes";
+import { getInbox } from "@/lib/tools/mailboxes/get-inbox";
 
 /** THE registry: an explicit flat list. MCP, REST, OpenAPI and the contract tests all derive from it. */
 export const tools: readonly AnyTool[] = [
@@ -67,6 +69,9 @@ export const tools: readonly AnyTool[] = [
   fileDelete,
   fileUrl,
   emailSend,
+  // The mailbox family (mailboxes-mcp-tools.md), in the spec's order.
+  listInboxes,
+  getInbox,
 ];
 
 const byName = new Map(tools.map((t) => [t.name, t]));

@@ -1,0 +1,35 @@
+import { z } from "zod";
+import { inboxView } from "@/lib/mail/mailboxes/inbox-view";
+import { listMailboxes } from "@/lib/mail/mailboxes/list-mailboxes";
+import { defineTool } from "@/lib/tools/define-tool";
+import { mailboxRead } from "@/lib/tools/mailboxes/annotations";
+import { inboxOutput } from "@/lib/tools/mailboxes/inbox-fields";
+import { ascendingField, listInput } from "@/lib/tools/mailboxes/list-fields";
+import { pageAfter, pageOf } from "@/lib/tools/mailboxes/list-page";
+
+const NAME = "list_inboxes";
+
+export const inboxPage = z.object({
+  count: z.number().int().describe("Inboxes on this page."),
+  limit: z.number().int(),
+  nextPageToken: z.string().nullable().describe("Pass as `pageToken` for the next page; null on the last page."),
+  inboxes: z.array(inboxOutput),
+});
+
+export const listInboxes = defineTool({
+  name: NAME,
+  family: "mailboxes",
+  scope: "inbox_read",
+  description:
+    "Lists the project's inboxes (a key restricted to one inbox sees only that one), newest first unless `ascending`. 10 a page by default, `limit` up to 100; pass `next_page_token` back as `pageToken` for the next page.",
+  input: listInput(NAME, { ascending: ascendingField }),
+  output: inboxPage,
+  annotations: { ...mailboxRead, title: "List inboxes" },
+  rest: { method: "GET", path: "/inboxes" },
+  example: {},
+  handler: async (ctx, input) => {
+    const rows = await listMailboxes(ctx.db, { actor: ctx.actor, limit: input.limit + 1, ascending: input.ascending, after: pageAfter(NAME, input) });
+    const page = pageOf(NAME, input, rows, (r) => ({ at: r.pageAt, id: r.id }));
+    return { count: page.items.length, limit: input.limit, nextPageToken: page.next_page_token, inboxes: page.items.map(inboxView) };
+  },
+});
