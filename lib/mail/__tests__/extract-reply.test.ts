@@ -4,7 +4,7 @@ import { extractReply } from "@/lib/mail/extract/extract-reply";
 import { makePreview } from "@/lib/mail/extract/make-preview";
 import { baseSubject } from "@/lib/mail/inbound/base-subject";
 import { listCandidates, listVerdict } from "@/lib/mail/inbound/list-verdict";
-import { cleanId } from "@/lib/mail/inbound/parse-message";
+import { cleanId, idList } from "@/lib/mail/inbound/parse-message";
 import { gmailHtml, gmailText, outlookHtml } from "@/lib/mail/__tests__/reply-fixtures";
 
 describe("reply extraction", () => {
@@ -97,5 +97,12 @@ describe("Message-ID sanitizing", () => {
     expect(cleanId("<a<b@c>")).toBeNull();
     expect(cleanId("<é@x>")).toBeNull();
     expect(cleanId("")).toBeNull();
+  });
+
+  it("reads In-Reply-To and References as bracketed ids, never the words between them", () => {
+    expect(idList("<a@b> <x> Bcc: y@evil> <c@d>")).toEqual(["a@b", "x", "c@d"]);
+    expect(idList("a@b c@d")).toEqual(["a@b", "c@d"]);
+    expect(idList("<a@b> <a@b> <bad id>")).toEqual(["a@b"]);
+    expect(idList(null)).toEqual([]);
   });
 });

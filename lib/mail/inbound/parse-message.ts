@@ -59,7 +59,16 @@ export function cleanId(id: string | null | undefined): string | null {
   return /^[\x21-\x3b\x3d\x3f-\x7e]{1,500}$/.test(bare) ? bare : null;
 }
 
-const cleanIds = (ids: string[]) => [...new Set(ids.map(cleanId).filter((x): x is string => x !== null))];
+/**
+ * The ids of an In-Reply-To or References header as written: each `<…>`, or whitespace-separated words when the
+ * sender used no brackets at all. Text between bracketed ids (`<x> Bcc: y@evil>`) is no id and never kept.
+ */
+export function idList(value: string | null | undefined): string[] {
+  if (!value) return [];
+  const bracketed = [...value.matchAll(/<([^<>]*)>/g)].map((m) => m[1]);
+  const words = bracketed.length > 0 ? bracketed : value.split(/\s+/);
+  return [...new Set(words.map(cleanId).filter((x): x is string => x !== null))];
+}
 
 /**
  * Parses as far as possible: mailparser is lenient with broken MIME; if it still throws, the header block is read by
@@ -80,8 +89,9 @@ export async function parseMessage(raw: Buffer): Promise<ParsedMessage> {
   const autoSubmitted = (headers["auto-submitted"] ?? "no").trim().toLowerCase();
   return {
     messageId: cleanId(mail.messageId),
-    inReplyTo: cleanId(mail.inReplyTo?.trim().split(/\s+/)[0]),
-    references: cleanIds(refs.flatMap((r) => r.split(/\s+/)).filter(Boolean)),
+    // From the header as written (unfolded): mailparser re-brackets stray words, which would pass as ids.
+    inReplyTo: idList(headers["in-reply-to"] ?? mail.inReplyTo)[0] ?? null,
+    references: idList(headers.references ?? refs.join(" ")),
     from: firstAddress(mail.from),
     to: addresses(mail.to),
     cc: addresses(mail.cc),
@@ -151,8 +161,8 @@ function fallbackParse(raw: Buffer, error: string): ParsedMessage {
   const kept = Object.fromEntries(Object.entries(headers).filter(([k]) => KEPT_HEADERS.includes(k)));
   return {
     messageId: cleanId(headers["message-id"]),
-    inReplyTo: cleanId(headers["in-reply-to"]?.trim().split(/\s+/)[0]),
-    references: cleanIds((headers.references ?? "").split(/\s+/).filter(Boolean)),
+    inReplyTo: idList(headers["in-reply-to"])[0] ?? null,
+    references: idList(headers.references),
     from: from ? { address: from, name: null } : null,
     to: addr(headers.to),
     cc: addr(headers.cc),
