@@ -9,7 +9,7 @@ export const navItems: NavItem[] = [
   { href: "/approvals", label: "Approvals", icon: "approvals" },
   { href: "/events", label: "Events", icon: "events" },
   { href: "/sources", label: "Sources", icon: "sources" },
-  { href: "/mail", label: "Mail", icon: "mailboxes" },
+  { href: "/mail", label: "Mailboxes", icon: "mailboxes" },
   { href: "/disk", label: "Disk", icon: "disk" },
   { href: "/ledger", label: "Ledger", icon: "ledger" },
   { href: "/channels", label: "Channels", icon: "channels" },

@@ -2,7 +2,8 @@ import Link from "next/link";
 import { cn } from "@/lib/utils";
 
 const tabs = [
-  { href: "/mail", label: "Outbound mail" },
+  { href: "/mail", label: "Mailboxes" },
+  { href: "/mail/outbound", label: "Outbound mail" },
   { href: "/mail/domains", label: "Domains" },
   { href: "/mail/settings", label: "Mail settings" },
 ] as const;

@@ -1,7 +1,7 @@
 import { expect, type Page } from "@playwright/test";
 
 type Section = "Outbound mail" | "Domains" | "Mail settings";
-const paths: Record<Section, string> = { "Outbound mail": "/mail", Domains: "/mail/domains", "Mail settings": "/mail/settings" };
+const paths: Record<Section, string> = { "Outbound mail": "/mail/outbound", Domains: "/mail/domains", "Mail settings": "/mail/settings" };
 
 /** The Mail screens: outbound messages, domains with their DNS records, and the relay settings. */
 export class MailPage {
@@ -9,7 +9,7 @@ export class MailPage {
 
   async open(section: Section) {
     await this.page.goto(paths[section]);
-    await expect(this.page.getByRole("heading", { name: "Mail", level: 1 })).toBeVisible();
+    await expect(this.page.getByRole("heading", { name: "Mailboxes", level: 1 })).toBeVisible();
     await expect(this.page.getByRole("navigation", { name: "Mail sections" }).getByRole("link", { name: section })).toHaveAttribute("aria-current", "page");
   }
 

@@ -22,7 +22,7 @@ export default async function MailDomainsPage() {
   return (
     <>
       <PageHeader
-        title="Mail"
+        title="Mailboxes"
         description="The domains Brynth receives and signs mail for, and the DNS records each needs."
         actions={<AddDomainDialog addAction={addDomainAction} />}
       >

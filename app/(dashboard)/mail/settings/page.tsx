@@ -24,7 +24,7 @@ export default async function MailSettingsPage() {
 
   return (
     <>
-      <PageHeader title="Mail" description="How mail leaves this instance, and how it arrives.">
+      <PageHeader title="Mailboxes" description="How mail leaves this instance, and how it arrives.">
         <MailTabs current="/mail/settings" />
       </PageHeader>
       <div className="grid gap-4 lg:grid-cols-2">

@@ -43,18 +43,18 @@ export default async function OutboundMailPage({ searchParams }: { searchParams:
   ]);
   const href = (q: { status?: string; cursor?: string }) => {
     const s = new URLSearchParams(Object.entries(q).filter((e): e is [string, string] => !!e[1]));
-    return s.size ? `/mail?${s}` : "/mail";
+    return s.size ? `/mail/outbound?${s}` : "/mail/outbound";
   };
   const total = Object.values(counts).reduce((a, b) => a + b, 0);
 
   return (
     <>
       <PageHeader
-        title="Mail"
+        title="Mailboxes"
         description="Every message agents send with email_send, and what became of it."
         actions={<AutoRefresh enabled={!params.cursor} />}
       >
-        <MailTabs current="/mail" />
+        <MailTabs current="/mail/outbound" />
       </PageHeader>
       <div className="mb-6 grid gap-4 md:grid-cols-3">
         <Card>
