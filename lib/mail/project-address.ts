@@ -6,7 +6,7 @@ import { randomBase62, newId } from "@/lib/ids";
 import { ensureDefaultDomain } from "@/lib/mail/domains/default-domain";
 
 /** Local parts nobody gets: role addresses (RFC 2142) and names that look like the system. */
-const RESERVED = new Set([
+export const RESERVED = new Set([
   "postmaster",
   "abuse",
   "hostmaster",

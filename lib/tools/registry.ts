@@ -34,6 +34,10 @@ import { fileUrl } from "@/lib/tools/disk/file-url";
 import { emailSend } from "@/lib/tools/mail/email-send";
 import { listInboxes } from "@/lib/tools/mailboxes/list-inboxes";
 import { getInbox } from "@/lib/tools/mailboxes/get-inbox";
+import { searchInboxes } from "@/lib/tools/mailboxes/search-inboxes";
+import { createInbox } from "@/lib/tools/mailboxes/create-inbox";
+import { updateInbox } from "@/lib/tools/mailboxes/update-inbox";
+import { deleteInbox } from "@/lib/tools/mailboxes/delete-inbox";
 
 /** THE registry: an explicit flat list. MCP, REST, OpenAPI and the contract tests all derive from it. */
 export const tools: readonly AnyTool[] = [
@@ -72,6 +76,10 @@ export const tools: readonly AnyTool[] = [
   // The mailbox family (mailboxes-mcp-tools.md), in the spec's order.
   listInboxes,
   getInbox,
+  searchInboxes,
+  createInbox,
+  updateInbox,
+  deleteInbox,
 ];
 
 const byName = new Map(tools.map((t) => [t.name, t]));
