@@ -1,0 +1,23 @@
+import { z } from "zod";
+import { trashThread } from "@/lib/mail/labels/trash-thread";
+import { defineTool } from "@/lib/tools/define-tool";
+import { mailboxDelete } from "@/lib/tools/mailboxes/annotations";
+import { inboxIdField } from "@/lib/tools/mailboxes/inbox-fields";
+import { labelsOutput, threadIdField } from "@/lib/tools/mailboxes/label-fields";
+
+export const deleteThread = defineTool({
+  name: "delete_thread",
+  family: "mailboxes",
+  scope: "message_delete",
+  description:
+    "Moves a thread to the trash: every message gets the `trash` label and the thread leaves default lists (list_threads shows it with `includeTrash`). Calling it again on a trashed thread succeeds and changes nothing. Nothing is erased; permanent deletion is available over REST only.",
+  input: z.object({ threadId: threadIdField, inboxId: inboxIdField.optional() }).strict(),
+  output: z.object({ threadId: z.string(), labels: labelsOutput }),
+  annotations: { ...mailboxDelete, title: "Trash a thread" },
+  rest: { method: "DELETE", path: "/threads/{thread_id}" },
+  example: { threadId: "{{thread}}" },
+  handler: async (ctx, input) => {
+    ctx.subject = input.threadId;
+    return trashThread(ctx.db, { actor: ctx.actor, threadId: input.threadId, inboxId: input.inboxId });
+  },
+});

@@ -1,0 +1,30 @@
+import { z } from "zod";
+import { labelMessage } from "@/lib/mail/labels/label-message";
+import { defineTool } from "@/lib/tools/define-tool";
+import { mailboxUpdate } from "@/lib/tools/mailboxes/annotations";
+import { inboxIdField } from "@/lib/tools/mailboxes/inbox-fields";
+import { addLabelsField, labelsOutput, messageIdField, removeLabelsField } from "@/lib/tools/mailboxes/label-fields";
+
+export const updateMessage = defineTool({
+  name: "update_message",
+  family: "mailboxes",
+  scope: "message_update",
+  description:
+    "Adds and removes labels on one message and returns its labels; the thread's labels follow. Your own labels are lower case (`follow-up`); of the system labels only `unread` may be added or removed, the others are refused. A label both added and removed is removed.",
+  input: z.object({ inboxId: inboxIdField, messageId: messageIdField, addLabels: addLabelsField, removeLabels: removeLabelsField }).strict(),
+  output: z.object({ messageId: z.string(), threadId: z.string(), labels: labelsOutput }),
+  annotations: { ...mailboxUpdate, title: "Label a message" },
+  rest: { method: "PATCH", path: "/inboxes/{inbox_id}/messages/{message_id}" },
+  example: { inboxId: "{{inbox}}", messageId: "{{message}}", removeLabels: ["unread"] },
+  handler: async (ctx, input) => {
+    const out = await labelMessage(ctx.db, {
+      actor: ctx.actor,
+      inboxId: input.inboxId,
+      messageId: input.messageId,
+      add: input.addLabels,
+      remove: input.removeLabels,
+    });
+    ctx.subject = out.messageId;
+    return out;
+  },
+});

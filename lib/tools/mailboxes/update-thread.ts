@@ -1,0 +1,23 @@
+import { z } from "zod";
+import { labelThread } from "@/lib/mail/labels/label-thread";
+import { defineTool } from "@/lib/tools/define-tool";
+import { mailboxUpdate } from "@/lib/tools/mailboxes/annotations";
+import { inboxIdField } from "@/lib/tools/mailboxes/inbox-fields";
+import { addLabelsField, labelsOutput, removeLabelsField, threadIdField } from "@/lib/tools/mailboxes/label-fields";
+
+export const updateThread = defineTool({
+  name: "update_thread",
+  family: "mailboxes",
+  scope: "message_update",
+  description:
+    "Adds and removes labels on every message of a thread and returns the thread's labels (the union of its messages'). Your own labels are lower case (`follow-up`, `billing/q3`); of the system labels only `unread` may be added or removed, the others are refused. A label both added and removed is removed. `inboxId` is optional.",
+  input: z.object({ threadId: threadIdField, inboxId: inboxIdField.optional(), addLabels: addLabelsField, removeLabels: removeLabelsField }).strict(),
+  output: z.object({ threadId: z.string(), labels: labelsOutput }),
+  annotations: { ...mailboxUpdate, title: "Label a thread" },
+  rest: { method: "PATCH", path: "/threads/{thread_id}" },
+  example: { threadId: "{{thread}}", addLabels: ["follow-up"], removeLabels: ["unread"] },
+  handler: async (ctx, input) => {
+    ctx.subject = input.threadId;
+    return labelThread(ctx.db, { actor: ctx.actor, threadId: input.threadId, inboxId: input.inboxId, add: input.addLabels, remove: input.removeLabels });
+  },
+});
