@@ -15,6 +15,7 @@ export const getInbox = defineTool({
   output: inboxOutput,
   annotations: { ...mailboxRead, title: "Get an inbox" },
   rest: { method: "GET", path: "/inboxes/{inbox_id}" },
+  example: { inboxId: "{{inbox}}" },
   handler: async (ctx, input) => {
     const mailbox = await findMailbox(ctx.db, ctx.actor, input.inboxId);
     ctx.subject = mailbox.id;
