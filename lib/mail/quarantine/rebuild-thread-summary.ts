@@ -8,7 +8,7 @@ import { query } from "@/lib/db/statement";
  * message not in the trash, labels the union, participants deduplicated in arrival order (50 at most). A thread
  * left without messages is deleted. Returns whether the thread still exists.
  *
- * Written here because lib/mail/labels has no recompute function yet; it should move there once one exists.
+ * Deleting a message needs all of it (counts, last message, participants), not only lib/mail/labels' union and visible_at.
  */
 export async function rebuildThreadSummary(tx: Executor, o: { projectId: string; threadId: string }): Promise<boolean> {
   const { projectId, threadId } = o;

@@ -3,8 +3,8 @@ import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
 import { mailMessages } from "@/lib/db/schema/mail";
 import { emitMailEvent } from "@/lib/mail/events/emit-mail-event";
+import { applyLabels } from "@/lib/mail/labels/apply-labels";
 import { lockQuarantined } from "@/lib/mail/quarantine/lock-quarantined";
-import { rebuildThreadSummary } from "@/lib/mail/quarantine/rebuild-thread-summary";
 
 export const RELEASE_OP = "mail.quarantine_release";
 
@@ -16,12 +16,14 @@ export const RELEASE_OP = "mail.quarantine_release";
 export async function releaseMessage(tx: Executor, opts: { actor: Actor; messageId: string }) {
   const message = await lockQuarantined(tx, opts.actor, opts.messageId);
   const was = message.category;
-  const labels = message.labels.filter((l) => l !== was);
+  // Category first: applyLabels then drops the category's label and recomputes the thread's union and
+  // visible_at (lib/mail/labels), which counts only normal mail.
   await tx
     .update(mailMessages)
-    .set({ category: "normal", blocked: false, labels, updatedAt: new Date() })
+    .set({ category: "normal", blocked: false, updatedAt: new Date() })
     .where(and(eq(mailMessages.projectId, message.projectId), eq(mailMessages.id, message.id)));
-  await rebuildThreadSummary(tx, { projectId: message.projectId, threadId: message.threadId });
+  await applyLabels(tx, { projectId: message.projectId, messageIds: [message.id], change: { add: [], remove: [was] } });
+  const labels = message.labels.filter((l) => l !== was).sort();
   await emitMailEvent(tx, {
     projectId: message.projectId,
     mailboxId: message.mailboxId,
