@@ -47,7 +47,7 @@ describe("email event links", () => {
     const html = await serveMailHtml(new Request(links.html_url!));
     expect(html.status).toBe(200);
     expect(html.headers.get("content-type")).toBe("text/html; charset=utf-8");
-    expect(html.headers.get("content-security-policy")).toMatch(/^sandbox; default-src 'none'/);
+    expect(html.headers.get("content-security-policy")).toMatch(/^sandbox allow-popups allow-popups-to-escape-sandbox; default-src 'none';.* img-src data:;/);
     expect(html.headers.get("x-content-type-options")).toBe("nosniff");
     expect(await html.text()).toContain("Hello");
 

@@ -5,11 +5,20 @@ import { AppError } from "@/lib/errors";
 import type { ApiRequest } from "@/lib/http/api-request";
 import { errorResponse } from "@/lib/http/json-response";
 import { MAIL_HTML_PREFIX, readMailHtmlToken } from "@/lib/mail/http/mail-html-url";
+import { sanitizeMailHtml } from "@/lib/mail/http/sanitize-mail-html";
+
+/**
+ * No scripts, forms, frames, fonts or connections; inline styles; images only inline (data:) unless the token is
+ * the "Load images" variant. Links may open in a new tab (allow-popups), outside the sandbox, never with scripts here.
+ */
+const csp = (images: boolean) =>
+  `sandbox allow-popups allow-popups-to-escape-sandbox; default-src 'none'; style-src 'unsafe-inline'; img-src data:${images ? " https: http:" : ""}; base-uri 'none'; form-action 'none'; frame-ancestors 'self'`;
 
 /**
  * GET /mail-html/<token>: the HTML body of a received message. Third-party HTML in Brynth's origin is dangerous, so
- * it is served under a CSP sandbox with no scripts, no forms and no remote loads (inline styles and data: images
- * only), never sniffed, never cached, never sending a Referer.
+ * it is sanitised (sanitize-mail-html.ts) and served under a CSP sandbox with no scripts, no forms and no remote
+ * loads (inline styles and data: images only, remote images with the images variant), never sniffed, never cached,
+ * never sending a Referer.
  */
 export async function serveMailHtml(req: ApiRequest): Promise<Response> {
   if (req.method !== "GET" && req.method !== "HEAD") {
@@ -25,12 +34,14 @@ export async function serveMailHtml(req: ApiRequest): Promise<Response> {
     .from(mailMessages)
     .where(and(eq(mailMessages.id, claim.messageId), eq(mailMessages.projectId, claim.projectId)));
   if (!row?.html) return gone();
-  return new Response(req.method === "HEAD" ? null : row.html, {
+  return new Response(req.method === "HEAD" ? null : sanitizeMailHtml(row.html).html, {
     status: 200,
     headers: {
       "content-type": "text/html; charset=utf-8",
-      "content-security-policy": "sandbox; default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'",
+      "content-security-policy": csp(claim.images),
       "x-content-type-options": "nosniff",
+      // The dashboard frames it (sandboxed); every other response is DENY.
+      "x-frame-options": "SAMEORIGIN",
       "referrer-policy": "no-referrer",
       "cache-control": "private, no-store",
       "x-robots-tag": "noindex",

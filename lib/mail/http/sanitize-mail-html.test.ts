@@ -1,0 +1,104 @@
+import { describe, expect, it } from "vitest";
+import { eq } from "drizzle-orm";
+import { getDb } from "@/lib/db/client";
+import { mailMessages } from "@/lib/db/schema/mail";
+import { mailHtmlUrl, readMailHtmlToken } from "@/lib/mail/http/mail-html-url";
+import { sanitizeMailHtml } from "@/lib/mail/http/sanitize-mail-html";
+import { serveMailHtml } from "@/lib/mail/http/serve-mail-html";
+import MailComposer from "nodemailer/lib/mail-composer";
+import { receiveMessage } from "@/lib/mail/inbound/receive-message";
+import { defaultMailbox } from "@/lib/mail/project-address";
+import { seedProject } from "@/lib/testing/seed";
+
+/** The hostile corpus the Mailboxes screen must show inert (design §4 A, E5). */
+export const hostileHtml = [
+  "<p>Hello <b>owner</b></p>",
+  "<script>window.__pwned = 1</script>",
+  '<img src="x" onerror="window.__pwned = 2">',
+  '<a href="javascript:window.__pwned = 3">click</a>',
+  '<meta http-equiv="refresh" content="0;url=https://evil.example/">',
+  '<iframe src="https://evil.example/frame"></iframe>',
+  '<div style="width: expression(alert(1))">expr</div>',
+  '<div style="background-image: url(https://evil.example/bg.png)">bg</div>',
+  '<div style="color: red">red</div>',
+  "<style>body { background: url(https://evil.example/css.png) }</style>",
+  '<img src="https://images.example/pixel.png" alt="pixel">',
+  '<svg onload="window.__pwned = 4"><circle r="1"/></svg>',
+  '<form action="https://evil.example/"><input name="q"></form>',
+].join("\n");
+
+describe("sanitizeMailHtml", () => {
+  it("keeps the text and layout but drops scripts, handlers, javascript: links, meta refresh, frames, forms and CSS that loads or runs", () => {
+    const { html, remoteImages } = sanitizeMailHtml(hostileHtml);
+    expect(html).toContain("<b>owner</b>");
+    expect(html).toContain('<div style="color:red">red</div>');
+    for (const bad of [
+      "<script",
+      "__pwned",
+      "onerror",
+      "onload",
+      "javascript:",
+      "<meta",
+      "<iframe",
+      "expression",
+      "url(",
+      "<style",
+      "<form",
+      "<input",
+      "<svg",
+    ]) {
+      expect(html).not.toContain(bad);
+    }
+    // The remote image stays (CSP blocks it until "Load images") and is counted for the button.
+    expect(html).toContain('src="https://images.example/pixel.png"');
+    expect(remoteImages).toBe(1);
+  });
+
+  it("drops a style attribute that hides url( behind entities or escapes, and properties outside the list", () => {
+    expect(sanitizeMailHtml('<p style="position: fixed; color: red">x</p>').html).toBe('<p style="color:red">x</p>');
+    expect(sanitizeMailHtml('<p style="color: red; background-color: u&#114;l(https://x.example/a)">x</p>').html).toBe("<p>x</p>");
+    expect(sanitizeMailHtml('<p style="background-color: \\75rl(https://x.example/a)">x</p>').html).toBe("<p>x</p>");
+  });
+
+  it("opens links in a new tab without a referrer", () => {
+    expect(sanitizeMailHtml('<a href="https://example.com/">x</a>').html).toBe(
+      '<a href="https://example.com/" target="_blank" rel="noopener noreferrer nofollow">x</a>',
+    );
+  });
+});
+
+describe("GET /mail-html/<token>", () => {
+  it("serves the sanitised HTML with images blocked, and the signed images variant allowing them", async () => {
+    const seeded = await seedProject();
+    const db = await getDb();
+    const mailbox = await defaultMailbox(db, seeded.project.id);
+    const raw = await new MailComposer({ from: "eve@example.org", to: mailbox.address, subject: "Hi", text: "Hi", html: "<p>Hi</p>" }).compile().build();
+    const [mail] = await receiveMessage(raw, { mailFrom: "eve@example.org", recipients: [mailbox], remote: "local" });
+    // Stored as received: the sanitiser runs when it is served, so what the store holds does not matter.
+    await db.update(mailMessages).set({ html: hostileHtml }).where(eq(mailMessages.id, mail.messageId));
+    const expires = new Date(Date.now() + 60_000);
+
+    const plain = await serveMailHtml(new Request(mailHtmlUrl(seeded.project.id, mail.messageId, expires)));
+    expect(plain.status).toBe(200);
+    const csp = plain.headers.get("content-security-policy")!;
+    expect(csp).toMatch(/^sandbox allow-popups allow-popups-to-escape-sandbox;/);
+    expect(csp).not.toMatch(/allow-scripts|allow-same-origin/);
+    expect(csp).toContain("img-src data:;");
+    expect(plain.headers.get("x-frame-options")).toBe("SAMEORIGIN");
+    const body = await plain.text();
+    expect(body).toContain("<b>owner</b>");
+    expect(body).not.toContain("<script");
+
+    const imagesUrl = mailHtmlUrl(seeded.project.id, mail.messageId, expires, { images: true });
+    expect(readMailHtmlToken(imagesUrl.split("/mail-html/")[1])).toMatchObject({ messageId: mail.messageId, images: true });
+    const withImages = await serveMailHtml(new Request(imagesUrl));
+    expect(withImages.headers.get("content-security-policy")).toContain("img-src data: https: http:;");
+    expect(await withImages.text()).not.toContain("<script");
+
+    // The images flag is inside the signed body: adding it to a plain token breaks the signature.
+    const [body64, mac] = mailHtmlUrl(seeded.project.id, mail.messageId, expires).split("/mail-html/")[1].split(".");
+    const claim = JSON.parse(Buffer.from(body64, "base64url").toString("utf8")) as Record<string, unknown>;
+    const forged = `${Buffer.from(JSON.stringify({ ...claim, i: 1 })).toString("base64url")}.${mac}`;
+    expect(readMailHtmlToken(forged)).toBeNull();
+  });
+});

@@ -1,0 +1,147 @@
+import sanitizeHtml from "sanitize-html";
+
+/**
+ * Received HTML as the owner may see it (UI brief: mail HTML sanitised inside a sandboxed iframe). The CSP of
+ * /mail-html already stops scripts and remote loads; this is the second wall, so a CSP mistake or a browser bug
+ * alone shows nothing live: no script, style or embedding element, no event handler, only http(s)/mailto links and
+ * no CSS that can load or compute anything.
+ */
+
+const TAGS = [
+  ...sanitizeHtml.defaults.allowedTags,
+  "img",
+  "font",
+  "center",
+  "span",
+  "div",
+  "table",
+  "thead",
+  "tbody",
+  "tfoot",
+  "tr",
+  "td",
+  "th",
+  "colgroup",
+  "col",
+  "caption",
+  "u",
+  "s",
+  "small",
+  "big",
+  "sub",
+  "sup",
+  "hr",
+  "br",
+];
+
+const LAYOUT = [
+  "align",
+  "valign",
+  "width",
+  "height",
+  "bgcolor",
+  "border",
+  "cellpadding",
+  "cellspacing",
+  "colspan",
+  "rowspan",
+  "dir",
+  "title",
+  "style",
+  "class",
+];
+
+/** CSS that loads (url, image-set, @import) or runs (expression, behavior, -moz-binding) is dropped whole. */
+const DANGEROUS_CSS = /url\s*\(|image-set|expression\s*\(|javascript:|behavior\s*:|-moz-binding|@import|\\/i;
+const SAFE_CSS_VALUE = /^[^;{}<>]*$/;
+
+/** Properties worth keeping for readable mail; anything else (position, filter, content…) is dropped. */
+const CSS_PROPERTIES = [
+  "color",
+  "background-color",
+  "font",
+  "font-family",
+  "font-size",
+  "font-style",
+  "font-weight",
+  "line-height",
+  "letter-spacing",
+  "text-align",
+  "text-decoration",
+  "text-transform",
+  "vertical-align",
+  "white-space",
+  "margin",
+  "margin-top",
+  "margin-right",
+  "margin-bottom",
+  "margin-left",
+  "padding",
+  "padding-top",
+  "padding-right",
+  "padding-bottom",
+  "padding-left",
+  "border",
+  "border-top",
+  "border-right",
+  "border-bottom",
+  "border-left",
+  "border-color",
+  "border-style",
+  "border-width",
+  "border-radius",
+  "border-collapse",
+  "border-spacing",
+  "width",
+  "max-width",
+  "min-width",
+  "height",
+  "max-height",
+  "display",
+  "list-style-type",
+];
+
+export interface SanitizedMail {
+  html: string;
+  /** `<img>` with an http(s) source: shown only once the owner asks ("Load images"). */
+  remoteImages: number;
+}
+
+export function sanitizeMailHtml(html: string): SanitizedMail {
+  let remoteImages = 0;
+  const clean = sanitizeHtml(html, {
+    allowedTags: TAGS,
+    // Their contents are dropped too, not shown as text.
+    nonTextTags: ["script", "style", "textarea", "option", "noscript", "title", "head", "template", "iframe", "object", "embed", "svg", "math"],
+    allowedAttributes: {
+      "*": LAYOUT,
+      a: ["href", "name", "target", "rel", ...LAYOUT],
+      img: ["src", "alt", "width", "height", ...LAYOUT],
+      font: ["color", "face", "size"],
+    },
+    allowedSchemes: ["http", "https", "mailto"],
+    allowedSchemesByTag: { img: ["http", "https", "data"] },
+    allowedSchemesAppliedToAttributes: ["href", "src", "cite"],
+    allowProtocolRelative: false,
+    allowedStyles: { "*": Object.fromEntries(CSS_PROPERTIES.map((p) => [p, [SAFE_CSS_VALUE]])) },
+    transformTags: {
+      // Links leave the sandbox in a new tab without telling the target where they came from.
+      a: (tagName, attribs) => ({ tagName, attribs: { ...attribs, target: "_blank", rel: "noopener noreferrer nofollow" } }),
+    },
+    exclusiveFilter: (frame) => {
+      if (frame.tag === "img" && /^https?:/i.test(frame.attribs.src ?? "")) remoteImages++;
+      return false;
+    },
+  });
+  // allowedStyles checks each value against its pattern; what can still load is removed here, the whole attribute.
+  const html2 = clean.replace(/\sstyle="([^"]*)"/g, (whole, css: string) => (DANGEROUS_CSS.test(decodeEntities(css)) ? "" : whole));
+  return { html: html2, remoteImages };
+}
+
+const decodeEntities = (s: string) =>
+  s.replace(/&(#x?[0-9a-f]+|quot|amp|lt|gt|apos);/gi, (_, e: string) => {
+    const named: Record<string, string> = { quot: '"', amp: "&", lt: "<", gt: ">", apos: "'" };
+    if (e[0] !== "#") return named[e.toLowerCase()] ?? "";
+    const code = e[1] === "x" || e[1] === "X" ? Number.parseInt(e.slice(2), 16) : Number.parseInt(e.slice(1), 10);
+    return Number.isFinite(code) ? String.fromCodePoint(code) : "";
+  });
