@@ -1,0 +1,78 @@
+import type { Metadata } from "next";
+import { Inbox } from "lucide-react";
+import { EmptyState } from "@/components/ui/empty-state";
+import { PageHeader } from "@/components/ui/page-header";
+import { Pagination } from "@/components/ui/pagination";
+import { MailTabs } from "@/components/mail/mail-tabs";
+import { MailboxesTable } from "@/components/mailboxes/mailboxes-table";
+import { NewMailboxDialog } from "@/components/mailboxes/new-mailbox-dialog";
+import { unreadCounts } from "@/components/mailboxes/owner-mail-reads";
+import { decodeCursor, encodeCursor } from "@/components/mailboxes/page-cursor";
+import { requireOwner } from "@/lib/auth/current-owner";
+import { getDb } from "@/lib/db/client";
+import { listDomains } from "@/lib/mail/domains/list-domains";
+import { listMailboxes } from "@/lib/mail/mailboxes/list-mailboxes";
+import { createMailboxAction, deleteMailboxAction } from "./mailbox-actions";
+
+export const metadata: Metadata = { title: "Mailboxes" };
+
+const PAGE = 50;
+type Search = Promise<{ cursor?: string }>;
+
+export default async function MailboxesPage({ searchParams }: { searchParams: Search }) {
+  const { actor } = await requireOwner();
+  const params = await searchParams;
+  const db = await getDb();
+  const [rows, domains] = await Promise.all([
+    listMailboxes(db, { actor, limit: PAGE + 1, ascending: false, after: decodeCursor(params.cursor) }),
+    listDomains(db, { projectId: actor.projectId }),
+  ]);
+  const page = rows.slice(0, PAGE);
+  const unread = await unreadCounts(
+    db,
+    actor.projectId,
+    page.map((m) => m.id),
+  );
+  const next = rows.length > PAGE ? encodeCursor({ at: page[page.length - 1].pageAt, id: page[page.length - 1].id }) : null;
+  const dialog = (
+    <NewMailboxDialog domains={domains.filter((d) => d.verified).map((d) => ({ id: d.id, domain: d.domain }))} createAction={createMailboxAction} />
+  );
+
+  return (
+    <>
+      <PageHeader title="Mailboxes" description="Addresses your agents read and send from; open one to read its mail." actions={dialog}>
+        <MailTabs current="/mail" />
+      </PageHeader>
+      {page.length === 0 ? (
+        <EmptyState
+          icon={Inbox}
+          title="No mailboxes yet"
+          description="Create a mailbox for an agent, or let one create its own with create_inbox. Mail to it shows up here."
+          action={dialog}
+        />
+      ) : (
+        <>
+          <MailboxesTable
+            deleteAction={deleteMailboxAction}
+            rows={page.map((m) => ({
+              id: m.id,
+              address: m.address,
+              displayName: m.displayName,
+              status: m.status,
+              sendPolicy: m.sendPolicy,
+              isDefault: m.isDefault,
+              unread: unread.get(m.id) ?? 0,
+              lastActivityAt: m.lastActivityAt?.toISOString() ?? null,
+            }))}
+          />
+          <Pagination
+            className="mt-2"
+            summary={`${page.length} mailboxes, newest first`}
+            prevHref={params.cursor ? "/mail" : null}
+            nextHref={next ? `/mail?cursor=${next}` : null}
+          />
+        </>
+      )}
+    </>
+  );
+}

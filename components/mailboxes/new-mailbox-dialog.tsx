@@ -1,0 +1,103 @@
+"use client";
+
+import * as React from "react";
+import { useRouter } from "next/navigation";
+import { Plus } from "lucide-react";
+import { toast } from "sonner";
+import { Button } from "@/components/ui/button";
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
+import { FormField } from "@/components/ui/form-field";
+import { Input } from "@/components/ui/input";
+import { NativeSelect } from "@/components/ui/native-select";
+import type { ActionResult } from "@/lib/auth/owner-action";
+
+type CreateInput = { username: string; domainId: string; displayName?: string };
+type Props = {
+  /** MAIL_DOMAIN first, then the project's verified domains: the only ones a mailbox can live on. */
+  domains: Array<{ id: string; domain: string }>;
+  createAction: (input: CreateInput) => Promise<ActionResult<{ id: string; address: string }>>;
+};
+
+/** Username, domain and display name; a field error stays under its field, anything else under the form. */
+export function NewMailboxDialog({ domains, createAction }: Props) {
+  const router = useRouter();
+  const [open, setOpen] = React.useState(false);
+  const [errors, setErrors] = React.useState<Record<string, string>>({});
+  const [pending, startTransition] = React.useTransition();
+
+  function onSubmit(event: React.FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const input = {
+      username: String(form.get("username") ?? "").trim(),
+      domainId: String(form.get("domainId") ?? ""),
+      displayName: String(form.get("displayName") ?? "").trim() || undefined,
+    };
+    startTransition(async () => {
+      const res = await createAction(input);
+      if (!res.ok) {
+        const field = /^(username|domain|displayName): /.exec(res.error)?.[1];
+        return void setErrors(res.fieldErrors ?? (field ? { [field === "domain" ? "domainId" : field]: res.error } : { form: res.error }));
+      }
+      setErrors({});
+      setOpen(false);
+      toast.success(`${res.data.address} created`);
+      router.push(`/mail/${res.data.id}`);
+    });
+  }
+
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={(o) => {
+        setOpen(o);
+        setErrors({});
+      }}
+    >
+      <DialogTrigger asChild>
+        <Button size="sm">
+          <Plus aria-hidden />
+          New mailbox
+        </Button>
+      </DialogTrigger>
+      <DialogContent>
+        <form onSubmit={onSubmit} className="grid gap-4">
+          <DialogHeader>
+            <DialogTitle>New mailbox</DialogTitle>
+            <DialogDescription>An address agents can read and send from. Custom domains appear here once verified.</DialogDescription>
+          </DialogHeader>
+          <FormField id="mailbox-username" label="Username" error={errors.username} description="Before the @: a-z, 0-9, '.', '_' and '-'">
+            <Input name="username" required autoComplete="off" spellCheck={false} placeholder="support" />
+          </FormField>
+          <FormField id="mailbox-domain" label="Domain" error={errors.domainId}>
+            <NativeSelect name="domainId" defaultValue={domains[0]?.id}>
+              {domains.map((d) => (
+                <option key={d.id} value={d.id}>
+                  {d.domain}
+                </option>
+              ))}
+            </NativeSelect>
+          </FormField>
+          <FormField
+            id="mailbox-display-name"
+            label="Display name"
+            error={errors.displayName}
+            description="Shown beside the address in mail it sends (optional)"
+          >
+            <Input name="displayName" autoComplete="off" placeholder="Acme Support" />
+          </FormField>
+          {errors.form && (
+            <p role="alert" className="text-sm text-destructive">
+              {errors.form}
+            </p>
+          )}
+          <DialogFooter>
+            <Button type="submit" disabled={pending}>
+              {pending ? "Creating…" : "Create mailbox"}
+            </Button>
+          </DialogFooter>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}
