@@ -6,6 +6,9 @@ const tabs = [
   { href: "/mail/outbound", label: "Outbound mail" },
   { href: "/mail/domains", label: "Domains" },
   { href: "/mail/settings", label: "Mail settings" },
+  { href: "/mail/quarantine", label: "Quarantine" },
+  { href: "/mail/rejected", label: "Rejected mail" },
+  { href: "/mail/lists", label: "Lists" },
 ] as const;
 
 /** The mail screens' sub-navigation: plain links, so each tab has its own URL. */
