@@ -38,6 +38,12 @@ import { searchInboxes } from "@/lib/tools/mailboxes/search-inboxes";
 import { createInbox } from "@/lib/tools/mailboxes/create-inbox";
 import { updateInbox } from "@/lib/tools/mailboxes/update-inbox";
 import { deleteInbox } from "@/lib/tools/mailboxes/delete-inbox";
+import { listThreads } from "@/lib/tools/mailboxes/list-threads";
+import { searchThreads } from "@/lib/tools/mailboxes/search-threads";
+import { getThread } from "@/lib/tools/mailboxes/get-thread";
+import { listMessages } from "@/lib/tools/mailboxes/list-messages";
+import { searchMessages } from "@/lib/tools/mailboxes/search-messages";
+import { getMessage } from "@/lib/tools/mailboxes/get-message";
 
 /** THE registry: an explicit flat list. MCP, REST, OpenAPI and the contract tests all derive from it. */
 export const tools: readonly AnyTool[] = [
@@ -80,6 +86,12 @@ export const tools: readonly AnyTool[] = [
   createInbox,
   updateInbox,
   deleteInbox,
+  listThreads,
+  searchThreads,
+  getThread,
+  listMessages,
+  searchMessages,
+  getMessage,
 ];
 
 const byName = new Map(tools.map((t) => [t.name, t]));

@@ -1,0 +1,53 @@
+import type { MailAttachment, MailMessage } from "@/lib/db/schema/mail";
+
+/** A stored message as the mailbox tools read it: every column but the search vector (`messageColumns`). */
+export type MessageRow = Omit<MailMessage, "search">;
+
+/** Attachment metadata only: the bytes are fetched with get_attachment (or REST), never inlined. */
+export function attachmentView(a: Pick<MailAttachment, "id" | "name" | "contentType" | "sizeBytes" | "inline">) {
+  return { attachmentId: a.id, filename: a.name, contentType: a.contentType, size: a.sizeBytes, inline: a.inline };
+}
+export type AttachmentView = ReturnType<typeof attachmentView>;
+
+/** `Name <addr>` as a From header shows it, or the bare address when there is no name (AgentMail's `from`). */
+const fromOf = (m: Pick<MessageRow, "fromAddress" | "fromName">) =>
+  m.fromAddress === null ? null : m.fromName ? `${m.fromName} <${m.fromAddress}>` : m.fromAddress;
+
+/**
+ * What list_messages shows of a message: metadata and the preview, no bodies (AgentMail's list item). The verdicts
+ * are the three this instance computed; the mailauth details stay in the dashboard.
+ */
+export function messageItemView(m: MessageRow, attachments: readonly AttachmentView[]) {
+  const auth = m.authentication;
+  return {
+    inboxId: m.mailboxId,
+    threadId: m.threadId,
+    messageId: m.id,
+    rfcMessageId: m.rfcMessageId,
+    labels: m.labels,
+    timestamp: m.msgAt.toISOString(),
+    from: fromOf(m),
+    to: m.to,
+    cc: m.cc,
+    replyTo: m.replyToAddresses,
+    subject: m.subject,
+    preview: m.preview,
+    attachments: [...attachments],
+    inReplyTo: m.inReplyTo,
+    references: m.references,
+    size: m.sizeBytes,
+    authentication: auth ? { spf: auth.spf, dkim: auth.dkim, dmarc: auth.dmarc } : null,
+    // Outbound only: an inbound message has no send state.
+    sendStatus: m.direction === "outbound" ? (m.sendStatus ?? m.status) : null,
+    sendReason: m.direction === "outbound" ? (m.sendReason ?? m.lastError) : null,
+    direction: m.direction,
+    createdAt: m.createdAt.toISOString(),
+  };
+}
+export type MessageItemView = ReturnType<typeof messageItemView>;
+
+/** get_message and get_thread: the list item plus the bodies and the reply without its quoted history. */
+export function messageView(m: MessageRow, attachments: readonly AttachmentView[]) {
+  return { ...messageItemView(m, attachments), text: m.text, html: m.html, extractedText: m.extractedText, extractedHtml: m.extractedHtml };
+}
+export type MessageView = ReturnType<typeof messageView>;

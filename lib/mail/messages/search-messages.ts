@@ -1,0 +1,40 @@
+import { and, eq, type SQL } from "drizzle-orm";
+import type { Actor } from "@/lib/actor";
+import type { Executor } from "@/lib/db/client";
+import { keysetAfter, keysetAt, keysetOrder, type PageKey } from "@/lib/db/keyset";
+import { mailMessages, messageColumns } from "@/lib/db/schema/mail";
+import { mailboxScope } from "@/lib/mail/mailboxes/mailbox-scope";
+import { inMailboxes } from "@/lib/mail/messages/match-filters";
+import { attachmentsOf } from "@/lib/mail/messages/attachments-of";
+import { messageItemView } from "@/lib/mail/messages/message-view";
+import { searchMatch } from "@/lib/mail/messages/search-match";
+
+/**
+ * Messages matching `q` in a mailbox (or the key's scope), newest first by (msg_at, id). The planner walks the
+ * (mailbox_id, msg_at, id) index for common terms and takes a GIN bitmap for rare ones; both stay bounded.
+ */
+export async function searchMessages(
+  db: Executor,
+  opts: { actor: Actor; inboxId?: string; q: string; before?: Date; after?: Date; limit: number; page: PageKey | null },
+) {
+  const { mailboxId } = await mailboxScope(db, opts.actor, opts.inboxId);
+  const m = mailMessages;
+  const where: (SQL | undefined)[] = [
+    eq(m.projectId, opts.actor.projectId),
+    inMailboxes(m.mailboxId, opts.actor.projectId, mailboxId),
+    ...searchMatch(opts.q, opts),
+    opts.page ? keysetAfter(m.msgAt, m.id, opts.page, false) : undefined,
+  ];
+  const rows = await db
+    .select({ ...messageColumns, pageAt: keysetAt(m.msgAt) })
+    .from(m)
+    .where(and(...where))
+    .orderBy(...keysetOrder(m.msgAt, m.id, false))
+    .limit(opts.limit);
+  const files = await attachmentsOf(
+    db,
+    opts.actor.projectId,
+    rows.map((r) => r.id),
+  );
+  return rows.map((r) => ({ pageAt: r.pageAt, id: r.id, view: messageItemView(r, files.get(r.id) ?? []) }));
+}

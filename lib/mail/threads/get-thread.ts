@@ -1,0 +1,31 @@
+import { and, eq } from "drizzle-orm";
+import type { Actor } from "@/lib/actor";
+import type { Executor } from "@/lib/db/client";
+import { keysetAfter, keysetAt, keysetOrder, type PageKey } from "@/lib/db/keyset";
+import { mailMessages, messageColumns } from "@/lib/db/schema/mail";
+import { attachmentsOf } from "@/lib/mail/messages/attachments-of";
+import { messageView } from "@/lib/mail/messages/message-view";
+import { findThread } from "@/lib/mail/lookup/find-thread";
+import { threadView } from "@/lib/mail/threads/thread-view";
+
+/**
+ * A thread and one page of its messages with bodies (AgentMail's get_thread): pages walk from the newest message
+ * back, and each page reads oldest → newest, as a conversation does. Every message of the thread is included,
+ * whatever its category: the caller asked for this conversation.
+ */
+export async function getThread(db: Executor, opts: { actor: Actor; threadId: string; inboxId?: string; limit: number; page: PageKey | null }) {
+  const thread = await findThread(db, opts.actor, opts.threadId, opts.inboxId);
+  const m = mailMessages;
+  const rows = await db
+    .select({ ...messageColumns, pageAt: keysetAt(m.msgAt) })
+    .from(m)
+    .where(and(eq(m.projectId, opts.actor.projectId), eq(m.threadId, thread.id), opts.page ? keysetAfter(m.msgAt, m.id, opts.page, false) : undefined))
+    .orderBy(...keysetOrder(m.msgAt, m.id, false))
+    .limit(opts.limit);
+  const files = await attachmentsOf(
+    db,
+    opts.actor.projectId,
+    rows.map((r) => r.id),
+  );
+  return { thread: threadView(thread), messages: rows.map((r) => ({ pageAt: r.pageAt, id: r.id, view: messageView(r, files.get(r.id) ?? []) })) };
+}

@@ -1,0 +1,65 @@
+import { and, desc, eq, getTableColumns, sql, type AnyColumn, type SQL } from "drizzle-orm";
+import type { Actor } from "@/lib/actor";
+import type { Executor } from "@/lib/db/client";
+import { keysetAfter, keysetAt, type PageKey } from "@/lib/db/keyset";
+import { mailMessages, mailThreads } from "@/lib/db/schema/mail";
+import { mailboxScope } from "@/lib/mail/mailboxes/mailbox-scope";
+import { inMailboxes } from "@/lib/mail/messages/match-filters";
+import { searchMatch } from "@/lib/mail/messages/search-match";
+import { threadView } from "@/lib/mail/threads/thread-view";
+
+/** How many of the newest matching messages one search_threads call considers (design §2.7). */
+export const THREAD_SEARCH_CANDIDATES = 1000;
+
+/**
+ * Threads with a message matching `q`, by their newest match, newest first; the page key is that match's time
+ * and the thread id. One statement: the newest 1,000 matching messages (the same bounded walk as search_messages),
+ * DISTINCT ON thread, then the thread rows. A later page takes its candidates from before the previous page's key
+ * and drops a thread whose newest match lies after it (it was on an earlier page).
+ */
+export async function searchThreads(
+  db: Executor,
+  opts: { actor: Actor; inboxId?: string; q: string; before?: Date; after?: Date; limit: number; page: PageKey | null },
+) {
+  const { mailboxId } = await mailboxScope(db, opts.actor, opts.inboxId);
+  const m = mailMessages;
+  const t = mailThreads;
+  const match = searchMatch(opts.q, opts);
+  const page = opts.page;
+  const hits = db
+    .select({ threadId: m.threadId, msgAt: m.msgAt })
+    .from(m)
+    .where(
+      and(
+        eq(m.projectId, opts.actor.projectId),
+        inMailboxes(m.mailboxId, opts.actor.projectId, mailboxId),
+        ...match,
+        page ? sql`${m.msgAt} <= ${page.at}::timestamptz` : undefined,
+      ),
+    )
+    .orderBy(desc(m.msgAt), desc(m.id))
+    .limit(THREAD_SEARCH_CANDIDATES)
+    .as("hits");
+  const best = db
+    .selectDistinctOn([hits.threadId], { threadId: hits.threadId, msgAt: hits.msgAt })
+    .from(hits)
+    .orderBy(hits.threadId, desc(hits.msgAt))
+    .as("best");
+  const at = best.msgAt as unknown as AnyColumn;
+  const id = best.threadId as unknown as AnyColumn;
+  const where: (SQL | undefined)[] = [eq(t.projectId, opts.actor.projectId)];
+  if (page) {
+    where.push(keysetAfter(at, id, page, false));
+    where.push(
+      sql`not exists (select 1 from ${m} where ${m.threadId} = ${best.threadId} and ${m.projectId} = ${opts.actor.projectId} and ${and(...match)} and (${m.msgAt}, ${m.threadId}) >= (${page.at}::timestamptz, ${page.id}))`,
+    );
+  }
+  const rows = await db
+    .select({ ...getTableColumns(t), pageAt: keysetAt(at) })
+    .from(best)
+    .innerJoin(t, eq(t.id, best.threadId))
+    .where(and(...where))
+    .orderBy(desc(best.msgAt), desc(best.threadId))
+    .limit(opts.limit);
+  return rows.map((r) => ({ pageAt: r.pageAt, id: r.id, view: threadView(r) }));
+}

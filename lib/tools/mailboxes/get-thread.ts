@@ -1,0 +1,40 @@
+import { getThread as readThread } from "@/lib/mail/threads/get-thread";
+import { budgetedOutput } from "@/lib/tools/budgeted-output";
+import { defineTool } from "@/lib/tools/define-tool";
+import { mailboxRead } from "@/lib/tools/mailboxes/annotations";
+import { listInput } from "@/lib/tools/mailboxes/list-fields";
+import { pageAfter, pageOf } from "@/lib/tools/mailboxes/list-page";
+import { optionalInboxIdField, threadIdField, threadWithMessages } from "@/lib/tools/mailboxes/thread-fields";
+
+const NAME = "get_thread";
+
+export const getThread = defineTool({
+  name: NAME,
+  family: "mailboxes",
+  scope: "message_read",
+  description:
+    "Reads a conversation: its summary and a page of its messages in full (text, html, extracted_text/extracted_html = the reply without quoted history, attachment metadata, SPF/DKIM/DMARC verdicts, labels). The first page holds the newest messages, ordered oldest to newest; `next_page_token` leads to older ones. 10 messages a page by default, `limit` up to 100. Over MCP a result above about 19,000 bytes is shortened (`truncated: true`; the `fix` names the REST path that returns everything). A thread outside the key's inboxes is NOT_FOUND.",
+  input: listInput(NAME, { threadId: threadIdField, inboxId: optionalInboxIdField }),
+  output: budgetedOutput(threadWithMessages),
+  annotations: { ...mailboxRead, title: "Get a thread" },
+  rest: { method: "GET", path: "/threads/{thread_id}" },
+  mcpBudget: {
+    fix: (input) =>
+      `GET /api/v1/threads/${input.threadId} returns every message in full (REST results are never shortened); get_message reads one message, and a smaller limit fits more of each.`,
+  },
+  example: { threadId: "{{thread}}" },
+  handler: async (ctx, input) => {
+    const { thread, messages } = await readThread(ctx.db, {
+      actor: ctx.actor,
+      threadId: input.threadId,
+      inboxId: input.inboxId,
+      limit: input.limit + 1,
+      page: pageAfter(NAME, input),
+    });
+    ctx.subject = thread.threadId;
+    const page = pageOf(NAME, input, messages, (r) => ({ at: r.pageAt, id: r.id }));
+    // Fetched newest first so a page is the newest messages not yet seen; shown oldest → newest, as a conversation reads.
+    const shown = page.items.map((r) => r.view).reverse();
+    return { ...thread, count: shown.length, limit: input.limit, nextPageToken: page.next_page_token, messages: shown };
+  },
+});

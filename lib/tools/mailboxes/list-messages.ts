@@ -1,0 +1,45 @@
+import { listMessages as listMessageRows } from "@/lib/mail/messages/list-messages";
+import { defineTool } from "@/lib/tools/define-tool";
+import { toDate } from "@/lib/tools/fields";
+import { mailboxRead } from "@/lib/tools/mailboxes/annotations";
+import { inboxIdField } from "@/lib/tools/mailboxes/inbox-fields";
+import { includeFlagFields, labelsFilterField, substringsField } from "@/lib/tools/mailboxes/label-filter";
+import { afterField, ascendingField, beforeField, listInput } from "@/lib/tools/mailboxes/list-fields";
+import { pageAfter, pageOf } from "@/lib/tools/mailboxes/list-page";
+import { messagePage } from "@/lib/tools/mailboxes/message-fields";
+
+const NAME = "list_messages";
+
+export const listMessages = defineTool({
+  name: NAME,
+  family: "mailboxes",
+  scope: "message_read",
+  description:
+    "Lists an inbox's messages, newest first unless `ascending`: metadata, preview and attachment metadata, no bodies (get_message reads one in full). Spam, blocked, unauthenticated and trashed mail is hidden unless the matching include flag is set. `labels` must all match; `from`, `to` and `subject` are case-insensitive substrings that must all match. 10 a page by default, `limit` up to 100; pass `next_page_token` back as `pageToken`.",
+  input: listInput(NAME, {
+    inboxId: inboxIdField,
+    ascending: ascendingField,
+    before: beforeField,
+    after: afterField,
+    labels: labelsFilterField,
+    ...includeFlagFields,
+    from: substringsField("sender (address or name)"),
+    to: substringsField("To recipients"),
+    subject: substringsField("subject"),
+  }),
+  output: messagePage,
+  annotations: { ...mailboxRead, title: "List messages" },
+  rest: { method: "GET", path: "/inboxes/{inbox_id}/messages" },
+  example: { inboxId: "{{inbox}}" },
+  handler: async (ctx, input) => {
+    const rows = await listMessageRows(ctx.db, {
+      actor: ctx.actor,
+      filter: { ...input, before: toDate(input.before), after: toDate(input.after) },
+      limit: input.limit + 1,
+      ascending: input.ascending,
+      page: pageAfter(NAME, input),
+    });
+    const page = pageOf(NAME, input, rows, (r) => ({ at: r.pageAt, id: r.id }));
+    return { count: page.items.length, limit: input.limit, nextPageToken: page.next_page_token, messages: page.items.map((r) => r.view) };
+  },
+});

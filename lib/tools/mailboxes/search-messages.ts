@@ -1,0 +1,37 @@
+import { searchMessages as searchMessageRows } from "@/lib/mail/messages/search-messages";
+import { defineTool } from "@/lib/tools/define-tool";
+import { toDate } from "@/lib/tools/fields";
+import { mailboxRead } from "@/lib/tools/mailboxes/annotations";
+import { inboxIdField } from "@/lib/tools/mailboxes/inbox-fields";
+import { searchQueryField } from "@/lib/tools/mailboxes/label-filter";
+import { afterField, beforeField, listInput } from "@/lib/tools/mailboxes/list-fields";
+import { pageAfter, pageOf } from "@/lib/tools/mailboxes/list-page";
+import { messagePage } from "@/lib/tools/mailboxes/message-fields";
+
+const NAME = "search_messages";
+
+export const searchMessages = defineTool({
+  name: NAME,
+  family: "mailboxes",
+  scope: "message_read",
+  description:
+    "Full-text search over an inbox's messages (subject, participants, body), newest first: metadata and preview, no bodies (get_message reads one). Spam and trash are left out. 10 a page by default, `limit` up to 100; pass `next_page_token` back as `pageToken`.",
+  input: listInput(NAME, { inboxId: inboxIdField, q: searchQueryField, before: beforeField, after: afterField }),
+  output: messagePage,
+  annotations: { ...mailboxRead, title: "Search messages" },
+  rest: { method: "GET", path: "/inboxes/{inbox_id}/messages/search" },
+  example: { inboxId: "{{inbox}}", q: "hello" },
+  handler: async (ctx, input) => {
+    const rows = await searchMessageRows(ctx.db, {
+      actor: ctx.actor,
+      inboxId: input.inboxId,
+      q: input.q,
+      before: toDate(input.before),
+      after: toDate(input.after),
+      limit: input.limit + 1,
+      page: pageAfter(NAME, input),
+    });
+    const page = pageOf(NAME, input, rows, (r) => ({ at: r.pageAt, id: r.id }));
+    return { count: page.items.length, limit: input.limit, nextPageToken: page.next_page_token, messages: page.items.map((r) => r.view) };
+  },
+});

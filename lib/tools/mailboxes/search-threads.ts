@@ -1,0 +1,36 @@
+import { searchThreads as searchThreadRows } from "@/lib/mail/threads/search-threads";
+import { defineTool } from "@/lib/tools/define-tool";
+import { toDate } from "@/lib/tools/fields";
+import { mailboxRead } from "@/lib/tools/mailboxes/annotations";
+import { searchQueryField } from "@/lib/tools/mailboxes/label-filter";
+import { afterField, beforeField, listInput } from "@/lib/tools/mailboxes/list-fields";
+import { pageAfter, pageOf } from "@/lib/tools/mailboxes/list-page";
+import { optionalInboxIdField, threadPage } from "@/lib/tools/mailboxes/thread-fields";
+
+const NAME = "search_threads";
+
+export const searchThreads = defineTool({
+  name: NAME,
+  family: "mailboxes",
+  scope: "message_read",
+  description:
+    "Full-text search over subject, participants and body; returns the conversations with a matching message, the most recent match first. Spam and trash are left out. Without `inboxId`: every inbox the key may read. Considers the newest 1,000 matching messages per page. 10 a page by default, `limit` up to 100; pass `next_page_token` back as `pageToken`.",
+  input: listInput(NAME, { inboxId: optionalInboxIdField, q: searchQueryField, before: beforeField, after: afterField }),
+  output: threadPage,
+  annotations: { ...mailboxRead, title: "Search threads" },
+  rest: { method: "GET", path: "/threads/search" },
+  example: { q: "hello" },
+  handler: async (ctx, input) => {
+    const rows = await searchThreadRows(ctx.db, {
+      actor: ctx.actor,
+      inboxId: input.inboxId,
+      q: input.q,
+      before: toDate(input.before),
+      after: toDate(input.after),
+      limit: input.limit + 1,
+      page: pageAfter(NAME, input),
+    });
+    const page = pageOf(NAME, input, rows, (r) => ({ at: r.pageAt, id: r.id }));
+    return { count: page.items.length, limit: input.limit, nextPageToken: page.next_page_token, threads: page.items.map((r) => r.view) };
+  },
+});
