@@ -1,6 +1,6 @@
 import { asc, eq, inArray } from "drizzle-orm";
 import type { Executor } from "@/lib/db/client";
-import { mailAttachments, mailBatches, mailMessages } from "@/lib/db/schema/mail";
+import { mailAttachments, mailBatches, mailMessages, messageColumns } from "@/lib/db/schema/mail";
 import { sha256Hex } from "@/lib/crypto/hash";
 
 /**
@@ -10,7 +10,7 @@ import { sha256Hex } from "@/lib/crypto/hash";
  */
 export async function emailAction(db: Executor, batchId: string) {
   const [batch] = await db.select().from(mailBatches).where(eq(mailBatches.id, batchId));
-  const messages = await db.select().from(mailMessages).where(eq(mailMessages.batchId, batchId)).orderBy(asc(mailMessages.id));
+  const messages = await db.select(messageColumns).from(mailMessages).where(eq(mailMessages.batchId, batchId)).orderBy(asc(mailMessages.id));
   const attachments = messages.length
     ? await db
         .select()

@@ -1,6 +1,6 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
-import { mailAttachments, mailboxes, mailMessages } from "@/lib/db/schema/mail";
+import { mailAttachments, mailboxes, mailMessages, messageColumns } from "@/lib/db/schema/mail";
 import { PermanentJobError, type JobContext, type JobFinish } from "@/lib/jobs/define-job-kind";
 import { recordSystemAct } from "@/lib/ledger/record-system-act";
 import { signingKey } from "@/lib/mail/domains/domain-key";
@@ -29,7 +29,7 @@ export async function deliverMessage(messageId: string, ctx: JobContext): Promis
     .update(mailMessages)
     .set({ status: "sending", attempts: sql`${mailMessages.attempts} + 1`, updatedAt: sql`now()` })
     .where(and(eq(mailMessages.projectId, ctx.job.projectId ?? ""), eq(mailMessages.id, messageId), inArray(mailMessages.status, ["queued", "sending"])))
-    .returning();
+    .returning(messageColumns);
   if (!m) return;
   try {
     const [mailbox, rows] = await Promise.all([

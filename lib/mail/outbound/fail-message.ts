@@ -1,6 +1,6 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Executor } from "@/lib/db/client";
-import { mailMessages } from "@/lib/db/schema/mail";
+import { mailMessages, messageColumns } from "@/lib/db/schema/mail";
 import { emitEvent } from "@/lib/events/emit-event";
 import { recordSystemAct } from "@/lib/ledger/record-system-act";
 
@@ -13,7 +13,7 @@ export async function failMessage(tx: Executor, opts: { projectId: string; messa
     .update(mailMessages)
     .set({ status: "failed", lastError: opts.error, updatedAt: sql`now()` })
     .where(and(eq(mailMessages.projectId, opts.projectId), eq(mailMessages.id, opts.messageId), inArray(mailMessages.status, ["queued", "sending"])))
-    .returning();
+    .returning(messageColumns);
   if (!m) return;
   let eventId: string | null = null;
   if (m.batchId) {
