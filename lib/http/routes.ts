@@ -13,6 +13,9 @@ import { requestPathProblem } from "@/lib/http/path-guard";
 import { handleStream, STREAM_PATH } from "@/lib/http/stream/handle-stream";
 import { MAIL_HTML_PREFIX } from "@/lib/mail/http/mail-html-url";
 import { serveMailHtml } from "@/lib/mail/http/serve-mail-html";
+import { handleMailStream, MAIL_STREAM_PATH } from "@/lib/mail/http/handle-mail-stream";
+import { MAIL_ATTACHMENT_PREFIX } from "@/lib/mail/attachments/attachment-url";
+import { serveMailAttachment } from "@/lib/mail/attachments/serve-mail-attachment";
 import { TELEGRAM_HOOK_PREFIX } from "@/lib/telegram/bot-mode";
 import { handleTelegramWebhook } from "@/lib/telegram/http/handle-telegram-webhook";
 import { handleMcp } from "@/lib/tools/adapters/mcp";
@@ -36,12 +39,14 @@ export const routes: readonly Route[] = [
   { path: "/mcp", handler: handleMcp, next: "app/mcp/route.ts" },
   { path: STREAM_PATH, handler: handleStream, next: "app/api/v1/[...path]/route.ts" },
   { path: APPROVALS_STREAM_PATH, handler: handleApprovalsStream, next: "app/api/v1/[...path]/route.ts" },
+  { path: MAIL_STREAM_PATH, handler: handleMailStream, next: "app/api/v1/[...path]/route.ts" },
   { path: `${API_PREFIX}/*`, handler: handleRest, next: "app/api/v1/[...path]/route.ts" },
   { path: `${PAYLOAD_PATH}*`, handler: servePayload, next: "app/hooks/[...path]/route.ts" },
   { path: `${HOOKS_PREFIX}*`, handler: handleHook, next: "app/hooks/[...path]/route.ts" },
   { path: `${BLOB_PREFIX}/*`, handler: handleBlob, next: "app/blob/[...path]/route.ts" },
   { path: `${TELEGRAM_HOOK_PREFIX}*`, handler: handleTelegramWebhook, next: "app/telegram/[...path]/route.ts" },
   { path: `${MAIL_HTML_PREFIX}:token`, handler: serveMailHtml, next: "app/mail-html/[token]/route.ts" },
+  { path: `${MAIL_ATTACHMENT_PREFIX}:token`, handler: (req, p) => serveMailAttachment(req, p.token), next: "app/mail-attachment/[token]/route.ts" },
   { path: "/decide/:token/submit", handler: (req, p) => postEmailDecision(req, p.token), next: "app/decide/[token]/submit/route.ts" },
   { path: "/verify/:token/confirm", handler: (req, p) => postVerify(req, p.token), next: "app/verify/[token]/confirm/route.ts" },
 ];
