@@ -45,6 +45,18 @@ describe("OpenAPI document", () => {
     },
   );
 
+  it("describes the mailbox family in snake_case, as REST callers write it and every caller receives it", () => {
+    const list = doc.paths["/api/v1/inboxes"].get;
+    expect(list.parameters.map((p) => p.name).sort()).toEqual(["ascending", "limit", "page_token"]);
+    const get = doc.paths["/api/v1/inboxes/{inbox_id}"].get as Operation & {
+      responses: Record<string, { content: Record<string, { schema: { properties: object } }> }>;
+    };
+    expect(get.parameters.map((p) => p.name)).toEqual(["inbox_id"]);
+    const shown = Object.keys(get.responses["200"].content["application/json"].schema.properties);
+    expect(shown).toEqual(expect.arrayContaining(["inbox_id", "display_name", "send_policy", "created_at"]));
+    expect(shown.filter((k) => /[A-Z]/.test(k))).toEqual([]);
+  });
+
   it("generates TypeScript types (openapi-typescript) that compile, with path parameters out of the bodies", async () => {
     writeFileSync(join(dir, "api.ts"), await openapiTS(doc as unknown as Parameters<typeof openapiTS>[0]));
     // Fails to compile if `task_id` or `event_id` were still required body fields.
