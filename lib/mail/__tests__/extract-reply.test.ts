@@ -42,6 +42,21 @@ describe("reply extraction", () => {
     expect(r.extractedHtml).toBe(gmailHtml);
   });
 
+  it("removes a long quote (its lines collapsed before parsing) and judges a long text by its first 60 lines", () => {
+    const lines = (n: number, prefix = "") => Array.from({ length: n }, (_, i) => `${prefix}Line ${i} of a long message.`).join("\n");
+    const reply = `Fine with me.\n\nOn Tue, Dec 1, 2026 at 10:00 AM Alice <alice@sender.example> wrote:\n${lines(400, "> ")}`;
+    expect(extractReply({ text: reply, html: null }, { keepWhole: false }).extractedText).toBe("Fine with me.");
+    // An answer between quotes (inline reply) is kept, however long the quotes.
+    const inline = `${lines(300, "> ")}\nMy answer.\n${lines(300, "> ")}`;
+    expect(extractReply({ text: inline, html: null }, { keepWhole: false }).extractedText).toBe("My answer.");
+    // 400 lines with neither quote nor signature in the first 60: kept whole, nothing guessed.
+    const long = lines(400);
+    expect(extractReply({ text: long, html: null }, { keepWhole: false }).extractedText).toBe(long);
+    // A signature in the head ends the reply, and the rest goes with it.
+    const signed = `Short answer.\n\nSent from my iPhone\n${lines(400)}`;
+    expect(extractReply({ text: signed, html: null }, { keepWhole: false }).extractedText).toBe("Short answer.");
+  });
+
   it("keeps the whole text when the reply is nothing but quote", () => {
     const quoted = "> only a quote\n> of an older message";
     expect(extractReply({ text: quoted, html: null }, { keepWhole: false }).extractedText).toBe(quoted);

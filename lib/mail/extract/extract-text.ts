@@ -1,10 +1,14 @@
 import EmailReplyParser from "email-reply-parser";
 
 /**
- * Past this many characters the text is kept whole: email-reply-parser scans with regular expressions line by line,
- * and a reply worth extracting is never this long (mailparser caps HTML at 2 MB, text has no cap).
+ * Lines handed to email-reply-parser. It tests some 40 signature patterns against every line (about 10–30 µs a
+ * line: 4–12 ms for a 400-line message, more than parsing and authenticating it), and a reply's own text, its
+ * signature and the quote's "On … wrote:" header come first. A longer text is judged by its head: if the head
+ * holds a quote or a signature, what follows it is history too; if not, the text is kept whole.
  */
-const MAX_PARSED = 256 * 1024;
+const HEAD_LINES = 60;
+/** A quoted line as email-reply-parser sees one: `>` first. */
+const QUOTED = /^>/;
 
 /**
  * The reply without its quoted history and signature (email-reply-parser 2.3.7: "On … wrote:" blocks, `>` quotes,
@@ -12,8 +16,25 @@ const MAX_PARSED = 256 * 1024;
  * A reply that is nothing but quote extracts to nothing; the whole text is kept then, so no mail reads as empty.
  */
 export function extractText(text: string | null, opts: { keepWhole: boolean }): string | null {
-  if (text === null) return null;
-  if (opts.keepWhole || text.length > MAX_PARSED) return text;
-  const reply = new EmailReplyParser().parseReply(text).trim();
-  return reply === "" ? text : reply;
+  if (text === null || opts.keepWhole) return text;
+  const lines = collapseQuotes(text.replace(/\r\n/g, "\n").split("\n"));
+  const head = lines.slice(0, HEAD_LINES).join("\n");
+  const reply = new EmailReplyParser().parseReply(head).trim();
+  if (reply === "") return text;
+  // A head with nothing hidden in it, and more below: the cut is not ours to guess.
+  if (lines.length > HEAD_LINES && reply === head.trim()) return text;
+  return reply;
+}
+
+/**
+ * Each run of quoted lines as one `>` line: the parser hides quoted lines whatever they say, so this changes no
+ * answer, only the work (a 20 KB quote is 400 lines).
+ */
+function collapseQuotes(lines: string[]): string[] {
+  const out: string[] = [];
+  for (const line of lines) {
+    if (QUOTED.test(line) && out.length > 0 && out[out.length - 1] === ">") continue;
+    out.push(QUOTED.test(line) ? ">" : line);
+  }
+  return out;
 }

@@ -39,6 +39,8 @@ const smtpError = (code: number, message: string) => Object.assign(new Error(mes
  * SMTP_IDLE_TIMEOUT_MS is closed with 421, and so is one whose command line or message transfer is still unfinished
  * after SMTP_COMMAND_TIMEOUT_MS (a client trickling bytes is never idle). STARTTLS is offered only with a configured
  * certificate (SMTP_TLS_CERT and SMTP_TLS_KEY; a bad one stops the start with a ConfigError naming the setting).
+ * Refusals of a project's recipients (unknown or disabled address, too many recipients, 552, 451) are logged to
+ * mail_rejections in the background, never delaying the reply; relaying refusals belong to nobody and are not.
  */
 export async function startSmtpListener(opts: SmtpListenerOptions): Promise<SmtpListener> {
   const maxBytes = opts.maxBytes ?? env().MAIL_MAX_MESSAGE_BYTES;
