@@ -44,6 +44,10 @@ import { getThread } from "@/lib/tools/mailboxes/get-thread";
 import { listMessages } from "@/lib/tools/mailboxes/list-messages";
 import { searchMessages } from "@/lib/tools/mailboxes/search-messages";
 import { getMessage } from "@/lib/tools/mailboxes/get-message";
+import { listListEntriesTool } from "@/lib/tools/mailboxes/list-list-entries";
+import { getListEntry } from "@/lib/tools/mailboxes/get-list-entry";
+import { createListEntryTool } from "@/lib/tools/mailboxes/create-list-entry";
+import { deleteListEntryTool } from "@/lib/tools/mailboxes/delete-list-entry";
 
 /** THE registry: an explicit flat list. MCP, REST, OpenAPI and the contract tests all derive from it. */
 export const tools: readonly AnyTool[] = [
@@ -92,6 +96,10 @@ export const tools: readonly AnyTool[] = [
   listMessages,
   searchMessages,
   getMessage,
+  listListEntriesTool,
+  getListEntry,
+  createListEntryTool,
+  deleteListEntryTool,
 ];
 
 const byName = new Map(tools.map((t) => [t.name, t]));

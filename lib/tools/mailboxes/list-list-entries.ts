@@ -1,0 +1,33 @@
+import { z } from "zod";
+import { listListEntries } from "@/lib/mail/lists/list-list-entries";
+import { defineTool } from "@/lib/tools/define-tool";
+import { mailboxRead } from "@/lib/tools/mailboxes/annotations";
+import { directionField, listEntryOutput, listEntryView, listInboxIdField, listTypeField } from "@/lib/tools/mailboxes/list-entry-fields";
+import { listInput } from "@/lib/tools/mailboxes/list-fields";
+import { pageAfter, pageOf } from "@/lib/tools/mailboxes/list-page";
+
+const NAME = "list_list_entries";
+
+export const listListEntriesTool = defineTool({
+  name: NAME,
+  family: "mailboxes",
+  scope: "list_entry_read",
+  description:
+    "Lists one allow or block list, newest entries first: an inbox's (`inboxId`) or, without it, the project's global list (not for keys restricted to one inbox). The inbox's own list is consulted before the global one, and the most specific entry wins. 10 a page by default, `limit` up to 100; pass `next_page_token` back as `pageToken`.",
+  input: listInput(NAME, { inboxId: listInboxIdField, direction: directionField, type: listTypeField }),
+  output: z.object({
+    count: z.number().int().describe("Entries on this page."),
+    limit: z.number().int(),
+    nextPageToken: z.string().nullable().describe("Pass as `pageToken` for the next page; null on the last page."),
+    entries: z.array(listEntryOutput),
+  }),
+  annotations: { ...mailboxRead, title: "List allow/block entries" },
+  rest: { method: "GET", path: "/lists/{direction}/{type}" },
+  example: { inboxId: "{{inbox}}", direction: "receive", type: "block" },
+  handler: async (ctx, input) => {
+    const { mailboxId, rows } = await listListEntries(ctx.db, { actor: ctx.actor, ...input, limit: input.limit + 1, after: pageAfter(NAME, input) });
+    ctx.subject = mailboxId;
+    const page = pageOf(NAME, input, rows, (r) => ({ at: r.pageAt, id: r.id }));
+    return { count: page.items.length, limit: input.limit, nextPageToken: page.next_page_token, entries: page.items.map(listEntryView) };
+  },
+});
