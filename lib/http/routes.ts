@@ -14,6 +14,8 @@ import { handleStream, STREAM_PATH } from "@/lib/http/stream/handle-stream";
 import { MAIL_HTML_PREFIX } from "@/lib/mail/http/mail-html-url";
 import { serveMailHtml } from "@/lib/mail/http/serve-mail-html";
 import { handleMailStream, MAIL_STREAM_PATH } from "@/lib/mail/http/handle-mail-stream";
+import { MAIL_ATTACHMENT_PREFIX } from "@/lib/mail/attachments/attachment-url";
+import { serveMailAttachment } from "@/lib/mail/attachments/serve-mail-attachment";
 import { TELEGRAM_HOOK_PREFIX } from "@/lib/telegram/bot-mode";
 import { handleTelegramWebhook } from "@/lib/telegram/http/handle-telegram-webhook";
 import { handleMcp } from "@/lib/tools/adapters/mcp";
@@ -44,6 +46,7 @@ export const routes: readonly Route[] = [
   { path: `${BLOB_PREFIX}/*`, handler: handleBlob, next: "app/blob/[...path]/route.ts" },
   { path: `${TELEGRAM_HOOK_PREFIX}*`, handler: handleTelegramWebhook, next: "app/telegram/[...path]/route.ts" },
   { path: `${MAIL_HTML_PREFIX}:token`, handler: serveMailHtml, next: "app/mail-html/[token]/route.ts" },
+  { path: `${MAIL_ATTACHMENT_PREFIX}:token`, handler: (req, p) => serveMailAttachment(req, p.token), next: "app/mail-attachment/[token]/route.ts" },
   { path: "/decide/:token/submit", handler: (req, p) => postEmailDecision(req, p.token), next: "app/decide/[token]/submit/route.ts" },
   { path: "/verify/:token/confirm", handler: (req, p) => postVerify(req, p.token), next: "app/verify/[token]/confirm/route.ts" },
 ];

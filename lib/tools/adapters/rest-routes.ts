@@ -28,13 +28,18 @@ function compile(path: string) {
   return { pattern: new RegExp(`^${source}/?$`), params };
 }
 
-/** Literal routes before parameterised ones, so `/events/wait` wins over `/events/{event_id}`. */
+/**
+ * Deeper routes first, since a path's last parameter takes the rest of the path: `/threads/{thread_id}` would
+ * otherwise swallow `/threads/thr_1/attachments/att_2`. Among routes as deep, literal before parameterised, so
+ * `/events/wait` wins over `/events/{event_id}`.
+ */
+const depth = (path: string) => path.split("/").filter(Boolean).length;
 export const restRoutes: RestRoute[] = [
   ...tools
     .filter((tool) => onTransport(tool, "rest"))
     .map((tool) => ({ kind: "tool" as const, method: tool.rest.method, path: tool.rest.path, tool, ...compile(tool.rest.path) })),
   ...ownerRoutes.map((route) => ({ kind: "owner" as const, method: route.rest.method, path: route.rest.path, route, ...compile(route.rest.path) })),
-].sort((a, b) => a.params.length - b.params.length || b.path.length - a.path.length);
+].sort((a, b) => depth(b.path) - depth(a.path) || a.params.length - b.params.length || b.path.length - a.path.length);
 
 export function matchRoute(method: string, path: string) {
   let pathMatched = false;

@@ -29,3 +29,5 @@ export const labelsOutput = z.array(z.string()).describe("The labels now set, sy
 
 export const threadIdField = z.string().min(1).max(100).describe("The thread: `thr_…` from list_threads or a message's `thread_id`.");
 export const messageIdField = z.string().min(1).max(998).describe("The message: `msg_…` from list_messages, or its RFC Message-ID (`<…@…>`) within the inbox.");
+
+export const attachmentIdField = z.string().min(1).max(100).describe("The attachment: `att_…`, listed on its message by get_thread or get_message.");

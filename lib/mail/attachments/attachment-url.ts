@@ -1,0 +1,45 @@
+import { safeEqual } from "@/lib/crypto/hash";
+import { signToken } from "@/lib/crypto/secret-box";
+import { env } from "@/lib/env";
+
+export const MAIL_ATTACHMENT_PREFIX = "/mail-attachment/";
+const PURPOSE = "mail-attachment";
+
+/** Mailbox spec: get_attachment's capability lasts five minutes. */
+export const ATTACHMENT_URL_TTL_MS = 5 * 60_000;
+
+/**
+ * What a capability names. It carries no permission of its own: each download asks the database again whether the
+ * issuing key (`keyId`) may still read the attachment's mailbox, so revoking the key or narrowing it takes effect on
+ * the next download, and it is served only on the origin it was issued for.
+ */
+export interface AttachmentClaim {
+  projectId: string;
+  attachmentId: string;
+  /** The key that asked; null when an owner did (the dashboard), whose session is checked elsewhere. */
+  keyId: string | null;
+  origin: string;
+}
+
+/** `<payload>.<hmac>` in the path (never the query, which proxies and logs keep): base64url JSON with its expiry `e` in ms. */
+export function attachmentUrl(claim: Omit<AttachmentClaim, "origin">, now = new Date()): { url: string; expiresAt: Date } {
+  const base = env().publicUrl;
+  const expiresAt = new Date(now.getTime() + ATTACHMENT_URL_TTL_MS);
+  const payload = { p: claim.projectId, a: claim.attachmentId, k: claim.keyId, o: new URL(base).origin, e: expiresAt.getTime() };
+  const body = Buffer.from(JSON.stringify(payload)).toString("base64url");
+  return { url: `${base}${MAIL_ATTACHMENT_PREFIX}${body}.${signToken(PURPOSE, body)}`, expiresAt };
+}
+
+/** The claim of a token this instance signed and that has not expired; null for anything else. */
+export function readAttachmentToken(token: string, now = new Date()): AttachmentClaim | null {
+  const [body, mac, extra] = token.split(".");
+  if (!body || !mac || extra !== undefined || !safeEqual(mac, signToken(PURPOSE, body))) return null;
+  try {
+    const c = JSON.parse(Buffer.from(body, "base64url").toString("utf8")) as Record<string, unknown>;
+    if (typeof c.p !== "string" || typeof c.a !== "string" || typeof c.o !== "string" || typeof c.e !== "number") return null;
+    if (c.k !== null && typeof c.k !== "string") return null;
+    return c.e > now.getTime() ? { projectId: c.p, attachmentId: c.a, keyId: c.k, origin: c.o } : null;
+  } catch {
+    return null;
+  }
+}
