@@ -44,6 +44,10 @@ import { getThread } from "@/lib/tools/mailboxes/get-thread";
 import { listMessages } from "@/lib/tools/mailboxes/list-messages";
 import { searchMessages } from "@/lib/tools/mailboxes/search-messages";
 import { getMessage } from "@/lib/tools/mailboxes/get-message";
+import { getAttachment } from "@/lib/tools/mailboxes/get-attachment";
+import { updateThread } from "@/lib/tools/mailboxes/update-thread";
+import { deleteThread } from "@/lib/tools/mailboxes/delete-thread";
+import { updateMessage } from "@/lib/tools/mailboxes/update-message";
 import { listListEntriesTool } from "@/lib/tools/mailboxes/list-list-entries";
 import { getListEntry } from "@/lib/tools/mailboxes/get-list-entry";
 import { createListEntryTool } from "@/lib/tools/mailboxes/create-list-entry";
@@ -93,9 +97,13 @@ export const tools: readonly AnyTool[] = [
   listThreads,
   searchThreads,
   getThread,
+  getAttachment,
+  updateThread,
+  deleteThread,
   listMessages,
   searchMessages,
   getMessage,
+  updateMessage,
   listListEntriesTool,
   getListEntry,
   createListEntryTool,
