@@ -9,6 +9,7 @@ import { fakeResolver, sendTo, waitFor } from "@/lib/mail/__tests__/helpers";
 import { addListEntry, addMailbox, mailEventsOf, messageByRfc, threadOf } from "@/lib/mail/__tests__/mail-store-helpers";
 import { startSmtpListener, type SmtpListener } from "@/lib/mail/inbound/smtp-listener";
 import { startApiServer } from "@/lib/testing/api-server";
+import { envSettings } from "@/lib/testing/env-settings";
 import { lastLedgerEntry } from "@/lib/testing/ledger";
 import { OWNER_EMAIL, OWNER_PASSWORD, seedProject } from "@/lib/testing/seed";
 
@@ -102,6 +103,28 @@ describe("quarantine list", () => {
     expect(a.body.messages).toMatchObject([{ id: outsider.id, category: "blocked", reason: "Not on this mailbox's receive allow list" }]);
     const b = await owner("GET", `/owner/quarantine?inbox_id=${plain.id}`, other.project.id);
     expect(b.body.messages).toMatchObject([{ id: projectBlocked.id, reason: "On the project's receive block list: bad@sender.example" }]);
+  });
+
+  it("says a trusted relay flagged spam", async () => {
+    const relays = envSettings("TRUSTED_RELAYS");
+    relays.set({ TRUSTED_RELAYS: "127.0.0.1" });
+    try {
+      const mb = await addMailbox(seeded.project.id, "qspam");
+      const rfc = `q-spam-${Date.now()}@sender.example`;
+      await sendTo(listener.port, {
+        from: "promo@sender.example",
+        to: mb.address,
+        subject: "Deal",
+        text: "buy",
+        messageId: `<${rfc}>`,
+        headers: { "X-Spam-Flag": "YES" },
+      });
+      const m = await messageByRfc(mb.id, rfc);
+      const res = await owner("GET", `/owner/quarantine?inbox_id=${mb.id}&category=spam`);
+      expect(res.body.messages).toMatchObject([{ id: m.id, category: "spam", reason: "A trusted relay (TRUSTED_RELAYS) marked it as spam." }]);
+    } finally {
+      relays.restore();
+    }
   });
 
   it("refuses a bad category, a foreign page token and another project's mailbox", async () => {
