@@ -1,20 +1,17 @@
 "use server";
 
 import { z } from "zod";
-import { changeThreadLabels, createOwnerMailbox, deleteOwnerMailbox, LABEL_RE, SYSTEM_LABELS } from "@/components/mailboxes/owner-mail-writes";
+import { createOwnerMailbox, deleteOwnerMailbox } from "@/components/mailboxes/owner-mail-writes";
 import { ownerAction } from "@/lib/auth/owner-action";
+import { labelThread } from "@/lib/mail/labels/label-thread";
+import { trashThread } from "@/lib/mail/labels/trash-thread";
+import { labelField } from "@/lib/tools/mailboxes/label-fields";
+import { toolOpOf } from "@/lib/tools/registry";
 
-// Ops of the tools these mirror (ARCHITECTURE §5a): create_inbox, delete_inbox, update_thread.
+// Ops of the tools these mirror (ARCHITECTURE §5a); create_inbox and delete_inbox are not registered yet, so their
+// ops are written out (toolOpOf("create_inbox") once they are).
 const CREATE_OP = "create.inbox";
 const DELETE_OP = "delete.inbox";
-const UPDATE_THREAD_OP = "update.thread";
-
-const userLabel = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .regex(LABEL_RE, "1–64 characters: a-z, 0-9 and . _ : / -")
-  .refine((l) => !SYSTEM_LABELS.has(l), "is a system label");
 
 /** The New mailbox dialog. */
 export const createMailboxAction = ownerAction(
@@ -46,33 +43,32 @@ export const deleteMailboxAction = ownerAction(
   { op: DELETE_OP },
 );
 
-/** The label editor: user labels only, at most 20 a call. */
+/** The label editor: the owner's labels follow the agents' rules (update_thread's labelField). */
 export const setThreadLabelsAction = ownerAction(
-  z.object({ threadId: z.string().min(1).max(64), addLabels: z.array(userLabel).max(20), removeLabels: z.array(userLabel).max(20) }),
+  z.object({ threadId: z.string().min(1).max(100), addLabels: z.array(labelField).max(20), removeLabels: z.array(labelField).max(20) }),
   async (ctx, input) => {
     ctx.subject = input.threadId;
-    return changeThreadLabels(ctx.db, { actor: ctx.actor, threadId: input.threadId, add: input.addLabels, remove: input.removeLabels });
+    return labelThread(ctx.db, { actor: ctx.actor, threadId: input.threadId, add: input.addLabels, remove: input.removeLabels });
   },
-  { op: UPDATE_THREAD_OP },
+  { op: toolOpOf("update_thread") },
 );
 
-/** Trash (or restore) a whole thread. */
+/** Moves a whole thread to the trash, as delete_thread does. */
 export const trashThreadAction = ownerAction(
-  z.object({ threadId: z.string().min(1).max(64), trash: z.boolean() }),
+  z.object({ threadId: z.string().min(1).max(100) }),
   async (ctx, input) => {
     ctx.subject = input.threadId;
-    const labels = ["trash"];
-    return changeThreadLabels(ctx.db, { actor: ctx.actor, threadId: input.threadId, add: input.trash ? labels : [], remove: input.trash ? [] : labels });
+    return trashThread(ctx.db, { actor: ctx.actor, threadId: input.threadId });
   },
-  { op: UPDATE_THREAD_OP },
+  { op: toolOpOf("delete_thread") },
 );
 
 /** Opening a thread reads it: `unread` goes from its messages, ledgered as the owner's update_thread. */
 export const markThreadReadAction = ownerAction(
-  z.object({ threadId: z.string().min(1).max(64) }),
+  z.object({ threadId: z.string().min(1).max(100) }),
   async (ctx, input) => {
     ctx.subject = input.threadId;
-    return changeThreadLabels(ctx.db, { actor: ctx.actor, threadId: input.threadId, add: [], remove: ["unread"] });
+    return labelThread(ctx.db, { actor: ctx.actor, threadId: input.threadId, add: [], remove: ["unread"] });
   },
-  { op: UPDATE_THREAD_OP },
+  { op: toolOpOf("update_thread") },
 );

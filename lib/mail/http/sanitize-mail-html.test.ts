@@ -11,7 +11,7 @@ import { defaultMailbox } from "@/lib/mail/project-address";
 import { seedProject } from "@/lib/testing/seed";
 
 /** The hostile corpus the Mailboxes screen must show inert (design §4 A, E5). */
-export const hostileHtml = [
+const hostileHtml = [
   "<p>Hello <b>owner</b></p>",
   "<script>window.__pwned = 1</script>",
   '<img src="x" onerror="window.__pwned = 2">',

@@ -30,11 +30,12 @@ export async function serveMailHtml(req: ApiRequest): Promise<Response> {
   if (!claim) return gone();
   const db = await getDb();
   const [row] = await db
-    .select({ html: mailMessages.html })
+    .select({ html: mailMessages.html, extractedHtml: mailMessages.extractedHtml })
     .from(mailMessages)
     .where(and(eq(mailMessages.id, claim.messageId), eq(mailMessages.projectId, claim.projectId)));
-  if (!row?.html) return gone();
-  return new Response(req.method === "HEAD" ? null : sanitizeMailHtml(row.html).html, {
+  const html = claim.extracted ? (row?.extractedHtml ?? row?.html) : row?.html;
+  if (!html) return gone();
+  return new Response(req.method === "HEAD" ? null : sanitizeMailHtml(html).html, {
     status: 200,
     headers: {
       "content-type": "text/html; charset=utf-8",
