@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { createKey, createKeyInput } from "@/lib/keys/create-key";
+import { keyRestrictions } from "@/lib/keys/key-restrictions";
 import { keyView, listKeys } from "@/lib/keys/list-keys";
 import { revokeKey } from "@/lib/keys/revoke-key";
 import { defineOwnerRoute } from "@/lib/owner-api/define-owner-route";
@@ -17,7 +18,8 @@ const keyShape = z.object({
 
 export const createKeyRoute = defineOwnerRoute({
   name: "keys_create",
-  description: "Creates an API key. The `secret` (brk_live_…) is returned only in this response.",
+  description:
+    "Creates an API key. The `secret` (brk_live_…) is returned only in this response. `mailbox_id` restricts its mailbox tools to one live mailbox of the project.",
   input: createKeyInput,
   output: keyShape.extend({ secret: z.string() }),
   rest: { method: "POST", path: "/keys" },
@@ -32,13 +34,31 @@ export const createKeyRoute = defineOwnerRoute({
 
 export const listKeysRoute = defineOwnerRoute({
   name: "keys_list",
-  description: "Lists the project's API keys with scopes and last use (never the secrets).",
+  description: "Lists the project's API keys with scopes, mailbox restriction and last use (never the secrets).",
   input: z.object({ include_revoked: z.boolean().default(false) }).strict(),
-  output: z.object({ keys: z.array(keyShape) }),
-  rest: { method: "GET", path: "/keys" },
-  handler: async (ctx, input) => ({
-    keys: (await listKeys(ctx.db, { actor: ctx.actor, includeRevoked: input.include_revoked })).map(keyView),
+  output: z.object({
+    keys: z.array(
+      keyShape.extend({
+        mailbox_email: z.string().nullable().describe("The address of the mailbox the key is restricted to; null when unrestricted."),
+        mailbox_deleted: z.boolean().describe("The mailbox it is restricted to was deleted: the key reaches no mailbox."),
+      }),
+    ),
   }),
+  rest: { method: "GET", path: "/keys" },
+  handler: async (ctx, input) => {
+    const keys = await listKeys(ctx.db, { actor: ctx.actor, includeRevoked: input.include_revoked });
+    const restrictions = await keyRestrictions(
+      ctx.db,
+      ctx.actor.projectId,
+      keys.map((k) => k.mailboxId),
+    );
+    return {
+      keys: keys.map((k) => {
+        const r = k.mailboxId ? restrictions.get(k.mailboxId) : undefined;
+        return { ...keyView(k), mailbox_email: r?.address ?? null, mailbox_deleted: k.mailboxId !== null && (r?.deleted ?? true) };
+      }),
+    };
+  },
 });
 
 export const revokeKeyRoute = defineOwnerRoute({
