@@ -17,24 +17,31 @@ const QUOTED = /^>/;
  */
 export function extractText(text: string | null, opts: { keepWhole: boolean }): string | null {
   if (text === null || opts.keepWhole) return text;
-  const lines = collapseQuotes(text.replace(/\r\n/g, "\n").split("\n"));
-  const head = lines.slice(0, HEAD_LINES).join("\n");
+  const { lines, more } = headLines(text);
+  const head = lines.join("\n");
   const reply = new EmailReplyParser().parseReply(head).trim();
   if (reply === "") return text;
   // A head with nothing hidden in it, and more below: the cut is not ours to guess.
-  if (lines.length > HEAD_LINES && reply === head.trim()) return text;
+  if (more && reply === head.trim()) return text;
   return reply;
 }
 
 /**
- * Each run of quoted lines as one `>` line: the parser hides quoted lines whatever they say, so this changes no
- * answer, only the work (a 20 KB quote is 400 lines).
+ * The first HEAD_LINES lines with each run of quoted lines as one `>` line (the parser hides quoted lines whatever
+ * they say, so this changes no answer, only the work: a 20 KB quote is 400 lines), read no further than needed.
  */
-function collapseQuotes(lines: string[]): string[] {
-  const out: string[] = [];
-  for (const line of lines) {
-    if (QUOTED.test(line) && out.length > 0 && out[out.length - 1] === ">") continue;
-    out.push(QUOTED.test(line) ? ">" : line);
+function headLines(text: string): { lines: string[]; more: boolean } {
+  const lines: string[] = [];
+  let start = 0;
+  while (start <= text.length) {
+    const nl = text.indexOf("\n", start);
+    const end = nl < 0 ? text.length : nl;
+    const line = text.slice(start, end > start && text.charCodeAt(end - 1) === 13 ? end - 1 : end);
+    start = end + 1;
+    const quoted = QUOTED.test(line);
+    if (quoted && lines[lines.length - 1] === ">") continue;
+    if (lines.length === HEAD_LINES) return { lines, more: true };
+    lines.push(quoted ? ">" : line);
   }
-  return out;
+  return { lines, more: false };
 }
