@@ -8,23 +8,27 @@ import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
+import { NativeSelect } from "@/components/ui/native-select";
 import { ScopePicker } from "@/components/api-keys/scope-picker";
 import { KeySecret } from "@/components/api-keys/key-secret";
 import type { ActionResult } from "@/lib/auth/owner-action";
 import { plural } from "@/lib/utils";
 
 type Created = { name: string; secret: string };
+/** A live mailbox the key may be restricted to. */
+export type MailboxChoice = { id: string; address: string; displayName: string | null };
 type CreateKeyDialogProps = {
   publicUrl: string;
   defaultOpen?: boolean;
-  createAction: (input: { name: string; scopes: string[] }) => Promise<ActionResult<Created>>;
+  mailboxes: MailboxChoice[];
+  createAction: (input: { name: string; scopes: string[]; mailbox_id: string | null }) => Promise<ActionResult<Created>>;
 };
 
-export function CreateKeyDialog({ publicUrl, defaultOpen, createAction }: CreateKeyDialogProps) {
+export function CreateKeyDialog({ publicUrl, defaultOpen, mailboxes, createAction }: CreateKeyDialogProps) {
   const router = useRouter();
   const [open, setOpen] = React.useState(Boolean(defaultOpen));
   const [scopes, setScopes] = React.useState<Set<string>>(new Set());
-  const [errors, setErrors] = React.useState<{ form?: string; name?: string; scopes?: string }>({});
+  const [errors, setErrors] = React.useState<{ form?: string; name?: string; scopes?: string; mailbox?: string }>({});
   const [created, setCreated] = React.useState<Created | null>(null);
   const [pending, startTransition] = React.useTransition();
 
@@ -39,12 +43,16 @@ export function CreateKeyDialog({ publicUrl, defaultOpen, createAction }: Create
 
   function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const name = String(new FormData(event.currentTarget).get("name") ?? "");
+    const form = new FormData(event.currentTarget);
+    const name = String(form.get("name") ?? "");
+    // "" is the "All mailboxes" option: no restriction.
+    const mailboxId = String(form.get("mailbox_id") ?? "") || null;
     startTransition(async () => {
-      const res = await createAction({ name, scopes: [...scopes] });
+      const res = await createAction({ name, scopes: [...scopes], mailbox_id: mailboxId });
       if (!res.ok) {
         const fe = res.fieldErrors ?? {};
-        return void setErrors({ form: fe.name || fe.scopes ? undefined : res.error, name: fe.name, scopes: fe.scopes });
+        const named = fe.name || fe.scopes || fe.mailbox_id;
+        return void setErrors({ form: named ? undefined : res.error, name: fe.name, scopes: fe.scopes, mailbox: fe.mailbox_id });
       }
       setErrors({});
       setCreated(res.data);
@@ -81,6 +89,21 @@ export function CreateKeyDialog({ publicUrl, defaultOpen, createAction }: Create
             </DialogHeader>
             <FormField id="key-name" label="Name" description="E.g. the agent or machine that will use it." error={errors.name}>
               <Input name="name" required maxLength={100} autoComplete="off" autoFocus placeholder="claude-code on laptop" />
+            </FormField>
+            <FormField
+              id="key-mailbox"
+              label="Restrict to mailbox"
+              description="A restricted key's mailbox tools see only that mailbox; it may not create or delete mailboxes or use the global lists. email_send always sends from the project address."
+              error={errors.mailbox}
+            >
+              <NativeSelect name="mailbox_id" defaultValue="">
+                <option value="">All mailboxes</option>
+                {mailboxes.map((m) => (
+                  <option key={m.id} value={m.id}>
+                    {m.displayName ? `${m.address} (${m.displayName})` : m.address}
+                  </option>
+                ))}
+              </NativeSelect>
             </FormField>
             <div className="grid gap-2">
               <div className="text-sm font-medium">Scopes</div>

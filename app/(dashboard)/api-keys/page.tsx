@@ -7,12 +7,15 @@ import { PageHeader } from "@/components/ui/page-header";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { CreateKeyDialog } from "@/components/api-keys/create-key-dialog";
+import { KeyMailbox } from "@/components/api-keys/key-mailbox";
 import { RevokeKeyButton } from "@/components/api-keys/revoke-key-button";
 import { ScopeBadges } from "@/components/api-keys/scope-badges";
 import { requireOwner } from "@/lib/auth/current-owner";
 import { getDb } from "@/lib/db/client";
 import { env } from "@/lib/env";
+import { keyRestrictions } from "@/lib/keys/key-restrictions";
 import { listKeys } from "@/lib/keys/list-keys";
+import { listMailboxes } from "@/lib/mail/mailboxes/list-mailboxes";
 import { createKeyAction, revokeKeyAction } from "./actions";
 
 export const metadata: Metadata = { title: "API keys" };
@@ -23,8 +26,20 @@ export default async function ApiKeysPage({ searchParams }: { searchParams: Sear
   const { actor } = await requireOwner();
   const params = await searchParams;
   const showRevoked = params.revoked === "1";
-  const keys = await listKeys(await getDb(), { actor, includeRevoked: showRevoked });
-  const create = <CreateKeyDialog publicUrl={env().publicUrl} defaultOpen={params.create === "1"} createAction={createKeyAction} />;
+  const db = await getDb();
+  const keys = await listKeys(db, { actor, includeRevoked: showRevoked });
+  const restrictions = await keyRestrictions(
+    db,
+    actor.projectId,
+    keys.map((k) => k.mailboxId),
+  );
+  // The restriction picker lists live mailboxes, oldest (the project address) first.
+  const mailboxes = (await listMailboxes(db, { actor, limit: 500, ascending: true, after: null })).map((m) => ({
+    id: m.id,
+    address: m.address,
+    displayName: m.displayName,
+  }));
+  const create = <CreateKeyDialog publicUrl={env().publicUrl} defaultOpen={params.create === "1"} mailboxes={mailboxes} createAction={createKeyAction} />;
 
   return (
     <>
@@ -39,6 +54,7 @@ export default async function ApiKeysPage({ searchParams }: { searchParams: Sear
                 <TableHead className="pl-4">Name</TableHead>
                 <TableHead>Key</TableHead>
                 <TableHead>Scopes</TableHead>
+                <TableHead>Mailbox</TableHead>
                 <TableHead>Created</TableHead>
                 <TableHead>Last used</TableHead>
                 <TableHead className="w-20 pr-4">
@@ -53,6 +69,9 @@ export default async function ApiKeysPage({ searchParams }: { searchParams: Sear
                   <TableCell className="font-mono text-xs text-muted-foreground">{k.prefix}…</TableCell>
                   <TableCell className="whitespace-normal">
                     <ScopeBadges scopes={k.scopes} />
+                  </TableCell>
+                  <TableCell>
+                    <KeyMailbox mailboxId={k.mailboxId} restriction={k.mailboxId ? restrictions.get(k.mailboxId) : undefined} />
                   </TableCell>
                   <TableCell className="text-muted-foreground">
                     <RelativeTime date={k.createdAt} />
