@@ -17,6 +17,9 @@ import { percentEncode } from "@/lib/testing/fuzz/percent-encode";
 import { markedArgs, rawUrlValue, spliceRaw, toolCase, type ToolCase } from "@/lib/testing/fuzz/tool-cases";
 import { tools } from "@/lib/tools/registry";
 import type { AnyTool } from "@/lib/tools/run-tool";
+import { keyPlan } from "@/lib/tools/casing/key-plan";
+import { toSnakeKeys } from "@/lib/tools/casing/rename-keys";
+import { seedMailbox, seedReceivedMail, type MailFixture } from "@/lib/testing/mail-fixture";
 
 /**
  * Every tool of the registry, over MCP (the SDK client, or raw JSON-RPC for bytes no client sends) and REST (raw
@@ -60,7 +63,8 @@ async function fixture(tool: AnyTool): Promise<Fixture> {
   await seedSource(seeded.actor, { name: "fuzz-src" });
   const [eventId] = await seedEvents(seeded.project.id, [{ type: "fuzz.seeded", payload: { n: 1 } }]);
   const { client, transport } = await connectMcp(server.url, seeded.secret);
-  const known = knownFor(tool, { eventId, source: "fuzz-src" });
+  const mail = tool.family === "mailboxes" ? await seedReceivedMail(seeded.project.id, (await seedMailbox(seeded.project.id)).id) : null;
+  const known = knownFor(tool, { eventId, source: "fuzz-src", mail });
   return { projectId: seeded.project.id, secret: seeded.secret, mcp: client, transport, known };
 }
 
@@ -69,7 +73,11 @@ async function fixture(tool: AnyTool): Promise<Fixture> {
  * add): the seeded event's id, source and type, so an inbox_wait given both answers at once instead of waiting its
  * second; the example's kv key and file path.
  */
-function knownFor(tool: AnyTool, seeded: { eventId: string; source: string }): Record<string, string[]> {
+function knownFor(tool: AnyTool, seeded: { eventId: string; source: string; mail: MailFixture | null }): Record<string, string[]> {
+  const { mail } = seeded;
+  if (mail) {
+    return { inboxId: [mail.inbox, mail.address], threadId: [mail.thread], messageId: [mail.message], attachmentId: [mail.attachment] };
+  }
   if (tool.name.startsWith("inbox_")) return { event_id: [seeded.eventId], source: ["brynth"], type: ["fuzz.seeded", "fuzz.*"] };
   if (tool.name === "source_remove") return { name: [seeded.source] };
   return { key: ["examples/greeting"], task_id: ["example-task"], path: ["examples/hello.txt"] };
@@ -142,7 +150,8 @@ const restHeaders = fc.record({ contentType: fc.constantFrom(...CONTENT_TYPES), 
 
 async function callRest(f: Fixture, tool: AnyTool, c: ToolCase, http: { contentType: string; ifMatch: string | null }): Promise<Outcome> {
   const args = (c.raw?.field === null ? {} : markedArgs(c)) as Record<string, unknown>;
-  const rest = { ...args };
+  // The mailbox family's REST callers write snake_case (design D4): fuzz what they would send.
+  const rest = tool.family === "mailboxes" ? (toSnakeKeys(keyPlan(tool.input, "input"), args) as Record<string, unknown>) : { ...args };
   const asUrl = (name: string, v: unknown) =>
     c.raw?.field === name ? (rawUrlValue(c) ?? "") : percentEncode(typeof v === "string" ? v : v === undefined ? "" : (JSON.stringify(v) ?? String(v)));
   let path = tool.rest.path;

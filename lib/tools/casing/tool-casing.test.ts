@@ -121,6 +121,14 @@ describe("arguments", () => {
     }
   });
 
+  it("refuses a NUL anywhere in a mailbox tool's arguments, naming the field as the caller wrote it", () => {
+    expect(refusal("mcp", { inboxId: "mbx_\u0000x" }).fields).toEqual(["inboxId"]);
+    expect(refusal("rest", { inbox_id: "mbx_\u0000x" }).fields).toEqual(["inbox_id"]);
+    expect(refusal("rest", { inbox_id: "m", metadata: { "k\u0000": "v" } }).fields).toEqual(["metadata.k\u0000"]);
+    // Brynth tools keep their own rules: a NUL inside a JSON value is data there.
+    expect(() => parseToolArgs(brynthTool, "mcp", { inboxId: "m", metadata: { k: "a\u0000b" } })).not.toThrow();
+  });
+
   it("refuses the other transport's casing as unknown, never as a synonym", () => {
     expect(refusal("rest", { inboxId: "m" })).toEqual({ message: expect.stringContaining("Unknown argument: inboxId"), fields: ["inbox_id", "inboxId"] });
     expect(refusal("mcp", { inbox_id: "m" }).fields).toEqual(["inboxId", "inbox_id"]);

@@ -3,6 +3,8 @@ import { keyPlan } from "@/lib/tools/casing/key-plan";
 import { parseSnakeArgs } from "@/lib/tools/casing/parse-snake-args";
 import { snakePath, toSnakeKeys } from "@/lib/tools/casing/rename-keys";
 import { AppError } from "@/lib/errors";
+import { fieldError } from "@/lib/disk/field-error";
+import { nulField } from "@/lib/tools/casing/nul-field";
 import { snakeSchema } from "@/lib/tools/casing/snake-schema";
 import type { ToolDefinition } from "@/lib/tools/define-tool";
 import { parseOrThrow } from "@/lib/validation";
@@ -23,9 +25,15 @@ export function toolView(tool: CasedTool, transport: Transport): { input: z.ZodT
   return { input: snakeArgs(tool, transport) ? snakeSchema(tool.input) : tool.input, output: snakeSchema(tool.output) };
 }
 
-/** Parses a call's arguments, written in the transport's casing, into the tool's own (camelCase) input. */
+/**
+ * Parses a call's arguments, written in the transport's casing, into the tool's own (camelCase) input. Mailbox
+ * tools also refuse a NUL anywhere in their arguments, named as the caller wrote it (mail is stored in text columns).
+ */
 export function parseToolArgs<I extends z.ZodType>(tool: { family: CasedTool["family"]; input: I }, transport: Transport, args: unknown): z.output<I> {
-  return snakeArgs(tool, transport) ? parseSnakeArgs(tool.input, args) : parseOrThrow(tool.input, args);
+  const input = snakeArgs(tool, transport) ? parseSnakeArgs(tool.input, args) : parseOrThrow(tool.input, args);
+  const nul = tool.family === "mailboxes" ? nulField(args) : null;
+  if (nul) throw fieldError(nul.join(".") || "(input)", "must not contain a NUL character (U+0000)");
+  return input;
 }
 
 /** A handler's checked output as the caller receives it: snake_case keys for the mailbox family. */
