@@ -62,7 +62,7 @@ export function MailboxesTable({ rows, deleteAction }: Props) {
               </TableCell>
               <TableCell className="text-muted-foreground">{m.lastActivityAt ? <RelativeTime date={m.lastActivityAt} /> : "—"}</TableCell>
               <TableCell className="pr-4 text-right">
-                {!m.isDefault && <DeleteMailboxButton inboxId={m.id} address={m.address} deleteAction={deleteAction} />}
+                <DeleteMailboxButton inboxId={m.id} address={m.address} deleteAction={deleteAction} />
               </TableCell>
             </TableRow>
           ))}

@@ -11,10 +11,10 @@ import { Input } from "@/components/ui/input";
 import { NativeSelect } from "@/components/ui/native-select";
 import type { ActionResult } from "@/lib/auth/owner-action";
 
-type CreateInput = { username: string; domainId: string; displayName?: string };
+type CreateInput = { username: string; domain: string; displayName?: string };
 type Props = {
   /** MAIL_DOMAIN first, then the project's verified domains: the only ones a mailbox can live on. */
-  domains: Array<{ id: string; domain: string }>;
+  domains: string[];
   createAction: (input: CreateInput) => Promise<ActionResult<{ id: string; address: string }>>;
 };
 
@@ -30,14 +30,15 @@ export function NewMailboxDialog({ domains, createAction }: Props) {
     const form = new FormData(event.currentTarget);
     const input = {
       username: String(form.get("username") ?? "").trim(),
-      domainId: String(form.get("domainId") ?? ""),
+      domain: String(form.get("domain") ?? ""),
       displayName: String(form.get("displayName") ?? "").trim() || undefined,
     };
     startTransition(async () => {
       const res = await createAction(input);
       if (!res.ok) {
+        // Zod's field errors come keyed; a domain function's fieldError names its field at the start of the message.
         const field = /^(username|domain|displayName): /.exec(res.error)?.[1];
-        return void setErrors(res.fieldErrors ?? (field ? { [field === "domain" ? "domainId" : field]: res.error } : { form: res.error }));
+        return void setErrors(res.fieldErrors ?? (field ? { [field]: res.error } : { form: res.error }));
       }
       setErrors({});
       setOpen(false);
@@ -69,11 +70,11 @@ export function NewMailboxDialog({ domains, createAction }: Props) {
           <FormField id="mailbox-username" label="Username" error={errors.username} description="Before the @: a-z, 0-9, '.', '_' and '-'">
             <Input name="username" required autoComplete="off" spellCheck={false} placeholder="support" />
           </FormField>
-          <FormField id="mailbox-domain" label="Domain" error={errors.domainId}>
-            <NativeSelect name="domainId" defaultValue={domains[0]?.id}>
+          <FormField id="mailbox-domain" label="Domain" error={errors.domain}>
+            <NativeSelect name="domain" defaultValue={domains[0]}>
               {domains.map((d) => (
-                <option key={d.id} value={d.id}>
-                  {d.domain}
+                <option key={d} value={d}>
+                  {d}
                 </option>
               ))}
             </NativeSelect>

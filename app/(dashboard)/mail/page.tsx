@@ -34,9 +34,7 @@ export default async function MailboxesPage({ searchParams }: { searchParams: Se
     page.map((m) => m.id),
   );
   const next = rows.length > PAGE ? encodeCursor({ at: page[page.length - 1].pageAt, id: page[page.length - 1].id }) : null;
-  const dialog = (
-    <NewMailboxDialog domains={domains.filter((d) => d.verified).map((d) => ({ id: d.id, domain: d.domain }))} createAction={createMailboxAction} />
-  );
+  const dialog = <NewMailboxDialog domains={domains.filter((d) => d.verified).map((d) => d.domain)} createAction={createMailboxAction} />;
 
   return (
     <>
