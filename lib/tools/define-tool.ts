@@ -46,6 +46,12 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
     ifMatch?: string;
     /** The output field sent back as the `ETag` header. */
     etag?: string;
+    /**
+     * REST-only downloads (a raw `.eml`, an attachment): the HTTP response is built from the call's output (as REST
+     * renders it, snake_case for the mailbox family) instead of being its JSON. The ledger still digests the JSON
+     * output, which names what was served; the bytes never pass through the tool's output.
+     */
+    respond?: (output: Record<string, unknown>, ctx: { actor: Actor; method: string }) => Promise<Response>;
   };
   /** Ledger operation name; default: the tool name with its first `_` as `.` (`session_hello` → `session.hello`). */
   op?: string;

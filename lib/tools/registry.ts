@@ -48,6 +48,11 @@ import { getAttachment } from "@/lib/tools/mailboxes/get-attachment";
 import { updateThread } from "@/lib/tools/mailboxes/update-thread";
 import { deleteThread } from "@/lib/tools/mailboxes/delete-thread";
 import { updateMessage } from "@/lib/tools/mailboxes/update-message";
+import { deleteMessage } from "@/lib/tools/mailboxes/delete-message";
+import { batchMessages } from "@/lib/tools/mailboxes/batch-messages";
+import { batchThreads } from "@/lib/tools/mailboxes/batch-threads";
+import { getRawMessage } from "@/lib/tools/mailboxes/get-raw-message";
+import { getMessageAttachment } from "@/lib/tools/mailboxes/get-message-attachment";
 import { listListEntriesTool } from "@/lib/tools/mailboxes/list-list-entries";
 import { getListEntry } from "@/lib/tools/mailboxes/get-list-entry";
 import { createListEntryTool } from "@/lib/tools/mailboxes/create-list-entry";
@@ -108,6 +113,12 @@ export const tools: readonly AnyTool[] = [
   getListEntry,
   createListEntryTool,
   deleteListEntryTool,
+  // REST-only (spec "Not available over MCP"): absent from tools/list, refused over MCP as unknown tools.
+  deleteMessage,
+  batchMessages,
+  batchThreads,
+  getRawMessage,
+  getMessageAttachment,
 ];
 
 const byName = new Map(tools.map((t) => [t.name, t]));

@@ -3,7 +3,8 @@ import { trashThread } from "@/lib/mail/labels/trash-thread";
 import { defineTool } from "@/lib/tools/define-tool";
 import { mailboxDelete } from "@/lib/tools/mailboxes/annotations";
 import { inboxIdField } from "@/lib/tools/mailboxes/inbox-fields";
-import { labelsOutput, threadIdField } from "@/lib/tools/mailboxes/label-fields";
+import { labelsOutput } from "@/lib/tools/mailboxes/label-fields";
+import { threadIdField } from "@/lib/tools/mailboxes/thread-fields";
 
 export const deleteThread = defineTool({
   name: "delete_thread",

@@ -4,7 +4,8 @@ import { findThreadAttachment } from "@/lib/mail/attachments/find-attachment";
 import { defineTool } from "@/lib/tools/define-tool";
 import { mailboxRead } from "@/lib/tools/mailboxes/annotations";
 import { inboxIdField } from "@/lib/tools/mailboxes/inbox-fields";
-import { attachmentIdField, threadIdField } from "@/lib/tools/mailboxes/label-fields";
+import { attachmentIdField } from "@/lib/tools/mailboxes/label-fields";
+import { threadIdField } from "@/lib/tools/mailboxes/thread-fields";
 
 export const getAttachment = defineTool({
   name: "get_attachment",

@@ -27,7 +27,11 @@ export const removeLabelsField = labelList("remove (a label also in addLabels is
 
 export const labelsOutput = z.array(z.string()).describe("The labels now set, system labels included.");
 
-export const threadIdField = z.string().min(1).max(100).describe("The thread: `thr_…` from list_threads or a message's `thread_id`.");
-export const messageIdField = z.string().min(1).max(998).describe("The message: `msg_…` from list_messages, or its RFC Message-ID (`<…@…>`) within the inbox.");
-
 export const attachmentIdField = z.string().min(1).max(100).describe("The attachment: `att_…`, listed on its message by get_thread or get_message.");
+
+/** `label` needs labels; the other actions refuse them, so a mistyped action never silently ignores them. */
+export function checkBatchLabels(v: { action: string; addLabels: string[]; removeLabels: string[] }, ctx: z.RefinementCtx) {
+  const given = v.addLabels.length + v.removeLabels.length > 0;
+  if (v.action === "label" && !given) ctx.addIssue({ code: "custom", path: ["addLabels"], message: "action label needs addLabels or removeLabels" });
+  if (v.action !== "label" && given) ctx.addIssue({ code: "custom", path: ["addLabels"], message: `labels are only taken with action label, not ${v.action}` });
+}

@@ -3,7 +3,8 @@ import { labelMessage } from "@/lib/mail/labels/label-message";
 import { defineTool } from "@/lib/tools/define-tool";
 import { mailboxUpdate } from "@/lib/tools/mailboxes/annotations";
 import { inboxIdField } from "@/lib/tools/mailboxes/inbox-fields";
-import { addLabelsField, labelsOutput, messageIdField, removeLabelsField } from "@/lib/tools/mailboxes/label-fields";
+import { addLabelsField, labelsOutput, removeLabelsField } from "@/lib/tools/mailboxes/label-fields";
+import { messageIdField } from "@/lib/tools/mailboxes/message-fields";
 
 export const updateMessage = defineTool({
   name: "update_message",

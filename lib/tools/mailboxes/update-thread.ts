@@ -3,7 +3,8 @@ import { labelThread } from "@/lib/mail/labels/label-thread";
 import { defineTool } from "@/lib/tools/define-tool";
 import { mailboxUpdate } from "@/lib/tools/mailboxes/annotations";
 import { inboxIdField } from "@/lib/tools/mailboxes/inbox-fields";
-import { addLabelsField, labelsOutput, removeLabelsField, threadIdField } from "@/lib/tools/mailboxes/label-fields";
+import { addLabelsField, labelsOutput, removeLabelsField } from "@/lib/tools/mailboxes/label-fields";
+import { threadIdField } from "@/lib/tools/mailboxes/thread-fields";
 
 export const updateThread = defineTool({
   name: "update_thread",
