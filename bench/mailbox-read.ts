@@ -1,0 +1,194 @@
+/**
+ * The mailbox read path under load (design §4 A "Benchmarks"), against baselines measured in the same run:
+ * (a) search_messages and search_threads over MCP on 100k messages, 4 clients, five query shapes (common, rare,
+ *     two-term, or, phrase): p50/p99 per shape, vs the raw SQL statement run in the server's process;
+ * (b) list_messages (10 a page, previews) over MCP, 10 connections: calls/s, p99, the largest result in bytes, vs
+ *     whoami over the same MCP path (the pipeline's own cost);
+ * (c) get_thread of a 50-message thread of 20 KB messages over MCP (the 19,000-byte ladder runs on every call):
+ *     calls/s and the share of results within the budget, vs the same call over REST (never shortened), plus
+ *     fitMcpResult's CPU per call measured here on the REST result.
+ * Brynth runs as its fast path in its own process (bench/support/mailbox-read-server.ts), seeded with bulk INSERTs.
+ * Run: npx tsx bench/mailbox-read.ts   (BENCH_DB=pglite for embedded PGlite; MESSAGES=100000 SECONDS=5)
+ */
+import { mkdtempSync } from "node:fs";
+import { Agent, request } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fitMcpResult, MCP_RESULT_BYTES } from "@/lib/tools/result-budget";
+import { closedLoop, percentiles } from "./support/load";
+import { freshDatabase, startProcess } from "./support/processes";
+
+const SECONDS = Number(process.env.SECONDS ?? 5);
+const PGLITE = process.env.BENCH_DB === "pglite";
+const QUERIES = { common: "invoice", rare: "zebrafish", two_term: "refund pricing", or: "narwhal or quokka", phrase: '"password reset"' };
+const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+
+function http(method: string, url: string, body: string | undefined, headers: Record<string, string>): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method, agent, headers: body ? { "content-length": String(Buffer.byteLength(body)), ...headers } : headers }, (res) => {
+      let data = "";
+      res.setEncoding("utf8");
+      res.on("data", (c) => (data += c));
+      res.on("end", () => resolve({ status: res.statusCode!, body: data }));
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+/** An MCP session over plain HTTP: initialize once, then tools/call returning the text item. */
+async function mcpSession(base: string, key: string) {
+  const headers = { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: `Bearer ${key}` };
+  const init = JSON.stringify({
+    jsonrpc: "2.0",
+    id: 0,
+    method: "initialize",
+    params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "bench", version: "1" } },
+  });
+  const res = await fetch(`${base}/mcp`, { method: "POST", headers, body: init });
+  const session = res.headers.get("mcp-session-id")!;
+  await res.text();
+  const callHeaders = { ...headers, "mcp-session-id": session, "mcp-protocol-version": "2025-06-18" };
+  return async (name: string, args: Record<string, unknown>) => {
+    const r = await http(
+      "POST",
+      `${base}/mcp`,
+      JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } }),
+      callHeaders,
+    );
+    const parsed = JSON.parse(r.body);
+    if (r.status !== 200 || !parsed.result || parsed.result.isError) throw new Error(`${name}: ${r.body.slice(0, 300)}`);
+    return parsed.result.content[0].text as string;
+  };
+}
+
+type Call = Awaited<ReturnType<typeof mcpSession>>;
+
+async function searchPhase(sessions: Call[], boxes: string[], tool: "search_messages" | "search_threads") {
+  const out: Record<string, unknown> = {};
+  for (const [shape, q] of Object.entries(QUERIES)) {
+    let n = 0;
+    const call = (w: number) => sessions[w](tool, { inboxId: boxes[n++ % boxes.length], q }).then(() => undefined);
+    for (let i = 0; i < 20; i++) await call(i % 4);
+    out[shape] = await closedLoop(4, SECONDS, call);
+  }
+  return out;
+}
+
+async function main() {
+  const dataDir = mkdtempSync(join(tmpdir(), "brynth-bench-mailbox-"));
+  const db = PGLITE ? null : await freshDatabase("brynth_bench_mailbox_read");
+  const { child, match } = await startProcess(
+    process.execPath,
+    [...(process.env.BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean), "--import", "tsx", "bench/support/mailbox-read-server.ts"],
+    {
+      ...(db ? { DATABASE_URL: db.url, DATABASE_POOL_SIZE: "20" } : { DATABASE_URL: undefined }),
+      DATA_DIR: dataDir,
+      APP_SECRET: "bench-secret-bench-secret-bench-secret",
+      NODE_ENV: "production",
+      LOG_LEVEL: "warn",
+      MESSAGES: process.env.MESSAGES,
+    },
+    /ready (\S+) (\S+) (\S+) (\S+) (\{.*\})/,
+  );
+  const [, base, key, boxList, bigThread, seeded] = match;
+  const boxes = boxList.split(",");
+  const server = JSON.parse(seeded) as { seed_seconds: number; raw_sql: Record<string, unknown> };
+  const sessions = await Promise.all(Array.from({ length: 10 }, () => mcpSession(base, key)));
+
+  // (a) search over MCP vs the raw statement.
+  const searchMessages = await searchPhase(sessions, boxes, "search_messages");
+  const searchThreads = await searchPhase(sessions, boxes, "search_threads");
+
+  // (b) list_messages, 10 a page, vs whoami over the same path.
+  let maxListBytes = 0;
+  let n = 0;
+  const list = async (w: number) => {
+    const text = await sessions[w]("list_messages", { inboxId: boxes[n++ % boxes.length], limit: 10 });
+    maxListBytes = Math.max(maxListBytes, Buffer.byteLength(text));
+  };
+  for (let i = 0; i < 50; i++) await list(i % 10);
+  const listed = await closedLoop(10, SECONDS, list);
+  const whoami = (w: number) => sessions[w]("whoami", {}).then(() => undefined);
+  for (let i = 0; i < 50; i++) await whoami(i % 10);
+  const whoamiResult = await closedLoop(10, SECONDS, whoami);
+
+  // (c) get_thread of the 50 × 20 KB thread: MCP (budgeted) vs REST (in full).
+  let within = 0;
+  let over = 0;
+  let maxMcpBytes = 0;
+  const getThread = async (w: number) => {
+    const text = await sessions[w]("get_thread", { threadId: bigThread, limit: 50 });
+    const bytes = Buffer.byteLength(text);
+    maxMcpBytes = Math.max(maxMcpBytes, bytes);
+    if (bytes <= MCP_RESULT_BYTES) within++;
+    else over++;
+  };
+  for (let i = 0; i < 20; i++) await getThread(i % 10);
+  const threadMcp = await closedLoop(10, SECONDS, getThread);
+  let restBytes = 0;
+  let restBody = "";
+  const getThreadRest = async () => {
+    const r = await http("GET", `${base}/api/v1/threads/${bigThread}?limit=50`, undefined, { authorization: `Bearer ${key}` });
+    if (r.status !== 200) throw new Error(`REST ${r.status}`);
+    restBytes = Buffer.byteLength(r.body);
+    restBody = r.body;
+  };
+  for (let i = 0; i < 20; i++) await getThreadRest();
+  const threadRest = await closedLoop(10, SECONDS, getThreadRest);
+  // The ladder's CPU on this very result, in this process.
+  const full = JSON.parse(restBody) as Record<string, unknown>;
+  const fitTimes: number[] = [];
+  for (let i = 0; i < 200; i++) {
+    const t = performance.now();
+    fitMcpResult(full, { fix: "GET /api/v1/threads/thr_big" });
+    fitTimes.push(performance.now() - t);
+  }
+
+  child.kill("SIGTERM");
+  await db?.drop();
+  console.log(
+    JSON.stringify(
+      {
+        bench: "mailbox read path",
+        database: PGLITE ? "pglite" : "postgres",
+        messages: Number(process.env.MESSAGES ?? 100_000),
+        seconds_per_phase: SECONDS,
+        seed_seconds: server.seed_seconds,
+        search: {
+          clients: 4,
+          search_messages_mcp: searchMessages,
+          search_threads_mcp: searchThreads,
+          raw_sql_baseline: server.raw_sql,
+          targets: PGLITE ? { search_messages_p99_ms: 60, search_threads_p99_ms: 100 } : { search_messages_p99_ms: 25, search_threads_p99_ms: 40 },
+        },
+        list_messages: {
+          connections: 10,
+          mcp: listed,
+          max_result_bytes: maxListBytes,
+          whoami_baseline: whoamiResult,
+          targets: { calls_per_s: 1000, p99_ms: 30, max_result_bytes: MCP_RESULT_BYTES },
+        },
+        get_thread_50x20kb: {
+          connections: 10,
+          mcp: threadMcp,
+          mcp_within_budget: within,
+          mcp_over_budget: over,
+          mcp_max_bytes: maxMcpBytes,
+          rest: threadRest,
+          rest_bytes: restBytes,
+          fit_mcp_result_ms: percentiles(fitTimes),
+          targets: { calls_per_s: 300, within_budget: "100%", fit_ms: 2 },
+        },
+      },
+      null,
+      2,
+    ),
+  );
+  process.exit(0);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
