@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { batchThreads as runBatch } from "@/lib/mail/batch/batch-threads";
 import { defineTool } from "@/lib/tools/define-tool";
-import { mailboxUpdate } from "@/lib/tools/mailboxes/annotations";
+import { mailboxCreate } from "@/lib/tools/mailboxes/annotations";
 import { batchActionField, batchIdsField, batchResult, batchScopes } from "@/lib/tools/mailboxes/batch-fields";
 import { inboxIdField } from "@/lib/tools/mailboxes/inbox-fields";
 import { addLabelsField, checkBatchLabels, removeLabelsField } from "@/lib/tools/mailboxes/label-fields";
@@ -27,9 +27,10 @@ export const batchThreads = defineTool({
     .strict()
     .superRefine(checkBatchLabels),
   output: z.object({ action: batchActionField, results: z.array(batchResult(threadOutput)) }),
-  annotations: { ...mailboxUpdate, destructiveHint: true, idempotentHint: true, title: "Batch threads" },
+  // REST-only, so no client sees these hints; a verb outside the spec's rule (read, update, delete) takes "neither".
+  annotations: { ...mailboxCreate, title: "Batch threads" },
   rest: { method: "POST", path: "/threads/batch" },
-  example: { action: "get", ids: ["{{thread}}"] },
+  example: { inboxId: "{{inbox}}", action: "get", ids: ["{{thread}}"] },
   handler: async (ctx, input) => {
     const results = await runBatch(ctx.db, {
       actor: ctx.actor,
