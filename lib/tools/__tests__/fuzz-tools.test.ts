@@ -174,6 +174,8 @@ async function callRest(f: Fixture, tool: AnyTool, c: ToolCase, http: { contentT
   const res = await send(() => rawHttp(server.url, { method: tool.rest.method, path: `/api/v1${path}`, headers, body }));
   if ("failure" in res) return { refused: true, failure: res.failure };
   if (res.status === 431 || res.status === 414) return { refused: true, code: String(res.status) }; // node's own limit on a 100k-character URL
+  // A download (rest.respond: a raw .eml, an attachment) answers 2xx with its bytes, not JSON.
+  if (tool.rest.respond && res.status >= 200 && res.status < 300) return { refused: false };
   let code: string | undefined;
   try {
     code = JSON.parse(res.body).error?.code;
