@@ -16,9 +16,10 @@ export class ApiKeysPage {
   }
 
   /** Creates a key in the dialog and returns the secret it shows once (the dialog stays open). */
-  async createKey(name: string, scopes: string[]): Promise<string> {
+  async createKey(name: string, scopes: string[], opts: { mailboxId?: string } = {}): Promise<string> {
     const dialog = await this.openCreateDialog();
     await dialog.getByLabel("Name").fill(name);
+    if (opts.mailboxId) await dialog.getByLabel("Restrict to mailbox").selectOption(opts.mailboxId);
     for (const scope of scopes) await dialog.getByLabel(scope, { exact: true }).check();
     await dialog.getByRole("button", { name: "Create key" }).click();
     const secret = this.page.getByLabel("New API key");
