@@ -40,7 +40,6 @@ export function MessageBody({ htmlUrl, htmlWithImagesUrl, remoteImages, text, su
         src={images && htmlWithImagesUrl ? htmlWithImagesUrl : htmlUrl}
         sandbox="allow-popups allow-popups-to-escape-sandbox"
         referrerPolicy="no-referrer"
-        loading="lazy"
         className="h-[28rem] w-full rounded-md border bg-white"
       />
     </div>
