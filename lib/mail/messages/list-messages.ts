@@ -1,13 +1,14 @@
-import { and, eq, or, sql, type SQL } from "drizzle-orm";
+import { and, or, sql, type SQL } from "drizzle-orm";
 import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
 import { keysetAfter, keysetAt, keysetOrder, type PageKey } from "@/lib/db/keyset";
 import { mailMessages, messageColumns } from "@/lib/db/schema/mail";
-import { mailboxScope } from "@/lib/mail/mailboxes/mailbox-scope";
+import { mailScope } from "@/lib/mail/messages/mail-scope";
 import { attachmentsOf } from "@/lib/mail/messages/attachments-of";
 import {
   arrayContainsAll,
-  inMailboxes,
+  type MailScope,
+  scopeCondition,
   columnContainsAll,
   containsPattern,
   hasAllLabels,
@@ -32,12 +33,22 @@ export interface MessageFilter extends IncludeFlags {
  * messages only when asked for. `limit` rows after `after` with their attachment metadata, no bodies.
  */
 export async function listMessages(db: Executor, opts: { actor: Actor; filter: MessageFilter; limit: number; ascending: boolean; page: PageKey | null }) {
+  const scope = await mailScope(db, opts.actor, opts.filter.inboxId);
+  const rows = await messageListQuery(db, { ...opts, scope });
+  const files = await attachmentsOf(
+    db,
+    opts.actor.projectId,
+    rows.map((r) => r.id),
+  );
+  return rows.map((r) => ({ pageAt: r.pageAt, id: r.id, view: messageItemView(r, files.get(r.id) ?? []) }));
+}
+
+/** The statement of one page, unawaited, so the plan test can EXPLAIN exactly what runs. */
+export function messageListQuery(db: Executor, opts: { scope: MailScope; filter: MessageFilter; limit: number; ascending: boolean; page: PageKey | null }) {
   const f = opts.filter;
-  const { mailboxId } = await mailboxScope(db, opts.actor, f.inboxId);
   const m = mailMessages;
   const where: (SQL | undefined)[] = [
-    eq(m.projectId, opts.actor.projectId),
-    inMailboxes(m.mailboxId, opts.actor.projectId, mailboxId),
+    scopeCondition(m, opts.scope),
     shownMessage(f),
     f.before ? sql`${m.msgAt} < ${f.before.toISOString()}::timestamptz` : undefined,
     f.after ? sql`${m.msgAt} > ${f.after.toISOString()}::timestamptz` : undefined,
@@ -48,16 +59,10 @@ export async function listMessages(db: Executor, opts: { actor: Actor; filter: M
     ...columnContainsAll(m.subject, f.subject),
     opts.page ? keysetAfter(m.msgAt, m.id, opts.page, opts.ascending) : undefined,
   ];
-  const rows = await db
+  return db
     .select({ ...messageColumns, pageAt: keysetAt(m.msgAt) })
     .from(m)
     .where(and(...where))
     .orderBy(...keysetOrder(m.msgAt, m.id, opts.ascending))
     .limit(opts.limit);
-  const files = await attachmentsOf(
-    db,
-    opts.actor.projectId,
-    rows.map((r) => r.id),
-  );
-  return rows.map((r) => ({ pageAt: r.pageAt, id: r.id, view: messageItemView(r, files.get(r.id) ?? []) }));
 }

@@ -49,11 +49,32 @@ export function shownMessage(f: IncludeFlags, m: { category: AnyColumn | SQL; la
   return f.includeTrash ? category : sql`(${category} and not ${m.labels} @> '["trash"]'::jsonb)`;
 }
 
+/** Where a list or search looks: one mailbox, or the project without its deleted mailboxes. */
+export interface MailScope {
+  projectId: string;
+  mailboxId: string | null;
+  /** Project-wide only: mailboxes deleted (soft) whose mail must not show. Usually none. */
+  deletedMailboxIds: string[];
+}
+
 /**
- * The mailbox condition of a list or search: the one mailbox mailboxScope chose, or (project-wide) the project's
- * live mailboxes, so mail of a deleted inbox never shows in a project-wide list.
+ * The scope as SQL over a table's project_id and mailbox_id columns.
+ *
+ * One mailbox: the (mailbox_id, …) indexes must drive the walk. The project check is made on the mailbox row, as
+ * a one-time filter: with `project_id = $1` offered on the table itself, the planner may walk the project's
+ * (project_id, msg_at, id) index and filter by mailbox instead, which for a quiet inbox of a busy project reads the
+ * whole project (read-plans.test.ts caught it).
+ *
+ * Project-wide: the deleted mailboxes are excluded by a list read beforehand rather than a join, so the walk stays
+ * the (project_id, …) index in sort order instead of a per-mailbox scan and a sort of every thread.
  */
-export const inMailboxes = (column: AnyColumn, projectId: string, mailboxId: string | null): SQL =>
-  mailboxId
-    ? sql`${column} = ${mailboxId}`
-    : sql`${column} in (select ${mailboxes.id} from ${mailboxes} where ${mailboxes.projectId} = ${projectId} and ${mailboxes.deletedAt} is null)`;
+export function scopeCondition(cols: { projectId: AnyColumn; mailboxId: AnyColumn }, scope: MailScope): SQL {
+  if (scope.mailboxId) {
+    return sql`${cols.mailboxId} = ${scope.mailboxId} and exists (select 1 from ${mailboxes} where ${mailboxes.id} = ${scope.mailboxId} and ${mailboxes.projectId} = ${scope.projectId})`;
+  }
+  if (scope.deletedMailboxIds.length === 0) return sql`${cols.projectId} = ${scope.projectId}`;
+  return sql`${cols.projectId} = ${scope.projectId} and ${cols.mailboxId} not in (${sql.join(
+    scope.deletedMailboxIds.map((id) => sql`${id}`),
+    sql`, `,
+  )})`;
+}

@@ -1,10 +1,10 @@
-import { and, eq, type SQL } from "drizzle-orm";
+import { and, type SQL } from "drizzle-orm";
 import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
 import { keysetAfter, keysetAt, keysetOrder, type PageKey } from "@/lib/db/keyset";
 import { mailMessages, messageColumns } from "@/lib/db/schema/mail";
-import { mailboxScope } from "@/lib/mail/mailboxes/mailbox-scope";
-import { inMailboxes } from "@/lib/mail/messages/match-filters";
+import { mailScope } from "@/lib/mail/messages/mail-scope";
+import { scopeCondition } from "@/lib/mail/messages/match-filters";
 import { attachmentsOf } from "@/lib/mail/messages/attachments-of";
 import { messageItemView } from "@/lib/mail/messages/message-view";
 import { searchMatch } from "@/lib/mail/messages/search-match";
@@ -17,11 +17,10 @@ export async function searchMessages(
   db: Executor,
   opts: { actor: Actor; inboxId?: string; q: string; before?: Date; after?: Date; limit: number; page: PageKey | null },
 ) {
-  const { mailboxId } = await mailboxScope(db, opts.actor, opts.inboxId);
+  const scope = await mailScope(db, opts.actor, opts.inboxId);
   const m = mailMessages;
   const where: (SQL | undefined)[] = [
-    eq(m.projectId, opts.actor.projectId),
-    inMailboxes(m.mailboxId, opts.actor.projectId, mailboxId),
+    scopeCondition(m, scope),
     ...searchMatch(opts.q, opts),
     opts.page ? keysetAfter(m.msgAt, m.id, opts.page, false) : undefined,
   ];

@@ -1,12 +1,13 @@
-import { and, eq, getTableColumns, sql, type SQL } from "drizzle-orm";
+import { and, getTableColumns, sql, type SQL } from "drizzle-orm";
 import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
 import { keysetAfter, keysetAt, keysetOrder, type PageKey } from "@/lib/db/keyset";
 import { mailMessages, mailThreads } from "@/lib/db/schema/mail";
-import { mailboxScope } from "@/lib/mail/mailboxes/mailbox-scope";
+import { mailScope } from "@/lib/mail/messages/mail-scope";
 import {
   arrayContainsAll,
-  inMailboxes,
+  type MailScope,
+  scopeCondition,
   columnContainsAll,
   hasAllLabels,
   type IncludeFlags,
@@ -35,14 +36,19 @@ export interface ThreadFilter extends IncludeFlags {
  * messages), sorted by last_message_at on the (mailbox_id, last_message_at, id) index.
  */
 export async function listThreads(db: Executor, opts: { actor: Actor; filter: ThreadFilter; limit: number; ascending: boolean; page: PageKey | null }) {
+  const scope = await mailScope(db, opts.actor, opts.filter.inboxId);
+  const rows = await threadListQuery(db, { ...opts, scope });
+  return rows.map((r) => ({ pageAt: r.pageAt, id: r.id, view: threadView(r) }));
+}
+
+/** The statement of one page, unawaited, so the plan test can EXPLAIN exactly what runs. */
+export function threadListQuery(db: Executor, opts: { scope: MailScope; filter: ThreadFilter; limit: number; ascending: boolean; page: PageKey | null }) {
   const f = opts.filter;
-  const { mailboxId } = await mailboxScope(db, opts.actor, f.inboxId);
   const t = mailThreads;
   const hidden = includesHidden(f);
   const at = hidden ? t.lastMessageAt : t.visibleAt;
   const where: (SQL | undefined)[] = [
-    eq(t.projectId, opts.actor.projectId),
-    inMailboxes(t.mailboxId, opts.actor.projectId, mailboxId),
+    scopeCondition(t, opts.scope),
     hidden
       ? sql`exists (select 1 from ${mailMessages} m where m.thread_id = ${t.id} and ${shownMessage(f, { category: sql`m.category`, labels: sql`m.labels` })})`
       : sql`${t.visibleAt} is not null`,
@@ -54,11 +60,10 @@ export async function listThreads(db: Executor, opts: { actor: Actor; filter: Th
     ...columnContainsAll(t.subject, f.subject),
     opts.page ? keysetAfter(at, t.id, opts.page, opts.ascending) : undefined,
   ];
-  const rows = await db
+  return db
     .select({ ...getTableColumns(t), pageAt: keysetAt(at) })
     .from(t)
     .where(and(...where))
     .orderBy(...keysetOrder(at, t.id, opts.ascending))
     .limit(opts.limit);
-  return rows.map((r) => ({ pageAt: r.pageAt, id: r.id, view: threadView(r) }));
 }

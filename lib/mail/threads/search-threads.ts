@@ -3,8 +3,8 @@ import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
 import { keysetAfter, keysetAt, type PageKey } from "@/lib/db/keyset";
 import { mailMessages, mailThreads } from "@/lib/db/schema/mail";
-import { mailboxScope } from "@/lib/mail/mailboxes/mailbox-scope";
-import { inMailboxes } from "@/lib/mail/messages/match-filters";
+import { mailScope } from "@/lib/mail/messages/mail-scope";
+import { scopeCondition } from "@/lib/mail/messages/match-filters";
 import { searchMatch } from "@/lib/mail/messages/search-match";
 import { threadView } from "@/lib/mail/threads/thread-view";
 
@@ -21,7 +21,7 @@ export async function searchThreads(
   db: Executor,
   opts: { actor: Actor; inboxId?: string; q: string; before?: Date; after?: Date; limit: number; page: PageKey | null },
 ) {
-  const { mailboxId } = await mailboxScope(db, opts.actor, opts.inboxId);
+  const scope = await mailScope(db, opts.actor, opts.inboxId);
   const m = mailMessages;
   const t = mailThreads;
   const match = searchMatch(opts.q, opts);
@@ -29,14 +29,7 @@ export async function searchThreads(
   const hits = db
     .select({ threadId: m.threadId, msgAt: m.msgAt })
     .from(m)
-    .where(
-      and(
-        eq(m.projectId, opts.actor.projectId),
-        inMailboxes(m.mailboxId, opts.actor.projectId, mailboxId),
-        ...match,
-        page ? sql`${m.msgAt} <= ${page.at}::timestamptz` : undefined,
-      ),
-    )
+    .where(and(scopeCondition(m, scope), ...match, page ? sql`${m.msgAt} <= ${page.at}::timestamptz` : undefined))
     .orderBy(desc(m.msgAt), desc(m.id))
     .limit(THREAD_SEARCH_CANDIDATES)
     .as("hits");
