@@ -2,8 +2,9 @@ import { sql, type AnyColumn, type SQL } from "drizzle-orm";
 import { mailboxes, mailMessages } from "@/lib/db/schema/mail";
 
 /**
- * The filters list_threads and list_messages share (design §1.4). Substring filters are case-insensitive and every
- * given value must match; `_`, `%` and `\` are the caller's characters, never LIKE wildcards.
+ * The conditions the thread and message lists and searches share: scope, hidden kinds and the filters of design
+ * §1.4. Substring filters are case-insensitive and every given value must match; `_`, `%` and `\` are the
+ * caller's characters, never LIKE wildcards.
  */
 
 const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
