@@ -22,6 +22,16 @@ export class MailboxesPage {
     return `${username}@${domain}`;
   }
 
+  /** Deletes a mailbox from the table, typing its address to confirm. */
+  async deleteMailbox(address: string) {
+    await this.page.getByRole("button", { name: `Delete ${address}` }).click();
+    const dialog = this.page.getByRole("alertdialog", { name: `Delete ${address}?` });
+    await expect(dialog.getByRole("button", { name: "Delete mailbox" })).toBeDisabled();
+    await dialog.getByRole("textbox").fill(address);
+    await dialog.getByRole("button", { name: "Delete mailbox" }).click();
+    await expect(this.page.getByText(`${address} deleted`)).toBeVisible();
+  }
+
   /** Turns an include toggle on (Spam, Blocked, Unauthenticated, Trash) and applies the filters. */
   async include(kind: "Spam" | "Blocked" | "Unauthenticated" | "Trash") {
     const filters = this.page.getByRole("form", { name: "Thread filters" });
