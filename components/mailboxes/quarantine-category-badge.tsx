@@ -12,7 +12,7 @@ export function QuarantineCategoryBadge({ category, reason }: { category: Quaran
   return (
     <div className="grid gap-1">
       <Badge variant={look[category].variant}>{look[category].label}</Badge>
-      <span className="max-w-72 text-xs text-muted-foreground">{reason}</span>
+      <span className="max-w-72 text-xs whitespace-normal text-muted-foreground [overflow-wrap:anywhere]">{reason}</span>
     </div>
   );
 }

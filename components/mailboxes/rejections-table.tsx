@@ -46,7 +46,7 @@ export function RejectionsTable({ rows }: { rows: RejectionRowView[] }) {
               <TableCell>
                 <Badge variant={r.smtpCode.startsWith("4") ? "warning" : "destructive"}>{r.smtpCode}</Badge>
               </TableCell>
-              <TableCell className="pr-4 text-sm">{r.reason}</TableCell>
+              <TableCell className="max-w-96 pr-4 text-sm whitespace-normal">{r.reason}</TableCell>
             </TableRow>
           ))}
         </TableBody>
