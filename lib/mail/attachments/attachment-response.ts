@@ -11,5 +11,6 @@ export async function attachmentResponse(f: { blobKey: string; name: string; con
   if (method === "HEAD") return new Response(null, { status: 200, headers });
   const object = await (await getBlobStore()).get(f.blobKey);
   if (!object) throw new AppError("NOT_FOUND", "The stored bytes of this item are gone.", { fix: "The message may have been deleted; list it again." });
-  return new Response(object.body, { status: 200, headers });
+  // The store knows the exact length; a row's size (a raw message's, counted on arrival) is only a record of it.
+  return new Response(object.body, { status: 200, headers: { ...headers, "content-length": String(object.size) } });
 }
