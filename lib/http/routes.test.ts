@@ -8,7 +8,13 @@ import { findRoute, nextHandler, routes } from "@/lib/http/routes";
 const routeFiles = import.meta.glob<Record<string, unknown>>("/app/**/route.ts");
 const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
 /** Route files that stay Next's alone: they need Next's request scope (next-auth, the dashboard's session). */
-const NEXT_ONLY = ["app/api/auth/[...nextauth]/route.ts", "app/(dashboard)/ledger/export/route.ts", "app/(dashboard)/ledger/verify/route.ts"];
+const NEXT_ONLY = [
+  "app/api/auth/[...nextauth]/route.ts",
+  "app/(dashboard)/ledger/export/route.ts",
+  "app/(dashboard)/ledger/verify/route.ts",
+  // The owner's mail attachment download: the dashboard session, like the ledger export.
+  "app/(dashboard)/mail/[inbox]/attachments/[attachment]/route.ts",
+];
 
 /** A path the entry serves: each `:param` and the trailing `*` filled in. */
 const sample = (path: string) => path.replace(/:[a-z_]+/g, "x").replace(/\*$/, "x");
