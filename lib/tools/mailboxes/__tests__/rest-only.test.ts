@@ -282,6 +282,17 @@ describe("POST /threads/batch", () => {
 });
 
 describe("downloads with the bearer", () => {
+  it("are documented in OpenAPI as bytes; the other REST-only entries as JSON", async () => {
+    const doc = (await api("GET", "/openapi.json")).json;
+    const ok = (path: string, method: string) => doc.paths[`/api/v1${path}`][method].responses["200"].content;
+    expect(ok("/inboxes/{inbox_id}/messages/{message_id}/raw", "get")).toEqual({
+      "application/octet-stream": { schema: { type: "string", format: "binary" } },
+    });
+    expect(Object.keys(ok("/inboxes/{inbox_id}/messages/{message_id}/attachments/{attachment_id}", "get"))).toEqual(["application/octet-stream"]);
+    expect(Object.keys(ok("/inboxes/{inbox_id}/messages/batch", "post"))).toEqual(["application/json"]);
+    expect(Object.keys(ok("/inboxes/{inbox_id}/messages/{message_id}", "delete"))).toEqual(["application/json"]);
+  });
+
   it("GET …/raw: the .eml as received, message/rfc822, as an attachment", async () => {
     const mail = await seedReceivedMail(seeded.project.id);
     const res = await api("GET", `/inboxes/${mail.inbox}/messages/${mail.message}/raw`);
