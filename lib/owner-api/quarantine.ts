@@ -71,13 +71,20 @@ export const releaseQuarantinedRoute = defineOwnerRoute({
   name: "owner_quarantine_release",
   description: "Releases a quarantined message: it becomes normal mail in its mailbox, its thread shows in default lists, and `message.received` is emitted.",
   input: messageId,
-  output: z.object({ id: z.string(), inbox_id: z.string(), thread_id: z.string(), released_from: z.string(), labels: z.array(z.string()) }),
+  output: z.object({
+    id: z.string(),
+    inbox_id: z.string(),
+    thread_id: z.string(),
+    released_from: z.string(),
+    labels: z.array(z.string()),
+    event_id: z.string().nullable().describe("The `email.received` event made now, for blocked mail to the project address with an email source."),
+  }),
   rest: { method: "POST", path: "/owner/quarantine/{message_id}/release" },
   op: RELEASE_OP,
   handler: async (ctx, input) => {
     ctx.subject = input.message_id;
     const r = await releaseMessage(ctx.db, { actor: ctx.actor, messageId: input.message_id });
-    return { id: r.id, inbox_id: r.mailboxId, thread_id: r.threadId, released_from: r.releasedFrom, labels: r.labels };
+    return { id: r.id, inbox_id: r.mailboxId, thread_id: r.threadId, released_from: r.releasedFrom, labels: r.labels, event_id: r.eventId };
   },
 });
 

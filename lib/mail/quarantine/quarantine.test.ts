@@ -2,12 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { and, eq } from "drizzle-orm";
 import { getBlobStore } from "@/lib/blob/get-blob-store";
 import { getDb } from "@/lib/db/client";
+import { diskAttachments } from "@/lib/db/schema/disk";
 import { ledgerEntries } from "@/lib/db/schema/ledger";
 import { mailboxes, mailMessages, mailThreads, messageColumns } from "@/lib/db/schema/mail";
 import { mailEvents } from "@/lib/db/schema/mail-events";
-import { fakeResolver, sendTo, waitFor } from "@/lib/mail/__tests__/helpers";
+import { addEmailSource, fakeResolver, latestEvents, sendTo, waitFor } from "@/lib/mail/__tests__/helpers";
 import { addListEntry, addMailbox, mailEventsOf, messageByRfc, threadOf } from "@/lib/mail/__tests__/mail-store-helpers";
 import { startSmtpListener, type SmtpListener } from "@/lib/mail/inbound/smtp-listener";
+import { defaultMailbox } from "@/lib/mail/project-address";
 import { startApiServer } from "@/lib/testing/api-server";
 import { envSettings } from "@/lib/testing/env-settings";
 import { lastLedgerEntry } from "@/lib/testing/ledger";
@@ -158,7 +160,7 @@ describe("release", () => {
 
     const res = await owner("POST", `/owner/quarantine/${m.id}/release`);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ id: m.id, inbox_id: mb.id, thread_id: m.threadId, released_from: "blocked", labels: ["received", "unread"] });
+    expect(res.body).toEqual({ id: m.id, inbox_id: mb.id, thread_id: m.threadId, released_from: "blocked", labels: ["received", "unread"], event_id: null });
     const after = await messageByRfc(mb.id, m.rfcMessageId!);
     expect(after).toMatchObject({ category: "normal", blocked: false, labels: ["received", "unread"] });
     const thread = await threadOf(m.threadId);
@@ -171,6 +173,43 @@ describe("release", () => {
     const again = await owner("POST", `/owner/quarantine/${m.id}/release`);
     expect(again.status).toBe(409);
     expect(again.body.error.code).toBe("CONFLICT");
+  });
+
+  it("gives blocked mail to the project address the email.received event it was kept from, attachments included", async () => {
+    const project = await seedProject({ name: "Quarantine events" });
+    await addEmailSource(project.actor);
+    const address = await defaultMailbox(await getDb(), project.project.id);
+    await addListEntry({ projectId: project.project.id, mailboxId: null, direction: "receive", type: "block", entry: "evil.example" });
+    const rfc = `q-evt-${Date.now()}@evil.example`;
+    await sendTo(listener.port, {
+      from: "eve@evil.example",
+      to: address.address,
+      subject: "Invoice",
+      text: "see attached",
+      messageId: `<${rfc}>`,
+      attachments: [{ filename: "invoice.txt", content: "total: 12" }],
+    });
+    const m = await messageByRfc(address.id, rfc);
+    expect(m.eventId).toBeNull();
+    expect(await latestEvents(project.project.id, "email.received")).toEqual([]);
+
+    const res = await owner("POST", `/owner/quarantine/${m.id}/release`, project.project.id);
+    expect(res.status).toBe(200);
+    const [event] = await latestEvents(project.project.id, "email.received");
+    expect(res.body.event_id).toBe(event.id);
+    expect(event).toMatchObject({ trust: "external_untrusted", source: "email" });
+    expect(event.payload).toMatchObject({ message_id: m.id, from: "eve@evil.example", subject: "Invoice", attachments: [{ name: "invoice.txt" }] });
+    expect((await messageByRfc(address.id, rfc)).eventId).toBe(event.id);
+    const copies = await (await getDb()).select().from(diskAttachments).where(eq(diskAttachments.eventId, event.id));
+    expect(copies.map((c) => c.name)).toEqual(["invoice.txt"]);
+
+    // Unauthenticated mail made its event on arrival: releasing it makes no second one.
+    const rfc2 = `q-evt2-${Date.now()}@strict.example`;
+    await sendTo(listener.port, { from: "ceo@strict.example", to: address.address, subject: "Wire", text: "now", messageId: `<${rfc2}>` });
+    const u = await messageByRfc(address.id, rfc2);
+    expect(u.eventId).not.toBeNull();
+    expect((await owner("POST", `/owner/quarantine/${u.id}/release`, project.project.id)).body.event_id).toBeNull();
+    expect(await latestEvents(project.project.id, "email.received")).toHaveLength(2);
   });
 
   it("keeps a thread's other quarantined message hidden and its label in the union", async () => {
