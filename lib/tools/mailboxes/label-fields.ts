@@ -29,8 +29,21 @@ export const labelsOutput = z.array(z.string()).describe("The labels now set, sy
 
 export const attachmentIdField = z.string().min(1).max(100).describe("The attachment: `att_…`, listed on its message by get_thread or get_message.");
 
+/** At most 20 labels per call, added and removed together (each list alone is capped by its schema). */
+export function checkLabelCount(v: { addLabels: string[]; removeLabels: string[] }, ctx: z.RefinementCtx) {
+  const n = v.addLabels.length + v.removeLabels.length;
+  if (n > MAX_LABELS_PER_CALL && v.addLabels.length <= MAX_LABELS_PER_CALL && v.removeLabels.length <= MAX_LABELS_PER_CALL) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["removeLabels"],
+      message: `at most ${MAX_LABELS_PER_CALL} labels per call, added and removed together (${n} given)`,
+    });
+  }
+}
+
 /** `label` needs labels; the other actions refuse them, so a mistyped action never silently ignores them. */
 export function checkBatchLabels(v: { action: string; addLabels: string[]; removeLabels: string[] }, ctx: z.RefinementCtx) {
+  checkLabelCount(v, ctx);
   const given = v.addLabels.length + v.removeLabels.length > 0;
   if (v.action === "label" && !given) ctx.addIssue({ code: "custom", path: ["addLabels"], message: "action label needs addLabels or removeLabels" });
   if (v.action !== "label" && given) ctx.addIssue({ code: "custom", path: ["addLabels"], message: `labels are only taken with action label, not ${v.action}` });

@@ -3,7 +3,7 @@ import { labelMessage } from "@/lib/mail/labels/label-message";
 import { defineTool } from "@/lib/tools/define-tool";
 import { mailboxUpdate } from "@/lib/tools/mailboxes/annotations";
 import { inboxIdField } from "@/lib/tools/mailboxes/inbox-fields";
-import { addLabelsField, labelsOutput, removeLabelsField } from "@/lib/tools/mailboxes/label-fields";
+import { addLabelsField, checkLabelCount, labelsOutput, removeLabelsField } from "@/lib/tools/mailboxes/label-fields";
 import { messageIdField } from "@/lib/tools/mailboxes/message-fields";
 
 export const updateMessage = defineTool({
@@ -12,7 +12,10 @@ export const updateMessage = defineTool({
   scope: "message_update",
   description:
     "Adds and removes labels on one message and returns its labels; the thread's labels follow. Your own labels are lower case (`follow-up`); of the system labels only `unread` may be added or removed, the others are refused. A label both added and removed is removed.",
-  input: z.object({ inboxId: inboxIdField, messageId: messageIdField, addLabels: addLabelsField, removeLabels: removeLabelsField }).strict(),
+  input: z
+    .object({ inboxId: inboxIdField, messageId: messageIdField, addLabels: addLabelsField, removeLabels: removeLabelsField })
+    .strict()
+    .superRefine(checkLabelCount),
   output: z.object({ messageId: z.string(), threadId: z.string(), labels: labelsOutput }),
   annotations: { ...mailboxUpdate, title: "Label a message" },
   rest: { method: "PATCH", path: "/inboxes/{inbox_id}/messages/{message_id}" },

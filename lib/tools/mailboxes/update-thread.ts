@@ -3,7 +3,7 @@ import { labelThread } from "@/lib/mail/labels/label-thread";
 import { defineTool } from "@/lib/tools/define-tool";
 import { mailboxUpdate } from "@/lib/tools/mailboxes/annotations";
 import { inboxIdField } from "@/lib/tools/mailboxes/inbox-fields";
-import { addLabelsField, labelsOutput, removeLabelsField } from "@/lib/tools/mailboxes/label-fields";
+import { addLabelsField, checkLabelCount, labelsOutput, removeLabelsField } from "@/lib/tools/mailboxes/label-fields";
 import { threadIdField } from "@/lib/tools/mailboxes/thread-fields";
 
 export const updateThread = defineTool({
@@ -12,7 +12,10 @@ export const updateThread = defineTool({
   scope: "message_update",
   description:
     "Adds and removes labels on every message of a thread and returns the thread's labels (the union of its messages'). Your own labels are lower case (`follow-up`, `billing/q3`); of the system labels only `unread` may be added or removed, the others are refused. A label both added and removed is removed. `inboxId` is optional.",
-  input: z.object({ threadId: threadIdField, inboxId: inboxIdField.optional(), addLabels: addLabelsField, removeLabels: removeLabelsField }).strict(),
+  input: z
+    .object({ threadId: threadIdField, inboxId: inboxIdField.optional(), addLabels: addLabelsField, removeLabels: removeLabelsField })
+    .strict()
+    .superRefine(checkLabelCount),
   output: z.object({ threadId: z.string(), labels: labelsOutput }),
   annotations: { ...mailboxUpdate, title: "Label a thread" },
   rest: { method: "PATCH", path: "/threads/{thread_id}" },

@@ -85,6 +85,10 @@ describe("update_thread", () => {
     expect(e.code).toBe("validation_error");
     expect(e.details).toEqual([{ field: "addLabels", message: expect.stringContaining("20") }]);
     expect(await snapshot()).toEqual(before);
+    // Twenty per call, added and removed together.
+    const both = await refusal(updateThread, rest(), { thread_id: mail.thread, add_labels: labels(11), remove_labels: labels(10) });
+    expect(both.details).toEqual([{ field: "remove_labels", message: expect.stringContaining("at most 20 labels per call") }]);
+    expect(await snapshot()).toEqual(before);
     const out = await call(updateThread, mcp(), { threadId: mail.thread, addLabels: labels(20) });
     expect(out.labels).toEqual(expect.arrayContaining(labels(20)));
     await call(updateThread, mcp(), { threadId: mail.thread, removeLabels: labels(20) });
