@@ -12,7 +12,10 @@ import { QuarantinePage } from "./pages/quarantine-page";
 type Inbox = { inbox_id: string; email: string };
 type Threads = { threads: { thread_id: string; subject: string | null }[] };
 
-test("a blocked sender's mail waits in Quarantine and is released into the mailbox; a list entry is added and removed", async ({ page, apiKeys }) => {
+test("a blocked sender's mail waits in Quarantine and is released into the mailbox (another one deleted); a list entry is added and removed", async ({
+  page,
+  apiKeys,
+}) => {
   test.setTimeout(120_000);
   const suffix = randomUUID().slice(0, 8);
   const spammer = `spam-${suffix}.example`;
@@ -35,6 +38,7 @@ test("a blocked sender's mail waits in Quarantine and is released into the mailb
     const outside = nodemailer.createTransport({ host: "127.0.0.1", port: server.smtpPort, secure: false, ignoreTLS: true });
     try {
       await outside.sendMail({ from: `Eve <eve@${spammer}>`, to: inbox.email, subject, text: "Buy now." });
+      await outside.sendMail({ from: `Eve <eve@${spammer}>`, to: inbox.email, subject: `Last chance ${suffix}`, text: "Buy now!" });
     } finally {
       outside.close();
     }
@@ -46,6 +50,9 @@ test("a blocked sender's mail waits in Quarantine and is released into the mailb
     await expect(row).toContainText(`eve@${spammer}`);
     await expect(row).toContainText("Blocked");
     await expect(row).toContainText(`On this mailbox's receive block list: ${spammer}`);
+    await screens.delete(`Last chance ${suffix}`);
+    await expect(page.getByText("Message deleted")).toBeVisible();
+    await expect(screens.row(`Last chance ${suffix}`)).toHaveCount(0);
     await screens.release(subject);
     await expect(page.getByText(`Released to ${inbox.email}`)).toBeVisible();
     await expect(screens.row(subject)).toHaveCount(0);

@@ -41,6 +41,13 @@ export class QuarantinePage {
     await expect(dialog).toBeHidden();
   }
 
+  async delete(messageSubject: string) {
+    await this.row(messageSubject).getByRole("button", { name: "Delete" }).click();
+    const dialog = this.page.getByRole("alertdialog", { name: new RegExp(`^Delete “${messageSubject}” from `) });
+    await dialog.getByRole("button", { name: "Delete message" }).click();
+    await expect(dialog).toBeHidden();
+  }
+
   private async expectTab(name: string) {
     await expect(this.page.getByRole("heading", { name: "Mailboxes", level: 1 })).toBeVisible();
     await expect(this.page.getByRole("navigation", { name: "Mail sections" }).getByRole("link", { name })).toHaveAttribute("aria-current", "page");
