@@ -5,6 +5,7 @@ import nodemailer from "nodemailer";
 import { OWNER, expect, server, test } from "./fixtures";
 import { MailboxesPage } from "./pages/mailboxes-page";
 import { OwnerSession } from "./pages/owner-session";
+import { shot } from "./screenshots";
 
 // Issue 16 item 3 end to end: a mailbox made in the dialog, real mail into it over SMTP appearing live, its hostile
 // HTML shown inert in the sandboxed frame (no script runs, no remote image until "Load images"), then labelled and
@@ -108,6 +109,7 @@ test("a mailbox created in the dialog receives mail live, shows hostile HTML ine
     expect(await inner!.evaluate(() => (window as unknown as { __pwned?: string }).__pwned).catch(() => undefined)).toBeUndefined();
     expect(pixel.hits()).toBe(0);
 
+    await shot(page, "mailbox-client");
     await page.getByRole("button", { name: "Load images" }).click();
     await expect.poll(() => pixel.hits()).toBe(1);
     await page.waitForTimeout(500);
@@ -144,6 +146,7 @@ test("a mailbox created in the dialog receives mail live, shows hostile HTML ine
     await mailboxes.open();
     const row = page.getByRole("row").filter({ hasText: address });
     await expect(row.getByRole("cell").nth(4)).toHaveText("0");
+    await shot(page, "mailboxes");
     await mailboxes.deleteMailbox(address);
     await expect(page.getByRole("row").filter({ hasText: address })).toHaveCount(0);
   } finally {

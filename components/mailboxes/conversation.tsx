@@ -31,7 +31,7 @@ export function Conversation({ subject, messages }: { subject: string; messages:
     <ol className="grid gap-3" aria-label="Messages">
       {messages.map((m) => (
         <li key={m.id} data-message-id={m.id} className={cn("grid gap-2 rounded-lg border p-3", m.direction === "outbound" && "bg-muted/30")}>
-          <div className="flex flex-wrap items-start gap-x-3 gap-y-1 text-sm">
+          <div className="flex items-start gap-3">
             <dl className="grid min-w-0 flex-1 grid-cols-[auto_1fr] gap-x-2 text-xs">
               <dt className="text-muted-foreground">From</dt>
               <dd className="truncate font-medium">{m.from ?? "(unknown)"}</dd>
@@ -44,20 +44,18 @@ export function Conversation({ subject, messages }: { subject: string; messages:
                 </>
               )}
             </dl>
-            <div className="flex flex-col items-end gap-1">
-              <RelativeTime date={m.at} className="text-xs text-muted-foreground" />
-              <span className="flex flex-wrap justify-end gap-1">
-                {m.direction === "outbound" && <Badge variant="secondary">Sent</Badge>}
-                {m.labels
-                  .filter((l) => CATEGORY.has(l))
-                  .map((l) => (
-                    <Badge key={l} variant="warning">
-                      {l}
-                    </Badge>
-                  ))}
-                {m.direction === "inbound" && <AuthBadges verdicts={m.authentication} local={m.local} />}
-              </span>
-            </div>
+            <RelativeTime date={m.at} className="shrink-0 text-xs text-muted-foreground" />
+          </div>
+          <div className="flex flex-wrap gap-1">
+            {m.direction === "outbound" && <Badge variant="secondary">Sent</Badge>}
+            {m.labels
+              .filter((l) => CATEGORY.has(l))
+              .map((l) => (
+                <Badge key={l} variant="warning">
+                  {l}
+                </Badge>
+              ))}
+            {m.direction === "inbound" && <AuthBadges verdicts={m.authentication} local={m.local} />}
           </div>
           <MessageBody htmlUrl={m.htmlUrl} htmlWithImagesUrl={m.htmlWithImagesUrl} remoteImages={m.remoteImages} text={m.text} subject={subject} />
           {m.attachments.length > 0 && (

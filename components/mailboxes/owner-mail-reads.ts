@@ -43,3 +43,16 @@ export async function findOwnerAttachment(db: Executor, opts: { projectId: strin
     );
   return row ?? null;
 }
+
+/**
+ * Which of these messages came from another mailbox of this instance (no SMTP hop, so no SPF/DKIM/DMARC to show):
+ * the tools' view leaves that detail out.
+ */
+export async function localDeliveries(db: Executor, projectId: string, messageIds: string[]): Promise<Set<string>> {
+  if (messageIds.length === 0) return new Set();
+  const rows = await db
+    .select({ id: mailMessages.id })
+    .from(mailMessages)
+    .where(and(eq(mailMessages.projectId, projectId), inArray(mailMessages.id, messageIds), sql`(${mailMessages.authentication} ->> 'local')::boolean`));
+  return new Set(rows.map((r) => r.id));
+}

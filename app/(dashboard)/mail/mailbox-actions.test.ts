@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { and, eq } from "drizzle-orm";
 import MailComposer from "nodemailer/lib/mail-composer";
 import type { z } from "zod";
-import { unreadCounts } from "@/components/mailboxes/owner-mail-reads";
+import { localDeliveries, unreadCounts } from "@/components/mailboxes/owner-mail-reads";
 import { createMailboxDef, deleteMailboxDef, markThreadReadDef, setThreadLabelsDef, trashThreadDef } from "@/components/mailboxes/mailbox-action-defs";
 import type { OwnerContext } from "@/lib/auth/current-owner";
 import { type ActionContext, type ActionLedger, runOwnerAction } from "@/lib/auth/owner-action";
@@ -101,9 +101,10 @@ describe("Thread actions", () => {
     const box = await newMailbox(ctx, "inbox");
     const threadId = await deliver(box, "Invoice 42");
     const db = await getDb();
-    // Mail from outside with no passing SPF/DKIM is unauthenticated: hidden by default, counted nowhere.
-    await db.update(mailMessages).set({ category: "normal" }).where(eq(mailMessages.threadId, threadId));
-    await db.update(mailThreads).set({ visibleAt: new Date() }).where(eq(mailThreads.id, threadId));
+    // Delivered between this instance's mailboxes: normal mail, shown without SPF/DKIM/DMARC badges.
+    const ids = (await db.select({ id: mailMessages.id }).from(mailMessages).where(eq(mailMessages.threadId, threadId))).map((m) => m.id);
+    expect([...(await localDeliveries(db, ctx.project.id, ids))]).toEqual(ids);
+    expect((await localDeliveries(db, (await owner()).project.id, ids)).size).toBe(0);
     expect((await unreadCounts(db, ctx.project.id, [box.id])).get(box.id)).toBe(1);
 
     expect(await act(ctx, markThreadReadDef, { threadId })).toMatchObject({ ok: true });

@@ -12,6 +12,7 @@ import { requireOwner } from "@/lib/auth/current-owner";
 import { getDb } from "@/lib/db/client";
 import { listDomains } from "@/lib/mail/domains/list-domains";
 import { listMailboxes } from "@/lib/mail/mailboxes/list-mailboxes";
+import { plural } from "@/lib/utils";
 import { createMailboxAction, deleteMailboxAction } from "./mailbox-actions";
 
 export const metadata: Metadata = { title: "Mailboxes" };
@@ -65,7 +66,7 @@ export default async function MailboxesPage({ searchParams }: { searchParams: Se
           />
           <Pagination
             className="mt-2"
-            summary={`${page.length} mailboxes, newest first`}
+            summary={`${plural(page.length, "mailbox", "mailboxes")}, newest first`}
             prevHref={params.cursor ? "/mail" : null}
             nextHref={next ? `/mail?cursor=${next}` : null}
           />

@@ -11,6 +11,7 @@ import { LabelEditor } from "@/components/mailboxes/label-editor";
 import { MailKeyboard } from "@/components/mailboxes/mail-keyboard";
 import { MailLive } from "@/components/mailboxes/mail-live";
 import { MarkRead } from "@/components/mailboxes/mark-read";
+import { localDeliveries } from "@/components/mailboxes/owner-mail-reads";
 import { decodeCursor, encodeCursor } from "@/components/mailboxes/page-cursor";
 import { ThreadFilters } from "@/components/mailboxes/thread-filters";
 import { ThreadList } from "@/components/mailboxes/thread-list";
@@ -26,6 +27,7 @@ import { findMailbox } from "@/lib/mail/mailboxes/mailbox-scope";
 import { getThread } from "@/lib/mail/threads/get-thread";
 import { listThreads } from "@/lib/mail/threads/list-threads";
 import { searchThreads } from "@/lib/mail/threads/search-threads";
+import { plural } from "@/lib/utils";
 import { markThreadReadAction, setThreadLabelsAction, trashThreadAction } from "../mailbox-actions";
 
 export const metadata: Metadata = { title: "Mailbox" };
@@ -82,6 +84,11 @@ export default async function MailboxPage({ params, searchParams }: { params: Pa
     : null;
   const full = search.view === "full";
   const expires = new Date(Date.now() + HTML_URL_TTL_MS);
+  const local = await localDeliveries(
+    db,
+    actor.projectId,
+    (open?.messages ?? []).map((m) => m.id),
+  );
   const messages: ConversationMessage[] = (open?.messages ?? []).map(({ view: m }) => {
     const html = full ? m.html : (m.extractedHtml ?? m.html);
     const opts = { extracted: !full && m.extractedHtml !== null };
@@ -94,7 +101,7 @@ export default async function MailboxPage({ params, searchParams }: { params: Pa
       direction: m.direction,
       labels: m.labels,
       authentication: m.authentication,
-      local: false,
+      local: local.has(m.messageId),
       text: full ? m.text : (m.extractedText ?? m.text),
       htmlUrl: html ? mailHtmlUrl(actor.projectId, m.messageId, expires, opts) : null,
       htmlWithImagesUrl: html ? mailHtmlUrl(actor.projectId, m.messageId, expires, { ...opts, images: true }) : null,
@@ -155,7 +162,7 @@ export default async function MailboxPage({ params, searchParams }: { params: Pa
             )}
           </div>
           <Pagination
-            summary={`${threads.length} threads${search.q ? " matching" : ""}, newest first`}
+            summary={`${plural(threads.length, "thread")}${search.q ? " matching (search ignores the other filters)" : ""}, newest first`}
             prevHref={search.cursor ? threadHref(mailbox.id, search, { cursor: undefined, thread: undefined }) : null}
             nextHref={nextCursor ? threadHref(mailbox.id, search, { cursor: nextCursor, thread: undefined }) : null}
           />
