@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { and, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
 import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
 import { keysetAfter, keysetAt, keysetOrder, type PageKey } from "@/lib/db/keyset";
@@ -10,8 +10,8 @@ import { type QuarantineCategory, quarantineCategories } from "@/lib/mail/quaran
 const SPAM_REASON = "A trusted relay (TRUSTED_RELAYS) marked it as spam.";
 
 /**
- * Quarantined inbound mail of the actor's project — spam, blocked and unauthenticated — newest first, `limit`
- * rows after `after`, optionally of one mailbox or one category. Each row says why it is here (`reason`).
+ * Quarantined inbound mail of the actor's live mailboxes — spam, blocked and unauthenticated — newest first,
+ * `limit` rows after `after`, optionally of one mailbox or one category. Each row says why it is here (`reason`).
  */
 export async function listQuarantine(
   db: Executor,
@@ -22,6 +22,8 @@ export async function listQuarantine(
     eq(m.projectId, opts.actor.projectId),
     eq(m.direction, "inbound"),
     opts.category ? eq(m.category, opts.category) : inArray(m.category, [...quarantineCategories]),
+    // A deleted mailbox's mail has nowhere to be released to.
+    isNull(mailboxes.deletedAt),
   ];
   if (opts.mailboxId) where.push(eq(m.mailboxId, opts.mailboxId));
   if (opts.after) where.push(keysetAfter(m.msgAt, m.id, opts.after, false));

@@ -107,6 +107,15 @@ describe("quarantine list", () => {
     expect(b.body.messages).toMatchObject([{ id: projectBlocked.id, reason: "On the project's receive block list: bad@sender.example" }]);
   });
 
+  it("leaves out the mail of deleted mailboxes", async () => {
+    const mb = await addMailbox(seeded.project.id, "qgone");
+    const m = await messageByRfc(mb.id, await mail(mb.address, "ceo@strict.example", "Gone"));
+    const listed = async () => (await owner("GET", "/owner/quarantine?limit=100")).body.messages.map((r: { id: string }) => r.id);
+    expect(await listed()).toContain(m.id);
+    await (await getDb()).update(mailboxes).set({ deletedAt: new Date() }).where(eq(mailboxes.id, mb.id));
+    expect(await listed()).not.toContain(m.id);
+  });
+
   it("says a trusted relay flagged spam", async () => {
     const relays = envSettings("TRUSTED_RELAYS");
     relays.set({ TRUSTED_RELAYS: "127.0.0.1" });
