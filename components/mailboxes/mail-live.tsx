@@ -5,10 +5,10 @@ import { useRouter } from "next/navigation";
 import { cn, plural } from "@/lib/utils";
 
 /**
- * Listens to the project's mail stream (SSE, dashboard cookie) and re-renders the page when this mailbox has new
- * mail, at most every half second. On a later page it counts instead, so rows do not shift under the reader.
+ * Listens to the project's mail stream (SSE, dashboard cookie) and re-renders the page when this mailbox (any, without
+ * `mailboxId`) has new mail, at most every half second. On a later page it counts instead, so rows do not shift under the reader.
  */
-export function MailLive({ mailboxId, refresh }: { mailboxId: string; refresh: boolean }) {
+export function MailLive({ mailboxId, refresh }: { mailboxId?: string; refresh: boolean }) {
   const router = useRouter();
   const [connected, setConnected] = React.useState(false);
   const [missed, setMissed] = React.useState(0);
@@ -20,7 +20,7 @@ export function MailLive({ mailboxId, refresh }: { mailboxId: string; refresh: b
     stream.onerror = () => setConnected(false);
     stream.addEventListener("mail", (e) => {
       const change = JSON.parse((e as MessageEvent<string>).data) as { mailbox: string | null };
-      if (change.mailbox !== mailboxId) return;
+      if (mailboxId !== undefined && change.mailbox !== mailboxId) return;
       if (!refresh) return void setMissed((n) => n + 1);
       timer ??= setTimeout(() => {
         timer = null;

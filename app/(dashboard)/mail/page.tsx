@@ -4,6 +4,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { Pagination } from "@/components/ui/pagination";
 import { MailTabs } from "@/components/mail/mail-tabs";
+import { MailLive } from "@/components/mailboxes/mail-live";
 import { MailboxesTable } from "@/components/mailboxes/mailboxes-table";
 import { NewMailboxDialog } from "@/components/mailboxes/new-mailbox-dialog";
 import { unreadCounts } from "@/components/mailboxes/owner-mail-reads";
@@ -39,7 +40,16 @@ export default async function MailboxesPage({ searchParams }: { searchParams: Se
 
   return (
     <>
-      <PageHeader title="Mailboxes" description="Addresses your agents read and send from; open one to read its mail." actions={dialog}>
+      <PageHeader
+        title="Mailboxes"
+        description="Addresses your agents read and send from; open one to read its mail."
+        actions={
+          <div className="flex items-center gap-3">
+            <MailLive refresh={!params.cursor} />
+            {dialog}
+          </div>
+        }
+      >
         <MailTabs current="/mail" />
       </PageHeader>
       {page.length === 0 ? (
