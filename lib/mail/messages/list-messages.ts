@@ -2,8 +2,9 @@ import { and, or, sql, type SQL } from "drizzle-orm";
 import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
 import { keysetAfter, keysetAt, keysetOrder, type PageKey } from "@/lib/db/keyset";
-import { mailMessages, messageColumns } from "@/lib/db/schema/mail";
+import { mailMessages } from "@/lib/db/schema/mail";
 import { mailScope } from "@/lib/mail/messages/mail-scope";
+import { messageItemColumns } from "@/lib/mail/messages/message-columns";
 import { attachmentsOf } from "@/lib/mail/messages/attachments-of";
 import {
   arrayContainsAll,
@@ -60,7 +61,7 @@ export function messageListQuery(db: Executor, opts: { scope: MailScope; filter:
     opts.page ? keysetAfter(m.msgAt, m.id, opts.page, opts.ascending) : undefined,
   ];
   return db
-    .select({ ...messageColumns, pageAt: keysetAt(m.msgAt) })
+    .select({ ...messageItemColumns, pageAt: keysetAt(m.msgAt) })
     .from(m)
     .where(and(...where))
     .orderBy(...keysetOrder(m.msgAt, m.id, opts.ascending))

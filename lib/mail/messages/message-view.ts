@@ -2,6 +2,8 @@ import type { MailAttachment, MailMessage } from "@/lib/db/schema/mail";
 
 /** A stored message as the mailbox tools read it: every column but the search vector (`messageColumns`). */
 export type MessageRow = Omit<MailMessage, "search">;
+/** What lists and searches read of a message (`messageItemColumns`): no bodies, no headers. */
+export type MessageItemRow = Omit<MessageRow, "text" | "html" | "extractedText" | "extractedHtml" | "headers">;
 
 /** Attachment metadata only: the bytes are fetched with get_attachment (or REST), never inlined. */
 export function attachmentView(a: Pick<MailAttachment, "id" | "name" | "contentType" | "sizeBytes" | "inline">) {
@@ -17,7 +19,7 @@ const fromOf = (m: Pick<MessageRow, "fromAddress" | "fromName">) =>
  * What list_messages shows of a message: metadata and the preview, no bodies (AgentMail's list item). The verdicts
  * are the three this instance computed; the mailauth details stay in the dashboard.
  */
-export function messageItemView(m: MessageRow, attachments: readonly AttachmentView[]) {
+export function messageItemView(m: MessageItemRow, attachments: readonly AttachmentView[]) {
   const auth = m.authentication;
   return {
     inboxId: m.mailboxId,

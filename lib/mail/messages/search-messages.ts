@@ -2,8 +2,9 @@ import { and, type SQL } from "drizzle-orm";
 import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
 import { keysetAfter, keysetAt, keysetOrder, type PageKey } from "@/lib/db/keyset";
-import { mailMessages, messageColumns } from "@/lib/db/schema/mail";
+import { mailMessages } from "@/lib/db/schema/mail";
 import { mailScope } from "@/lib/mail/messages/mail-scope";
+import { messageItemColumns } from "@/lib/mail/messages/message-columns";
 import { scopeCondition } from "@/lib/mail/messages/match-filters";
 import { attachmentsOf } from "@/lib/mail/messages/attachments-of";
 import { messageItemView } from "@/lib/mail/messages/message-view";
@@ -25,7 +26,7 @@ export async function searchMessages(
     opts.page ? keysetAfter(m.msgAt, m.id, opts.page, false) : undefined,
   ];
   const rows = await db
-    .select({ ...messageColumns, pageAt: keysetAt(m.msgAt) })
+    .select({ ...messageItemColumns, pageAt: keysetAt(m.msgAt) })
     .from(m)
     .where(and(...where))
     .orderBy(...keysetOrder(m.msgAt, m.id, false))

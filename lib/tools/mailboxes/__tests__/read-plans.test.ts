@@ -39,8 +39,8 @@ beforeAll(async () => {
   await db.execute(sql`analyze mail_messages`);
 });
 
-const plan = async (q: { getSQL(): ReturnType<typeof sql> }) => {
-  const rows = await query<{ "QUERY PLAN": string }>(await getDb(), sql`explain ${q.getSQL()}`);
+const plan = async (q: { getSQL(): ReturnType<typeof sql> }, verbose = false) => {
+  const rows = await query<{ "QUERY PLAN": string }>(await getDb(), sql`explain ${verbose ? sql`(verbose) ` : sql``}${q.getSQL()}`);
   const text = rows.map((r) => r["QUERY PLAN"]).join("\n");
   if (process.env.SHOW_PLANS) console.log(text);
   return text;
@@ -65,5 +65,12 @@ describe("plans of the default lists", () => {
       expect(text).toContain("mail_messages_mailbox_at_idx");
       expect(text).not.toMatch(/^\s*(->\s*)?Sort/m);
     }
+  });
+
+  it("list_messages reads no bodies: a page of 30 KB messages would spend its time detoasting them", async () => {
+    const text = await plan(messageListQuery(await getDb(), { ...page, scope: { projectId, mailboxId, deletedMailboxIds: [] } }), true);
+    const output = text.match(/Output: (.*)/)?.[1] ?? "";
+    expect(output).toContain("mail_messages.preview");
+    expect(output).not.toMatch(/mail_messages\.(text|html|extracted_text|extracted_html|headers)\b/);
   });
 });
