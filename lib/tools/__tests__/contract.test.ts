@@ -169,7 +169,8 @@ describe.each(tools.map((t) => [t.name, t] as const))("%s", (_name, tool) => {
           ? { readOnlyHint: true, destructiveHint: false, idempotentHint: true }
           : verb === "update"
             ? { readOnlyHint: false, destructiveHint: false, idempotentHint: true }
-            : verb === "delete"
+            : // A REST-only batch can delete (its other actions, label and trash, are idempotent too).
+              verb === "delete" || verb === "batch"
               ? { readOnlyHint: false, destructiveHint: true, idempotentHint: true }
               : { readOnlyHint: false, destructiveHint: false, idempotentHint: false };
       expect(hints).toEqual({ ...rule, openWorldHint: true });

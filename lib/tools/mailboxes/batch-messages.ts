@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { batchMessages as runBatch } from "@/lib/mail/batch/batch-messages";
 import { defineTool } from "@/lib/tools/define-tool";
-import { mailboxCreate } from "@/lib/tools/mailboxes/annotations";
+import { mailboxDelete } from "@/lib/tools/mailboxes/annotations";
 import { batchActionField, batchIdsField, batchResult, batchScopes } from "@/lib/tools/mailboxes/batch-fields";
 import { inboxIdField } from "@/lib/tools/mailboxes/inbox-fields";
 import { addLabelsField, checkBatchLabels, removeLabelsField } from "@/lib/tools/mailboxes/label-fields";
@@ -27,8 +27,8 @@ export const batchMessages = defineTool({
     .strict()
     .superRefine(checkBatchLabels),
   output: z.object({ action: batchActionField, results: z.array(batchResult(messageOutput)) }),
-  // REST-only, so no client sees these hints; a verb outside the spec's rule (read, update, delete) takes "neither".
-  annotations: { ...mailboxCreate, title: "Batch messages" },
+  // Its actions (get, label, trash, delete) are each idempotent, and delete destroys: the delete preset says both.
+  annotations: { ...mailboxDelete, title: "Batch messages" },
   rest: { method: "POST", path: "/inboxes/{inbox_id}/messages/batch" },
   example: { inboxId: "{{inbox}}", action: "get", ids: ["{{message}}"] },
   handler: async (ctx, input) => {

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { batchThreads as runBatch } from "@/lib/mail/batch/batch-threads";
 import { defineTool } from "@/lib/tools/define-tool";
-import { mailboxCreate } from "@/lib/tools/mailboxes/annotations";
+import { mailboxDelete } from "@/lib/tools/mailboxes/annotations";
 import { batchActionField, batchIdsField, batchResult, batchScopes } from "@/lib/tools/mailboxes/batch-fields";
 import { inboxIdField } from "@/lib/tools/mailboxes/inbox-fields";
 import { addLabelsField, checkBatchLabels, removeLabelsField } from "@/lib/tools/mailboxes/label-fields";
@@ -27,8 +27,8 @@ export const batchThreads = defineTool({
     .strict()
     .superRefine(checkBatchLabels),
   output: z.object({ action: batchActionField, results: z.array(batchResult(threadOutput)) }),
-  // REST-only, so no client sees these hints; a verb outside the spec's rule (read, update, delete) takes "neither".
-  annotations: { ...mailboxCreate, title: "Batch threads" },
+  // Its actions (get, label, trash, delete) are each idempotent, and delete destroys: the delete preset says both.
+  annotations: { ...mailboxDelete, title: "Batch threads" },
   rest: { method: "POST", path: "/threads/batch" },
   example: { inboxId: "{{inbox}}", action: "get", ids: ["{{thread}}"] },
   handler: async (ctx, input) => {
