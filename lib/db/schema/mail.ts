@@ -233,6 +233,10 @@ export const mailMessages = pgTable(
     index("mail_messages_search_idx").using("gin", t.search),
     index("mail_messages_labels_idx").using("gin", t.labels),
     index("mail_messages_references_idx").using("gin", t.references),
+    // Quarantine lists only what is held back: without it, a listing walks every normal message of the project.
+    index("mail_messages_held_idx").on(t.projectId, t.msgAt, t.id).where(sql`category <> 'normal'`),
+    // Deleting a message frees its blobs only when no other row points at them.
+    index("mail_messages_raw_blob_idx").on(t.rawBlobKey).where(sql`raw_blob_key is not null`),
   ],
 );
 export type MailMessage = typeof mailMessages.$inferSelect;
@@ -256,7 +260,7 @@ export const mailAttachments = pgTable(
     inline: boolean("inline").notNull().default(false),
     createdAt: ts("created_at").notNull().defaultNow(),
   },
-  (t) => [index("mail_attachments_message_idx").on(t.messageId)],
+  (t) => [index("mail_attachments_message_idx").on(t.messageId), index("mail_attachments_blob_idx").on(t.blobKey)],
 );
 export type MailAttachment = typeof mailAttachments.$inferSelect;
 
