@@ -137,6 +137,20 @@ describe("create_inbox", () => {
     expect((await refusal(createInbox, p.mcp, { clientId })).code).toBe("CONFLICT");
   });
 
+  it("under concurrency: one of many creates of one address wins and the rest are CONFLICT; one clientId makes one inbox", async () => {
+    const name = unique();
+    // The first create of a process makes the mail domain's DKIM key: not what this test is about.
+    await call(createInbox, p.mcp, {});
+    const settled = await Promise.allSettled(Array.from({ length: 8 }, () => call(createInbox, p.mcp, { username: name })));
+    expect(settled.filter((s) => s.status === "fulfilled")).toHaveLength(1);
+    for (const s of settled) if (s.status === "rejected") expect(s.reason.code).toBe("CONFLICT");
+    const clientId = `race-${unique()}`;
+    const same = await Promise.all(Array.from({ length: 8 }, () => call(createInbox, p.mcp, { clientId })));
+    expect(new Set(same.map((o) => o.inbox_id)).size).toBe(1);
+    const deleted = await Promise.all(Array.from({ length: 4 }, () => call(deleteInbox, p.mcp, { inboxId: same[0].inbox_id })));
+    expect(new Set(deleted.map((o) => JSON.stringify(o))).size).toBe(1);
+  });
+
   it("metadata nested, too many keys, too long a key or value, too big in all → validation_error naming metadata.<key>", async () => {
     const before = await snapshot(p.project.id);
     const many = Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, i]));
