@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { and, eq } from "drizzle-orm";
 import { getBlobStore } from "@/lib/blob/get-blob-store";
 import { getDb } from "@/lib/db/client";
-import { diskAttachments } from "@/lib/db/schema/disk";
+import { diskAttachments, diskTrash } from "@/lib/db/schema/disk";
 import { ledgerEntries } from "@/lib/db/schema/ledger";
 import { mailboxes, mailMessages, mailThreads, messageColumns } from "@/lib/db/schema/mail";
 import { mailEvents } from "@/lib/db/schema/mail-events";
@@ -297,7 +297,9 @@ describe("delete", () => {
     const thread = await threadOf(first.threadId);
     expect(thread).toMatchObject({ messageCount: 1, lastMessageId: first.id, senders: ["friend@sender.example"], labels: ["received", "unread"] });
     expect(thread.visibleAt?.toISOString()).toBe(first.msgAt.toISOString());
-    await waitFor(async () => (await store.head(spoof.rawBlobKey!)) === null);
+    // The bytes go to the disk janitor's trash (freed once nothing points at them), as every message deletion does.
+    const trashed = await (await getDb()).select({ k: diskTrash.blobKey }).from(diskTrash).where(eq(diskTrash.blobKey, spoof.rawBlobKey!));
+    expect(trashed).toEqual([{ k: spoof.rawBlobKey }]);
     expect(await lastLedgerEntry(seeded.project.id, "mail.quarantine_delete")).toMatchObject({ subject: spoof.id });
 
     const refused = await owner("DELETE", `/owner/quarantine/${first.id}`);
