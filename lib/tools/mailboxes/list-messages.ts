@@ -1,4 +1,5 @@
 import { listMessages as listMessageRows } from "@/lib/mail/messages/list-messages";
+import { budgetedOutput } from "@/lib/tools/budgeted-output";
 import { defineTool } from "@/lib/tools/define-tool";
 import { toDate } from "@/lib/tools/fields";
 import { mailboxRead } from "@/lib/tools/mailboxes/annotations";
@@ -27,7 +28,11 @@ export const listMessages = defineTool({
     to: substringsField("To recipients"),
     subject: substringsField("subject"),
   }),
-  output: messagePage,
+  output: budgetedOutput(messagePage),
+  mcpBudget: {
+    fix: (input) =>
+      `A smaller limit fits more of each item; GET /api/v1/inboxes/${input.inboxId}/messages returns the page in full (REST results are never shortened).`,
+  },
   annotations: { ...mailboxRead, title: "List messages" },
   rest: { method: "GET", path: "/inboxes/{inbox_id}/messages" },
   example: { inboxId: "{{inbox}}" },

@@ -1,4 +1,5 @@
 import { listThreads as listThreadRows } from "@/lib/mail/threads/list-threads";
+import { budgetedOutput } from "@/lib/tools/budgeted-output";
 import { defineTool } from "@/lib/tools/define-tool";
 import { toDate } from "@/lib/tools/fields";
 import { mailboxRead } from "@/lib/tools/mailboxes/annotations";
@@ -26,7 +27,8 @@ export const listThreads = defineTool({
     recipients: substringsField("recipients"),
     subject: substringsField("subject"),
   }),
-  output: threadPage,
+  output: budgetedOutput(threadPage),
+  mcpBudget: { fix: () => `A smaller limit fits more of each item; GET /api/v1/threads returns the page in full (REST results are never shortened).` },
   annotations: { ...mailboxRead, title: "List threads" },
   rest: { method: "GET", path: "/threads" },
   example: { inboxId: "{{inbox}}" },

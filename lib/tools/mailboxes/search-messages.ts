@@ -1,4 +1,5 @@
 import { searchMessages as searchMessageRows } from "@/lib/mail/messages/search-messages";
+import { budgetedOutput } from "@/lib/tools/budgeted-output";
 import { defineTool } from "@/lib/tools/define-tool";
 import { toDate } from "@/lib/tools/fields";
 import { mailboxRead } from "@/lib/tools/mailboxes/annotations";
@@ -17,7 +18,11 @@ export const searchMessages = defineTool({
   description:
     "Full-text search over an inbox's messages (subject, participants, body), newest first: metadata and preview, no bodies (get_message reads one). Spam and trash are left out. 10 a page by default, `limit` up to 100; pass `next_page_token` back as `pageToken`.",
   input: listInput(NAME, { inboxId: inboxIdField, q: searchQueryField, before: beforeField, after: afterField }),
-  output: messagePage,
+  output: budgetedOutput(messagePage),
+  mcpBudget: {
+    fix: (input) =>
+      `A smaller limit fits more of each item; GET /api/v1/inboxes/${input.inboxId}/messages/search returns the page in full (REST results are never shortened).`,
+  },
   annotations: { ...mailboxRead, title: "Search messages" },
   rest: { method: "GET", path: "/inboxes/{inbox_id}/messages/search" },
   example: { inboxId: "{{inbox}}", q: "hello" },

@@ -1,4 +1,5 @@
 import { searchThreads as searchThreadRows } from "@/lib/mail/threads/search-threads";
+import { budgetedOutput } from "@/lib/tools/budgeted-output";
 import { defineTool } from "@/lib/tools/define-tool";
 import { toDate } from "@/lib/tools/fields";
 import { mailboxRead } from "@/lib/tools/mailboxes/annotations";
@@ -16,7 +17,8 @@ export const searchThreads = defineTool({
   description:
     "Full-text search over subject, participants and body; returns the conversations with a matching message, the most recent match first. Spam and trash are left out. Without `inboxId`: every inbox the key may read. Considers the newest 1,000 matching messages per page. 10 a page by default, `limit` up to 100; pass `next_page_token` back as `pageToken`.",
   input: listInput(NAME, { inboxId: optionalInboxIdField, q: searchQueryField, before: beforeField, after: afterField }),
-  output: threadPage,
+  output: budgetedOutput(threadPage),
+  mcpBudget: { fix: () => `A smaller limit fits more of each item; GET /api/v1/threads/search returns the page in full (REST results are never shortened).` },
   annotations: { ...mailboxRead, title: "Search threads" },
   rest: { method: "GET", path: "/threads/search" },
   example: { q: "hello" },

@@ -9,7 +9,10 @@ import { rawMail, seedMailbox } from "@/lib/testing/mail-fixture";
 import { connectMcp } from "@/lib/testing/mcp-client";
 import { seedProject } from "@/lib/testing/seed";
 import { MCP_RESULT_BYTES } from "@/lib/tools/result-budget";
-import type { Seeded } from "./mail-actors";
+import { listMessages } from "@/lib/tools/mailboxes/list-messages";
+import { listThreads } from "@/lib/tools/mailboxes/list-threads";
+import { actorVia, call, type Seeded } from "./mail-actors";
+import { insertThread } from "./read-fixtures";
 
 /**
  * The mailbox spec's result budget on the read tools (design §4 A "The budget test"): a thread of 12 inbound
@@ -104,5 +107,30 @@ describe("the 19,000-byte budget on get_thread and get_message", () => {
       truncated: true,
       fix: expect.stringContaining(`GET /api/v1/inboxes/${inbox}/messages/${messageIds[3]}`),
     });
+  });
+
+  it("lists are budgeted too: 60 messages (12 threads) with 100 recipients each over MCP fit, REST has them all", async () => {
+    const crowded = await seedMailbox(seeded.project.id);
+    const to = Array.from({ length: 100 }, (_, i) => `recipient-${i}@example.org`);
+    for (let i = 0; i < 12; i++) {
+      await insertThread(
+        seeded.project.id,
+        crowded.id,
+        Array.from({ length: 5 }, (_, j) => ({ at: `2026-11-23T10:${String(i).padStart(2, "0")}:0${j}.000Z`, to, subject: `Crowded ${i}` })),
+      );
+    }
+    const { runTool } = await import("@/lib/tools/run-tool");
+    for (const [tool, args] of [
+      [listMessages, { inboxId: crowded.id, limit: 60 }],
+      [listThreads, { inboxId: crowded.id, limit: 60 }],
+    ] as const) {
+      const { output, text } = await runTool(tool, actorVia(seeded, "mcp"), args, new AbortController().signal);
+      expect(bytes(text)).toBeLessThanOrEqual(MCP_RESULT_BYTES);
+      expect(output).toMatchObject({ truncated: true, fix: expect.stringContaining("A smaller limit") });
+    }
+    const full = await call(listMessages, actorVia(seeded, "rest"), { inbox_id: crowded.id, limit: 60 });
+    expect(full.messages).toHaveLength(60);
+    expect(full.messages[0].to).toHaveLength(100);
+    expect(full).not.toHaveProperty("truncated");
   });
 });
