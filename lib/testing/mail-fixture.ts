@@ -1,13 +1,13 @@
 import MailComposer from "nodemailer/lib/mail-composer";
 import { and, eq } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
-import { mailAttachments, mailboxes, mailMessages } from "@/lib/db/schema/mail";
+import { mailAttachments, mailboxes, mailListEntries, mailMessages } from "@/lib/db/schema/mail";
 import { newId } from "@/lib/ids";
 import { ensureDefaultDomain } from "@/lib/mail/domains/default-domain";
 import { receiveMessage } from "@/lib/mail/inbound/receive-message";
 import { defaultMailbox } from "@/lib/mail/project-address";
 
-/** Ids of one received conversation, for tests and for the placeholders of tool examples (`{{inbox}}`, …). */
+/** Ids of one received conversation (and a receive block entry `spammer.example` in its mailbox), for tests and for the placeholders of tool examples (`{{inbox}}`, …). */
 export interface MailFixture {
   inbox: string;
   address: string;
@@ -63,6 +63,16 @@ export async function seedReceivedMail(projectId: string, mailboxId?: string): P
     .from(mailMessages)
     .where(and(eq(mailMessages.projectId, projectId), eq(mailMessages.id, stored.messageId)));
   const [attachment] = await db.select({ id: mailAttachments.id }).from(mailAttachments).where(eq(mailAttachments.messageId, message.id));
+  // One list entry, so list-entry examples (get, delete) name something that exists.
+  await db.insert(mailListEntries).values({
+    id: newId("mle"),
+    projectId,
+    mailboxId: mailbox.id,
+    direction: "receive",
+    type: "block",
+    entry: "spammer.example",
+    entryType: "domain",
+  });
   return { inbox: mailbox.id, address: mailbox.address, thread: message.threadId, message: message.id, attachment: attachment.id };
 }
 

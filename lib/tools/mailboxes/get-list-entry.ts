@@ -15,7 +15,7 @@ export const getListEntry = defineTool({
   output: listEntryOutput,
   annotations: { ...mailboxRead, title: "Get an allow/block entry" },
   rest: { method: "GET", path: "/lists/{direction}/{type}/{entry}" },
-  // Needs the entry on the fixture inbox's receive block list (create_list_entry's example adds it).
+  // The fixture (lib/testing/mail-fixture.ts) has this entry on its inbox's receive block list.
   example: { inboxId: "{{inbox}}", direction: "receive", type: "block", entry: "spammer.example" },
   handler: async (ctx, input) => {
     const row = await findListEntry(ctx.db, { actor: ctx.actor, ...input });
