@@ -34,8 +34,8 @@ function coerce(value: string[], prop: JsonSchema | undefined): unknown {
 }
 
 /**
- * The tool's arguments from a REST request: path params, plus the query (GET/DELETE) or the JSON body
- * (POST/PUT/PATCH), all parsed afterwards by the tool's own schema.
+ * The tool's arguments from a REST request: path params, the query, and the JSON body (POST/PUT/PATCH), all
+ * parsed afterwards by the tool's own schema.
  */
 export async function restArgs(req: ApiRequest, url: URL, input: z.ZodType, params: Record<string, string>) {
   const props = propertyTypes(input);
@@ -48,6 +48,14 @@ export async function restArgs(req: ApiRequest, url: URL, input: z.ZodType, para
       throw new AppError("validation_error", "The request body must be a JSON object.", { fix: "Send the tool's arguments as a JSON object." });
     }
     args = (body as Record<string, unknown>) ?? {};
+    // A query parameter of a write is an argument too (`POST /lists/receive/block?inbox_id=…`), as long as the body
+    // does not also give it.
+    for (const key of new Set(url.searchParams.keys())) {
+      if (key in args) {
+        throw new AppError("validation_error", `${key}: given both in the query and in the body.`, { fix: `Send ${key} once.` });
+      }
+      args[key] = coerce(url.searchParams.getAll(key), props[key]);
+    }
   }
   for (const [name, value] of Object.entries(params)) {
     if (name in args && args[name] !== value) {

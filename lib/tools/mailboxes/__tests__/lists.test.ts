@@ -234,8 +234,18 @@ describe("over HTTP", () => {
     const made = await fetch(base, { method: "POST", headers: auth, body: JSON.stringify({ inbox_id: second.inbox_id, entry: "rest.example" }) });
     expect(made.status).toBe(200);
     expect(await made.json()).toMatchObject({ inbox_id: second.inbox_id, entry: "rest.example", entry_type: "domain" });
+    // Appendix B's form: the inbox in the query of the POST.
+    const byQuery = await fetch(`${base}?inbox_id=${second.inbox_id}`, { method: "POST", headers: auth, body: JSON.stringify({ entry: "query.example" }) });
+    expect(await byQuery.json()).toMatchObject({ inbox_id: second.inbox_id, entry: "query.example" });
+    const twice = await fetch(`${base}?inbox_id=${second.inbox_id}`, {
+      method: "POST",
+      headers: auth,
+      body: JSON.stringify({ inbox_id: second.inbox_id, entry: "x.example" }),
+    });
+    expect(twice.status).toBe(400);
+    expect((await twice.json()).error.message).toContain("inbox_id");
     const listed = await (await fetch(`${base}?inbox_id=${second.inbox_id}`, { headers: auth })).json();
-    expect(listed.entries.map((e: { entry: string }) => e.entry)).toContain("rest.example");
+    expect(listed.entries.map((e: { entry: string }) => e.entry)).toEqual(expect.arrayContaining(["rest.example", "query.example"]));
     const bad = await fetch(`${server.url}/api/v1/lists/inbound/block?inbox_id=${second.inbox_id}`, { headers: auth });
     expect(bad.status).toBe(400);
     expect((await bad.json()).error.details).toEqual([{ field: "direction", message: expect.any(String) }]);
