@@ -87,7 +87,7 @@ describe("outbound delivery", () => {
     expect((await dkimVerify(tampered, { resolver: fakeResolver(dkimTxt(domain)) })).results[0].status.result).not.toBe("pass");
 
     const row = await message(sent.messages[0].message_id);
-    expect(row).toMatchObject({ status: "sent", attempts: 1, lastError: null });
+    expect(row).toMatchObject({ status: "sent", sendStatus: "sent", attempts: 1, lastError: null });
     expect(row.deliveryResponse).toMatch(/^250/);
   });
 
@@ -163,7 +163,7 @@ describe("outbound delivery", () => {
     const [bounced] = await latestEvents(seeded.project.id, "email.bounced");
     expect(bounced.payload).toMatchObject({ message_id: sent.messages[0].message_id, to: "gone@example.com", status: "5.1.1", action: "failed" });
     expect(bounced.payload.diagnostic).toContain("Recipient address rejected");
-    expect((await message(sent.messages[0].message_id)).status).toBe("bounced");
+    expect(await message(sent.messages[0].message_id)).toMatchObject({ status: "bounced", sendStatus: "bounced", sendReason: expect.any(String) });
     // A DSN is not also an ordinary email.received.
     expect((await latestEvents(seeded.project.id, "email.received")).some((e) => e.payload.subject?.startsWith("Undelivered"))).toBe(false);
   });
@@ -173,7 +173,7 @@ describe("outbound delivery", () => {
     const sent = await send({ to: ["nobody@example.com"], subject: "To nobody" });
     await drainJobs();
     const row = await message(sent.messages[0].message_id);
-    expect(row).toMatchObject({ status: "failed", attempts: 1 });
+    expect(row).toMatchObject({ status: "failed", sendStatus: "failed", sendReason: expect.any(String), attempts: 1 });
     expect(row.lastError).toContain("No such user");
     const [failed] = await latestEvents(seeded.project.id, "email.failed");
     expect(failed.trust).toBe("brynth");

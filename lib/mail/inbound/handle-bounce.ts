@@ -25,7 +25,13 @@ export async function handleBounce(tx: Executor, opts: { projectId: string; repo
     if (!failure) continue; // delayed or relayed: nothing to report yet
     await tx
       .update(mailMessages)
-      .set({ status: "bounced", lastError: failure.diagnostic ?? failure.status ?? "bounced", updatedAt: sql`now()` })
+      .set({
+        status: "bounced",
+        sendStatus: "bounced",
+        sendReason: (failure.diagnostic ?? failure.status ?? "bounced").slice(0, 1000),
+        lastError: failure.diagnostic ?? failure.status ?? "bounced",
+        updatedAt: sql`now()`,
+      })
       .where(and(eq(mailMessages.projectId, opts.projectId), eq(mailMessages.id, m.id)));
     const event = await emitEvent(tx, {
       projectId: opts.projectId,

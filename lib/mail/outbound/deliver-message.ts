@@ -68,6 +68,8 @@ export async function deliverMessage(messageId: string, ctx: JobContext): Promis
         .update(mailMessages)
         .set({
           status: "sent",
+          sendStatus: "sent",
+          sendReason: null,
           sentAt: sql`now()`,
           deliveryResponse: response.slice(0, 1000),
           sizeBytes: raw.byteLength,

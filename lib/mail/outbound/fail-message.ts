@@ -11,7 +11,7 @@ import { recordSystemAct } from "@/lib/ledger/record-system-act";
 export async function failMessage(tx: Executor, opts: { projectId: string; messageId: string; error: string; attempts: number }): Promise<void> {
   const [m] = await tx
     .update(mailMessages)
-    .set({ status: "failed", lastError: opts.error, updatedAt: sql`now()` })
+    .set({ status: "failed", sendStatus: "failed", sendReason: opts.error.slice(0, 1000), lastError: opts.error, updatedAt: sql`now()` })
     .where(and(eq(mailMessages.projectId, opts.projectId), eq(mailMessages.id, opts.messageId), inArray(mailMessages.status, ["queued", "sending"])))
     .returning(messageColumns);
   if (!m) return;
