@@ -8,7 +8,19 @@
  *     calls/s and the share of results within the budget, vs the same call over REST (never shortened), plus
  *     fitMcpResult's CPU per call measured here on the REST result.
  * Brynth runs as its fast path in its own process (bench/support/mailbox-read-server.ts), seeded with bulk INSERTs.
- * Run: npx tsx bench/mailbox-read.ts   (BENCH_DB=pglite for embedded PGlite; MESSAGES=100000 SECONDS=5)
+ * Run: npx tsx bench/mailbox-read.ts   (BENCH_DB=pglite for embedded PGlite; MESSAGES=100000 SECONDS=5;
+ * BENCH_EXPLAIN=1 prints the raw statement's plan per shape)
+ *
+ * Measured 2026-12-01 on a shared 2-vCPU VM at load average 5-20 (other test suites running), Postgres, 100k
+ * messages, calls/s and p50/p99 ms — read the ratios, not the absolutes:
+ * - search_messages over MCP: common 151 (23/63), rare 141 (27/60), two-term 126 (30/79), or 115 (34/64),
+ *   phrase 45 (89/133); search_threads: 42 (93/159), 184 (20/41), 62 (60/153), 95 (36/124), 81 (43/124);
+ *   raw statement: 1688 (1.9/8.9), 492 (7.7/20), 616 (6.2/15), 380 (9.9/22), 73 (53/82). A quoted phrase is a
+ *   GIN bitmap over every mailbox (2,000 candidates) rechecked on the heap: slow even raw.
+ * - list_messages: 173 calls/s, p99 291 ms, largest result 7,359 bytes; whoami over the same path 894, p99 23 ms.
+ * - get_thread 50 x 20 KB: MCP 50 calls/s, 273/273 results within 19,000 bytes (ids only, 6,650 bytes); REST 32
+ *   calls/s (1.26 MB each); fitMcpResult p50 2.2 ms, p99 34 ms.
+ * PGlite (load ~20): raw statement p50 16-103 ms except the phrase (1 s); search_messages over MCP 4-9 calls/s.
  */
 import { mkdtempSync } from "node:fs";
 import { Agent, request } from "node:http";

@@ -102,6 +102,16 @@ async function rawBaseline(projectId: string, boxes: string[]) {
   const db = await getDb();
   const out: Record<string, unknown> = {};
   for (const [shape, q] of Object.entries(QUERIES)) {
+    // BENCH_EXPLAIN=1: the plan of each shape on stderr, to see why one is slow.
+    if (process.env.BENCH_EXPLAIN) {
+      const plan = await query<{ "QUERY PLAN": string }>(
+        db,
+        sql`explain (analyze, buffers) select id, msg_at from mail_messages where project_id = ${projectId} and mailbox_id = ${boxes[0]}
+          and search @@ websearch_to_tsquery('simple', ${q}) and category <> 'spam' and not labels @> '["trash"]'::jsonb
+          order by msg_at desc, id desc limit 11`,
+      );
+      console.error(`plan ${shape}:\n${plan.map((r) => r["QUERY PLAN"]).join("\n")}`);
+    }
     let n = 0;
     out[shape] = await closedLoop(4, BASELINE_SECONDS, async () => {
       const mailbox = boxes[n++ % boxes.length];
