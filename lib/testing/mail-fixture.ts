@@ -63,16 +63,19 @@ export async function seedReceivedMail(projectId: string, mailboxId?: string): P
     .from(mailMessages)
     .where(and(eq(mailMessages.projectId, projectId), eq(mailMessages.id, stored.messageId)));
   const [attachment] = await db.select({ id: mailAttachments.id }).from(mailAttachments).where(eq(mailAttachments.messageId, message.id));
-  // One list entry, so list-entry examples (get, delete) name something that exists.
-  await db.insert(mailListEntries).values({
-    id: newId("mle"),
-    projectId,
-    mailboxId: mailbox.id,
-    direction: "receive",
-    type: "block",
-    entry: "spammer.example",
-    entryType: "domain",
-  });
+  // One list entry, so list-entry examples (get, delete) name something that exists (once per mailbox).
+  await db
+    .insert(mailListEntries)
+    .values({
+      id: newId("mle"),
+      projectId,
+      mailboxId: mailbox.id,
+      direction: "receive",
+      type: "block",
+      entry: "spammer.example",
+      entryType: "domain",
+    })
+    .onConflictDoNothing();
   return { inbox: mailbox.id, address: mailbox.address, thread: message.threadId, message: message.id, attachment: attachment.id };
 }
 
