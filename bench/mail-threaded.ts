@@ -8,6 +8,9 @@
  * replies and the parents of the in-order replies, round 2 the early replies' parents and the in-order replies
  * (within a round, every message is queued at once on the 4 connections).
  * Run: npx tsx bench/mail-threaded.ts   (THREADED=2000 to change the count; BENCH_DB=pglite for embedded PGlite)
+ * Measured 2026-12-01 on a 2-vCPU VM at load average about 3, Postgres: 74 msg/s threaded (8.0 ms CPU a message),
+ * threading 100 %, against 64 msg/s (9.6 ms) for the plain path in the same run. CPU per message bounds it: parsing,
+ * SPF/DKIM/DMARC and extraction of a 20 KB message.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { sql } from "drizzle-orm";

@@ -11,16 +11,17 @@
  * Run: npx tsx bench/mailbox-read.ts   (BENCH_DB=pglite for embedded PGlite; MESSAGES=100000 SECONDS=5;
  * BENCH_EXPLAIN=1 prints the raw statement's plan per shape)
  *
- * Measured 2026-12-01 on a shared 2-vCPU VM at load average 5-20 (other test suites running), Postgres, 100k
- * messages, calls/s and p50/p99 ms — read the ratios, not the absolutes:
- * - search_messages over MCP: common 151 (23/63), rare 141 (27/60), two-term 126 (30/79), or 115 (34/64),
- *   phrase 45 (89/133); search_threads: 42 (93/159), 184 (20/41), 62 (60/153), 95 (36/124), 81 (43/124);
- *   raw statement: 1688 (1.9/8.9), 492 (7.7/20), 616 (6.2/15), 380 (9.9/22), 73 (53/82). A quoted phrase is a
- *   GIN bitmap over every mailbox (2,000 candidates) rechecked on the heap: slow even raw.
- * - list_messages: 173 calls/s, p99 291 ms, largest result 7,359 bytes; whoami over the same path 894, p99 23 ms.
- * - get_thread 50 x 20 KB: MCP 50 calls/s, 273/273 results within 19,000 bytes (ids only, 6,650 bytes); REST 32
- *   calls/s (1.26 MB each); fitMcpResult p50 2.2 ms, p99 34 ms.
- * PGlite (load ~20): raw statement p50 16-103 ms except the phrase (1 s); search_messages over MCP 4-9 calls/s.
+ * Measured 2026-12-01 on a 2-vCPU VM at load average about 3, Postgres, 100k messages, calls/s and p50/p99 ms:
+ * - search_messages over MCP: common 181 (21/39), rare 173 (22/39), two-term 179 (22/35), or 181 (22/36), phrase 61
+ *   (65/104); search_threads: 56 (70/114), 192 (20/35), 103 (38/58), 176 (22/41), 129 (29/57); raw statement: 2355
+ *   (1.3/7.2), 519 (7.4/19), 585 (6.5/15), 431 (8.8/22), 88 (45/64). A quoted phrase is a GIN bitmap over every
+ *   mailbox rechecked on the heap: slow even raw.
+ * - list_messages: 275 calls/s, p99 72 ms, largest result 7,359 bytes; whoami over the same path 1,955, p99 11 ms.
+ * - get_thread 50 x 20 KB: MCP 69 calls/s, every result within 19,000 bytes (ids only, 6,650 bytes); REST 47
+ *   calls/s (1.26 MB each); fitMcpResult p50 1.95 ms, p99 7.7 ms.
+ * - A CPU profile of the server (BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof") puts drizzle's query building
+ *   at about 12 % of its busy time: the read path wants fixed statement texts (lib/db/statement.ts) next.
+ * PGlite at load ~20: raw statement p50 16-103 ms except the phrase (1 s); search_messages over MCP 4-9 calls/s.
  */
 import { mkdtempSync } from "node:fs";
 import { Agent, request } from "node:http";
