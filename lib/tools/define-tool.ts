@@ -47,11 +47,11 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
     /** The output field sent back as the `ETag` header. */
     etag?: string;
     /**
-     * REST-only downloads (a raw `.eml`, an attachment): the HTTP response is built from the call's output (as REST
-     * renders it, snake_case for the mailbox family) instead of being its JSON. The ledger still digests the JSON
+     * REST-only downloads (a raw `.eml`, an attachment): the HTTP response is built from the call's checked output
+     * (in the tool's own casing) instead of being its JSON. The ledger still digests the JSON
      * output, which names what was served; the bytes never pass through the tool's output.
      */
-    respond?: (output: Record<string, unknown>, ctx: { actor: Actor; method: string }) => Promise<Response>;
+    respond?: (output: z.output<O>, ctx: { actor: Actor; method: string }) => Promise<Response>;
   };
   /** Ledger operation name; default: the tool name with its first `_` as `.` (`session_hello` → `session.hello`). */
   op?: string;

@@ -14,6 +14,8 @@ export type AnyTool = ToolDefinition<any, any>;
 export interface ToolResult {
   output: unknown;
   text: string;
+  /** The checked output in the tool's own casing (before snake_case and the budget), for REST's `respond`. */
+  value: unknown;
 }
 
 /**
@@ -43,7 +45,7 @@ export async function runTool(tool: AnyTool, actor: Actor, args: unknown, signal
         ? fitMcpResult(shown as Record<string, unknown>, { fix: tool.mcpBudget.fix(input, checked) })
         : { output: shown, text: JSON.stringify(shown) ?? "null" };
     await appendEntry(tx, { actor: ctx.actor, op: toolOp(tool), subject: ctx.subject, input, outputText: text });
-    return { output, text };
+    return { output, text, value: checked };
   };
 
   try {

@@ -42,8 +42,8 @@ async function serveRest(req: ApiRequest): Promise<Response> {
       const key = await authenticateKey(req.headers.get("authorization"), clientIp(req));
       const args = ifMatchArgs(req, route.tool, await restArgs(req, url, toolView(route.tool, "rest").input, params!));
       const actor = keyActor(key, req.headers, "rest");
-      const { output, text } = await runTool(route.tool, actor, args, req.signal);
-      if (route.tool.rest.respond) return await route.tool.rest.respond(output as Record<string, unknown>, { actor, method: req.method });
+      const { output, text, value } = await runTool(route.tool, actor, args, req.signal);
+      if (route.tool.rest.respond) return await route.tool.rest.respond(value, { actor, method: req.method });
       return jsonTextResponse(200, text, etagHeader(route.tool, output));
     }
     const { owner } = await authenticateOwner(req);

@@ -32,16 +32,7 @@ export const getMessageAttachment = defineTool({
   rest: {
     method: "GET",
     path: "/inboxes/{inbox_id}/messages/{message_id}/attachments/{attachment_id}",
-    respond: async (out, ctx) => {
-      const o = output.parse({
-        attachmentId: out.attachment_id,
-        messageId: out.message_id,
-        threadId: out.thread_id,
-        inboxId: out.inbox_id,
-        filename: out.filename,
-        contentType: out.content_type,
-        size: out.size,
-      });
+    respond: async (o, ctx) => {
       const blobKey = await attachmentBlob(await getDb(), ctx.actor.projectId, o.attachmentId);
       return attachmentResponse({ blobKey, name: o.filename, contentType: o.contentType, sizeBytes: o.size }, ctx.method);
     },

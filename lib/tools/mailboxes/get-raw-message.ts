@@ -32,15 +32,7 @@ export const getRawMessage = defineTool({
   rest: {
     method: "GET",
     path: "/inboxes/{inbox_id}/messages/{message_id}/raw",
-    respond: async (out, ctx) => {
-      const o = output.parse({
-        messageId: out.message_id,
-        threadId: out.thread_id,
-        inboxId: out.inbox_id,
-        filename: out.filename,
-        contentType: out.content_type,
-        size: out.size,
-      });
+    respond: async (o, ctx) => {
       const blobKey = await rawMessageBlob(await getDb(), ctx.actor.projectId, o.messageId);
       return attachmentResponse({ blobKey, name: o.filename, contentType: o.contentType, sizeBytes: o.size }, ctx.method);
     },

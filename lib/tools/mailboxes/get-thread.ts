@@ -3,7 +3,7 @@ import { budgetedOutput } from "@/lib/tools/budgeted-output";
 import { defineTool } from "@/lib/tools/define-tool";
 import { mailboxRead } from "@/lib/tools/mailboxes/annotations";
 import { listInput } from "@/lib/tools/mailboxes/list-fields";
-import { pageAfter, pageOf } from "@/lib/tools/mailboxes/list-page";
+import { pageAfter, pageOfRows } from "@/lib/tools/mailboxes/list-page";
 import { optionalInboxIdField, threadIdField, threadWithMessages } from "@/lib/tools/mailboxes/thread-fields";
 
 const NAME = "get_thread";
@@ -32,9 +32,9 @@ export const getThread = defineTool({
       page: pageAfter(NAME, input),
     });
     ctx.subject = thread.threadId;
-    const page = pageOf(NAME, input, messages, (r) => ({ at: r.pageAt, id: r.id }));
+    const { items, head } = pageOfRows(NAME, input, messages);
     // Fetched newest first so a page is the newest messages not yet seen; shown oldest → newest, as a conversation reads.
-    const shown = page.items.map((r) => r.view).reverse();
-    return { ...thread, count: shown.length, limit: input.limit, nextPageToken: page.next_page_token, messages: shown };
+    const shown = items.map((r) => r.view).reverse();
+    return { ...thread, ...head, messages: shown };
   },
 });

@@ -5,7 +5,7 @@ import { defineTool } from "@/lib/tools/define-tool";
 import { mailboxRead } from "@/lib/tools/mailboxes/annotations";
 import { inboxOutput } from "@/lib/tools/mailboxes/inbox-fields";
 import { ascendingField, listInput } from "@/lib/tools/mailboxes/list-fields";
-import { pageAfter, pageOf } from "@/lib/tools/mailboxes/list-page";
+import { pageAfter, pageOfRows } from "@/lib/tools/mailboxes/list-page";
 
 const NAME = "list_inboxes";
 
@@ -29,7 +29,7 @@ export const listInboxes = defineTool({
   example: {},
   handler: async (ctx, input) => {
     const rows = await listMailboxes(ctx.db, { actor: ctx.actor, limit: input.limit + 1, ascending: input.ascending, after: pageAfter(NAME, input) });
-    const page = pageOf(NAME, input, rows, (r) => ({ at: r.pageAt, id: r.id }));
-    return { count: page.items.length, limit: input.limit, nextPageToken: page.next_page_token, inboxes: page.items.map(inboxView) };
+    const { items, head } = pageOfRows(NAME, input, rows);
+    return { ...head, inboxes: items.map(inboxView) };
   },
 });

@@ -4,7 +4,7 @@ import { defineTool } from "@/lib/tools/define-tool";
 import { mailboxRead } from "@/lib/tools/mailboxes/annotations";
 import { directionField, listEntryOutput, listEntryView, listInboxIdField, listTypeField } from "@/lib/tools/mailboxes/list-entry-fields";
 import { listInput } from "@/lib/tools/mailboxes/list-fields";
-import { pageAfter, pageOf } from "@/lib/tools/mailboxes/list-page";
+import { pageAfter, pageOfRows } from "@/lib/tools/mailboxes/list-page";
 
 const NAME = "list_list_entries";
 
@@ -27,7 +27,7 @@ export const listListEntriesTool = defineTool({
   handler: async (ctx, input) => {
     const { mailboxId, rows } = await listListEntries(ctx.db, { actor: ctx.actor, ...input, limit: input.limit + 1, after: pageAfter(NAME, input) });
     ctx.subject = mailboxId;
-    const page = pageOf(NAME, input, rows, (r) => ({ at: r.pageAt, id: r.id }));
-    return { count: page.items.length, limit: input.limit, nextPageToken: page.next_page_token, entries: page.items.map(listEntryView) };
+    const { items, head } = pageOfRows(NAME, input, rows);
+    return { ...head, entries: items.map(listEntryView) };
   },
 });

@@ -24,3 +24,12 @@ export function pageOf<R>(tool: string, input: PagedInput, rows: R[], keyOf: (ro
   const more = rows.length > input.limit && last !== undefined;
   return { items, next_page_token: more ? encodePageToken(keyOf(last), pageBinding(tool, input)) : null };
 }
+
+/**
+ * A list tool's page from rows that carry their sort key (`pageAt`, `id`), fetched with `limit + 1`: the items, and
+ * the fields every list result starts with (`count`, `limit`, `nextPageToken`).
+ */
+export function pageOfRows<R extends { pageAt: string; id: string }>(tool: string, input: PagedInput, rows: R[]) {
+  const page = pageOf(tool, input, rows, (r) => ({ at: r.pageAt, id: r.id }));
+  return { items: page.items, head: { count: page.items.length, limit: input.limit, nextPageToken: page.next_page_token } };
+}

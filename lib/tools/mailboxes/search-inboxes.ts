@@ -5,7 +5,7 @@ import { defineTool } from "@/lib/tools/define-tool";
 import { mailboxRead } from "@/lib/tools/mailboxes/annotations";
 import { ascendingField, listInput } from "@/lib/tools/mailboxes/list-fields";
 import { inboxPage } from "@/lib/tools/mailboxes/list-inboxes";
-import { pageAfter, pageOf } from "@/lib/tools/mailboxes/list-page";
+import { pageAfter, pageOfRows } from "@/lib/tools/mailboxes/list-page";
 
 const NAME = "search_inboxes";
 
@@ -31,7 +31,7 @@ export const searchInboxes = defineTool({
       ascending: input.ascending,
       after: pageAfter(NAME, input),
     });
-    const page = pageOf(NAME, input, rows, (r) => ({ at: r.pageAt, id: r.id }));
-    return { count: page.items.length, limit: input.limit, nextPageToken: page.next_page_token, inboxes: page.items.map(inboxView) };
+    const { items, head } = pageOfRows(NAME, input, rows);
+    return { ...head, inboxes: items.map(inboxView) };
   },
 });

@@ -6,7 +6,7 @@ import { mailboxRead } from "@/lib/tools/mailboxes/annotations";
 import { inboxIdField } from "@/lib/tools/mailboxes/inbox-fields";
 import { searchQueryField } from "@/lib/tools/mailboxes/label-filter";
 import { afterField, beforeField, listInput } from "@/lib/tools/mailboxes/list-fields";
-import { pageAfter, pageOf } from "@/lib/tools/mailboxes/list-page";
+import { pageAfter, pageOfRows } from "@/lib/tools/mailboxes/list-page";
 import { messagePage } from "@/lib/tools/mailboxes/message-fields";
 
 const NAME = "search_messages";
@@ -36,7 +36,7 @@ export const searchMessages = defineTool({
       limit: input.limit + 1,
       page: pageAfter(NAME, input),
     });
-    const page = pageOf(NAME, input, rows, (r) => ({ at: r.pageAt, id: r.id }));
-    return { count: page.items.length, limit: input.limit, nextPageToken: page.next_page_token, messages: page.items.map((r) => r.view) };
+    const { items, head } = pageOfRows(NAME, input, rows);
+    return { ...head, messages: items.map((r) => r.view) };
   },
 });

@@ -5,7 +5,7 @@ import { toDate } from "@/lib/tools/fields";
 import { mailboxRead } from "@/lib/tools/mailboxes/annotations";
 import { searchQueryField } from "@/lib/tools/mailboxes/label-filter";
 import { afterField, beforeField, listInput } from "@/lib/tools/mailboxes/list-fields";
-import { pageAfter, pageOf } from "@/lib/tools/mailboxes/list-page";
+import { pageAfter, pageOfRows } from "@/lib/tools/mailboxes/list-page";
 import { optionalInboxIdField, threadPage } from "@/lib/tools/mailboxes/thread-fields";
 
 const NAME = "search_threads";
@@ -32,7 +32,7 @@ export const searchThreads = defineTool({
       limit: input.limit + 1,
       page: pageAfter(NAME, input),
     });
-    const page = pageOf(NAME, input, rows, (r) => ({ at: r.pageAt, id: r.id }));
-    return { count: page.items.length, limit: input.limit, nextPageToken: page.next_page_token, threads: page.items.map((r) => r.view) };
+    const { items, head } = pageOfRows(NAME, input, rows);
+    return { ...head, threads: items.map((r) => r.view) };
   },
 });
