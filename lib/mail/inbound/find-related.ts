@@ -1,7 +1,6 @@
-import { sql } from "drizzle-orm";
 import type { Executor } from "@/lib/db/client";
-import { query } from "@/lib/db/statement";
 import { baseSubject } from "@/lib/mail/inbound/base-subject";
+import { type RelatedRow, selectRelated } from "@/lib/mail/inbound/statements";
 
 export interface Related {
   /** The existing thread this message joins, or null for a new one. */
@@ -10,18 +9,6 @@ export interface Related {
   repliedTo: { id: string; replyToInbox: boolean } | null;
   /** Our id of the message In-Reply-To names, when it is in this mailbox. */
   inReplyToMessageId: string | null;
-}
-
-interface Row {
-  kind: "cited" | "child";
-  id: string;
-  rfc: string | null;
-  threadId: string;
-  mailboxId: string;
-  direction: "inbound" | "outbound";
-  replyToInbox: boolean;
-  threadSubject: string | null;
-  threadBase: string | null;
 }
 
 const MAX_IDS = 50;
@@ -44,31 +31,10 @@ export async function findRelated(
 ): Promise<Related> {
   const ids = [...new Set([opts.inReplyTo, ...[...opts.references].reverse()].filter((x): x is string => !!x))].slice(0, MAX_IDS);
   if (ids.length === 0 && !opts.messageId) return { threadId: null, repliedTo: null, inReplyToMessageId: null };
-  const cited =
-    ids.length > 0
-      ? sql`
-        select 'cited' as kind, m.id, m.rfc_message_id as rfc, m.thread_id, m.mailbox_id, m.direction, m.reply_to_inbox,
-               t.subject as thread_subject, t.base_subject as thread_base
-        from mail_messages m join mail_threads t on t.id = m.thread_id
-        where m.project_id = ${opts.projectId} and m.rfc_message_id in (${sql.join(
-          ids.map((id) => sql`${id}`),
-          sql`, `,
-        )})`
-      : null;
-  const children = opts.messageId
-    ? sql`
-        (select 'child' as kind, m.id, m.rfc_message_id as rfc, m.thread_id, m.mailbox_id, m.direction, m.reply_to_inbox,
-                t.subject as thread_subject, t.base_subject as thread_base
-         from mail_messages m join mail_threads t on t.id = m.thread_id
-         where m.project_id = ${opts.projectId} and m.mailbox_id = ${opts.mailboxId}
-           and m."references" @> jsonb_build_array(${opts.messageId}::text)
-         order by m.msg_at, m.id
-         limit ${MAX_CHILDREN})`
-    : null;
-  const rows = await query<Row>(db, cited && children ? sql`${cited} union all ${children}` : (cited ?? children ?? sql`select 1 where false`));
+  const rows = await selectRelated(db, opts.projectId, opts.mailboxId, ids, opts.messageId, MAX_CHILDREN);
 
   const base = baseSubject(opts.subject);
-  const threadBase = (r: Row) => r.threadBase ?? baseSubject(r.threadSubject);
+  const threadBase = (r: RelatedRow) => r.threadBase ?? baseSubject(r.threadSubject);
   const rank = (rfc: string | null) => ids.indexOf(rfc ?? "");
   const citedRows = rows.filter((r) => r.kind === "cited").sort((a, b) => rank(a.rfc) - rank(b.rfc));
   const here = citedRows.filter((r) => r.mailboxId === opts.mailboxId);

@@ -1,7 +1,6 @@
-import { sql } from "drizzle-orm";
 import type { Executor } from "@/lib/db/client";
-import { query } from "@/lib/db/statement";
-import { listCandidates, type ListMatch, listVerdict } from "@/lib/mail/inbound/list-verdict";
+import { listCandidates, listVerdict } from "@/lib/mail/inbound/list-verdict";
+import { selectInboundContext } from "@/lib/mail/inbound/statements";
 
 export interface InboundContext {
   /** A message of this Message-ID already stored in the mailbox (a redelivery). */
@@ -24,58 +23,7 @@ export async function inboundContext(
   db: Executor,
   opts: { projectId: string; mailboxId: string; isDefault: boolean; rfcMessageId: string | null; inReplyTo: string | null; from: string | null },
 ): Promise<InboundContext> {
-  const candidates = listCandidates(opts.from);
-  const matching =
-    candidates.length > 0
-      ? sql`entry in (${sql.join(
-          candidates.map((c) => sql`${c}`),
-          sql`, `,
-        )})`
-      : sql`false`;
-  // coalesce(mailbox_id, '') is the unique index's own expression, so both scopes are index lookups.
-  const [row] = await query<{
-    dupId: string | null;
-    dupEvent: string | null;
-    isReply: boolean;
-    matches: ListMatch[] | null;
-    ownAllow: boolean;
-    projectAllow: boolean;
-    sourceId: string | null;
-    sourceName: string | null;
-  }>(
-    db,
-    sql`
-      with dup as (
-        select id, event_id from mail_messages
-        where ${opts.rfcMessageId}::text is not null and project_id = ${opts.projectId} and rfc_message_id = ${opts.rfcMessageId}
-          and mailbox_id = ${opts.mailboxId} and direction = 'inbound'
-        limit 1
-      ), reply as (
-        select exists (
-          select 1 from mail_messages
-          where ${opts.inReplyTo}::text is not null and project_id = ${opts.projectId} and rfc_message_id = ${opts.inReplyTo}
-            and mailbox_id = ${opts.mailboxId} and direction = 'outbound'
-        ) as is_reply
-      ), dir as (
-        select case when (select is_reply from reply) then 'reply' else 'receive' end as direction
-      ), lists as (
-        select coalesce(mailbox_id, '') <> '' as own, type, entry from mail_list_entries
-        where project_id = ${opts.projectId} and coalesce(mailbox_id, '') in ('', ${opts.mailboxId})
-          and direction = (select direction from dir) and ${matching}
-      ), src as (
-        select id, name from sources
-        where ${opts.isDefault} and project_id = ${opts.projectId} and type = 'email' and removed_at is null
-        limit 1
-      )
-      select (select id from dup) as dup_id, (select event_id from dup) as dup_event,
-             (select is_reply from reply) as is_reply,
-             (select json_agg(json_build_object('own', own, 'type', type, 'entry', entry)) from lists) as matches,
-             exists (select 1 from mail_list_entries where project_id = ${opts.projectId} and coalesce(mailbox_id, '') = ${opts.mailboxId}
-               and direction = (select direction from dir) and type = 'allow') as own_allow,
-             exists (select 1 from mail_list_entries where project_id = ${opts.projectId} and coalesce(mailbox_id, '') = ''
-               and direction = (select direction from dir) and type = 'allow') as project_allow,
-             (select id from src) as source_id, (select name from src) as source_name`,
-  );
+  const [row] = await selectInboundContext(db, opts.projectId, opts.mailboxId, opts.isDefault, opts.rfcMessageId, opts.inReplyTo, listCandidates(opts.from));
   return {
     duplicate: row.dupId ? { id: row.dupId, eventId: row.dupEvent } : null,
     isReply: row.isReply,

@@ -1,6 +1,6 @@
 import type { Executor } from "@/lib/db/client";
 import { diskAttachments } from "@/lib/db/schema/disk";
-import { mailAttachments, mailMessages, mailThreads, type MailAuthVerdicts, type Mailbox, type MailMessage } from "@/lib/db/schema/mail";
+import { mailAttachments, type MailAuthVerdicts, type Mailbox } from "@/lib/db/schema/mail";
 import { emitEvent } from "@/lib/events/emit-event";
 import { newId } from "@/lib/ids";
 import { recordSystemAct } from "@/lib/ledger/record-system-act";
@@ -15,6 +15,7 @@ import { inboundContext, type InboundContext } from "@/lib/mail/inbound/inbound-
 import type { DsnReport } from "@/lib/mail/inbound/parse-dsn";
 import type { ParsedMessage } from "@/lib/mail/inbound/parse-message";
 import { receivedPayload } from "@/lib/mail/inbound/received-payload";
+import { type InboundMessageRow, insertMessage, insertThread } from "@/lib/mail/inbound/statements";
 import { addToThreadSummary, newThreadSummary, type SummaryMessage, touchMailboxActivity } from "@/lib/mail/inbound/thread-summary";
 
 export interface StoredBlob {
@@ -113,9 +114,7 @@ export async function writeInbound(
     () =>
       related.threadId
         ? addToThreadSummary(tx, { projectId, threadId, message: summary })
-        : tx
-            .insert(mailThreads)
-            .values({ id: threadId, projectId, mailboxId: mailbox.id, subject, baseSubject: baseSubject(subject), ...newThreadSummary(summary) }),
+        : insertThread(tx, { id: threadId, projectId, mailboxId: mailbox.id, subject, baseSubject: baseSubject(subject), ...newThreadSummary(summary) }),
     () => touchMailboxActivity(tx, { projectId, mailboxId: mailbox.id, at: now }),
     !!emit &&
       (async () => {
@@ -133,7 +132,7 @@ export async function writeInbound(
   ]);
   const eventId = message.eventId;
   await together([
-    () => tx.insert(mailMessages).values(message),
+    () => insertMessage(tx, message),
     c.attachments.length > 0 &&
       (() => tx.insert(mailAttachments).values(c.attachments.map((a) => ({ id: newId("att"), projectId, messageId: message.id, ...a })))),
     // The disk module's table for `evt_…/name`, pointing at the same blobs as the mail store (no second copy).
@@ -179,7 +178,7 @@ async function together(steps: Array<(() => PromiseLike<unknown>) | false>): Pro
 function inboundRow(
   c: InboundCopy,
   o: { projectId: string; threadId: string; subject: string | null; category: MessageCategory; inReplyToMessageId: string | null; now: Date },
-): Omit<MailMessage, "search"> {
+): InboundMessageRow {
   const { parsed, extracted } = c;
   // RFC 5322 §3.6.4: a reply's References end with its parent's Message-ID, which some clients leave out when they
   // set In-Reply-To. Stored there, the parent, if it arrives later, finds this reply through the references index.
