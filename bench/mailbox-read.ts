@@ -28,10 +28,13 @@ import { Agent, request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fitMcpResult, MCP_RESULT_BYTES } from "@/lib/tools/result-budget";
+import { serverCpuPerCall } from "./support/cpu-time";
 import { closedLoop, percentiles } from "./support/load";
 import { freshDatabase, startProcess } from "./support/processes";
 
 const SECONDS = Number(process.env.SECONDS ?? 5);
+/** PHASES=list,thread runs only those (search, list, thread); every phase by default. */
+const PHASES = new Set((process.env.PHASES ?? "search,list,thread").split(","));
 const PGLITE = process.env.BENCH_DB === "pglite";
 const QUERIES = { common: "invoice", rare: "zebrafish", two_term: "refund pricing", or: "narwhal or quokka", phrase: '"password reset"' };
 const agent = new Agent({ keepAlive: true, maxSockets: 64 });
@@ -88,6 +91,19 @@ async function searchPhase(sessions: Call[], boxes: string[], tool: "search_mess
   return out;
 }
 
+let serverPid = 0;
+let database = "";
+
+/**
+ * A phase's closed loop of 10 connections after `warmup` sequential calls, with the server side's CPU per call, or
+ * null when PHASES leaves it out.
+ */
+async function phase(name: string, warmup: number, call: (w: number) => Promise<void>) {
+  if (!PHASES.has(name)) return null;
+  for (let i = 0; i < warmup; i++) await call(i % 10);
+  return serverCpuPerCall(serverPid, database, () => closedLoop(10, SECONDS, call));
+}
+
 async function main() {
   const dataDir = mkdtempSync(join(tmpdir(), "brynth-bench-mailbox-"));
   const db = PGLITE ? null : await freshDatabase("brynth_bench_mailbox_read");
@@ -105,13 +121,15 @@ async function main() {
     /ready (\S+) (\S+) (\S+) (\S+) (\{.*\})/,
   );
   const [, base, key, boxList, bigThread, seeded] = match;
+  serverPid = child.pid!;
+  database = db ? new URL(db.url).pathname.slice(1) : "";
   const boxes = boxList.split(",");
   const server = JSON.parse(seeded) as { seed_seconds: number; raw_sql: Record<string, unknown> };
   const sessions = await Promise.all(Array.from({ length: 10 }, () => mcpSession(base, key)));
 
   // (a) search over MCP vs the raw statement.
-  const searchMessages = await searchPhase(sessions, boxes, "search_messages");
-  const searchThreads = await searchPhase(sessions, boxes, "search_threads");
+  const searchMessages = PHASES.has("search") ? await searchPhase(sessions, boxes, "search_messages") : null;
+  const searchThreads = PHASES.has("search") ? await searchPhase(sessions, boxes, "search_threads") : null;
 
   // (b) list_messages, 10 a page, vs whoami over the same path.
   let maxListBytes = 0;
@@ -120,11 +138,9 @@ async function main() {
     const text = await sessions[w]("list_messages", { inboxId: boxes[n++ % boxes.length], limit: 10 });
     maxListBytes = Math.max(maxListBytes, Buffer.byteLength(text));
   };
-  for (let i = 0; i < 50; i++) await list(i % 10);
-  const listed = await closedLoop(10, SECONDS, list);
+  const listed = await phase("list", 50, list);
   const whoami = (w: number) => sessions[w]("whoami", {}).then(() => undefined);
-  for (let i = 0; i < 50; i++) await whoami(i % 10);
-  const whoamiResult = await closedLoop(10, SECONDS, whoami);
+  const whoamiResult = await phase("list", 50, whoami);
 
   // (c) get_thread of the 50 × 20 KB thread: MCP (budgeted) vs REST (in full).
   let within = 0;
@@ -137,8 +153,7 @@ async function main() {
     if (bytes <= MCP_RESULT_BYTES) within++;
     else over++;
   };
-  for (let i = 0; i < 20; i++) await getThread(i % 10);
-  const threadMcp = await closedLoop(10, SECONDS, getThread);
+  const threadMcp = await phase("thread", 20, getThread);
   let restBytes = 0;
   let restBody = "";
   const getThreadRest = async () => {
@@ -147,12 +162,11 @@ async function main() {
     restBytes = Buffer.byteLength(r.body);
     restBody = r.body;
   };
-  for (let i = 0; i < 20; i++) await getThreadRest();
-  const threadRest = await closedLoop(10, SECONDS, getThreadRest);
+  const threadRest = await phase("thread", 20, getThreadRest);
   // The ladder's CPU on this very result, in this process.
-  const full = JSON.parse(restBody) as Record<string, unknown>;
+  const full = restBody ? (JSON.parse(restBody) as Record<string, unknown>) : {};
   const fitTimes: number[] = [];
-  for (let i = 0; i < 200; i++) {
+  for (let i = 0; restBody && i < 200; i++) {
     const t = performance.now();
     fitMcpResult(full, { fix: "GET /api/v1/threads/thr_big" });
     fitTimes.push(performance.now() - t);

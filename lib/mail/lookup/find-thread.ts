@@ -1,8 +1,8 @@
-import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
-import { mailboxes, mailThreads, type MailThread } from "@/lib/db/schema/mail";
+import type { MailThread } from "@/lib/db/schema/mail";
 import { AppError } from "@/lib/errors";
+import { liveThread } from "@/lib/mail/lookup/statements";
 import { mailboxScope } from "@/lib/mail/mailboxes/mailbox-scope";
 
 export const threadNotFound = (ref: string) =>
@@ -14,12 +14,7 @@ export const threadNotFound = (ref: string) =>
  */
 export async function findThread(db: Executor, actor: Actor, threadId: string, inboxId?: string): Promise<MailThread> {
   const { mailboxId } = await mailboxScope(db, actor, inboxId);
-  const [row] = await db
-    .select({ thread: mailThreads })
-    .from(mailThreads)
-    .innerJoin(mailboxes, and(eq(mailboxes.id, mailThreads.mailboxId), isNull(mailboxes.deletedAt)))
-    .where(and(eq(mailThreads.projectId, actor.projectId), eq(mailThreads.id, threadId), mailboxId ? eq(mailThreads.mailboxId, mailboxId) : sql`true`))
-    .limit(1);
-  if (!row) throw threadNotFound(threadId);
-  return row.thread;
+  const [thread] = await liveThread(db, actor.projectId, threadId, mailboxId);
+  if (!thread) throw threadNotFound(threadId);
+  return thread;
 }

@@ -1,9 +1,9 @@
-import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
-import { mailboxes, type Mailbox } from "@/lib/db/schema/mail";
+import type { Mailbox } from "@/lib/db/schema/mail";
 import { fieldError } from "@/lib/disk/field-error";
 import { AppError } from "@/lib/errors";
+import { liveMailboxByAddress, liveMailboxById } from "@/lib/mail/mailboxes/statements";
 
 /**
  * The one place a mailbox tool learns which mailboxes it may touch (design §2.6). A key restricted to one mailbox
@@ -15,14 +15,7 @@ const notFound = (ref: string) => new AppError("NOT_FOUND", `Inbox ${ref} was no
 
 /** A live mailbox of the actor's project by id (`mbx_…`) or address (any case), within the key's restriction. */
 export async function findMailbox(db: Executor, actor: Actor, ref: string): Promise<Mailbox> {
-  const byAddress = ref.includes("@");
-  const [row] = await db
-    .select()
-    .from(mailboxes)
-    .where(
-      and(eq(mailboxes.projectId, actor.projectId), byAddress ? eq(mailboxes.address, sql`lower(${ref})`) : eq(mailboxes.id, ref), isNull(mailboxes.deletedAt)),
-    )
-    .limit(1);
+  const [row] = await (ref.includes("@") ? liveMailboxByAddress : liveMailboxById)(db, actor.projectId, ref);
   if (!row || (actor.mailboxId && row.id !== actor.mailboxId)) throw notFound(ref);
   return row;
 }

@@ -1,11 +1,11 @@
 import { and, or, sql, type SQL } from "drizzle-orm";
 import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
-import { keysetAfter, keysetAt, keysetOrder, type PageKey } from "@/lib/db/keyset";
+import { keysetAfter, type PageKey } from "@/lib/db/keyset";
+import { query } from "@/lib/db/statement";
 import { mailMessages } from "@/lib/db/schema/mail";
 import { mailScope } from "@/lib/mail/messages/mail-scope";
-import { messageItemColumns } from "@/lib/mail/messages/message-columns";
-import { attachmentsOf } from "@/lib/mail/messages/attachments-of";
+import { messagePageSql, type PageRow } from "@/lib/mail/messages/message-page";
 import {
   arrayContainsAll,
   type MailScope,
@@ -35,17 +35,12 @@ export interface MessageFilter extends IncludeFlags {
  */
 export async function listMessages(db: Executor, opts: { actor: Actor; filter: MessageFilter; limit: number; ascending: boolean; page: PageKey | null }) {
   const scope = await mailScope(db, opts.actor, opts.filter.inboxId);
-  const rows = await messageListQuery(db, { ...opts, scope });
-  const files = await attachmentsOf(
-    db,
-    opts.actor.projectId,
-    rows.map((r) => r.id),
-  );
-  return rows.map((r) => ({ pageAt: r.pageAt, id: r.id, view: messageItemView(r, files.get(r.id) ?? []) }));
+  const rows = await query<PageRow<false>>(db, messageListQuery({ ...opts, scope }));
+  return rows.map((r) => ({ pageAt: r.pageAt, id: r.id, view: messageItemView(r, r.attachments) }));
 }
 
-/** The statement of one page, unawaited, so the plan test can EXPLAIN exactly what runs. */
-export function messageListQuery(db: Executor, opts: { scope: MailScope; filter: MessageFilter; limit: number; ascending: boolean; page: PageKey | null }) {
+/** The statement of one page, so the plan test can EXPLAIN exactly what runs. */
+export function messageListQuery(opts: { scope: MailScope; filter: MessageFilter; limit: number; ascending: boolean; page: PageKey | null }): SQL {
   const f = opts.filter;
   const m = mailMessages;
   const where: (SQL | undefined)[] = [
@@ -60,10 +55,5 @@ export function messageListQuery(db: Executor, opts: { scope: MailScope; filter:
     ...columnContainsAll(m.subject, f.subject),
     opts.page ? keysetAfter(m.msgAt, m.id, opts.page, opts.ascending) : undefined,
   ];
-  return db
-    .select({ ...messageItemColumns, pageAt: keysetAt(m.msgAt) })
-    .from(m)
-    .where(and(...where))
-    .orderBy(...keysetOrder(m.msgAt, m.id, opts.ascending))
-    .limit(opts.limit);
+  return messagePageSql({ where: and(...where), ascending: opts.ascending, limit: opts.limit, bodies: false });
 }

@@ -5,5 +5,7 @@ import { messageColumns } from "@/lib/db/schema/mail";
  * never show bodies, and a 30 KB message's text and html are TOASTed: reading them for ten rows a page would
  * cost the statement most of its time for nothing.
  */
-const { text: _text, html: _html, extractedText: _extractedText, extractedHtml: _extractedHtml, headers: _headers, ...itemColumns } = messageColumns;
+const { text, html, extractedText, extractedHtml, headers, ...itemColumns } = messageColumns;
 export const messageItemColumns = itemColumns;
+/** What get_message and get_thread read beside the item columns. */
+export const messageBodyColumns = { text, html, extractedText, extractedHtml, headers };

@@ -1,12 +1,11 @@
 import { and, type SQL } from "drizzle-orm";
 import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
-import { keysetAfter, keysetAt, keysetOrder, type PageKey } from "@/lib/db/keyset";
+import { keysetAfter, type PageKey } from "@/lib/db/keyset";
 import { mailMessages } from "@/lib/db/schema/mail";
 import { mailScope } from "@/lib/mail/messages/mail-scope";
-import { messageItemColumns } from "@/lib/mail/messages/message-columns";
+import { messagePage } from "@/lib/mail/messages/message-page";
 import { scopeCondition } from "@/lib/mail/messages/match-filters";
-import { attachmentsOf } from "@/lib/mail/messages/attachments-of";
 import { messageItemView } from "@/lib/mail/messages/message-view";
 import { searchMatch } from "@/lib/mail/messages/search-match";
 
@@ -25,16 +24,6 @@ export async function searchMessages(
     ...searchMatch(opts.q, opts),
     opts.page ? keysetAfter(m.msgAt, m.id, opts.page, false) : undefined,
   ];
-  const rows = await db
-    .select({ ...messageItemColumns, pageAt: keysetAt(m.msgAt) })
-    .from(m)
-    .where(and(...where))
-    .orderBy(...keysetOrder(m.msgAt, m.id, false))
-    .limit(opts.limit);
-  const files = await attachmentsOf(
-    db,
-    opts.actor.projectId,
-    rows.map((r) => r.id),
-  );
-  return rows.map((r) => ({ pageAt: r.pageAt, id: r.id, view: messageItemView(r, files.get(r.id) ?? []) }));
+  const rows = await messagePage(db, { where: and(...where), ascending: false, limit: opts.limit, bodies: false });
+  return rows.map((r) => ({ pageAt: r.pageAt, id: r.id, view: messageItemView(r, r.attachments) }));
 }

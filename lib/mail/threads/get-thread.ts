@@ -1,9 +1,9 @@
 import { and, eq } from "drizzle-orm";
 import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
-import { keysetAfter, keysetAt, keysetOrder, type PageKey } from "@/lib/db/keyset";
-import { mailMessages, messageColumns } from "@/lib/db/schema/mail";
-import { attachmentsOf } from "@/lib/mail/messages/attachments-of";
+import { keysetAfter, type PageKey } from "@/lib/db/keyset";
+import { mailMessages } from "@/lib/db/schema/mail";
+import { messagePage } from "@/lib/mail/messages/message-page";
 import { messageView } from "@/lib/mail/messages/message-view";
 import { findThread } from "@/lib/mail/lookup/find-thread";
 import { threadView } from "@/lib/mail/threads/thread-view";
@@ -16,16 +16,11 @@ import { threadView } from "@/lib/mail/threads/thread-view";
 export async function getThread(db: Executor, opts: { actor: Actor; threadId: string; inboxId?: string; limit: number; page: PageKey | null }) {
   const thread = await findThread(db, opts.actor, opts.threadId, opts.inboxId);
   const m = mailMessages;
-  const rows = await db
-    .select({ ...messageColumns, pageAt: keysetAt(m.msgAt) })
-    .from(m)
-    .where(and(eq(m.projectId, opts.actor.projectId), eq(m.threadId, thread.id), opts.page ? keysetAfter(m.msgAt, m.id, opts.page, false) : undefined))
-    .orderBy(...keysetOrder(m.msgAt, m.id, false))
-    .limit(opts.limit);
-  const files = await attachmentsOf(
-    db,
-    opts.actor.projectId,
-    rows.map((r) => r.id),
-  );
-  return { thread: threadView(thread), messages: rows.map((r) => ({ pageAt: r.pageAt, id: r.id, view: messageView(r, files.get(r.id) ?? []) })) };
+  const rows = await messagePage(db, {
+    where: and(eq(m.projectId, opts.actor.projectId), eq(m.threadId, thread.id), opts.page ? keysetAfter(m.msgAt, m.id, opts.page, false) : undefined),
+    ascending: false,
+    limit: opts.limit,
+    bodies: true,
+  });
+  return { thread: threadView(thread), messages: rows.map((r) => ({ pageAt: r.pageAt, id: r.id, view: messageView(r, r.attachments) })) };
 }
