@@ -1,4 +1,5 @@
 import { simpleParser, type AddressObject, type HeaderValue, type ParsedMail } from "mailparser";
+import { plainText, plainTextBody } from "@/lib/mail/inbound/plain-text-body";
 
 export interface ParsedAttachment {
   filename: string | null;
@@ -72,12 +73,23 @@ export function idList(value: string | null | undefined): string[] {
 
 /**
  * Parses as far as possible: mailparser is lenient with broken MIME; if it still throws, the header block is read by
- * hand and the body kept as text, and `parseError` says what failed. The raw bytes are stored regardless.
+ * hand and the body kept as text, and `parseError` says what failed. The raw bytes are stored regardless. A message
+ * that is one part of plain text (plain-text-body.ts) has only its header block parsed by mailparser; its text is
+ * the body as mailparser would have read it (the test holds the two to the same result).
  */
 export async function parseMessage(raw: Buffer): Promise<ParsedMessage> {
+  const plain = plainTextBody(raw);
+  return plain ? parseWith(raw, plain.head, plainText(plain.body)) : parseWith(raw, raw);
+}
+
+/** mailparser over the whole message, without the plain text path: what parseMessage must equal. */
+export const parseWholeMessage = (raw: Buffer): Promise<ParsedMessage> => parseWith(raw, raw);
+
+/** `input` to mailparser (the whole message, or its header block when the text is given). */
+async function parseWith(raw: Buffer, input: Buffer, text?: string | null): Promise<ParsedMessage> {
   let mail: ParsedMail;
   try {
-    mail = await simpleParser(raw, { skipTextToHtml: true, skipImageLinks: true, skipTextLinks: true, maxHtmlLengthToParse: 2_000_000 });
+    mail = await simpleParser(input, { skipTextToHtml: true, skipImageLinks: true, skipTextLinks: true, maxHtmlLengthToParse: 2_000_000 });
   } catch (err) {
     return fallbackParse(raw, err instanceof Error ? err.message : String(err));
   }
@@ -98,7 +110,7 @@ export async function parseMessage(raw: Buffer): Promise<ParsedMessage> {
     replyTo: addresses(mail.replyTo),
     subject: mail.subject ?? null,
     date: mail.date && !Number.isNaN(mail.date.getTime()) ? mail.date : null,
-    text: mail.text ?? null,
+    text: text === undefined ? (mail.text ?? null) : text,
     html: typeof mail.html === "string" ? mail.html : null,
     headers,
     autoSubmitted: autoSubmitted !== "" && !autoSubmitted.startsWith("no"),
