@@ -3,6 +3,7 @@ import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
 import type { Scope } from "@/lib/keys/scopes";
 import { isBudgetedOutput } from "@/lib/tools/budgeted-output";
+import type { ContentRead } from "@/lib/tools/result-budget";
 
 export interface ToolAnnotations {
   title?: string;
@@ -21,6 +22,11 @@ export interface ToolContext {
   signal: AbortSignal;
   /** The id of the object the call touched, for the ledger's `subject`. */
   subject: string | null;
+  /**
+   * Over MCP, for a tool whose `mcpBudget` has a `prefix`: how many characters of each content field to read, and
+   * where the handler records the full length of each field it cut (`ContentRead`). Absent: read everything.
+   */
+  content?: ContentRead;
 }
 
 export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z.ZodType = z.ZodType> {
@@ -72,7 +78,14 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
    * MCP results are kept under the mailbox spec's byte budget (`fitMcpResult`); REST is never shortened. The output
    * schema must come from `budgetedOutput`. `fix` tells the caller where the full content is (a REST path).
    */
-  mcpBudget?: { fix: (input: z.output<I>, output: z.output<O>) => string };
+  mcpBudget?: {
+    fix: (input: z.output<I>, output: z.output<O>) => string;
+    /**
+     * For a handler that honours `ctx.content`: the content prefix of its first read over MCP. The ladder asks for
+     * more (one reread) only when a rung that needs it could fit.
+     */
+    prefix?: (input: z.output<I>) => number;
+  };
   /** A valid input that works on a fresh project: the contract tests call it over MCP and REST and compare. */
   example?: z.input<I>;
   handler: (ctx: ToolContext, input: z.output<I>) => Promise<z.input<O>>;

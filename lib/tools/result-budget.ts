@@ -30,6 +30,34 @@ export interface FittedResult {
   text: string;
 }
 
+/**
+ * How much of each content field a budgeted read fetched, so a 50-message thread of 20 KB bodies over MCP need not
+ * move a megabyte to show identifiers: `prefix` characters of each (null: all of it), and `cut`, for every field
+ * that was longer than that, a lower bound of its full length in characters. The ladder decides from these alone
+ * whether a rung could fit, and asks for a longer prefix only when one could (`FitResult.reread`).
+ */
+export interface ContentRead {
+  prefix: number | null;
+  cut: number[];
+}
+
+/**
+ * Records the fields a prefixed read cut, from each field as read and its full size in bytes (which Postgres knows
+ * without decompressing the value, unlike its length in characters). A field is cut when it holds fewer bytes than
+ * its full size; it then had more than `prefix` characters, and at least a quarter as many as its bytes (UTF-8 uses
+ * at most four bytes a character).
+ */
+export function recordCut(content: ContentRead | undefined, fields: readonly [held: string | null, bytes: number | null | undefined][]): void {
+  if (content?.prefix == null) return;
+  for (const [held, bytes] of fields) {
+    if (held === null || bytes == null || Buffer.byteLength(held, "utf8") >= bytes) continue;
+    content.cut.push(Math.max(content.prefix + 1, Math.ceil(bytes / 4)));
+  }
+}
+
+/** A fitted result, or the prefix the ladder needs to decide (null: the content in full). */
+export type FitResult = FittedResult | { reread: number | null };
+
 const fits = (text: string, maxBytes: number) => text.length <= maxBytes / 3 || Buffer.byteLength(text, "utf8") <= maxBytes;
 
 /**
@@ -39,24 +67,78 @@ const fits = (text: string, maxBytes: number) => text.length <= maxBytes / 3 || 
  * the input object is never changed.
  */
 export function fitMcpResult(output: Json, opts: { fix: string; maxBytes?: number }): FittedResult {
+  return fitWithin(output, { ...opts, content: { prefix: null, cut: [] } }) as FittedResult;
+}
+
+/**
+ * The ladder over a result whose content fields may be prefixes (`content`). Each rung's lower bound adds what the
+ * cut fields would add at that rung; a rung that could fit but needs more than the prefix asks for a reread. The
+ * result is the one the ladder gives on the full content: a rung skipped here is one whose bound exceeds the budget
+ * on the full content too (a character is at least one UTF-16 unit), and a rung evaluated here sees exactly the
+ * full content's characters.
+ */
+export function fitWithin(output: Json, opts: { fix: string; maxBytes?: number; content: ContentRead }): FitResult {
   const maxBytes = opts.maxBytes ?? MCP_RESULT_BYTES;
+  const { prefix, cut } = opts.content;
+  /** What the cut fields hold beyond the prefix, shortened to `length` characters. */
+  const beyond = (length: number) => (prefix === null ? 0 : cut.reduce((n, full) => n + Math.max(0, Math.min(full, length) - Math.min(prefix, length)), 0));
+  // Each rung's lower bound from one walk, before any copy: a 50-message thread that ends in identifiers is never
+  // copied three times over to learn that no rung fits.
+  const size = measure(output);
+  const markers = "truncated".length + "fix".length + opts.fix.length;
+  const bound = (length: number) => size.unmarked + markers + size.content.reduce((n, l) => n + Math.min(l, length), 0) + beyond(length);
   // A candidate whose characters alone exceed the budget cannot fit: serializing a 1 MB thread to learn that costs
   // more than the rest of the ladder, so the bound decides first.
-  if (minBytes(output) <= maxBytes) {
+  if (size.all + beyond(Number.POSITIVE_INFINITY) <= maxBytes) {
+    if (beyond(Number.POSITIVE_INFINITY) > 0) return { reread: null };
     const text = JSON.stringify(output);
     if (fits(text, maxBytes)) return { output, text };
   }
-  let shortened: unknown = output;
   for (const length of LENGTHS) {
-    // Each rung shortens the previous one: the same result as from the original, with less to copy.
-    shortened = shorten(shortened, length, false);
-    const marked = { ...(shortened as Json), truncated: true, fix: opts.fix };
+    if (bound(length) > maxBytes) continue;
+    if (beyond(length) > 0) return { reread: length };
+    const marked = { ...(shorten(output, length, false) as Json), truncated: true, fix: opts.fix };
     if (minBytes(marked) > maxBytes) continue;
     const text = JSON.stringify(marked);
     if (fits(text, maxBytes)) return { output: marked, text };
   }
   const marked = { ...((identifiersOf(output) as Json | undefined) ?? {}), truncated: true, fix: opts.fix };
   return { output: marked, text: JSON.stringify(marked) };
+}
+
+/**
+ * One walk of an output for the ladder's bounds: `all` is minBytes of the whole; `unmarked`, of everything but the
+ * content strings and the top-level `truncated` and `fix` (which a marked rung replaces); `content`, the length of
+ * each content string. A content string cut to n code points keeps at least min(length, n) UTF-16 units, so
+ * `unmarked + markers + Σ min(length, n)` is a lower bound of the marked rung's minBytes.
+ */
+function measure(output: Json): { all: number; unmarked: number; content: number[] } {
+  const content: number[] = [];
+  let unmarked = 0;
+  const walk = (value: unknown, inContent: boolean): void => {
+    if (typeof value === "string") {
+      if (inContent) content.push(value.length);
+      else unmarked += value.length;
+    } else if (Array.isArray(value)) {
+      for (const v of value) walk(v, inContent);
+    } else if (value !== null && typeof value === "object") {
+      for (const k in value) {
+        unmarked += k.length;
+        walk((value as Json)[k], inContent || BUDGET_CONTENT_KEYS.has(k));
+      }
+    }
+  };
+  let markersHere = 0;
+  for (const k in output) {
+    if (k === "truncated" || k === "fix") {
+      markersHere += k.length + minBytes(output[k]);
+      continue;
+    }
+    unmarked += k.length;
+    walk(output[k], BUDGET_CONTENT_KEYS.has(k));
+  }
+  const all = unmarked + markersHere + content.reduce((n, l) => n + l, 0);
+  return { all, unmarked, content };
 }
 
 /** A lower bound of the UTF-8 size of a value's JSON: each character of a key or string is at least one byte. */

@@ -3,7 +3,7 @@ import { getDb } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { takeCallToken } from "@/lib/keys/call-rate-limit";
 import { appendEntry } from "@/lib/ledger/append-entry";
-import { fitMcpResult } from "@/lib/tools/result-budget";
+import { fitWithin, type FittedResult } from "@/lib/tools/result-budget";
 import { keyMayUse, scopesOf, toolOp, type ToolContext, type ToolDefinition } from "@/lib/tools/define-tool";
 import { callerCasedError, parseToolArgs, toolResult } from "@/lib/tools/casing/tool-casing";
 
@@ -36,28 +36,36 @@ export async function runTool(tool: AnyTool, actor: Actor, args: unknown, signal
   const extra = tool.extraScopes?.(input).filter((s: string) => !actor.scopes.includes(s));
   if (extra?.length) throw missingScopes(tool.name, extra, " with these arguments");
   const db = await getDb();
-  const finish = async (ctx: ToolContext, tx: ToolContext["db"], out: unknown): Promise<ToolResult> => {
-    const checked = checkOutput(tool, out);
-    const shown = toolResult(tool, checked);
+  const budget = actor.via === "mcp" ? tool.mcpBudget : undefined;
+  const call = async (ctx: ToolContext): Promise<ToolResult> => {
+    let checked = checkOutput(tool, await tool.handler(ctx, input));
+    let shown = toolResult(tool, checked) as Record<string, unknown>;
+    let fitted: FittedResult = { output: shown, text: JSON.stringify(shown) ?? "null" };
     // The budget runs before the digest, so the entry matches the shortened text the MCP caller receives.
-    const { output, text } =
-      tool.mcpBudget && actor.via === "mcp"
-        ? fitMcpResult(shown as Record<string, unknown>, { fix: tool.mcpBudget.fix(input, checked) })
-        : { output: shown, text: JSON.stringify(shown) ?? "null" };
-    await appendEntry(tx, { actor: ctx.actor, op: toolOp(tool), subject: ctx.subject, input, outputText: text });
-    return { output, text, value: checked };
+    for (let reads = 1; budget; reads++) {
+      const fit = fitWithin(shown, { fix: budget.fix(input, checked), content: ctx.content ?? { prefix: null, cut: [] } });
+      if (!("reread" in fit)) {
+        fitted = fit;
+        break;
+      }
+      // A rung that could fit needs more of the content than this read took; a third read takes all of it (if the
+      // data changed between reads), and a read of everything never asks again.
+      ctx.content = { prefix: reads >= 2 ? null : fit.reread, cut: [] };
+      checked = checkOutput(tool, await tool.handler(ctx, input));
+      shown = toolResult(tool, checked) as Record<string, unknown>;
+    }
+    await appendEntry(ctx.db, { actor: ctx.actor, op: toolOp(tool), subject: ctx.subject, input, outputText: fitted.text });
+    return { ...fitted, value: checked };
+  };
+  const context = (tx: ToolContext["db"]): ToolContext => {
+    const prefix = budget?.prefix?.(input);
+    return { actor, db: tx, signal, subject: null, ...(prefix === undefined ? {} : { content: { prefix, cut: [] } }) };
   };
 
   try {
     // Reads and waiting tools run outside a transaction; their entry is then one INSERT, atomic on its own.
-    if (tool.transaction === false || tool.annotations.readOnlyHint) {
-      const ctx: ToolContext = { actor, db, signal, subject: null };
-      return await finish(ctx, db, await tool.handler(ctx, input));
-    }
-    return await db.transaction(async (tx) => {
-      const ctx: ToolContext = { actor, db: tx, signal, subject: null };
-      return finish(ctx, tx, await tool.handler(ctx, input));
-    });
+    if (tool.transaction === false || tool.annotations.readOnlyHint) return await call(context(db));
+    return await db.transaction((tx) => call(context(tx)));
   } catch (err) {
     throw callerCasedError(tool, transport, err);
   }

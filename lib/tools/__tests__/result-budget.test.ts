@@ -1,6 +1,15 @@
 import fc from "fast-check";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { BUDGET_ID_KEYS, cutCodePoints, fitMcpResult, MCP_RESULT_BYTES } from "@/lib/tools/result-budget";
+import {
+  BUDGET_ID_KEYS,
+  BUDGET_CONTENT_KEYS,
+  cutCodePoints,
+  fitMcpResult,
+  fitWithin,
+  MCP_RESULT_BYTES,
+  recordCut,
+  type ContentRead,
+} from "@/lib/tools/result-budget";
 
 const FIX = "GET /api/v1/threads/thd_1 returns the full thread.";
 const bytes = (text: string) => Buffer.byteLength(text, "utf8");
@@ -170,6 +179,57 @@ describe("fitMcpResult", () => {
       }),
       { seed: 16, numRuns: 300 },
     );
+  });
+});
+
+/** What a budgeted read returns: each content field cut to `prefix` code points, the cut ones' full lengths recorded. */
+function readWithPrefix(value: unknown, content: ContentRead, isContent = false): unknown {
+  if (typeof value === "string" && isContent) {
+    recordCut(content, [[content.prefix === null ? value : cutCodePoints(value, content.prefix), Buffer.byteLength(value, "utf8")]]);
+    return content.prefix === null ? value : cutCodePoints(value, content.prefix);
+  }
+  if (Array.isArray(value)) return value.map((v) => readWithPrefix(v, content));
+  if (value === null || typeof value !== "object") return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, readWithPrefix(v, content, BUDGET_CONTENT_KEYS.has(k))]));
+}
+
+describe("fitWithin: the ladder over content read as prefixes", () => {
+  it("gives exactly fitMcpResult's result on the full content, rereading only when a rung that could fit needs more", () => {
+    let rereads = 0;
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 60 }),
+        fc.integer({ min: 0, max: 40_000 }),
+        fc.constantFrom(0, 1, 316, 380, 512, 1583, 2048, 19_000),
+        fc.boolean(),
+        (messages, size, prefix, astral) => {
+          const full = astral ? JSON.parse(JSON.stringify(thread(messages, size)).replaceAll("Lorem", "😀😀")) : thread(messages, size);
+          const expected = fitMcpResult(full, { fix: FIX });
+          let content: ContentRead = { prefix, cut: [] };
+          for (let reads = 1; ; reads++) {
+            const fit = fitWithin(readWithPrefix(full, content) as Record<string, unknown>, { fix: FIX, content });
+            if (!("reread" in fit)) {
+              expect(fit).toEqual(expected);
+              // A reread happens only when a shortened rung or the whole result could fit: never for identifiers only.
+              if (reads > 1) expect(expected.output).toHaveProperty("messages.0.text");
+              return;
+            }
+            expect(reads).toBeLessThan(3);
+            rereads++;
+            content = { prefix: fit.reread, cut: [] };
+          }
+        },
+      ),
+      { seed: 16, numRuns: 300 },
+    );
+    expect(rereads).toBeGreaterThan(10);
+  });
+
+  it("a 50 × 20 KB thread read with 380-character prefixes needs no reread and gives identifiers", () => {
+    const content: ContentRead = { prefix: 380, cut: [] };
+    const fit = fitWithin(readWithPrefix(thread(50, 20_000), content) as Record<string, unknown>, { fix: FIX, content });
+    expect(fit).toEqual(fitMcpResult(thread(50, 20_000), { fix: FIX }));
+    expect(content.cut).toHaveLength(200);
   });
 });
 

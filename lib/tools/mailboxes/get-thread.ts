@@ -1,6 +1,7 @@
 import { getThread as readThread } from "@/lib/mail/threads/get-thread";
 import { budgetedOutput } from "@/lib/tools/budgeted-output";
 import { defineTool } from "@/lib/tools/define-tool";
+import { MCP_RESULT_BYTES, recordCut } from "@/lib/tools/result-budget";
 import { mailboxRead } from "@/lib/tools/mailboxes/annotations";
 import { listInput } from "@/lib/tools/mailboxes/list-fields";
 import { pageAfter, pageOfRows } from "@/lib/tools/mailboxes/list-page";
@@ -19,6 +20,8 @@ export const getThread = defineTool({
   annotations: { ...mailboxRead, title: "Get a thread" },
   rest: { method: "GET", path: "/threads/{thread_id}" },
   mcpBudget: {
+    // A page of long messages over MCP ends in shortened content or identifiers: read no more than the ladder can show.
+    prefix: (input) => Math.min(2048, Math.floor(MCP_RESULT_BYTES / input.limit)),
     fix: (input) =>
       `GET /api/v1/threads/${input.threadId} returns every message in full (REST results are never shortened); get_message reads one message, and a smaller limit fits more of each.`,
   },
@@ -30,9 +33,11 @@ export const getThread = defineTool({
       inboxId: input.inboxId,
       limit: input.limit + 1,
       page: pageAfter(NAME, input),
+      prefix: ctx.content?.prefix,
     });
     ctx.subject = thread.threadId;
     const { items, head } = pageOfRows(NAME, input, messages);
+    for (const item of items) recordCut(ctx.content, item.content);
     // Fetched newest first so a page is the newest messages not yet seen; shown oldest → newest, as a conversation reads.
     const shown = items.map((r) => r.view).reverse();
     return { ...thread, ...head, messages: shown };

@@ -8,7 +8,7 @@ import { startApiServer } from "@/lib/testing/api-server";
 import { rawMail, seedMailbox } from "@/lib/testing/mail-fixture";
 import { connectMcp } from "@/lib/testing/mcp-client";
 import { seedProject } from "@/lib/testing/seed";
-import { MCP_RESULT_BYTES } from "@/lib/tools/result-budget";
+import { fitMcpResult, MCP_RESULT_BYTES } from "@/lib/tools/result-budget";
 import { listMessages } from "@/lib/tools/mailboxes/list-messages";
 import { listThreads } from "@/lib/tools/mailboxes/list-threads";
 import { actorVia, call, type Seeded } from "./mail-actors";
@@ -95,6 +95,40 @@ describe("the 19,000-byte budget on get_thread and get_message", () => {
       expect(m.html.length).toBeGreaterThanOrEqual(14_000);
     }
     expect(bytes(JSON.stringify(out))).toBeGreaterThan(12 * 30_000);
+  });
+
+  it("over MCP, get_thread reads long content as prefixes yet gives exactly the ladder's result on the full page", async () => {
+    const withoutToken = ({ next_page_token: _token, ...rest }: Record<string, unknown>) => rest;
+    const restPage = async (id: string, limit: number) =>
+      (await (await fetch(`${server.url}/api/v1/threads/${id}?limit=${limit}`, { headers: { authorization: `Bearer ${seeded.secret}` } })).json()) as Record<
+        string,
+        unknown
+      >;
+    // 12 × 30 KB at several page sizes: rung 2048, 512, 0 or identifiers, from 2048- down to 1583-character prefixes.
+    for (const limit of [1, 2, 3, 5, 12]) {
+      const out = (await client.callTool({ name: "get_thread", arguments: { threadId, limit } })).structuredContent as Record<string, unknown>;
+      expect(out.truncated).toBe(true);
+      expect(withoutToken(out)).toEqual(withoutToken(fitMcpResult(await restPage(threadId, limit), { fix: String(out.fix) }).output));
+    }
+    // A short thread that fits whole although its 5,000-character body is longer than the first read's prefix: the
+    // ladder asks for the rest, and the result is the thread in full, not marked.
+    const box = (await (await getDb()).select().from(mailboxes).where(eq(mailboxes.id, inbox)))[0];
+    const [stored] = await receiveMessage(
+      await rawMail({ from: "bo@example.org", to: box.address, subject: "Short", text: body(99, 5_000), messageId: "<short@example.org>" }),
+      {
+        mailFrom: "bo@example.org",
+        recipients: [box],
+        remote: "local",
+      },
+    );
+    const [{ threadId: shortThread }] = await (await getDb())
+      .select({ threadId: mailMessages.threadId })
+      .from(mailMessages)
+      .where(eq(mailMessages.id, stored.messageId));
+    const short = (await client.callTool({ name: "get_thread", arguments: { threadId: shortThread, limit: 12 } })).structuredContent as Record<string, any>;
+    expect(short).not.toHaveProperty("truncated");
+    expect(short.messages[0].text.length).toBeGreaterThanOrEqual(5_000);
+    expect(short).toEqual(await restPage(shortThread, 12));
   });
 
   it("get_message of one 30 KB message over MCP is shortened with a fix naming its REST path", async () => {
