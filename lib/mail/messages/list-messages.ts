@@ -4,7 +4,7 @@ import type { Executor } from "@/lib/db/client";
 import { keysetAfter, type PageKey } from "@/lib/db/keyset";
 import { query } from "@/lib/db/statement";
 import { mailMessages } from "@/lib/db/schema/mail";
-import { mailScope } from "@/lib/mail/messages/mail-scope";
+import { readInScope } from "@/lib/mail/messages/mail-scope";
 import { messagePageSql, type PageRow } from "@/lib/mail/messages/message-page";
 import {
   arrayContainsAll,
@@ -34,8 +34,7 @@ export interface MessageFilter extends IncludeFlags {
  * messages only when asked for. `limit` rows after `after` with their attachment metadata, no bodies.
  */
 export async function listMessages(db: Executor, opts: { actor: Actor; filter: MessageFilter; limit: number; ascending: boolean; page: PageKey | null }) {
-  const scope = await mailScope(db, opts.actor, opts.filter.inboxId);
-  const rows = await query<PageRow<false>>(db, messageListQuery({ ...opts, scope }));
+  const rows = await readInScope(db, opts.actor, opts.filter.inboxId, (scope) => query<PageRow<false>>(db, messageListQuery({ ...opts, scope })));
   return rows.map((r) => ({ pageAt: r.pageAt, id: r.id, view: messageItemView(r, r.attachments) }));
 }
 

@@ -61,8 +61,8 @@ export interface MailScope {
 /**
  * The scope as SQL over a table's project_id and mailbox_id columns.
  *
- * One mailbox: the (mailbox_id, …) indexes must drive the walk. The project check is made on the mailbox row, as
- * a one-time filter: with `project_id = $1` offered on the table itself, the planner may walk the project's
+ * One mailbox: the (mailbox_id, …) indexes must drive the walk. The project check (and that the mailbox is not
+ * deleted, which readInScope relies on) is made on the mailbox row, as a one-time filter: with `project_id = $1` offered on the table itself, the planner may walk the project's
  * (project_id, msg_at, id) index and filter by mailbox instead, which for a quiet inbox of a busy project reads the
  * whole project (read-plans.test.ts caught it).
  *
@@ -71,7 +71,7 @@ export interface MailScope {
  */
 export function scopeCondition(cols: { projectId: AnyColumn; mailboxId: AnyColumn }, scope: MailScope): SQL {
   if (scope.mailboxId) {
-    return sql`${cols.mailboxId} = ${scope.mailboxId} and exists (select 1 from ${mailboxes} where ${mailboxes.id} = ${scope.mailboxId} and ${mailboxes.projectId} = ${scope.projectId})`;
+    return sql`${cols.mailboxId} = ${scope.mailboxId} and exists (select 1 from ${mailboxes} where ${mailboxes.id} = ${scope.mailboxId} and ${mailboxes.projectId} = ${scope.projectId} and ${mailboxes.deletedAt} is null)`;
   }
   if (scope.deletedMailboxIds.length === 0) return sql`${cols.projectId} = ${scope.projectId}`;
   return sql`${cols.projectId} = ${scope.projectId} and ${cols.mailboxId} not in (${sql.join(

@@ -3,7 +3,7 @@ import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
 import { keysetAfter, type PageKey } from "@/lib/db/keyset";
 import { mailMessages } from "@/lib/db/schema/mail";
-import { mailScope } from "@/lib/mail/messages/mail-scope";
+import { readInScope } from "@/lib/mail/messages/mail-scope";
 import { messagePage } from "@/lib/mail/messages/message-page";
 import { scopeCondition } from "@/lib/mail/messages/match-filters";
 import { messageItemView } from "@/lib/mail/messages/message-view";
@@ -17,13 +17,10 @@ export async function searchMessages(
   db: Executor,
   opts: { actor: Actor; inboxId?: string; q: string; before?: Date; after?: Date; limit: number; page: PageKey | null },
 ) {
-  const scope = await mailScope(db, opts.actor, opts.inboxId);
   const m = mailMessages;
-  const where: (SQL | undefined)[] = [
-    scopeCondition(m, scope),
-    ...searchMatch(opts.q, opts),
-    opts.page ? keysetAfter(m.msgAt, m.id, opts.page, false) : undefined,
-  ];
-  const rows = await messagePage(db, { where: and(...where), ascending: false, limit: opts.limit, bodies: false });
+  const rows = await readInScope(db, opts.actor, opts.inboxId, (scope) => {
+    const where = [scopeCondition(m, scope), ...searchMatch(opts.q, opts), opts.page ? keysetAfter(m.msgAt, m.id, opts.page, false) : undefined];
+    return messagePage(db, { where: and(...where), ascending: false, limit: opts.limit, bodies: false });
+  });
   return rows.map((r) => ({ pageAt: r.pageAt, id: r.id, view: messageItemView(r, r.attachments) }));
 }

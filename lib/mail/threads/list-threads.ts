@@ -3,7 +3,7 @@ import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
 import { keysetAfter, keysetAt, keysetOrder, type PageKey } from "@/lib/db/keyset";
 import { mailMessages, mailThreads } from "@/lib/db/schema/mail";
-import { mailScope } from "@/lib/mail/messages/mail-scope";
+import { readInScope } from "@/lib/mail/messages/mail-scope";
 import {
   arrayContainsAll,
   type MailScope,
@@ -36,8 +36,7 @@ export interface ThreadFilter extends IncludeFlags {
  * messages), sorted by last_message_at on the (mailbox_id, last_message_at, id) index.
  */
 export async function listThreads(db: Executor, opts: { actor: Actor; filter: ThreadFilter; limit: number; ascending: boolean; page: PageKey | null }) {
-  const scope = await mailScope(db, opts.actor, opts.filter.inboxId);
-  const rows = await threadListQuery(db, { ...opts, scope });
+  const rows = await readInScope(db, opts.actor, opts.filter.inboxId, (scope) => threadListQuery(db, { ...opts, scope }));
   return rows.map((r) => ({ pageAt: r.pageAt, id: r.id, view: threadView(r) }));
 }
 

@@ -3,8 +3,8 @@ import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
 import { keysetAfter, keysetAt, type PageKey } from "@/lib/db/keyset";
 import { mailMessages, mailThreads } from "@/lib/db/schema/mail";
-import { mailScope } from "@/lib/mail/messages/mail-scope";
-import { scopeCondition } from "@/lib/mail/messages/match-filters";
+import { readInScope } from "@/lib/mail/messages/mail-scope";
+import { type MailScope, scopeCondition } from "@/lib/mail/messages/match-filters";
 import { searchMatch } from "@/lib/mail/messages/search-match";
 import { threadView } from "@/lib/mail/threads/thread-view";
 
@@ -21,7 +21,15 @@ export async function searchThreads(
   db: Executor,
   opts: { actor: Actor; inboxId?: string; q: string; before?: Date; after?: Date; limit: number; page: PageKey | null },
 ) {
-  const scope = await mailScope(db, opts.actor, opts.inboxId);
+  const rows = await readInScope(db, opts.actor, opts.inboxId, (scope) => threadSearchQuery(db, { ...opts, scope }));
+  return rows.map((r) => ({ pageAt: r.pageAt, id: r.id, view: threadView(r) }));
+}
+
+function threadSearchQuery(
+  db: Executor,
+  opts: { actor: Actor; scope: MailScope; q: string; before?: Date; after?: Date; limit: number; page: PageKey | null },
+) {
+  const scope = opts.scope;
   const m = mailMessages;
   const t = mailThreads;
   const match = searchMatch(opts.q, opts);
@@ -47,12 +55,11 @@ export async function searchThreads(
       sql`not exists (select 1 from ${m} where ${m.threadId} = ${best.threadId} and ${m.projectId} = ${opts.actor.projectId} and ${and(...match)} and (${m.msgAt}, ${m.threadId}) >= (${page.at}::timestamptz, ${page.id}))`,
     );
   }
-  const rows = await db
+  return db
     .select({ ...getTableColumns(t), pageAt: keysetAt(at) })
     .from(best)
     .innerJoin(t, eq(t.id, best.threadId))
     .where(and(...where))
     .orderBy(desc(best.msgAt), desc(best.threadId))
     .limit(opts.limit);
-  return rows.map((r) => ({ pageAt: r.pageAt, id: r.id, view: threadView(r) }));
 }

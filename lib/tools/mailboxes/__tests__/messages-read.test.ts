@@ -1,11 +1,17 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { eq } from "drizzle-orm";
+import { getDb } from "@/lib/db/client";
+import { mailboxes } from "@/lib/db/schema/mail";
 import { startApiServer } from "@/lib/testing/api-server";
 import { seedMailbox, seedReceivedMail, type MailFixture } from "@/lib/testing/mail-fixture";
 import { connectMcp } from "@/lib/testing/mcp-client";
 import { seedProject } from "@/lib/testing/seed";
 import { getMessage } from "@/lib/tools/mailboxes/get-message";
 import { listMessages } from "@/lib/tools/mailboxes/list-messages";
+import { listThreads } from "@/lib/tools/mailboxes/list-threads";
+import { searchMessages } from "@/lib/tools/mailboxes/search-messages";
+import { searchThreads } from "@/lib/tools/mailboxes/search-threads";
 import { actorVia, call, otherKey, refusal, type Seeded } from "./mail-actors";
 import { insertThread } from "./read-fixtures";
 
@@ -150,6 +156,32 @@ describe("list_messages", () => {
     const restricted = await otherKey(seeded, ["message_read"], other);
     expect(ids(await call(listMessages, restricted.actor("mcp"), { inboxId: other }))).toEqual([m.elsewhere]);
     expect((await refusal(listMessages, restricted.actor("mcp"), { inboxId: inbox })).code).toBe("NOT_FOUND");
+  });
+});
+
+describe("the inbox a list or search names", () => {
+  it("unknown, another project's, or deleted with mail in it: NOT_FOUND with the same text; an empty inbox: an empty page", async () => {
+    const foreign = await seedProject({ name: "Foreign" });
+    const theirs = (await seedMailbox(foreign.project.id)).id;
+    await insertThread(foreign.project.id, theirs, [{ at: at(8), subject: "Invoice abroad" }]);
+    const gone = (await seedMailbox(seeded.project.id)).id;
+    await insertThread(seeded.project.id, gone, [{ at: at(9), subject: "Invoice gone" }]);
+    await (await getDb()).update(mailboxes).set({ deletedAt: new Date() }).where(eq(mailboxes.id, gone));
+    const empty = (await seedMailbox(seeded.project.id)).id;
+    const tools = [
+      [listMessages, {}],
+      [listThreads, {}],
+      [searchMessages, { q: "invoice" }],
+      [searchThreads, { q: "invoice" }],
+    ] as const;
+    for (const [tool, args] of tools) {
+      for (const ref of ["mbx_doesNotExist0000000000", theirs, gone]) {
+        const e = await refusal(tool, mcp(), { inboxId: ref, ...args });
+        expect([tool.name, e.code, e.message]).toEqual([tool.name, "NOT_FOUND", `Inbox ${ref} was not found.`]);
+      }
+      const out = await call(tool, mcp(), { inboxId: empty, ...args });
+      expect([tool.name, out.count]).toEqual([tool.name, 0]);
+    }
   });
 });
 
