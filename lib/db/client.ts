@@ -35,6 +35,17 @@ export interface DbHandle {
 
 const g = globalThis as { __brynthDb?: Promise<DbHandle> };
 
+/** A migrated data directory (PGlite's dumpDataDir) that `memory://` databases start from. */
+let memoryTemplate: Blob | undefined;
+
+/**
+ * Tests only: each test file's in-memory database loads one data directory migrated once per run
+ * (lib/testing/global-setup.ts) instead of running initdb and every migration, which took seconds per file.
+ */
+export function setMemoryTemplate(dataDir: Blob | undefined): void {
+  memoryTemplate = dataDir;
+}
+
 export function getHandle(): Promise<DbHandle> {
   g.__brynthDb ??= open().catch((err) => {
     g.__brynthDb = undefined;
@@ -75,7 +86,7 @@ async function open(): Promise<DbHandle> {
     mkdirSync(dataDir, { recursive: true });
     release = acquireDataDirLock(dataDir);
   }
-  const pglite = await PGlite.create(dataDir ?? "memory://");
+  const pglite = await PGlite.create(dataDir ?? "memory://", { loadDataDir: dataDir ? undefined : memoryTemplate });
   return {
     db: openPglite(pglite),
     kind: "pglite",

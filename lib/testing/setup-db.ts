@@ -1,16 +1,17 @@
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, inject } from "vitest";
 import postgres from "postgres";
-import { closeDb } from "@/lib/db/client";
+import { closeDb, setMemoryTemplate } from "@/lib/db/client";
 import { migrateDb } from "@/lib/db/migrate";
 import { resetEnvCache } from "@/lib/env";
 import { randomBase62 } from "@/lib/ids";
 
-/** Each test file gets a database of its own: a copy of the migrated template on Postgres, else in-memory PGlite. */
+/** Each test file gets a database of its own: a copy of the migrated template, on Postgres or in-memory PGlite. */
 const baseUrl = process.env.DATABASE_URL;
 const template = inject("dbTemplate");
+const pgliteTemplate = inject("pgliteTemplate");
 let dbName: string | undefined;
 
 process.env.DATA_DIR = mkdtempSync(join(tmpdir(), "brynth-test-"));
@@ -27,6 +28,7 @@ beforeAll(async () => {
     process.env.TEST_ADMIN_DATABASE_URL = baseUrl;
   } else {
     process.env.DATABASE_URL = "memory://";
+    if (pgliteTemplate) setMemoryTemplate(new Blob([readFileSync(pgliteTemplate)]));
   }
   resetEnvCache();
   await migrateDb();
