@@ -86,7 +86,7 @@ async function searchPhase(sessions: Call[], boxes: string[], tool: "search_mess
     let n = 0;
     const call = (w: number) => sessions[w](tool, { inboxId: boxes[n++ % boxes.length], q }).then(() => undefined);
     for (let i = 0; i < 20; i++) await call(i % 4);
-    out[shape] = await closedLoop(4, SECONDS, call);
+    out[shape] = await serverCpuPerCall(serverPid, database, () => closedLoop(4, SECONDS, call));
   }
   return out;
 }

@@ -21,13 +21,25 @@ export async function searchThreads(
   db: Executor,
   opts: { actor: Actor; inboxId?: string; q: string; before?: Date; after?: Date; limit: number; page: PageKey | null },
 ) {
-  const rows = await readInScope(db, opts.actor, opts.inboxId, (scope) => threadSearchQuery(db, { ...opts, scope }));
+  const rows = await readInScope(db, opts.actor, opts.inboxId, async (scope) => {
+    // A small window first: when it already holds `limit` threads whose newest match is later than the window's
+    // oldest, they are the page the full window gives (a thread not seen in it has its newest match at or before
+    // that oldest one). A common term's page then reads a few dozen matches instead of 1,000; otherwise the full
+    // window decides, as before.
+    const window = Math.min(THREAD_SEARCH_CANDIDATES, opts.limit * FIRST_WINDOW_PER_THREAD);
+    const first = await threadSearchQuery(db, { ...opts, scope, candidates: window });
+    if (window === THREAD_SEARCH_CANDIDATES || first[opts.limit - 1]?.aboveFloor) return first;
+    return threadSearchQuery(db, { ...opts, scope, candidates: THREAD_SEARCH_CANDIDATES });
+  });
   return rows.map((r) => ({ pageAt: r.pageAt, id: r.id, view: threadView(r) }));
 }
 
+/** The first window's matches per thread asked for: a conversation rarely holds more than a few matching messages. */
+const FIRST_WINDOW_PER_THREAD = 8;
+
 function threadSearchQuery(
   db: Executor,
-  opts: { actor: Actor; scope: MailScope; q: string; before?: Date; after?: Date; limit: number; page: PageKey | null },
+  opts: { actor: Actor; scope: MailScope; q: string; before?: Date; after?: Date; limit: number; page: PageKey | null; candidates: number },
 ) {
   const scope = opts.scope;
   const m = mailMessages;
@@ -39,10 +51,15 @@ function threadSearchQuery(
     .from(m)
     .where(and(scopeCondition(m, scope), ...match, page ? sql`${m.msgAt} <= ${page.at}::timestamptz` : undefined))
     .orderBy(desc(m.msgAt), desc(m.id))
-    .limit(THREAD_SEARCH_CANDIDATES)
+    .limit(opts.candidates)
     .as("hits");
   const best = db
-    .selectDistinctOn([hits.threadId], { threadId: hits.threadId, msgAt: hits.msgAt })
+    .selectDistinctOn([hits.threadId], {
+      threadId: hits.threadId,
+      msgAt: hits.msgAt,
+      // Over the whole window (window functions run before DISTINCT ON): its oldest match.
+      aboveFloor: sql<boolean>`${hits.msgAt} > min(${hits.msgAt}) over ()`.as("above_floor"),
+    })
     .from(hits)
     .orderBy(hits.threadId, desc(hits.msgAt))
     .as("best");
@@ -56,7 +73,7 @@ function threadSearchQuery(
     );
   }
   return db
-    .select({ ...getTableColumns(t), pageAt: keysetAt(at) })
+    .select({ ...getTableColumns(t), pageAt: keysetAt(at), aboveFloor: best.aboveFloor })
     .from(best)
     .innerJoin(t, eq(t.id, best.threadId))
     .where(and(...where))

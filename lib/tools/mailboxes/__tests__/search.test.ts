@@ -136,6 +136,34 @@ describe("search_threads", () => {
     }
   });
 
+  it("pages of many threads matching on up to a dozen messages, crowded on a few instants: each once, in order", async () => {
+    const crowded = (await seedMailbox(seeded.project.id)).id;
+    // 60 threads of 1-12 matching messages on only 6 instants: ties everywhere, so the thread id orders threads
+    // whose newest match is the same instant, and a page's window of candidates often ends inside such a tie.
+    let seed = 7;
+    const next = (n: number) => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed % n;
+    };
+    const newest = new Map<string, number>();
+    for (let i = 0; i < 60; i++) {
+      const times = Array.from({ length: 1 + next(12) }, () => next(6)).sort((x, y) => y - x);
+      const messages = times.map((k) => ({ at: new Date(Date.UTC(2026, 10, 1, 12, k)).toISOString(), subject: "Zebrafish report" }));
+      newest.set((await insertThread(seeded.project.id, crowded, messages)).threadId, times[0]);
+    }
+    const expected = [...newest].sort(([a, x], [b, y]) => y - x || (a < b ? 1 : -1)).map(([id]) => id);
+    for (const limit of [1, 2, 3, 4, 5, 10]) {
+      const seen: string[] = [];
+      let token: string | null = null;
+      do {
+        const out: Record<string, any> = await call(searchThreads, mcp(), { inboxId: crowded, q: "zebrafish", limit, ...(token ? { pageToken: token } : {}) });
+        seen.push(...threadIds(out));
+        token = out.next_page_token;
+      } while (token);
+      expect([limit, seen]).toEqual([limit, expected]);
+    }
+  });
+
   it("without inboxId: every inbox the key may read; before/after; odd syntax; q bounds", async () => {
     expect(threadIds(await call(searchThreads, mcp(), { q: "invoice" }))).toEqual([t.elsewhere, t.overdue, t.march]);
     const restricted = await otherKey(seeded, ["message_read"], other);
