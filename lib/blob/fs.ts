@@ -19,19 +19,39 @@ export function fsBlobStore(root: string): BlobStore {
     return file;
   };
   const missing = (err: unknown) => (err as NodeJS.ErrnoException).code === "ENOENT";
+  /**
+   * Directories this store has made. A write of bytes into one skips its mkdir, a trip to the thread pool that
+   * every inbound message and attachment paid (they share a directory per project); if the directory has gone
+   * since, the write fails with ENOENT and is made again once. Bounded: forgotten wholesale past 10,000.
+   */
+  const made = new Set<string>();
+  const writeInDirectory = async (dir: string, write: () => Promise<void>) => {
+    if (made.has(dir)) {
+      try {
+        return await write();
+      } catch (err) {
+        if (!missing(err)) throw err;
+        made.delete(dir);
+      }
+    }
+    await mkdir(dir, { recursive: true });
+    if (made.size >= 10_000) made.clear();
+    made.add(dir);
+    await write();
+  };
 
   return {
     kind: "fs",
     async put(key, body, { size }) {
       const file = fileOf(key);
-      await mkdir(dirname(file), { recursive: true });
       const tmp = `${file}.${randomBase62(8)}.tmp`;
       let out: WriteStream | undefined;
       try {
         if (body instanceof Uint8Array) {
           if (body.byteLength !== size) throw new BlobSizeError(`${body.byteLength} bytes instead of the declared ${size}`);
-          await writeFile(tmp, body);
+          await writeInDirectory(dirname(file), () => writeFile(tmp, body));
         } else {
+          await mkdir(dirname(file), { recursive: true });
           const counted = body.pipeThrough(exactSize(size));
           out = createWriteStream(tmp);
           await pipeline(Readable.fromWeb(counted as import("node:stream/web").ReadableStream), out);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { mkdtempSync, readdirSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fsBlobStore } from "@/lib/blob/fs";
@@ -77,6 +77,15 @@ it("writes the local store only under its root, without temporary files left beh
   await store.put("projects/prj_t/blobs/kept", new Uint8Array(3), { size: 3, contentType: "x/y" });
   await expect(store.put("projects/prj_t/blobs/bad", new Uint8Array(2), { size: 3, contentType: "x/y" })).rejects.toThrow();
   expect(readdirSync(join(root, "projects/prj_t/blobs")).filter((f) => f.endsWith(".tmp"))).toEqual([]);
+});
+
+it("the local store writes again into a directory removed since its last write there", async () => {
+  const store = fsBlobStore(root);
+  await store.put("projects/prj_gone/mail/one", new TextEncoder().encode("one"), { size: 3, contentType: "x/y" });
+  rmSync(join(root, "projects/prj_gone"), { recursive: true });
+  await store.put("projects/prj_gone/mail/two", new TextEncoder().encode("two"), { size: 3, contentType: "x/y" });
+  expect(await text(store, "projects/prj_gone/mail/two")).toEqual({ size: 3, text: "two" });
+  expect(await store.get("projects/prj_gone/mail/one")).toBeNull();
 });
 
 it("presigns S3 uploads that a plain fetch PUT can use", async () => {
