@@ -123,6 +123,13 @@ describe("the MCP result budget in the tool pipeline", () => {
       /bad_probe has mcpBudget: its output must be budgetedOutput/,
     );
   });
+
+  it("refuses a prefixed read on a tool that writes: its handler may run twice", () => {
+    const writes = { ...budgeted, annotations: { ...budgeted.annotations, readOnlyHint: false } };
+    expect(() => defineTool({ ...writes, name: "bad_probe", mcpBudget: { fix: () => "GET /api/v1/threads", prefix: () => 2048 } })).toThrow(
+      /bad_probe: mcpBudget.prefix is for read-only tools/,
+    );
+  });
 });
 
 describe("budgetedOutput", () => {
