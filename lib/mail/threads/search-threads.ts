@@ -22,13 +22,13 @@ export async function searchThreads(
   opts: { actor: Actor; inboxId?: string; q: string; before?: Date; after?: Date; limit: number; page: PageKey | null },
 ) {
   const rows = await readInScope(db, opts.actor, opts.inboxId, async (scope) => {
-    // A small window first: when it already holds `limit` threads whose newest match is later than the window's
-    // oldest, they are the page the full window gives (a thread not seen in it has its newest match at or before
-    // that oldest one). A common term's page then reads a few dozen matches instead of 1,000; otherwise the full
+    // A small window first. It decides the page when it holds every match (fewer than it could), or when it
+    // holds `limit` threads whose newest match is later than its oldest (a thread not seen in it has its newest
+    // match at or before that one). A page then reads a few dozen matches instead of 1,000; otherwise the full
     // window decides, as before.
     const window = Math.min(THREAD_SEARCH_CANDIDATES, opts.limit * FIRST_WINDOW_PER_THREAD);
     const first = await threadSearchQuery(db, { ...opts, scope, candidates: window });
-    if (window === THREAD_SEARCH_CANDIDATES || first[opts.limit - 1]?.aboveFloor) return first;
+    if (window === THREAD_SEARCH_CANDIDATES || (first[0] && first[0].inWindow < window) || first[opts.limit - 1]?.aboveFloor) return first;
     return threadSearchQuery(db, { ...opts, scope, candidates: THREAD_SEARCH_CANDIDATES });
   });
   return rows.map((r) => ({ pageAt: r.pageAt, id: r.id, view: threadView(r) }));
@@ -59,6 +59,7 @@ function threadSearchQuery(
       msgAt: hits.msgAt,
       // Over the whole window (window functions run before DISTINCT ON): its oldest match.
       aboveFloor: sql<boolean>`${hits.msgAt} > min(${hits.msgAt}) over ()`.as("above_floor"),
+      inWindow: sql<number>`(count(*) over ())::int`.as("in_window"),
     })
     .from(hits)
     .orderBy(hits.threadId, desc(hits.msgAt))
@@ -73,7 +74,7 @@ function threadSearchQuery(
     );
   }
   return db
-    .select({ ...getTableColumns(t), pageAt: keysetAt(at), aboveFloor: best.aboveFloor })
+    .select({ ...getTableColumns(t), pageAt: keysetAt(at), aboveFloor: best.aboveFloor, inWindow: best.inWindow })
     .from(best)
     .innerJoin(t, eq(t.id, best.threadId))
     .where(and(...where))
