@@ -8,19 +8,20 @@
  *     calls/s and the share of results within the budget, vs the same call over REST (never shortened), plus
  *     fitMcpResult's CPU per call measured here on the REST result.
  * Brynth runs as its fast path in its own process (bench/support/mailbox-read-server.ts), seeded with bulk INSERTs.
- * Run: npx tsx bench/mailbox-read.ts   (BENCH_DB=pglite for embedded PGlite; MESSAGES=100000 SECONDS=5;
+ * Run: npx tsx bench/mailbox-read.ts   (BENCH_DB=pglite for embedded PGlite; MESSAGES=100000 SECONDS=5; PHASES=list,thread;
  * BENCH_EXPLAIN=1 prints the raw statement's plan per shape)
  *
- * Measured 2026-12-01 on a 2-vCPU VM at load average about 3, Postgres, 100k messages, calls/s and p50/p99 ms:
- * - search_messages over MCP: common 181 (21/39), rare 173 (22/39), two-term 179 (22/35), or 181 (22/36), phrase 61
- *   (65/104); search_threads: 56 (70/114), 192 (20/35), 103 (38/58), 176 (22/41), 129 (29/57); raw statement: 2355
- *   (1.3/7.2), 519 (7.4/19), 585 (6.5/15), 431 (8.8/22), 88 (45/64). A quoted phrase is a GIN bitmap over every
- *   mailbox rechecked on the heap: slow even raw.
- * - list_messages: 275 calls/s, p99 72 ms, largest result 7,359 bytes; whoami over the same path 1,955, p99 11 ms.
- * - get_thread 50 x 20 KB: MCP 69 calls/s, every result within 19,000 bytes (ids only, 6,650 bytes); REST 47
- *   calls/s (1.26 MB each); fitMcpResult p50 1.95 ms, p99 7.7 ms.
- * - A CPU profile of the server (BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof") puts drizzle's query building
- *   at about 12 % of its busy time: the read path wants fixed statement texts (lib/db/statement.ts) next.
+ * Measured 2026-12-02 on a quiet 2-vCPU VM (load about 1-2), Postgres, 100k messages, calls/s (p50/p99 ms):
+ * - search_messages over MCP: common 392 (9.5/23.5), rare 297 (13.0/24.3), two-term 386 (9.7/21.2), or 312
+ *   (12.3/22.9), phrase 108 (34.6/68.6); search_threads: 356 (10.7/22.0), 158 (24.8/44.8), 124 (31.6/52.8), 182
+ *   (21.3/39.0), 66 (60.5/99.4); raw statement: 4389 (0.8/4.4), 961 (3.8/11.1), 1177 (3.1/8.9), 869 (4.3/12.1), 154
+ *   (25.4/45.4). A quoted phrase is a GIN bitmap over every mailbox rechecked on the heap: slow even raw.
+ * - list_messages: 656 calls/s, p99 27.8 ms, largest result 7,359 bytes, server 1.28 ms API + 0.62 ms Postgres CPU
+ *   a call (2 idle cores: 1,055/s); whoami over the same path 2,751/s, p99 8.8 ms.
+ * - get_thread 50 x 20 KB: MCP 206 calls/s, p99 97 ms, all 1,054 results within 19,000 bytes (identifiers only,
+ *   6,650 bytes), server 5.0 + 1.3 ms CPU a call; REST 84 calls/s (1.26 MB each, 12.4 + 1.8 ms).
+ * - Same day, start of session, same machine state: list_messages 428/s (p99 51 ms), get_thread 102/s, before the
+ *   read path became one fixed-text statement a page, prefixed content reads over MCP and windowed search_threads.
  * PGlite at load ~20: raw statement p50 16-103 ms except the phrase (1 s); search_messages over MCP 4-9 calls/s.
  */
 import { mkdtempSync } from "node:fs";
