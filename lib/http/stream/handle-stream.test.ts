@@ -90,7 +90,10 @@ describe("GET /api/v1/stream (SSE)", () => {
     const statuses = messages.filter((m) => m.data.id === id).map((m) => m.data.status);
     // On PostgreSQL the seeded event's own notice can still be on its way when the stream opens; NOTIFYs arrive in
     // commit order, so if it shows, it shows first.
-    expect([["claimed", "done"], ["pending", "claimed", "done"]]).toContainEqual(statuses);
+    expect([
+      ["claimed", "done"],
+      ["pending", "claimed", "done"],
+    ]).toContainEqual(statuses);
   });
 
   it("accepts the owner (here with HTTP Basic, as the dashboard cookie would) for the chosen project", async () => {
