@@ -3,6 +3,7 @@ import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
 import { sources } from "@/lib/db/schema/events";
 import { notFound } from "@/lib/errors";
+import { forgetRecipients } from "@/lib/mail/inbound/recipient-cache";
 import { sourceCache } from "@/lib/sources/find-source";
 
 /**
@@ -17,5 +18,7 @@ export async function removeSource(tx: Executor, opts: { actor: Actor; name: str
     .returning();
   if (!row) throw notFound(`Source ${opts.name}`, "List the project's sources with source_list.");
   sourceCache.invalidate(tx);
+  // An email source's address stops receiving at RCPT too.
+  if (row.type === "email") forgetRecipients(tx);
   return row;
 }

@@ -4,11 +4,18 @@ import { count, eq } from "drizzle-orm";
 import { dkimSign } from "mailauth";
 import { generateKeyPairSync } from "node:crypto";
 import { getDb } from "@/lib/db/client";
+import { sources } from "@/lib/db/schema/events";
 import { mailboxes, mailMessages } from "@/lib/db/schema/mail";
 import { getFile } from "@/lib/disk/get-file";
 import { readMailBlob } from "@/lib/mail/mail-blob";
+import { deleteMailbox } from "@/lib/mail/mailboxes/delete-mailbox";
+import { updateMailbox } from "@/lib/mail/mailboxes/update-mailbox";
 import { projectAddress } from "@/lib/mail/project-address";
+import { recipientCache } from "@/lib/mail/inbound/recipient-cache";
 import { startSmtpListener, type SmtpListener } from "@/lib/mail/inbound/smtp-listener";
+import { removeSource } from "@/lib/sources/remove-source";
+import { SMTPConnection } from "./smtp-connection";
+import { seedMailbox } from "@/lib/testing/mail-fixture";
 import { seedProject } from "@/lib/testing/seed";
 import { addEmailSource, fakeResolver, latestEvents, sendTo } from "@/lib/mail/__tests__/helpers";
 
@@ -42,6 +49,21 @@ beforeAll(async () => {
 afterAll(async () => {
   await listener.close();
 });
+
+/** Until the listener remembers `address` as accepted (its cache keeps nothing before its LISTEN is in place). */
+const remembered = (address: string) =>
+  expect.poll(async () => (await rcpt(address)).startsWith("250") && recipientCache.get(address) !== undefined).toBe(true);
+
+/** The listener's answer to RCPT TO for `address`, on a connection of its own. */
+async function rcpt(address: string): Promise<string> {
+  const conn = new SMTPConnection(listener.port);
+  await conn.open();
+  await conn.cmd("EHLO test");
+  await conn.cmd("MAIL FROM:<a@sender.example>");
+  const answer = await conn.cmd(`RCPT TO:<${address}>`);
+  await conn.close();
+  return answer;
+}
 
 const countMessages = async () => (await (await getDb()).select({ n: count() }).from(mailMessages))[0].n;
 
@@ -137,6 +159,32 @@ describe("inbound SMTP", () => {
     await expect(sendTo(listener.port, { from: "a@sender.example", to: "nobody@brynth.localhost", subject: "x", text: "x" })).rejects.toMatchObject({
       responseCode: 550,
     });
+  });
+
+  it("refuses a mailbox at RCPT from the moment it is disabled or deleted, and accepts it again once re-enabled", async () => {
+    const box = await seedMailbox(seeded.project.id);
+    const send = (subject: string) => sendTo(listener.port, { from: "a@sender.example", to: box.address, subject, text: "x" });
+    await send("accepted");
+    await remembered(box.address);
+    await updateMailbox(await getDb(), { actor: seeded.actor, inboxId: box.id, status: "disabled" });
+    expect(await rcpt(box.address)).toMatch(/^550/);
+    await updateMailbox(await getDb(), { actor: seeded.actor, inboxId: box.id, status: "active" });
+    await send("active again");
+    await deleteMailbox(await getDb(), { actor: seeded.actor, inboxId: box.id });
+    expect(await rcpt(box.address)).toMatch(/^550/);
+  });
+
+  it("refuses an old email source's own address at RCPT from the moment the source is removed", async () => {
+    const legacy = await seedProject({ name: "Legacy alias" });
+    const source = await addEmailSource(legacy.actor);
+    const alias = `legacy-${Date.now()}@brynth.localhost`;
+    const db = await getDb();
+    // A source made before the events module took its address from projectAddress: its own address is an alias.
+    await db.update(sources).set({ address: alias }).where(eq(sources.id, source.id));
+    await sendTo(listener.port, { from: "a@sender.example", to: alias, subject: "accepted", text: "x" });
+    await remembered(alias);
+    await db.transaction((tx) => removeSource(tx, { actor: legacy.actor, name: source.name }));
+    expect(await rcpt(alias)).toMatch(/^550/);
   });
 
   it("refuses a message over the size limit with 552 and stores nothing", async () => {

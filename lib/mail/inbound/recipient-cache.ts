@@ -1,24 +1,24 @@
 import type { Executor } from "@/lib/db/client";
+import { notifiedCache } from "@/lib/db/notified-cache";
 import { resolveRecipient, type Recipient } from "@/lib/mail/inbound/resolve-recipient";
 
-const TTL_MS = 5000;
-const MAX = 10_000;
-const g = globalThis as { __brynthRcptCache?: Map<string, { at: number; r: Recipient }> };
+/** Accepted RCPT addresses; emptied on every instance when a mailbox is disabled or deleted, or a source removed. */
+export const recipientCache = notifiedCache<Recipient>("brynth_mail_recipients", { maxAgeMs: 5000 });
 
 /**
  * RCPT lookups for the listener, with accepted mailboxes remembered for a few seconds: a sender delivering many
- * messages costs one query, not one per message. Refusals are never cached (a new mailbox works at once); a
- * mailbox deleted meanwhile may still be accepted at RCPT for up to 5 s, and storing then fails with 451.
+ * messages costs one query, not one per message. Refusals are never cached (a new mailbox works at once), and a
+ * change that could turn an acceptance into a refusal calls forgetRecipients, so the next RCPT reads it.
  */
 export async function cachedRecipient(db: Executor, address: string): Promise<Recipient> {
   const key = address.trim().toLowerCase();
-  const cache = (g.__brynthRcptCache ??= new Map());
-  const hit = cache.get(key);
-  if (hit && Date.now() - hit.at < TTL_MS) return hit.r;
+  const hit = recipientCache.get(key);
+  if (hit) return hit;
+  const epoch = recipientCache.epoch();
   const r = await resolveRecipient(db, key);
-  if (r.kind === "mailbox") {
-    if (cache.size >= MAX) cache.clear();
-    cache.set(key, { at: Date.now(), r });
-  } else cache.delete(key);
+  if (r.kind === "mailbox") recipientCache.set(epoch, key, r);
   return r;
 }
+
+/** Given the transaction that disables or deletes a mailbox or removes a source: every listener forgets on commit. */
+export const forgetRecipients = (db: Executor): void => recipientCache.invalidate(db);

@@ -4,6 +4,7 @@ import type { Executor } from "@/lib/db/client";
 import { sources } from "@/lib/db/schema/events";
 import { mailboxes, type Mailbox } from "@/lib/db/schema/mail";
 import { AppError } from "@/lib/errors";
+import { forgetRecipients } from "@/lib/mail/inbound/recipient-cache";
 import { findMailbox, requireUnrestricted } from "@/lib/mail/mailboxes/mailbox-scope";
 
 /**
@@ -28,6 +29,7 @@ export async function deleteMailbox(db: Executor, opts: { actor: Actor; inboxId:
     .set({ deletedAt: sql`now()`, updatedAt: sql`now()` })
     .where(and(eq(mailboxes.id, live.id), eq(mailboxes.projectId, opts.actor.projectId), isNull(mailboxes.deletedAt)))
     .returning();
+  forgetRecipients(db);
   // A concurrent delete won: its row is the answer.
   return row ?? ((await deletedMailbox(db, opts.actor.projectId, live.id)) as Mailbox);
 }

@@ -4,6 +4,7 @@ import type { Executor } from "@/lib/db/client";
 import { mailboxes, type Mailbox } from "@/lib/db/schema/mail";
 import { fieldError } from "@/lib/disk/field-error";
 import { metadataProblems } from "@/lib/mail/mailboxes/create-mailbox-fields";
+import { forgetRecipients } from "@/lib/mail/inbound/recipient-cache";
 import { findMailbox } from "@/lib/mail/mailboxes/mailbox-scope";
 
 export interface UpdateMailboxInput {
@@ -37,6 +38,8 @@ export async function updateMailbox(db: Executor, opts: { actor: Actor } & Updat
     })
     .where(eq(mailboxes.id, current.id))
     .returning();
+  // A disabled mailbox refuses mail at RCPT from this commit on, not when the listener's cache expires.
+  if (opts.status !== undefined) forgetRecipients(db);
   return row;
 }
 
