@@ -24,7 +24,7 @@ export interface ToolContext {
   subject: string | null;
   /**
    * Over MCP, for a tool whose `mcpBudget` has a `prefix`: how many characters of each content field to read, and
-   * where the handler records the full length of each field it cut (`ContentRead`). Absent: read everything.
+   * where the handler records each field it cut (`recordCut`, `ContentRead`). Absent: read everything.
    */
   content?: ContentRead;
 }

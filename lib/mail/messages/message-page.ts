@@ -4,8 +4,7 @@ import { keysetOrder } from "@/lib/db/keyset";
 import { mailMessages } from "@/lib/db/schema/mail";
 import { columnList, query } from "@/lib/db/statement";
 import { messageBodyColumns, messageItemColumns } from "@/lib/mail/messages/message-columns";
-import type { AttachmentView } from "@/lib/mail/messages/message-view";
-import type { MessageItemRow, MessageRow } from "@/lib/mail/messages/message-view";
+import type { AttachmentView, MessageItemRow, MessageRow } from "@/lib/mail/messages/message-view";
 
 const m = mailMessages;
 const ITEM = sql.raw(columnList(messageItemColumns));
@@ -64,7 +63,7 @@ interface PageQuery<Bodies extends boolean> {
   ascending: boolean;
   limit: number;
   bodies: Bodies;
-  /** With bodies: the characters of each content field to read (lengths come with them); absent or null, all. */
+  /** With bodies: the characters of each content field to read (their full sizes come with them); absent or null, all. */
   prefix?: number | null;
 }
 
