@@ -3,6 +3,7 @@ import type { Executor } from "@/lib/db/client";
 import { keysetOrder } from "@/lib/db/keyset";
 import { mailMessages } from "@/lib/db/schema/mail";
 import { columnList, query } from "@/lib/db/statement";
+import { attachmentsJson } from "@/lib/mail/messages/attachments-of";
 import { messageBodyColumns, messageItemColumns } from "@/lib/mail/messages/message-columns";
 import type { AttachmentView, MessageItemRow, MessageRow } from "@/lib/mail/messages/message-view";
 
@@ -35,14 +36,8 @@ export const contentRead = (r: MessageRow & Partial<ContentBytes>): [string | nu
   [r.extractedHtml, r.extractedHtmlBytes],
 ];
 
-/**
- * Each message's attachment metadata as a JSON array in its own row (the shape of `attachmentView`), so a page is
- * one round trip instead of a second query for its attachments.
- */
-const ATTACHMENTS = sql.raw(
-  `coalesce((select json_agg(json_build_object('attachmentId', a.id, 'filename', a.name, 'contentType', a.content_type, 'size', a.size_bytes, 'inline', a.inline) order by a.created_at, a.id)
-    from mail_attachments a where a.message_id = "mail_messages"."id" and a.project_id = "mail_messages"."project_id"), '[]'::json) as "attachments"`,
-);
+/** Each row's attachments as a JSON column, so a page is one round trip instead of a second query for them. */
+const ATTACHMENTS = sql`${attachmentsJson(sql.raw(`"mail_messages"."id"`), sql.raw(`"mail_messages"."project_id"`))} as "attachments"`;
 
 export type PageRow<Bodies extends boolean> = (Bodies extends true ? MessageRow & Partial<ContentBytes> : MessageItemRow) & {
   pageAt: string;

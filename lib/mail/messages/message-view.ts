@@ -1,15 +1,21 @@
-import type { MailAttachment, MailMessage } from "@/lib/db/schema/mail";
+import type { MailMessage } from "@/lib/db/schema/mail";
 
 /** A stored message as the mailbox tools read it: every column but the search vector (`messageColumns`). */
 export type MessageRow = Omit<MailMessage, "search">;
 /** What lists and searches read of a message (`messageItemColumns`): no bodies, no headers. */
 export type MessageItemRow = Omit<MessageRow, "text" | "html" | "extractedText" | "extractedHtml" | "headers">;
 
-/** Attachment metadata only: the bytes are fetched with get_attachment (or REST), never inlined. */
-export function attachmentView(a: Pick<MailAttachment, "id" | "name" | "contentType" | "sizeBytes" | "inline">) {
-  return { attachmentId: a.id, filename: a.name, contentType: a.contentType, size: a.sizeBytes, inline: a.inline };
+/**
+ * Attachment metadata only: the bytes are fetched with get_attachment (or REST), never inlined. Built in SQL
+ * (attachmentsJson in attachments-of.ts).
+ */
+export interface AttachmentView {
+  attachmentId: string;
+  filename: string;
+  contentType: string;
+  size: number;
+  inline: boolean;
 }
-export type AttachmentView = ReturnType<typeof attachmentView>;
 
 /** `Name <addr>` as a From header shows it, or the bare address when there is no name (AgentMail's `from`). */
 const fromOf = (m: Pick<MessageRow, "fromAddress" | "fromName">) =>
