@@ -10,6 +10,7 @@ const variants: Record<MessageStatus, "secondary" | "outline" | "success" | "war
   sent: "success",
   failed: "destructive",
   bounced: "destructive",
+  unknown: "warning",
 };
 
 export function MessageStatusBadge({ status }: { status: MessageStatus }) {

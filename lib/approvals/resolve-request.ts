@@ -10,6 +10,7 @@ import { resolvedPayload } from "@/lib/approvals/resolved-payload";
 import { queueCallback } from "@/lib/approvals/callbacks/queue-callback";
 import { queueClose } from "@/lib/approvals/deliveries/queue-close";
 import { settleEmailBatch } from "@/lib/approvals/email/settle-email-batch";
+import { settleDraftApproval } from "@/lib/mail/drafts/settle-draft-approval";
 
 /** A decision as the ledger records it (record-system-act.ts). */
 export interface DecisionRecord {
@@ -20,7 +21,7 @@ export interface DecisionRecord {
 
 /**
  * Everything a decision sets off, in the deciding transaction, so all of it exists exactly when the decision does:
- * the `request.resolved` event, an approved policy's new version, a held email batch released or cancelled, the callback
+ * the `request.resolved` event, an approved policy's new version, a held email batch or draft sent or cancelled, the callback
  * delivery, the Telegram messages' update, and the wake-up of waiters. Returns what the system records when the
  * decision is its own (an expiry, a policy's verdict): who, through which channel, under which rule, and the hash of
  * what was approved.
@@ -48,6 +49,7 @@ export async function resolveRequest(
     }));
   }
   if (row.kind === "tool" && row.action === "email_send") await settleEmailBatch(tx, row);
+  if (row.kind === "tool" && row.action === "send_draft") await settleDraftApproval(tx, row);
   const payload = resolvedPayload(row, row.kind === "policy" ? { version } : {});
   // A request decided as it was created has no event yet: its id is known up front, so the event's INSERT and the
   // ledger's go out together (pipelined on the connection) instead of one round trip after the other.

@@ -27,7 +27,7 @@ export type SystemEmail = z.input<typeof input>;
  */
 export async function sendSystemEmail(tx: Executor, mail: SystemEmail): Promise<{ messageId: string; status: "queued" }> {
   const m = parseOrThrow(input, mail);
-  await checkRoute(tx, m.projectId, [m.to]);
+  const localDomains = await checkRoute(tx, m.projectId, [m.to]);
   const mailbox = await defaultMailbox(tx, m.projectId);
   const [queued] = await queueMessages(tx, {
     mailbox,
@@ -36,6 +36,7 @@ export async function sendSystemEmail(tx: Executor, mail: SystemEmail): Promise<
     text: m.text,
     html: m.html ?? null,
     attachments: [],
+    localDomains,
     batchId: null,
     replyToInbox: false,
     countsQuota: false,

@@ -3,8 +3,11 @@ import { riskLevels } from "@/lib/db/schema/approvals";
 
 export const effects = ["allow", "deny", "require_approval", "auto_approve", "auto_approve_notify"] as const;
 export type Effect = (typeof effects)[number];
-/** The tools whose calls the policy decides. */
-export const gatedTools = ["email_send", "file_url"] as const;
+/**
+ * The tools whose calls the policy decides. The four mailbox send tools are held as drafts for approval (design
+ * §1.9 6): a rule can add a hold to a mailbox, never lift its own send policy.
+ */
+export const gatedTools = ["email_send", "file_url", "send_message", "reply_to_message", "forward_message", "send_draft"] as const;
 export type GatedTool = (typeof gatedTools)[number];
 
 export const MAX_RULES = 100;
@@ -37,7 +40,7 @@ export const ruleSchema = z
     risk: oneOrMany(z.enum(riskLevels)).optional(),
     amount_lte: z.number().finite().optional(),
     amount_gt: z.number().finite().optional(),
-    /** email_send: every recipient's domain is one of these (`*.example.com` also covers subdomains). */
+    /** email_send and the mailbox send tools: every recipient's domain is one of these (`*.example.com` also covers subdomains). */
     domains: z.array(domain).min(1).max(100).optional(),
     /** email_send: at least one recipient's domain is one of these. */
     domains_any: z.array(domain).min(1).max(100).optional(),
@@ -67,4 +70,4 @@ export interface PolicySubject {
 }
 
 export const POLICY_DESCRIPTION =
-  'The policy as `{rules: [...]}`, tried in order; the first rule whose conditions all hold decides. A rule: `id` (required, e.g. `small-refunds`), `effect` (`allow`, `deny`, `require_approval`, `auto_approve`, `auto_approve_notify`), optional conditions `action` (exact or prefix ending in `*`, or a list), `tool` (`email_send`, `file_url`), `risk` (`low`/`medium`/`high` or a list), `amount_lte`, `amount_gt`, `domains` (every recipient\'s domain in the list), `domains_any` (some recipient\'s domain in the list), optional `approvers` (`chn_…`) and `description`. Without a matching rule, ask_approval goes to a person and tool calls are allowed. E.g. `{rules: [{id: "small-refunds", action: "refund", amount_lte: 50, effect: "auto_approve_notify"}, {id: "internal-mail", tool: "email_send", domains: ["example.com"], effect: "allow"}, {id: "other-mail", tool: "email_send", effect: "require_approval"}]}`.';
+  'The policy as `{rules: [...]}`, tried in order; the first rule whose conditions all hold decides. A rule: `id` (required, e.g. `small-refunds`), `effect` (`allow`, `deny`, `require_approval`, `auto_approve`, `auto_approve_notify`), optional conditions `action` (exact or prefix ending in `*`, or a list), `tool` (`email_send`, `file_url`, `send_message`, `reply_to_message`, `forward_message`, `send_draft`), `risk` (`low`/`medium`/`high` or a list), `amount_lte`, `amount_gt`, `domains` (every recipient\'s domain in the list), `domains_any` (some recipient\'s domain in the list), optional `approvers` (`chn_…`) and `description`. Without a matching rule, ask_approval goes to a person and tool calls are allowed. E.g. `{rules: [{id: "small-refunds", action: "refund", amount_lte: 50, effect: "auto_approve_notify"}, {id: "internal-mail", tool: "email_send", domains: ["example.com"], effect: "allow"}, {id: "other-mail", tool: "email_send", effect: "require_approval"}]}`.';

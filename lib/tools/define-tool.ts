@@ -59,6 +59,11 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
      */
     respond?: (output: z.output<O>, ctx: { actor: Actor; method: string }) => Promise<Response>;
   };
+  /**
+   * The input has an optional `idempotencyKey` (REST: also the `Idempotency-Key` header): a retry with the same key
+   * and arguments gets the first call's answer and runs nothing; the same key with other arguments is a CONFLICT.
+   */
+  idempotencyKey?: boolean;
   /** Ledger operation name; default: the tool name with its first `_` as `.` (`session_hello` → `session.hello`). */
   op?: string;
   /**
@@ -104,6 +109,8 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodType>(def: Tool
   if (def.mcpBudget && !isBudgetedOutput(def.output)) throw new Error(`${def.name} has mcpBudget: its output must be budgetedOutput(...).`);
   // runTool may call the handler of a prefixed read again (a longer prefix): only a read may run twice.
   if (def.mcpBudget?.prefix && !def.annotations.readOnlyHint) throw new Error(`${def.name}: mcpBudget.prefix is for read-only tools.`);
+  // The key is claimed and answered inside the call's transaction (idempotency/idempotent-call.ts).
+  if (def.idempotencyKey && (def.transaction === false || def.annotations.readOnlyHint)) throw new Error(`${def.name}: idempotencyKey needs a transaction.`);
   if (def.family === "mailboxes") {
     // The family's annotations follow the spec's rule, which sets openWorldHint on every tool.
     if (!def.annotations.openWorldHint)

@@ -57,6 +57,7 @@ import { listListEntriesTool } from "@/lib/tools/mailboxes/list-list-entries";
 import { getListEntry } from "@/lib/tools/mailboxes/get-list-entry";
 import { createListEntryTool } from "@/lib/tools/mailboxes/create-list-entry";
 import { deleteListEntryTool } from "@/lib/tools/mailboxes/delete-list-entry";
+import { sendMessage } from "@/lib/tools/mailboxes/send-message";
 
 /** THE registry: an explicit flat list. MCP, REST, OpenAPI and the contract tests all derive from it. */
 export const tools: readonly AnyTool[] = [
@@ -109,6 +110,7 @@ export const tools: readonly AnyTool[] = [
   searchMessages,
   getMessage,
   updateMessage,
+  sendMessage,
   listListEntriesTool,
   getListEntry,
   createListEntryTool,

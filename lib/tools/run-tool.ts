@@ -1,11 +1,13 @@
 import type { Actor } from "@/lib/actor";
 import { getDb } from "@/lib/db/client";
-import { AppError } from "@/lib/errors";
+import { AppError, toErrorBody } from "@/lib/errors";
 import { takeCallToken } from "@/lib/keys/call-rate-limit";
 import { appendEntry } from "@/lib/ledger/append-entry";
 import { fitWithin, type FittedResult } from "@/lib/tools/result-budget";
 import { keyMayUse, scopesOf, toolOp, type ToolContext, type ToolDefinition } from "@/lib/tools/define-tool";
 import { callerCasedError, parseToolArgs, toolResult } from "@/lib/tools/casing/tool-casing";
+import { claimIdempotencyKey, completeIdempotencyKey } from "@/lib/tools/idempotency/idempotent-call";
+import { committedError } from "@/lib/tools/tool-error";
 
 // biome-ignore lint/suspicious/noExplicitAny: any tool whatever its schemas; ToolDefinition's defaults would refuse them (the handler takes I's output)
 export type AnyTool = ToolDefinition<any, any>;
@@ -22,7 +24,8 @@ export interface ToolResult {
  * The one pipeline from a transport to a handler: per-key call limit → scope check → input parse (in the caller's
  * casing) → scopes the input needs → handler (in a transaction) → output check → the caller's casing → MCP result
  * budget → ledger entry (same transaction). Authentication happened in the adapter, which built
- * the actor. A refused or failed call writes nothing. The output is serialized once, here: the entry's output digest
+ * the actor. A refused or failed call writes nothing; an error the handler returns with `toolError` commits (D6).
+ * A tool with `idempotencyKey` replays a finished call's answer to its retries (idempotency/idempotent-call.ts). The output is serialized once, here: the entry's output digest
  * is the SHA-256 of the very text the caller receives, so anyone holding a response can match it to its entry.
  */
 export async function runTool(tool: AnyTool, actor: Actor, args: unknown, signal: AbortSignal): Promise<ToolResult> {
@@ -37,8 +40,28 @@ export async function runTool(tool: AnyTool, actor: Actor, args: unknown, signal
   if (extra?.length) throw missingScopes(tool.name, extra, " with these arguments");
   const db = await getDb();
   const budget = actor.via === "mcp" ? tool.mcpBudget : undefined;
-  const call = async (ctx: ToolContext): Promise<ToolResult> => {
-    let checked = checkOutput(tool, await tool.handler(ctx, input));
+  const idempotencyKey = tool.idempotencyKey ? (input as { idempotencyKey?: string }).idempotencyKey : undefined;
+  const call = async (ctx: ToolContext): Promise<ToolResult | { error: AppError }> => {
+    if (idempotencyKey) {
+      const stored = await claimIdempotencyKey(ctx.db, { actor, key: idempotencyKey, tool: tool.name, input });
+      if (stored) {
+        // A retry: the first call's answer, byte for byte, recorded as this call's output.
+        const text = "error" in stored ? JSON.stringify(toErrorBody(stored.error).body) : stored.text;
+        await appendEntry(ctx.db, { actor: ctx.actor, op: toolOp(tool), subject: ctx.subject, input, outputText: text });
+        if ("error" in stored) return stored;
+        const output = JSON.parse(text) as unknown;
+        return { output, text, value: output };
+      }
+    }
+    const result = await tool.handler(ctx, input);
+    const error = committedError(result);
+    if (error) {
+      // D6: what the handler wrote commits; the ledger digests the error the caller receives.
+      await appendEntry(ctx.db, { actor: ctx.actor, op: toolOp(tool), subject: ctx.subject, input, outputText: JSON.stringify(toErrorBody(error).body) });
+      if (idempotencyKey) await completeIdempotencyKey(ctx.db, { actor, key: idempotencyKey, answer: { error } });
+      return { error };
+    }
+    let checked = checkOutput(tool, result);
     let shown = toolResult(tool, checked) as Record<string, unknown>;
     let fitted: FittedResult = { output: shown, text: JSON.stringify(shown) ?? "null" };
     // The budget runs before the digest, so the entry matches the shortened text the MCP caller receives.
@@ -55,6 +78,7 @@ export async function runTool(tool: AnyTool, actor: Actor, args: unknown, signal
       shown = toolResult(tool, checked) as Record<string, unknown>;
     }
     await appendEntry(ctx.db, { actor: ctx.actor, op: toolOp(tool), subject: ctx.subject, input, outputText: fitted.text });
+    if (idempotencyKey) await completeIdempotencyKey(ctx.db, { actor, key: idempotencyKey, answer: { text: fitted.text } });
     return { ...fitted, value: checked };
   };
   const context = (tx: ToolContext["db"]): ToolContext => {
@@ -64,8 +88,9 @@ export async function runTool(tool: AnyTool, actor: Actor, args: unknown, signal
 
   try {
     // Reads and waiting tools run outside a transaction; their entry is then one INSERT, atomic on its own.
-    if (tool.transaction === false || tool.annotations.readOnlyHint) return await call(context(db));
-    return await db.transaction((tx) => call(context(tx)));
+    const out = tool.transaction === false || tool.annotations.readOnlyHint ? await call(context(db)) : await db.transaction((tx) => call(context(tx)));
+    if ("error" in out) throw out.error;
+    return out;
   } catch (err) {
     throw callerCasedError(tool, transport, err);
   }

@@ -3,7 +3,7 @@ import type { Executor } from "@/lib/db/client";
 import type { ApprovalRequest } from "@/lib/db/schema/approvals";
 import { mailBatches, mailMessages } from "@/lib/db/schema/mail";
 import { dayPeriod, monthPeriod } from "@/lib/mail/outbound/reserve-quota";
-import { startDelivery } from "@/lib/mail/outbound/queue-message";
+import { startDeliveries } from "@/lib/mail/outbound/queue-message";
 import { stableJson } from "@/lib/json/stable-json";
 import { emailAction } from "@/lib/approvals/email/email-action";
 
@@ -27,7 +27,7 @@ export async function settleEmailBatch(tx: Executor, r: ApprovalRequest): Promis
       .set({ status: "queued" })
       .where(and(eq(mailMessages.batchId, batchId), eq(mailMessages.status, "pending")))
       .returning({ id: mailMessages.id });
-    for (const m of released) await startDelivery(tx, { projectId: r.projectId, messageId: m.id });
+    await startDeliveries(tx, { projectId: r.projectId, messageIds: released.map((m) => m.id) });
     await tx.update(mailBatches).set({ status: "queued", updatedAt: new Date() }).where(eq(mailBatches.id, batchId));
     return "released";
   }

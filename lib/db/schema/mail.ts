@@ -1,6 +1,7 @@
 import { getTableColumns, sql } from "drizzle-orm";
-import { boolean, customType, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { boolean, check, customType, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { timestamps, ts } from "../columns";
+import { mailDrafts } from "./mail-send";
 import { projects } from "./projects";
 
 /**
@@ -131,9 +132,10 @@ export type MailThread = typeof mailThreads.$inferSelect;
 export const messageDirections = ["inbound", "outbound"] as const;
 /**
  * Inbound: `received`. Outbound: `queued` → `sending` → `sent`, or `failed` (attempts used up or refused), then
- * possibly `bounced` (a DSN came back); `pending`/`cancelled` while a person decides (approvals).
+ * possibly `bounced` (a DSN came back); `unknown` when a relay may or may not have taken it (the owner resolves it);
+ * `pending`/`cancelled` while a person decides (approvals).
  */
-export const messageStatuses = ["received", "pending", "cancelled", "queued", "sending", "sent", "failed", "bounced"] as const;
+export const messageStatuses = ["received", "pending", "cancelled", "queued", "sending", "sent", "failed", "bounced", "unknown"] as const;
 export type MessageStatus = (typeof messageStatuses)[number];
 export const messageCategories = ["normal", "spam", "blocked", "unauthenticated"] as const;
 
@@ -165,6 +167,10 @@ export const mailMessages = pgTable(
     fromName: text("from_name"),
     to: jsonb("to").$type<string[]>().notNull().default([]),
     cc: jsonb("cc").$type<string[]>().notNull().default([]),
+    /** Outbound: the agent's extra headers (allow-listed, one line each), written after Brynth's own. */
+    customHeaders: jsonb("custom_headers").$type<Record<string, string>>().notNull().default({}),
+    /** Outbound: the draft it was sent from (send_draft, a schedule, an approval). */
+    draftId: text("draft_id"),
     /** Outbound only: envelope recipients never written into a header. */
     bcc: jsonb("bcc").$type<string[]>().notNull().default([]),
     replyToAddresses: jsonb("reply_to_addresses").$type<string[]>().notNull().default([]),
@@ -248,9 +254,9 @@ export const mailAttachments = pgTable(
     projectId: text("project_id")
       .notNull()
       .references(() => projects.id, { onDelete: "cascade" }),
-    messageId: text("message_id")
-      .notNull()
-      .references(() => mailMessages.id, { onDelete: "cascade" }),
+    /** The message it belongs to, or (exactly one of the two) the draft. */
+    messageId: text("message_id").references(() => mailMessages.id, { onDelete: "cascade" }),
+    draftId: text("draft_id").references(() => mailDrafts.id, { onDelete: "cascade" }),
     /** A safe file name, unique within the message (`evt_…/name` for the event's copy). */
     name: text("name").notNull(),
     contentType: text("content_type").notNull(),
@@ -260,7 +266,12 @@ export const mailAttachments = pgTable(
     inline: boolean("inline").notNull().default(false),
     createdAt: ts("created_at").notNull().defaultNow(),
   },
-  (t) => [index("mail_attachments_message_idx").on(t.messageId), index("mail_attachments_blob_idx").on(t.blobKey)],
+  (t) => [
+    index("mail_attachments_message_idx").on(t.messageId),
+    index("mail_attachments_draft_idx").on(t.draftId).where(sql`draft_id is not null`),
+    index("mail_attachments_blob_idx").on(t.blobKey),
+    check("mail_attachments_owner_check", sql`(message_id is null) <> (draft_id is null)`),
+  ],
 );
 export type MailAttachment = typeof mailAttachments.$inferSelect;
 

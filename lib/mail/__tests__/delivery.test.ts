@@ -6,6 +6,7 @@ import { simpleParser } from "mailparser";
 import { getDb } from "@/lib/db/client";
 import { jobs } from "@/lib/db/schema/jobs";
 import { mailMessages } from "@/lib/db/schema/mail";
+import { mailDeliveries } from "@/lib/db/schema/mail-send";
 import { ledgerEntries } from "@/lib/db/schema/ledger";
 import { resetEnvCache } from "@/lib/env";
 import { drainJobs } from "@/lib/jobs/drain-jobs";
@@ -64,6 +65,8 @@ const send = async (args: Record<string, unknown>) => {
   return res.data as { batch_id: string; messages: Array<{ message_id: string; to: string; status: string }> };
 };
 const message = async (id: string) => (await (await getDb()).select().from(mailMessages).where(eq(mailMessages.id, id)))[0];
+/** The delivery of an email_send message (one recipient, so one delivery): its job is keyed by the delivery id. */
+const deliveryOf = async (id: string) => (await (await getDb()).select().from(mailDeliveries).where(eq(mailDeliveries.messageId, id)))[0].id;
 
 describe("outbound delivery", () => {
   // Retried: once in CI (PGlite) mailauth reported this signature `fail`, which no rerun here reproduced; the
@@ -192,7 +195,10 @@ describe("outbound delivery", () => {
     expect(row).toMatchObject({ status: "queued", attempts: 1 });
     expect(row.lastError).toContain("Try again later");
     const db = await getDb();
-    const [job] = await db.select().from(jobs).where(eq(jobs.dedupeKey, id));
+    const [job] = await db
+      .select()
+      .from(jobs)
+      .where(eq(jobs.dedupeKey, await deliveryOf(id)));
     expect(job.status).toBe("pending");
     // Backoff: first retry 30–60 s (base 60 s with jitter) after the failed attempt, which lies between the two
     // readings of the clock.
@@ -215,7 +221,10 @@ describe("outbound delivery", () => {
       const sent = await send({ to: ["busy@example.com"], subject: "Busy" });
       const db = await getDb();
       await drainJobs();
-      await db.update(jobs).set({ runAt: sql`now()` }).where(eq(jobs.dedupeKey, sent.messages[0].message_id));
+      await db
+        .update(jobs)
+        .set({ runAt: sql`now()` })
+        .where(eq(jobs.dedupeKey, await deliveryOf(sent.messages[0].message_id)));
       await drainJobs();
       const row = await message(sent.messages[0].message_id);
       expect(row).toMatchObject({ status: "failed", attempts: 2 });

@@ -194,6 +194,8 @@ function inboundRow(
     inReplyTo: parsed.inReplyTo,
     references,
     inReplyToMessageId: o.inReplyToMessageId,
+    customHeaders: {},
+    draftId: null,
     fromAddress: parsed.from?.address ?? null,
     fromName: noNul(parsed.from?.name ?? null),
     to: parsed.to,

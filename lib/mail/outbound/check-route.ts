@@ -5,12 +5,14 @@ import { relayFor } from "@/lib/mail/outbound/relay-config";
 
 /**
  * Every recipient must be reachable before anything is queued: same-instance domains always are; outside ones need
- * a relay, else service_unavailable (spec: no transport configured).
+ * a relay, else service_unavailable (spec: no transport configured). Returns the recipients' domains that are this
+ * instance's own (delivered locally).
  */
-export async function checkRoute(db: Executor, projectId: string, recipients: readonly string[]): Promise<void> {
+export async function checkRoute(db: Executor, projectId: string, recipients: readonly string[]): Promise<Set<string>> {
   const domains = [...new Set(recipients.map((r) => r.slice(r.lastIndexOf("@") + 1).toLowerCase()))];
   const outside: string[] = [];
-  for (const d of domains) if (!(await isLocalDomain(db, d))) outside.push(d);
+  const local = new Set<string>();
+  for (const d of domains) (await isLocalDomain(db, d)) ? local.add(d) : outside.push(d);
   if (outside.length > 0 && !(await relayFor(db, projectId))) {
     throw new AppError(
       "service_unavailable",
@@ -20,4 +22,5 @@ export async function checkRoute(db: Executor, projectId: string, recipients: re
       },
     );
   }
+  return local;
 }

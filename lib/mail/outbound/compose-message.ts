@@ -3,30 +3,39 @@ import MailComposer from "nodemailer/lib/mail-composer";
 import type { MailAttachment, MailMessage } from "@/lib/db/schema/mail";
 import type { SigningKey } from "@/lib/mail/domains/domain-key";
 
+/** A Message-ID fit for a References line: visible ASCII without angle brackets (an inbound id may smuggle `>\r\nBcc:`). */
+const SAFE_ID = /^[\x21-\x3b\x3d\x3f-\x7e]{1,250}$/;
+
 /**
  * The RFC 5322 bytes of an outbound message, DKIM-signed (relaxed/relaxed, rsa-sha256) with its domain's key.
- * Headers come only from stored, validated fields: nothing an agent wrote can add a header line.
+ * Headers come only from stored, validated fields: bcc goes into the envelope only, never a header; the agent's
+ * allow-listed headers come before Brynth's own, which win a clash; References keeps only well-formed ids.
  */
 export async function composeMessage(opts: {
-  message: Pick<MailMessage, "to" | "cc" | "subject" | "text" | "html" | "rfcMessageId" | "createdAt" | "inReplyTo" | "references" | "headers">;
+  message: Pick<
+    MailMessage,
+    "to" | "cc" | "replyToAddresses" | "subject" | "text" | "html" | "rfcMessageId" | "createdAt" | "inReplyTo" | "references" | "headers" | "customHeaders"
+  >;
   from: { address: string; name: string | null };
   attachments: Array<Pick<MailAttachment, "name" | "contentType"> & { content: Buffer }>;
   key: SigningKey;
 }): Promise<Buffer> {
   const m = opts.message;
+  const references = m.references.filter((r) => SAFE_ID.test(r));
+  const inReplyTo = m.inReplyTo && SAFE_ID.test(m.inReplyTo) ? m.inReplyTo : null;
   const composer = new MailComposer({
     from: opts.from.name ? { name: opts.from.name, address: opts.from.address } : opts.from.address,
-    to: m.to,
+    to: m.to.length > 0 ? m.to : undefined,
     cc: m.cc.length > 0 ? m.cc : undefined,
+    replyTo: m.replyToAddresses.length > 0 ? m.replyToAddresses : undefined,
     subject: m.subject ?? "",
     text: m.text ?? "",
     html: m.html ?? undefined,
     messageId: `<${m.rfcMessageId}>`,
     date: m.createdAt,
-    inReplyTo: m.inReplyTo ? `<${m.inReplyTo}>` : undefined,
-    references: m.references.length > 0 ? m.references.map((r) => `<${r}>`) : undefined,
-    // Stored extra headers are Brynth's own (Auto-Submitted for system mail), never an agent's.
-    headers: m.headers,
+    inReplyTo: inReplyTo ? `<${inReplyTo}>` : undefined,
+    references: references.length > 0 ? references.map((r) => `<${r}>`) : undefined,
+    headers: { ...m.customHeaders, ...m.headers },
     attachments: opts.attachments.map((a) => ({ filename: a.name, content: a.content, contentType: a.contentType })),
   });
   const raw = await composer.compile().build();

@@ -1,18 +1,24 @@
 import { z } from "zod";
 import { env } from "@/lib/env";
 import { defineJobKind } from "@/lib/jobs/define-job-kind";
-import { deliverMessage } from "@/lib/mail/outbound/deliver-message";
-import { failMessage } from "@/lib/mail/outbound/fail-message";
+import { deliverMessage, failDelivery, legacyDelivery } from "@/lib/mail/outbound/deliver-message";
 
-/** Delivers one outbound message; retried with backoff; its final failure is `email.failed`. */
+/**
+ * Delivers one delivery (a local mailbox, or one relay transaction) of an outbound message; retried with backoff;
+ * its final failure fails the delivery (and `email.failed` for an email_send message). `{message_id}` is the
+ * payload of jobs queued before deliveries existed: they still run (legacyDelivery).
+ */
 export const deliverMessageJob = defineJobKind({
   kind: "mail.deliver",
-  payload: z.object({ message_id: z.string() }),
+  payload: z.object({ delivery_id: z.string().optional(), message_id: z.string().optional() }),
   maxAttempts: () => env().MAIL_DELIVERY_ATTEMPTS,
   retryBaseMs: () => env().MAIL_RETRY_BASE_SECONDS * 1000,
   retryMaxMs: 3_600_000,
   timeoutMs: 120_000,
-  handler: (payload, ctx) => deliverMessage(payload.message_id, ctx),
-  onFailure: (payload, ctx) =>
-    failMessage(ctx.db, { projectId: ctx.job.projectId ?? "", messageId: payload.message_id, error: ctx.error, attempts: ctx.job.attempts }),
+  handler: (payload, ctx) => deliverMessage(payload, ctx),
+  onFailure: async (payload, ctx) => {
+    const projectId = ctx.job.projectId ?? "";
+    const deliveryId = payload.delivery_id ?? (await legacyDelivery(ctx.db, projectId, payload.message_id ?? ""));
+    if (deliveryId) await failDelivery(ctx.db, { projectId, deliveryId, error: ctx.error });
+  },
 });

@@ -1,119 +1,202 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
-import { getDb } from "@/lib/db/client";
-import { mailAttachments, mailboxes, mailMessages, messageColumns } from "@/lib/db/schema/mail";
+import { getDb, type Executor } from "@/lib/db/client";
+import { mailboxes, mailMessages, messageColumns } from "@/lib/db/schema/mail";
+import { type DeliveryStatus, mailDeliveries, type MailDelivery } from "@/lib/db/schema/mail-send";
+import { newId } from "@/lib/ids";
 import { PermanentJobError, type JobContext, type JobFinish } from "@/lib/jobs/define-job-kind";
 import { recordSystemAct } from "@/lib/ledger/record-system-act";
-import { signingKey } from "@/lib/mail/domains/domain-key";
-import { readMailBlob } from "@/lib/mail/mail-blob";
+import { emitMailEvent } from "@/lib/mail/events/emit-mail-event";
 import { memo } from "@/lib/mail/ttl-cache";
 import { receiveMessage } from "@/lib/mail/inbound/receive-message";
 import { isLocalDomain, resolveRecipient } from "@/lib/mail/inbound/resolve-recipient";
-import { composeMessage } from "@/lib/mail/outbound/compose-message";
+import { outboundRaw } from "@/lib/mail/outbound/outbound-raw";
 import { relayFor } from "@/lib/mail/outbound/relay-config";
 import { relayTransport } from "@/lib/mail/outbound/relay-transport";
+import { mayHaveBeenAccepted } from "@/lib/mail/outbound/relay-errors";
+import { settleMessage } from "@/lib/mail/outbound/settle-message";
 
 /** Relay, local domains and the sender mailbox are re-read at most this often by deliveries. */
 const SETTINGS_TTL_MS = 5000;
 
 const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 1000);
 
+interface RouteResult {
+  status: Extract<DeliveryStatus, "sent" | "failed" | "unknown">;
+  response: string;
+  accepted: string[];
+  rejected: Array<{ recipient: string; response: string }>;
+}
+
 /**
- * The mail.deliver job: compose and sign, then hand the message to its recipient's mailbox on this instance or to
- * the relay. A 5xx answer fails at once (retrying cannot help); anything else is retried by the job runner.
- * Re-running after a crash is safe: a message that is no longer queued/sending is left alone. `sent` and its ledger
- * entry commit with the job's completion.
+ * The mail.deliver job for one delivery (design D7): the message's signed bytes (composed once, outbound-raw.ts)
+ * go to the recipient's mailbox on this instance, or in one relay SMTP transaction to every outside recipient. A
+ * 5xx answer fails at once (retrying cannot help); a connection lost after the body went out leaves the delivery
+ * `unknown` for the owner, since a retry could deliver twice; anything else is retried by the job runner. Re-running
+ * after a crash is safe: a delivery no longer queued or sending is left alone. The result, the message's state and
+ * the ledger entry commit with the job's completion.
  */
-export async function deliverMessage(messageId: string, ctx: JobContext): Promise<JobFinish | void> {
+export async function deliverMessage(payload: { delivery_id?: string; message_id?: string }, ctx: JobContext): Promise<JobFinish | void> {
   const db = await getDb();
+  const projectId = ctx.job.projectId ?? "";
+  const deliveryId = payload.delivery_id ?? (await legacyDelivery(db, projectId, payload.message_id ?? ""));
+  if (!deliveryId) return;
+  const [d] = await db
+    .update(mailDeliveries)
+    .set({ status: "sending", attempts: sql`${mailDeliveries.attempts} + 1`, updatedAt: sql`now()` })
+    .where(and(eq(mailDeliveries.projectId, projectId), eq(mailDeliveries.id, deliveryId), inArray(mailDeliveries.status, ["queued", "sending"])))
+    .returning();
+  if (!d) return;
   const [m] = await db
     .update(mailMessages)
-    .set({ status: "sending", attempts: sql`${mailMessages.attempts} + 1`, updatedAt: sql`now()` })
-    .where(and(eq(mailMessages.projectId, ctx.job.projectId ?? ""), eq(mailMessages.id, messageId), inArray(mailMessages.status, ["queued", "sending"])))
+    .set({
+      status: sql`case when ${mailMessages.status} = 'queued' then 'sending' else ${mailMessages.status} end`,
+      attempts: sql`${mailMessages.attempts} + 1`,
+    })
+    .where(and(eq(mailMessages.projectId, projectId), eq(mailMessages.id, d.messageId)))
     .returning(messageColumns);
-  if (!m) return;
   try {
-    const [mailbox, rows] = await Promise.all([
-      memo(
-        "mailbox",
-        m.mailboxId,
-        SETTINGS_TTL_MS,
-        async () =>
-          (
-            await db
-              .select()
-              .from(mailboxes)
-              .where(and(eq(mailboxes.projectId, m.projectId), eq(mailboxes.id, m.mailboxId)))
-          )[0],
-      ),
-      db
+    const mailbox = await memo("mailbox", m.mailboxId, SETTINGS_TTL_MS, async () => {
+      const [row] = await db
         .select()
-        .from(mailAttachments)
-        .where(and(eq(mailAttachments.projectId, m.projectId), eq(mailAttachments.messageId, m.id))),
-    ]);
-    const attachments = await Promise.all(rows.map(async (a) => ({ ...a, content: await readMailBlob(a.blobKey) })));
-    const raw = await composeMessage({
-      message: m,
-      from: { address: mailbox.address, name: mailbox.displayName },
-      attachments,
-      key: await signingKey(db, mailbox.domainId),
+        .from(mailboxes)
+        .where(and(eq(mailboxes.projectId, m.projectId), eq(mailboxes.id, m.mailboxId)));
+      return row;
     });
-    const rcpt = m.to[0];
-    const domain = rcpt.slice(rcpt.lastIndexOf("@") + 1).toLowerCase();
-    const response = (await memo("local-domain", domain, SETTINGS_TTL_MS, () => isLocalDomain(db, domain)))
-      ? await deliverLocally(raw, mailbox.address, rcpt)
-      : await deliverByRelay(raw, m.projectId, mailbox.address, rcpt);
-    // Committed together with the job's `done`.
-    return async (tx) => {
+    const raw = await outboundRaw(db, m, mailbox);
+    const result =
+      d.route === "local" ? await deliverLocally(raw, mailbox.address, d.recipients) : await deliverByRelay(raw, projectId, mailbox.address, d.recipients);
+    return (tx) => finishDelivery(tx, d, result, raw.byteLength);
+  } catch (err) {
+    // Back to queued for the retry (a PermanentJobError's onFailure then fails it); the message follows.
+    await db.transaction(async (tx) => {
+      await tx
+        .update(mailDeliveries)
+        .set({ status: "queued", lastError: errorText(err), updatedAt: sql`now()` })
+        .where(and(eq(mailDeliveries.projectId, projectId), eq(mailDeliveries.id, d.id), eq(mailDeliveries.status, "sending")));
       await tx
         .update(mailMessages)
-        .set({
-          status: "sent",
-          sendStatus: "sent",
-          sendReason: null,
-          sentAt: sql`now()`,
-          deliveryResponse: response.slice(0, 1000),
-          sizeBytes: raw.byteLength,
-          lastError: null,
-          updatedAt: sql`now()`,
-        })
-        .where(and(eq(mailMessages.projectId, m.projectId), eq(mailMessages.id, m.id)));
-      await recordSystemAct(tx, {
-        projectId: m.projectId,
-        op: "email.deliver",
-        subject: m.id,
-        input: { to: rcpt, size_bytes: raw.byteLength },
-        output: { response },
-      });
-    };
-  } catch (err) {
-    await db
-      .update(mailMessages)
-      .set({ status: "queued", lastError: errorText(err), updatedAt: sql`now()` })
-      .where(and(eq(mailMessages.projectId, m.projectId), eq(mailMessages.id, m.id), eq(mailMessages.status, "sending")));
+        .set({ lastError: errorText(err) })
+        .where(and(eq(mailMessages.projectId, projectId), eq(mailMessages.id, d.messageId)));
+      await settleMessage(tx, { projectId, messageId: d.messageId });
+    });
     throw err;
   }
 }
 
-async function deliverLocally(raw: Buffer, from: string, rcpt: string): Promise<string> {
+async function finishDelivery(tx: Executor, d: MailDelivery, r: RouteResult, size: number): Promise<void> {
+  await tx
+    .update(mailDeliveries)
+    .set({
+      status: r.status,
+      response: r.response.slice(0, 1000),
+      accepted: r.accepted,
+      rejected: r.rejected,
+      lastError: r.status === "sent" ? null : r.response.slice(0, 1000),
+      sentAt: r.status === "sent" ? sql`now()` : null,
+      updatedAt: sql`now()`,
+    })
+    .where(and(eq(mailDeliveries.projectId, d.projectId), eq(mailDeliveries.id, d.id)));
+  await tx
+    .update(mailMessages)
+    .set({ deliveryResponse: r.response.slice(0, 1000) })
+    .where(and(eq(mailMessages.projectId, d.projectId), eq(mailMessages.id, d.messageId)));
+  await settleMessage(tx, { projectId: d.projectId, messageId: d.messageId });
+  if (d.route === "local" && r.status === "sent") {
+    const [m] = await tx
+      .select({
+        mailboxId: mailMessages.mailboxId,
+        threadId: mailMessages.threadId,
+        subject: mailMessages.subject,
+        preview: mailMessages.preview,
+        labels: mailMessages.labels,
+        from: mailMessages.fromAddress,
+      })
+      .from(mailMessages)
+      .where(and(eq(mailMessages.projectId, d.projectId), eq(mailMessages.id, d.messageId)));
+    // Only a local delivery is known to have arrived; a relay's 250 says nothing about the last hop.
+    await emitMailEvent(tx, {
+      projectId: d.projectId,
+      mailboxId: m.mailboxId,
+      type: "message.delivered",
+      messageId: d.messageId,
+      threadId: m.threadId,
+      summary: { from: m.from, to: d.recipients, subject: m.subject, preview: m.preview, labels: m.labels },
+    });
+  }
+  await recordSystemAct(tx, {
+    projectId: d.projectId,
+    op: "email.deliver",
+    subject: d.messageId,
+    input: { delivery_id: d.id, to: d.recipients, size_bytes: size },
+    output: { status: r.status, response: r.response, rejected: r.rejected },
+  });
+}
+
+/** The job's final failure (attempts used up, or a PermanentJobError): the delivery fails, and the message follows. */
+export async function failDelivery(tx: Executor, o: { projectId: string; deliveryId: string; error: string }): Promise<void> {
+  const [d] = await tx
+    .update(mailDeliveries)
+    .set({ status: "failed", lastError: o.error.slice(0, 1000), response: o.error.slice(0, 1000), updatedAt: sql`now()` })
+    .where(and(eq(mailDeliveries.projectId, o.projectId), eq(mailDeliveries.id, o.deliveryId), inArray(mailDeliveries.status, ["queued", "sending"])))
+    .returning();
+  if (d) await settleMessage(tx, { projectId: o.projectId, messageId: d.messageId });
+}
+
+/**
+ * A `{message_id}` job queued before deliveries existed: its message had one recipient. It gets its delivery now,
+ * routed as it would be today, and is delivered like any other.
+ */
+export async function legacyDelivery(db: Executor, projectId: string, messageId: string): Promise<string | null> {
+  const [existing] = await db
+    .select({ id: mailDeliveries.id })
+    .from(mailDeliveries)
+    .where(and(eq(mailDeliveries.projectId, projectId), eq(mailDeliveries.messageId, messageId)));
+  if (existing) return existing.id;
+  const [m] = await db
+    .select({ to: mailMessages.to, status: mailMessages.status })
+    .from(mailMessages)
+    .where(and(eq(mailMessages.projectId, projectId), eq(mailMessages.id, messageId)));
+  if (!m || !["queued", "sending"].includes(m.status) || m.to.length === 0) return null;
+  const rcpt = m.to[0].toLowerCase();
+  const route = (await isLocalDomain(db, rcpt.slice(rcpt.lastIndexOf("@") + 1))) ? "local" : "relay";
+  const id = newId("dlv");
+  await db.insert(mailDeliveries).values({ id, projectId, messageId, route, recipients: [rcpt] });
+  return id;
+}
+
+async function deliverLocally(raw: Buffer, from: string, recipients: string[]): Promise<RouteResult> {
   const db = await getDb();
+  const rcpt = recipients[0];
   const r = await resolveRecipient(db, rcpt);
   if (r.kind !== "mailbox") throw new PermanentJobError(`550 5.1.1 <${rcpt}>: no such mailbox on this instance`);
   await receiveMessage(raw, { mailFrom: from, recipients: [r.mailbox], remote: "local" });
-  return "250 delivered locally";
+  return { status: "sent", response: "250 delivered locally", accepted: [rcpt], rejected: [] };
 }
 
-async function deliverByRelay(raw: Buffer, projectId: string, from: string, rcpt: string): Promise<string> {
+async function deliverByRelay(raw: Buffer, projectId: string, from: string, recipients: string[]): Promise<RouteResult> {
   const relay = await memo("relay", projectId, SETTINGS_TTL_MS, async () => relayFor(await getDb(), projectId));
   if (!relay) throw new Error("No SMTP relay is configured (Mail settings screen or SMTP_RELAY_URL).");
   const transport = relayTransport(relay, relay.origin === "env" ? "env" : projectId);
   try {
-    const info = await transport.sendMail({ envelope: { from, to: [rcpt] }, raw });
-    if (info.rejected?.length) throw new PermanentJobError(`550 <${rcpt}> rejected by the relay: ${info.response ?? ""}`.trim());
-    return String(info.response ?? "250 OK");
+    const info = await transport.sendMail({ envelope: { from, to: recipients }, raw });
+    const response = String(info.response ?? "250 OK");
+    const refused = ((info.rejected ?? []) as Array<string | { address: string }>).map((a) => (typeof a === "string" ? a : a.address).toLowerCase());
+    const rejected = refused.map((recipient) => ({ recipient, response: rcptError(info, recipient) ?? response }));
+    const accepted = recipients.filter((r) => !refused.includes(r));
+    if (accepted.length === 0)
+      throw new PermanentJobError(`550 every recipient was refused by the relay: ${rejected.map((x) => x.response).join("; ")}`.slice(0, 1000));
+    return { status: "sent", response, accepted, rejected };
   } catch (err) {
+    if (err instanceof PermanentJobError) throw err;
     const code = (err as { responseCode?: number }).responseCode;
     const response = (err as { response?: string }).response;
     if (code && code >= 500 && code < 600) throw new PermanentJobError(response ?? `${code} ${errorText(err)}`);
+    if (mayHaveBeenAccepted(err)) return { status: "unknown", response: errorText(err), accepted: [], rejected: [] };
     throw err;
   }
+}
+
+function rcptError(info: unknown, recipient: string): string | null {
+  const errors = (info as { rejectedErrors?: Array<{ recipient?: string; response?: string }> }).rejectedErrors;
+  return errors?.find((e) => e.recipient?.toLowerCase() === recipient)?.response ?? null;
 }

@@ -1,111 +1,209 @@
+import { and, eq, inArray } from "drizzle-orm";
 import type { Executor } from "@/lib/db/client";
 import { mailAttachments, mailMessages, mailThreads, type Mailbox } from "@/lib/db/schema/mail";
+import { mailDeliveries } from "@/lib/db/schema/mail-send";
 import { newId } from "@/lib/ids";
 import { enqueueJobs } from "@/lib/jobs/enqueue-job";
 import { extractReply } from "@/lib/mail/extract/extract-reply";
 import { baseSubject } from "@/lib/mail/inbound/base-subject";
+import { isLocalDomain } from "@/lib/mail/inbound/resolve-recipient";
 import type { StoredBlob } from "@/lib/mail/inbound/store-inbound";
-import { newThreadSummary, touchMailboxActivity } from "@/lib/mail/inbound/thread-summary";
+import { addToThreadSummary, newThreadSummary, touchMailboxActivity } from "@/lib/mail/inbound/thread-summary";
 import { deliverMessageJob } from "@/lib/mail/outbound/deliver-message-job";
 
-export interface QueueMessageOptions {
-  mailbox: Mailbox;
-  /** One message per recipient. */
+/** One outbound message: its recipients, content and, for a reply, the thread it joins. */
+export interface OutboundItem {
   to: string[];
+  cc?: string[];
+  /** Envelope only: never written into a header. */
+  bcc?: string[];
+  replyTo?: string[];
   subject: string;
-  text: string;
+  text: string | null;
   html: string | null;
-  /** Already in the blob store (one copy per batch, shared by its messages). */
+  /** The agent's allow-listed extra headers (send-fields.ts). */
+  customHeaders?: Record<string, string>;
+  /** The sender's own labels, besides the system ones. */
+  labels?: string[];
+  /** A reply: the thread it joins and the ids its In-Reply-To and References carry. */
+  thread?: { id: string; inReplyTo: string | null; references: string[]; inReplyToMessageId: string | null } | null;
+  draftId?: string | null;
+}
+
+export interface QueueOutboundOptions {
+  mailbox: Mailbox;
+  items: OutboundItem[];
+  /** Already in the blob store, shared by every item (a forward re-attaches the original's blobs). */
   attachments: StoredBlob[];
-  batchId: string | null;
-  replyToInbox: boolean;
+  /** Recipient domains this instance receives for, when the caller knows them (checkRoute); else looked up. */
+  localDomains?: Set<string>;
+  batchId?: string | null;
+  replyToInbox?: boolean;
   countsQuota: boolean;
   keyId: string | null;
   agent: string | null;
-  /** Brynth's own extra headers (e.g. Auto-Submitted); never from an agent. */
+  /** Brynth's own extra headers (e.g. Auto-Submitted). */
   headers?: Record<string, string>;
   /** `queued` starts delivery now; `pending` waits for an approval to release it. */
   status?: "queued" | "pending";
 }
 
+export interface QueuedMessage {
+  id: string;
+  threadId: string;
+  to: string[];
+  status: "queued" | "pending";
+}
+
+const domainOf = (a: string) => a.slice(a.lastIndexOf("@") + 1).toLowerCase();
+
 /**
- * Outbound messages, one per recipient, each in a thread of its own in the sender's mailbox, with their delivery
- * jobs when queued — in the caller's transaction, one multi-row INSERT per table however many recipients. Each
- * Message-ID is `<msg_…@domain>`, so a reply's In-Reply-To finds its message directly. Rows carry what the mailbox
- * tools read: the `sent` label (`pending_approval` while an approval holds them), send_status, msg_at, the
- * extracted reply and preview, and each new thread's summary (the same one inbound mail keeps).
+ * Outbound messages (design D7), in the caller's transaction: one row per message however many recipients, its
+ * deliveries — one per recipient on this instance, one relay transaction for all the others — and, when queued,
+ * one job per delivery. Rows per table go in one multi-row INSERT however many messages (email_send's fan-out).
+ * Each Message-ID is `<msg_…@domain>`, so a reply's In-Reply-To finds its message directly. Rows carry what the
+ * mailbox tools read: the `sent` label (`pending_approval` while held), send_status, msg_at, the extracted reply
+ * and preview, and the thread summary inbound mail keeps too.
  */
-export async function queueMessages(tx: Executor, o: QueueMessageOptions): Promise<Array<{ id: string; to: string; status: "queued" | "pending" }>> {
+export async function queueOutbound(tx: Executor, o: QueueOutboundOptions): Promise<QueuedMessage[]> {
   const projectId = o.mailbox.projectId;
-  const domain = o.mailbox.address.slice(o.mailbox.address.lastIndexOf("@") + 1);
+  const domain = domainOf(o.mailbox.address);
   const status = o.status ?? "queued";
-  const items = o.to.map((to) => ({ id: newId("msg"), threadId: newId("thr"), to }));
   const now = new Date();
-  const labels = status === "queued" ? ["sent"] : ["pending_approval"];
-  const sendStatus = status === "queued" ? "queued" : "pending_approval";
-  const extracted = extractReply({ text: o.text, html: o.html }, { keepWhole: false });
-  const summary = (m: (typeof items)[number]) =>
-    newThreadSummary({
-      id: m.id,
-      msgAt: now,
-      direction: "outbound",
-      preview: extracted.preview,
-      from: o.mailbox.address,
-      recipients: [m.to],
-      sizeBytes: 0,
-      attachmentCount: o.attachments.length,
+  const system = status === "queued" ? ["sent"] : ["pending_approval"];
+  const local = o.localDomains ?? (await localDomainsOf(tx, o.items));
+  const rows = o.items.map((it) => {
+    const id = newId("msg");
+    const labels = [...new Set([...system, ...(it.labels ?? [])])];
+    const recipients = [...new Set([...it.to, ...(it.cc ?? []), ...(it.bcc ?? [])].map((r) => r.toLowerCase()))];
+    return {
+      it,
+      id,
+      threadId: it.thread?.id ?? newId("thr"),
       labels,
-      category: "normal",
-    });
-  await tx
-    .insert(mailThreads)
-    .values(items.map((m) => ({ id: m.threadId, projectId, mailboxId: o.mailbox.id, subject: o.subject, baseSubject: baseSubject(o.subject), ...summary(m) })));
+      recipients,
+      extracted: extractReply({ text: it.text, html: it.html }, { keepWhole: false }),
+    };
+  });
+  const summary = (r: (typeof rows)[number]) => ({
+    id: r.id,
+    msgAt: now,
+    direction: "outbound" as const,
+    preview: r.extracted.preview,
+    from: o.mailbox.address,
+    recipients: [...r.it.to, ...(r.it.cc ?? [])],
+    sizeBytes: 0,
+    attachmentCount: o.attachments.length,
+    labels: r.labels,
+    category: "normal",
+  });
+  const fresh = rows.filter((r) => !r.it.thread);
+  if (fresh.length > 0) {
+    await tx
+      .insert(mailThreads)
+      .values(
+        fresh.map((r) => ({
+          id: r.threadId,
+          projectId,
+          mailboxId: o.mailbox.id,
+          subject: r.it.subject,
+          baseSubject: baseSubject(r.it.subject),
+          ...newThreadSummary(summary(r)),
+        })),
+      );
+  }
   await tx.insert(mailMessages).values(
-    items.map((m) => ({
-      id: m.id,
+    rows.map((r) => ({
+      id: r.id,
       projectId,
       mailboxId: o.mailbox.id,
-      threadId: m.threadId,
+      threadId: r.threadId,
       direction: "outbound" as const,
       status,
-      rfcMessageId: `${m.id}@${domain}`,
+      rfcMessageId: `${r.id}@${domain}`,
+      inReplyTo: r.it.thread?.inReplyTo ?? null,
+      references: r.it.thread?.references ?? [],
+      inReplyToMessageId: r.it.thread?.inReplyToMessageId ?? null,
       fromAddress: o.mailbox.address,
       fromName: o.mailbox.displayName,
-      to: [m.to],
-      subject: o.subject,
-      text: o.text,
-      html: o.html,
-      ...extracted,
+      to: r.it.to,
+      cc: r.it.cc ?? [],
+      bcc: r.it.bcc ?? [],
+      replyToAddresses: r.it.replyTo ?? [],
+      subject: r.it.subject,
+      text: r.it.text,
+      html: r.it.html,
+      ...r.extracted,
       msgAt: now,
-      labels,
-      sendStatus,
+      labels: r.labels,
+      sendStatus: status === "queued" ? "queued" : "pending_approval",
       headers: o.headers ?? {},
-      batchId: o.batchId,
-      replyToInbox: o.replyToInbox,
+      customHeaders: r.it.customHeaders ?? {},
+      draftId: r.it.draftId ?? null,
+      batchId: o.batchId ?? null,
+      replyToInbox: o.replyToInbox ?? true,
       countsQuota: o.countsQuota,
       keyId: o.keyId,
       agent: o.agent,
     })),
   );
+  for (const r of rows) if (r.it.thread) await addToThreadSummary(tx, { projectId, threadId: r.threadId, message: summary(r) });
   await touchMailboxActivity(tx, { projectId, mailboxId: o.mailbox.id, at: now });
   if (o.attachments.length > 0) {
-    await tx.insert(mailAttachments).values(items.flatMap((m) => o.attachments.map((a) => ({ id: newId("att"), projectId, messageId: m.id, ...a }))));
+    await tx.insert(mailAttachments).values(rows.flatMap((r) => o.attachments.map((a) => ({ id: newId("att"), projectId, messageId: r.id, ...a }))));
   }
-  if (status === "queued") await startDeliveries(tx, { projectId, messageIds: items.map((m) => m.id) });
-  return items.map((m) => ({ id: m.id, to: m.to, status }));
+  const deliveries = rows.flatMap((r) => routesOf(r.recipients, local).map((d) => ({ id: newId("dlv"), projectId, messageId: r.id, ...d })));
+  await tx.insert(mailDeliveries).values(deliveries);
+  if (status === "queued")
+    await enqueueDeliveries(
+      tx,
+      projectId,
+      deliveries.map((d) => d.id),
+    );
+  return rows.map((r) => ({ id: r.id, threadId: r.threadId, to: r.it.to, status }));
 }
 
-/** Enqueues the delivery job of a queued message (used when an approval releases a pending one). */
-export async function startDelivery(tx: Executor, opts: { projectId: string; messageId: string }): Promise<string> {
-  const [id] = await startDeliveries(tx, { projectId: opts.projectId, messageIds: [opts.messageId] });
-  return id;
+/** email_send's shape: one message (and one thread) per recipient. */
+export function queueMessages(tx: Executor, o: Omit<QueueOutboundOptions, "items"> & { to: string[]; subject: string; text: string; html: string | null }) {
+  const { to, subject, text, html, ...rest } = o;
+  return queueOutbound(tx, { ...rest, items: to.map((r) => ({ to: [r], subject, text, html })) });
 }
 
-/** Enqueues the delivery jobs of queued messages: one INSERT and one NOTIFY for the lot. */
-export function startDeliveries(tx: Executor, opts: { projectId: string; messageIds: string[] }) {
+/** A route per recipient on this instance (each lands in its own mailbox), one relay transaction for the rest. */
+function routesOf(recipients: string[], local: Set<string>) {
+  const mine = recipients.filter((r) => local.has(domainOf(r)));
+  const outside = recipients.filter((r) => !local.has(domainOf(r)));
+  return [
+    ...mine.map((r) => ({ route: "local" as const, recipients: [r] })),
+    ...(outside.length > 0 ? [{ route: "relay" as const, recipients: outside }] : []),
+  ];
+}
+
+async function localDomainsOf(db: Executor, items: OutboundItem[]): Promise<Set<string>> {
+  const domains = new Set(items.flatMap((it) => [...it.to, ...(it.cc ?? []), ...(it.bcc ?? [])].map(domainOf)));
+  const local = new Set<string>();
+  for (const d of domains) if (await isLocalDomain(db, d)) local.add(d);
+  return local;
+}
+
+/** Starts the deliveries of held messages (an approval released them): one INSERT and one NOTIFY for the lot. */
+export async function startDeliveries(tx: Executor, opts: { projectId: string; messageIds: string[] }): Promise<void> {
+  if (opts.messageIds.length === 0) return;
+  const rows = await tx
+    .select({ id: mailDeliveries.id })
+    .from(mailDeliveries)
+    .where(and(eq(mailDeliveries.projectId, opts.projectId), inArray(mailDeliveries.messageId, opts.messageIds), eq(mailDeliveries.status, "queued")));
+  await enqueueDeliveries(
+    tx,
+    opts.projectId,
+    rows.map((r) => r.id),
+  );
+}
+
+function enqueueDeliveries(tx: Executor, projectId: string, ids: string[]) {
   return enqueueJobs(
     tx,
     deliverMessageJob,
-    opts.messageIds.map((id) => ({ payload: { message_id: id }, projectId: opts.projectId, dedupeKey: id })),
+    ids.map((id) => ({ payload: { delivery_id: id }, projectId, dedupeKey: id })),
   );
 }

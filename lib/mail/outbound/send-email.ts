@@ -34,7 +34,7 @@ export async function sendEmail(
     if (seen.has(to.toLowerCase())) throw fieldError(`to.${i}`, `${to} is listed twice; each recipient gets one message`);
     seen.add(to.toLowerCase());
   }
-  await checkRoute(tx, actor.projectId, opts.to);
+  const localDomains = await checkRoute(tx, actor.projectId, opts.to);
   const files = await resolveAttachments(tx, actor, opts.attachments);
   await reserveQuota(tx, actor.projectId, opts.to.length);
   const mailbox = await defaultMailbox(tx, actor.projectId);
@@ -49,6 +49,7 @@ export async function sendEmail(
     text: opts.text,
     html: opts.html ?? null,
     attachments: blobs,
+    localDomains,
     batchId,
     replyToInbox: opts.reply_to_inbox,
     countsQuota: true,
@@ -56,6 +57,6 @@ export async function sendEmail(
     agent: actor.agent,
     status,
   });
-  const messages = queued.map((m) => ({ message_id: m.id, to: m.to, status: m.status }));
+  const messages = queued.map((m) => ({ message_id: m.id, to: m.to[0], status: m.status }));
   return { status, batch_id: batchId, request_id: null as string | null, messages };
 }

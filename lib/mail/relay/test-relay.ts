@@ -33,6 +33,8 @@ export async function testRelay(db: Executor, opts: { actor: Actor; to: string }
     inReplyTo: null,
     references: [],
     headers: { "Auto-Submitted": "auto-generated" },
+    customHeaders: {},
+    replyToAddresses: [],
     createdAt: new Date(),
   };
   const raw = await composeMessage({

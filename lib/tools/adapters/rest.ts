@@ -13,6 +13,7 @@ import { toolView } from "@/lib/tools/casing/tool-casing";
 import { matchRoute } from "@/lib/tools/adapters/rest-routes";
 import { restArgs } from "@/lib/tools/adapters/rest-args";
 import { etagHeader, ifMatchArgs } from "@/lib/tools/adapters/rest-etag";
+import { idempotencyArgs } from "@/lib/tools/adapters/rest-idempotency";
 import { openApiDocument } from "@/lib/tools/adapters/openapi";
 import { ledgeredTransaction } from "@/lib/ledger/ledgered-transaction";
 import { errorResponse, jsonResponse, jsonTextResponse } from "@/lib/http/json-response";
@@ -40,7 +41,7 @@ async function serveRest(req: ApiRequest): Promise<Response> {
     }
     if (route.kind === "tool") {
       const key = await authenticateKey(req.headers.get("authorization"), clientIp(req));
-      const args = ifMatchArgs(req, route.tool, await restArgs(req, url, toolView(route.tool, "rest").input, params!));
+      const args = idempotencyArgs(req, route.tool, ifMatchArgs(req, route.tool, await restArgs(req, url, toolView(route.tool, "rest").input, params!)));
       const actor = keyActor(key, req.headers, "rest");
       const { output, text, value } = await runTool(route.tool, actor, args, req.signal);
       if (route.tool.rest.respond) return await route.tool.rest.respond(value, { actor, method: req.method });

@@ -1,0 +1,31 @@
+import { sql } from "drizzle-orm";
+import { index, integer, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
+import { ts } from "../columns";
+import { projects } from "./projects";
+
+/**
+ * One row per idempotency key a project used (mailboxes spec `idempotencyKey`, REST `Idempotency-Key`): the hash of
+ * the call it answered and the result it gave, replayed byte for byte to a retry. Written in the call's own
+ * transaction, so a concurrent retry waits on the row and then replays, and a call that failed leaves no key behind.
+ */
+export const idempotencyKeys = pgTable(
+  "idempotency_keys",
+  {
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    key: text("key").notNull(),
+    /** SHA-256 of the tool name and its parsed arguments (the key itself aside): the same key with another body is a CONFLICT. */
+    requestHash: text("request_hash").notNull(),
+    tool: text("tool").notNull(),
+    /** 200, or the error's HTTP status for a result that committed as an error (approval_required). */
+    statusCode: integer("status_code").notNull().default(200),
+    /** The output JSON (snake_case), or the error body. */
+    responseText: text("response_text").notNull().default(""),
+    keyId: text("key_id"),
+    createdAt: ts("created_at").notNull().defaultNow(),
+    /** 24 hours after the call completed; an expired key may be used again. */
+    expiresAt: ts("expires_at").notNull().default(sql`now() + interval '24 hours'`),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.key] }), index("idempotency_keys_expires_idx").on(t.expiresAt)],
+);

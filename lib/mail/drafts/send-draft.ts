@@ -1,0 +1,58 @@
+import { and, eq } from "drizzle-orm";
+import type { Actor } from "@/lib/actor";
+import type { Executor } from "@/lib/db/client";
+import { mailAttachments, type Mailbox } from "@/lib/db/schema/mail";
+import { mailDrafts, type MailDraft } from "@/lib/db/schema/mail-send";
+import { fieldError } from "@/lib/disk/field-error";
+import { isProtectedLabel } from "@/lib/mail/labels/system-labels";
+import { type SendOrigin, type SendOutcome, sendFromMailbox } from "@/lib/mail/send/send-from-mailbox";
+import type { SendRequest } from "@/lib/mail/send/send-request";
+
+/** A draft as a send: its content, its files by reference, its thread; system labels (`scheduled`) stay behind. */
+export async function draftRequest(db: Executor, draft: MailDraft, labels: { add?: string[]; remove?: string[] } = {}): Promise<SendRequest> {
+  const files = await db
+    .select()
+    .from(mailAttachments)
+    .where(and(eq(mailAttachments.projectId, draft.projectId), eq(mailAttachments.draftId, draft.id)));
+  const remove = new Set(labels.remove ?? []);
+  return {
+    kind: draft.kind,
+    to: draft.to,
+    cc: draft.cc,
+    bcc: draft.bcc,
+    replyTo: draft.replyTo,
+    subject: draft.subject ?? "",
+    text: draft.text,
+    html: draft.html,
+    labels: [...new Set([...draft.labels.filter((l) => !isProtectedLabel(l)), ...(labels.add ?? [])])].filter((l) => !remove.has(l)),
+    headers: draft.customHeaders,
+    attachments: [],
+    kept: files.map((f) => ({ name: f.name, contentType: f.contentType, sizeBytes: f.sizeBytes, blobKey: f.blobKey, contentId: f.contentId, inline: f.inline })),
+    thread: draft.threadId ? { id: draft.threadId, inReplyTo: draft.inReplyTo, references: draft.references, inReplyToMessageId: draft.inReplyToMessageId } : null,
+    inReplyToMessageId: draft.inReplyToMessageId,
+    forwardOfMessageId: draft.forwardOfMessageId,
+    replyAll: draft.replyAll,
+  };
+}
+
+/**
+ * Sends a draft through the one send path (send_draft, its schedule, the owner's approval). Sent: the draft is
+ * deleted (AgentMail), its files now belong to the message. Held for approval: the draft itself waits.
+ */
+export async function sendDraft(
+  tx: Executor,
+  o: { actor: Actor; mailbox: Mailbox; draft: MailDraft; origin: SendOrigin; labels?: { add?: string[]; remove?: string[] } },
+): Promise<SendOutcome> {
+  const request = await draftRequest(tx, o.draft, o.labels);
+  if (request.to.length + request.cc.length + request.bcc.length === 0) {
+    throw fieldError("to", `draft ${o.draft.id} has no recipients`, "Add recipients with update_draft, then send it.");
+  }
+  const outcome = await sendFromMailbox(tx, { actor: o.actor, mailbox: o.mailbox, request, origin: o.origin, tool: "send_draft", draft: o.draft });
+  if ("sent" in outcome) await tx.delete(mailDrafts).where(and(eq(mailDrafts.projectId, o.draft.projectId), eq(mailDrafts.id, o.draft.id)));
+  return outcome;
+}
+
+/** The actor a draft is sent as when nobody is calling (its schedule, the owner's approval): its author's key. */
+export function draftAuthor(draft: MailDraft): Actor {
+  return { type: "key", projectId: draft.projectId, id: draft.keyId, keyId: draft.keyId, scopes: [], agent: draft.agent, platform: null, via: "system" };
+}

@@ -1,0 +1,98 @@
+import { and, eq, sql } from "drizzle-orm";
+import type { Executor } from "@/lib/db/client";
+import { mailMessages, type MailMessage, type MessageStatus } from "@/lib/db/schema/mail";
+import { type DeliveryStatus, mailDeliveries } from "@/lib/db/schema/mail-send";
+import { emitEvent } from "@/lib/events/emit-event";
+import { recordSystemAct } from "@/lib/ledger/record-system-act";
+import { emitMailEvent } from "@/lib/mail/events/emit-mail-event";
+
+/**
+ * A message's state follows its deliveries: still going while any is queued or sending; `unknown` (send_status
+ * `send_unknown`) while any is unknown; `sent` once any recipient got it (send_reason names the ones that did not);
+ * otherwise `bounced` or `failed`. Runs in the transaction that changed a delivery, after locking the message, so
+ * two deliveries finishing at once both see each other. The first `sent` emits `message.sent`; the final failure
+ * of an email_send message emits `email.failed` in the project inbox, as before deliveries existed.
+ */
+export async function settleMessage(tx: Executor, o: { projectId: string; messageId: string }): Promise<void> {
+  const [m] = await tx
+    .select()
+    .from(mailMessages)
+    .where(and(eq(mailMessages.projectId, o.projectId), eq(mailMessages.id, o.messageId)))
+    .for("update");
+  if (!m) return;
+  const routes = await tx
+    .select({ status: mailDeliveries.status, recipients: mailDeliveries.recipients, lastError: mailDeliveries.lastError, response: mailDeliveries.response })
+    .from(mailDeliveries)
+    .where(and(eq(mailDeliveries.projectId, o.projectId), eq(mailDeliveries.messageId, o.messageId)));
+  const next = messageState(routes);
+  if (next.status === m.status && next.sendReason === m.sendReason) return;
+  const [after] = await tx
+    .update(mailMessages)
+    .set({
+      status: next.status,
+      sendStatus: next.sendStatus,
+      sendReason: next.sendReason,
+      lastError: next.status === "failed" || next.status === "bounced" ? next.sendReason : m.lastError,
+      sentAt: next.status === "sent" ? (m.sentAt ?? sql`now()`) : m.sentAt,
+      updatedAt: sql`now()`,
+    })
+    .where(and(eq(mailMessages.projectId, o.projectId), eq(mailMessages.id, o.messageId)))
+    .returning();
+  if (next.status === "sent" && m.status !== "sent") await emitSent(tx, after);
+  if (next.status === "failed" && m.status !== "failed") await emitFailed(tx, after, next.sendReason ?? "failed");
+}
+
+type Route = { status: DeliveryStatus; recipients: string[]; lastError: string | null; response: string | null };
+
+export function messageState(routes: Route[]): { status: MessageStatus; sendStatus: string; sendReason: string | null } {
+  const has = (s: DeliveryStatus) => routes.some((r) => r.status === s);
+  const missed = routes.filter((r) => r.status === "failed" || r.status === "bounced");
+  const why =
+    missed.length > 0
+      ? missed
+          .map((r) => `${r.recipients.join(", ")}: ${r.lastError ?? r.response ?? r.status}`)
+          .join("; ")
+          .slice(0, 1000)
+      : null;
+  if (has("queued") || has("sending")) {
+    const started = routes.some((r) => r.status !== "queued");
+    return { status: started ? "sending" : "queued", sendStatus: started ? "sending" : "queued", sendReason: null };
+  }
+  if (has("unknown"))
+    return {
+      status: "unknown",
+      sendStatus: "send_unknown",
+      sendReason: "The relay closed the connection after the message was sent; it may or may not have accepted it.",
+    };
+  if (has("sent")) return { status: "sent", sendStatus: "sent", sendReason: why };
+  if (has("bounced") && !has("failed")) return { status: "bounced", sendStatus: "bounced", sendReason: why };
+  return { status: "failed", sendStatus: "failed", sendReason: why };
+}
+
+const summaryOf = (m: MailMessage) => ({ from: m.fromAddress, to: [...m.to, ...m.cc], subject: m.subject, preview: m.preview, labels: m.labels });
+
+function emitSent(tx: Executor, m: MailMessage) {
+  return emitMailEvent(tx, {
+    projectId: m.projectId,
+    mailboxId: m.mailboxId,
+    type: "message.sent",
+    messageId: m.id,
+    threadId: m.threadId,
+    draftId: m.draftId,
+    summary: summaryOf(m),
+  });
+}
+
+async function emitFailed(tx: Executor, m: MailMessage, error: string) {
+  let eventId: string | null = null;
+  if (m.batchId) {
+    const event = await emitEvent(tx, {
+      projectId: m.projectId,
+      type: "email.failed",
+      dedupeKey: `failed:${m.id}`,
+      payload: { message_id: m.id, batch_id: m.batchId, to: m.to[0], subject: m.subject, error, attempts: m.attempts },
+    });
+    eventId = event.id;
+  }
+  await recordSystemAct(tx, { projectId: m.projectId, op: "email.fail", subject: m.id, input: { to: m.to, error }, output: { event_id: eventId } });
+}

@@ -1,0 +1,91 @@
+import type { Actor } from "@/lib/actor";
+import type { Executor } from "@/lib/db/client";
+import type { Mailbox } from "@/lib/db/schema/mail";
+import type { MailDraft } from "@/lib/db/schema/mail-send";
+import { AppError } from "@/lib/errors";
+import { getPolicy } from "@/lib/policy/get-policy";
+import { evaluatePolicy, type Verdict } from "@/lib/policy/evaluate-policy";
+import type { GatedTool } from "@/lib/policy/policy-schema";
+import { holdForApproval } from "@/lib/mail/drafts/hold-for-approval";
+import { checkRoute } from "@/lib/mail/outbound/check-route";
+import { queueOutbound } from "@/lib/mail/outbound/queue-message";
+import { reserveQuota } from "@/lib/mail/outbound/reserve-quota";
+import { storeOutboundFiles } from "@/lib/mail/outbound/store-outbound-files";
+import { checkSendLists } from "@/lib/mail/send/check-send-lists";
+import { resolveSendAttachments } from "@/lib/mail/send/resolve-send-attachments";
+import { recipientFields, type SendRequest } from "@/lib/mail/send/send-request";
+
+/**
+ * Who set the send off: an agent's tool call, a draft's schedule, the owner's approval of a held draft, or the
+ * owner in the dashboard. Only agents' sends (direct or scheduled) meet the mailbox's send policy and the project
+ * policy; an approved draft was already held once, and the owner set the policy.
+ */
+export type SendOrigin = "agent" | "schedule" | "approved" | "owner";
+
+export type SendOutcome =
+  | { sent: { messageId: string; threadId: string; sendStatus: "queued" } }
+  | { held: { draftId: string; requestId: string } };
+
+/**
+ * The one send path (design §2.8): send_message, reply_to_message, forward_message, send_draft, scheduled drafts,
+ * approvals and the owner's compose all come here. Checks run before anything is written, in this order: the
+ * mailbox's state and `read_only` policy, the send lists, the route (no transport → service_unavailable),
+ * attachments, then either a hold for approval (the mailbox's `approval` policy or a project policy rule) or the
+ * quota and the queued message with its deliveries. A refused send writes nothing and queues nothing.
+ */
+export async function sendFromMailbox(
+  tx: Executor,
+  o: { actor: Actor; mailbox: Mailbox; request: SendRequest; origin: SendOrigin; tool: GatedTool; draft?: MailDraft },
+): Promise<SendOutcome> {
+  const { actor, mailbox, request: r } = o;
+  const byAgent = o.origin === "agent" || o.origin === "schedule";
+  if (mailbox.status !== "active") {
+    throw new AppError("CONFLICT", `Inbox ${mailbox.address} is disabled: it sends nothing.`, { fix: "Enable it first (update_inbox with status active)." });
+  }
+  if (byAgent && mailbox.sendPolicy === "read_only") {
+    throw new AppError("missing_permission", `Inbox ${mailbox.address} is read-only: ${o.tool} may not send from it.`, {
+      fix: "This mailbox is read-only (owner setting). Tell the human if the mail must go out; do not retry.",
+    });
+  }
+  const recipients = recipientFields(r);
+  await checkSendLists(tx, { projectId: mailbox.projectId, mailboxId: mailbox.id, fields: recipients });
+  const localDomains = await checkRoute(
+    tx,
+    mailbox.projectId,
+    recipients.map((f) => f.address),
+  );
+  const files = await resolveSendAttachments(tx, actor, r.attachments, r.kept);
+  if (byAgent) {
+    const hold = mailbox.sendPolicy === "approval" ? { verdict: undefined } : await policyHold(tx, actor, o.tool, recipients);
+    if (hold) return { held: await holdForApproval(tx, { actor, mailbox, request: r, files, draft: o.draft, verdict: hold.verdict }) };
+  }
+  await reserveQuota(tx, mailbox.projectId, recipients.length);
+  const stored = [...files.kept, ...(await storeOutboundFiles(mailbox.projectId, files.fresh))];
+  const [m] = await queueOutbound(tx, {
+    mailbox,
+    items: [{ to: r.to, cc: r.cc, bcc: r.bcc, replyTo: r.replyTo, subject: r.subject, text: r.text, html: r.html, customHeaders: r.headers, labels: r.labels, thread: r.thread, draftId: o.draft?.id ?? null }],
+    attachments: stored,
+    localDomains,
+    countsQuota: true,
+    keyId: o.draft?.keyId ?? actor.keyId,
+    agent: o.draft?.agent ?? actor.agent,
+  });
+  return { sent: { messageId: m.id, threadId: m.threadId, sendStatus: "queued" } };
+}
+
+/**
+ * The project policy over the four send tools (design §1.9 6), as it decides email_send: `deny` refuses,
+ * `require_approval` holds the send as a draft; anything else lets it through.
+ */
+async function policyHold(tx: Executor, actor: Actor, tool: GatedTool, recipients: Array<{ address: string }>): Promise<{ verdict: Verdict & { version: number } } | null> {
+  const current = await getPolicy(tx, actor.projectId);
+  const domains = [...new Set(recipients.map((f) => f.address.slice(f.address.lastIndexOf("@") + 1).toLowerCase()))];
+  const verdict = evaluatePolicy(current.policy, { action: tool, tool, risk: "medium", amount: null, domains });
+  if (verdict.effect === "deny") {
+    throw new AppError("POLICY_DENIED", `The project policy refuses this ${tool} call (rule ${verdict.rule?.id ?? "default"}). Nothing was sent.`, {
+      fix: "Do not retry this send; ask the owner to change the policy if it should be allowed.",
+      details: { rule: verdict.rule?.id ?? null },
+    });
+  }
+  return verdict.effect === "require_approval" ? { verdict: { ...verdict, version: current.version } } : null;
+}
