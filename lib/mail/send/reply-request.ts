@@ -1,0 +1,89 @@
+import type { Actor } from "@/lib/actor";
+import type { Executor } from "@/lib/db/client";
+import type { Mailbox } from "@/lib/db/schema/mail";
+import type { StoredMessage } from "@/lib/mail/lookup/find-message";
+import type { SendRequest } from "@/lib/mail/send/send-request";
+import type { AttachmentInput } from "@/lib/tools/mailboxes/send-fields";
+
+/** What a reply or forward caller may say; everything left out is derived from the original (or empty). */
+export interface DerivedSendInput {
+  to?: string[];
+  cc?: string[];
+  bcc?: string[];
+  replyTo?: string[];
+  /** Drafts may set their own subject; reply_to_message never passes one. */
+  subject?: string;
+  text?: string | null;
+  html?: string | null;
+  labels?: string[];
+  attachments?: AttachmentInput[];
+  headers?: Record<string, string>;
+  replyAll?: boolean;
+}
+
+/** A long conversation's References would grow without bound: the first id (the thread's root) and the newest ones. */
+const MAX_REFERENCES = 50;
+
+const RE = /^re\s*(?:\[\d+\]|\(\d+\))?\s*:/i;
+
+/** `Re: <original>`, never `Re: Re: …`. */
+export function replySubject(subject: string | null): string {
+  const s = (subject ?? "").trim();
+  return RE.test(s) ? s : `Re: ${s}`.trimEnd();
+}
+
+/** RFC 5322 §3.6.4: the parent's References (or its In-Reply-To) followed by the parent's own Message-ID. */
+export function replyReferences(original: Pick<StoredMessage, "references" | "inReplyTo" | "rfcMessageId">): string[] {
+  const base = original.references.length > 0 ? original.references : original.inReplyTo ? [original.inReplyTo] : [];
+  const all = [...new Set([...base, ...(original.rfcMessageId ? [original.rfcMessageId] : [])])];
+  return all.length <= MAX_REFERENCES ? all : [all[0], ...all.slice(all.length - (MAX_REFERENCES - 1))];
+}
+
+/** Addresses in order, each once (case-insensitively), without any in `minus`. */
+function distinct(list: readonly string[], minus: readonly string[]): string[] {
+  const seen = new Set(minus.map((a) => a.toLowerCase()));
+  const out: string[] = [];
+  for (const a of list) {
+    const k = a.toLowerCase();
+    if (seen.has(k)) continue;
+    seen.add(k);
+    out.push(a);
+  }
+  return out;
+}
+
+/**
+ * A reply to a stored message as a send (reply_to_message, reply drafts): subject `Re: …`, the original's thread,
+ * In-Reply-To its Message-ID and References the chain plus it. Recipients: the original's Reply-To, else its From;
+ * answering our own sent message goes back to its recipients. `replyAll` adds the original's to and cc, never our
+ * own address. Recipients the caller gives replace the derived ones (replyAll with them is refused earlier, by zod).
+ */
+export async function replyRequest(
+  _db: Executor,
+  o: { actor: Actor; mailbox: Mailbox; original: StoredMessage; input: DerivedSendInput },
+): Promise<SendRequest> {
+  const { original: m, input } = o;
+  const own = [o.mailbox.address];
+  const ours = m.direction === "outbound";
+  const primary = ours ? m.to : m.replyToAddresses.length > 0 ? m.replyToAddresses : m.fromAddress ? [m.fromAddress] : [];
+  const to = input.to ?? distinct(primary, ours ? [] : own);
+  const cc = input.cc ?? (input.replyAll ? distinct(ours ? m.cc : [...m.to, ...m.cc], [...own, ...to]) : []);
+  return {
+    kind: "reply",
+    to,
+    cc,
+    bcc: input.bcc ?? [],
+    replyTo: input.replyTo ?? [],
+    subject: input.subject ?? replySubject(m.subject),
+    text: input.text ?? null,
+    html: input.html ?? null,
+    labels: input.labels ?? [],
+    headers: input.headers ?? {},
+    attachments: input.attachments ?? [],
+    kept: [],
+    thread: { id: m.threadId, inReplyTo: m.rfcMessageId, references: replyReferences(m), inReplyToMessageId: m.id },
+    inReplyToMessageId: m.id,
+    forwardOfMessageId: null,
+    replyAll: input.replyAll ?? false,
+  };
+}
