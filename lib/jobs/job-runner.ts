@@ -3,6 +3,7 @@ import { claimJobs, purgeFinishedJobs, reclaimExpiredJobs } from "@/lib/jobs/cla
 import { jobWakeups } from "@/lib/jobs/enqueue-job";
 import { runJob } from "@/lib/jobs/run-job";
 import { purgeMailEvents } from "@/lib/mail/events/purge-mail-events";
+import { purgeExpiredKeys } from "@/lib/tools/idempotency/statements";
 import { purgeMailRejections } from "@/lib/mail/inbound/purge-rejections";
 
 const MAINTENANCE_MS = 30_000;
@@ -40,9 +41,11 @@ export class JobRunner {
           lastMaintenance = Date.now();
           await reclaimExpiredJobs(this.db);
           await purgeFinishedJobs(this.db);
-          // Retention of the mail outbox (7 days) and of the SMTP refusal log (30 days), beside the jobs'.
+          // Retention of the mail outbox (7 days), the SMTP refusal log (30 days) and idempotency keys, beside the jobs'.
           await purgeMailEvents(this.db);
           await purgeMailRejections(this.db);
+          // Idempotency keys expire 24 hours after their call.
+          await purgeExpiredKeys(this.db);
         }
         const free = this.opts.concurrency - this.running.size;
         const claimed = free > 0 ? await claimJobs(this.db, { limit: free }) : [];

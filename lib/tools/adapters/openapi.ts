@@ -38,7 +38,7 @@ export function openApiDocument(): unknown {
       summary: def.description.split(". ")[0],
       description: def.description,
       tags: [r.kind === "tool" ? r.tool.family : "owner"],
-      parameters: [...inPath, ...inQuery, ...ifMatchHeader(r)],
+      parameters: [...inPath, ...inQuery, ...ifMatchHeader(r), ...idempotencyHeader(r)],
       security: r.kind === "tool" ? [{ bearer: [] }] : [{ ownerBasic: [] }, { ownerCookie: [] }],
       "x-scopes": r.kind === "tool" ? scopesOf(r.tool) : ["owner"],
       responses: {
@@ -107,6 +107,20 @@ function ifMatchHeader(r: (typeof restRoutes)[number]) {
       required: false,
       schema: { type: "string" },
       description: `The ETag of your last read, e.g. "3": the same as \`${arg}\`.`,
+    },
+  ];
+}
+
+/** Sending tools take their idempotency key from `Idempotency-Key` too (lib/tools/adapters/rest-idempotency.ts). */
+function idempotencyHeader(r: (typeof restRoutes)[number]) {
+  if (r.kind !== "tool" || !r.tool.idempotencyKey) return [];
+  return [
+    {
+      name: "Idempotency-Key",
+      in: "header",
+      required: false,
+      schema: { type: "string", maxLength: 255 },
+      description: "A retry with the same key within 24 hours returns the first result and sends nothing; the same key space as MCP's `idempotencyKey`.",
     },
   ];
 }

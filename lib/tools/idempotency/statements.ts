@@ -24,6 +24,5 @@ export const completeKey = statement<never, [string, string, number, string]>(
    where project_id = $1 and key = $2`,
 );
 
-export const purgeExpiredKeys = statement<{ n: number }, []>(
-  `with gone as (delete from idempotency_keys where expires_at < now() - interval '1 hour' returning 1) select count(*)::int as n from gone`,
-);
+/** Keys are kept until they expire (24 hours after their call); an hour's grace keeps a late retry's claim simple. */
+export const purgeExpiredKeys = statement<never, []>(`delete from idempotency_keys where expires_at < now() - interval '1 hour'`);
