@@ -345,6 +345,11 @@ export const mailListEntries = pgTable(
     /** `email` (local@domain) or `domain` (matches the domain and its subdomains). */
     entryType: text("entry_type").$type<"email" | "domain">().notNull().default("email"),
     reason: text("reason"),
+    /**
+     * Written by Brynth, not by a caller (a bounced recipient's send block entry): delete_list_entry refuses it, so
+     * an agent cannot mail a dead address again by removing the entry.
+     */
+    managed: boolean("managed").notNull().default(false),
     createdAt: ts("created_at").notNull().defaultNow(),
   },
   (t) => [uniqueIndex("mail_list_entries_idx").on(t.projectId, sql`coalesce(mailbox_id, '')`, t.direction, t.type, t.entry)],

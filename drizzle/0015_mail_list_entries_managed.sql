@@ -1,0 +1,1 @@
+ALTER TABLE "mail_list_entries" ADD COLUMN "managed" boolean DEFAULT false NOT NULL;
