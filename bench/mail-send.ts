@@ -1,0 +1,184 @@
+/**
+ * Sending (issue 17 "Benchmarks"): send_message over MCP from 10 connections, 3 outside recipients each (one relay
+ * SMTP transaction a message), through the job runner to a relay sink: messages/s accepted by the sink and the call
+ * latency, against a nodemailer pool sending the same messages (same size, 3 recipients each) to the same sink from
+ * its own process, in the same run. Then the idempotent retry storm: 100 concurrent identical sends with one key
+ * give exactly one message at the sink, and the replay latency of that key.
+ * Brynth runs as its fast path with a job runner in its own process (bench/support/mail-send-server.ts); Postgres.
+ * Run: npx tsx bench/mail-send.ts   (SECONDS=10 BYTES=2048 to change the load)
+ */
+import type { AddressInfo } from "node:net";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { SMTPServer } from "smtp-server";
+import { serverCpuPerCall } from "./support/cpu-time";
+import { closedLoop, percentiles } from "./support/load";
+import { mcpSession } from "./support/mcp-session";
+import { freshDatabase, startProcess } from "./support/processes";
+
+const SECONDS = Number(process.env.SECONDS ?? 10);
+const BYTES = Number(process.env.BYTES ?? 2048);
+const CLIENTS = Number(process.env.CLIENTS ?? 10);
+const RECIPIENTS = ["ann@relay.example", "bob@relay.example", "cy@relay.example"];
+const body = Array.from({ length: 400 }, (_, i) => `Line ${i} of the message body, plain ASCII text.`)
+  .join("\n")
+  .slice(0, BYTES);
+
+/** The relay's far end: counts messages and their envelope recipients, and says when a count is reached. */
+async function sink() {
+  let messages = 0;
+  let rcpts = 0;
+  const subjects = new Map<string, number>();
+  let waiter: { n: number; resolve: () => void } | null = null;
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ["STARTTLS", "AUTH"],
+    logger: false,
+    size: 50 * 1024 * 1024,
+    onData(stream, session, cb) {
+      let head = "";
+      stream.on("data", (c: Buffer) => {
+        if (head.length < 4096) head += c.toString("latin1");
+      });
+      stream.on("end", () => {
+        messages++;
+        rcpts += session.envelope.rcptTo.length;
+        const subject = /^Subject: (.*)$/im.exec(head)?.[1]?.trim() ?? "";
+        subjects.set(subject, (subjects.get(subject) ?? 0) + 1);
+        if (waiter && messages >= waiter.n) waiter.resolve();
+        cb();
+      });
+    },
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  return {
+    port: (server.server.address() as AddressInfo).port,
+    stats: () => ({ messages, rcpts }),
+    count: (subject: string) => subjects.get(subject) ?? 0,
+    reach: (n: number, ms: number) =>
+      new Promise<boolean>((resolve) => {
+        if (messages >= n) return resolve(true);
+        const timer = setTimeout(() => resolve(false), ms);
+        waiter = {
+          n,
+          resolve: () => {
+            clearTimeout(timer);
+            resolve(true);
+          },
+        };
+      }),
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
+
+async function nodemailerBaseline(port: number, count: number) {
+  const { match } = await startProcess(
+    process.execPath,
+    ["--import", "tsx", "bench/support/mail-pump.ts"],
+    { ...process.env, PORT: String(port), COUNT: String(count), TO: RECIPIENTS.join(", "), TAG: "baseline", CONNECTIONS: "4", BYTES: String(BYTES) },
+    /done (\{.*\})/,
+  );
+  return JSON.parse(match[1]) as { messages: number; errors: number; seconds: number; per_second: number };
+}
+
+async function main() {
+  const relay = await sink();
+  const db = await freshDatabase("brynth_bench_send");
+  const { child, match } = await startProcess(
+    process.execPath,
+    [...(process.env.BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean), "--import", "tsx", "bench/support/mail-send-server.ts"],
+    {
+      DATABASE_URL: db.url,
+      DATABASE_POOL_SIZE: "20",
+      DATA_DIR: mkdtempSync(join(tmpdir(), "brynth-bench-send-")),
+      APP_SECRET: "bench-secret-bench-secret-bench-secret",
+      NODE_ENV: "production",
+      LOG_LEVEL: "warn",
+      SMTP_RELAY_URL: `smtp://127.0.0.1:${relay.port}`,
+      EMAIL_DAILY_LIMIT: "10000000",
+      EMAIL_MONTHLY_LIMIT: "10000000",
+    },
+    /ready (\S+) (\S+) (\S+)/,
+  );
+  const [, base, key, inbox] = match;
+  const database = new URL(db.url).pathname.slice(1);
+  const sessions = await Promise.all(Array.from({ length: CLIENTS }, () => mcpSession(base, key)));
+  const send = (w: number, subject: string, extra: Record<string, unknown> = {}) =>
+    sessions[w]("send_message", { inboxId: inbox, to: [RECIPIENTS[0]], cc: [RECIPIENTS[1]], bcc: [RECIPIENTS[2]], subject, text: body, ...extra });
+
+  // Warm-up, then the baseline (nodemailer pool → sink) before and after, so a drift in load weighs on both sides.
+  for (let i = 0; i < 30; i++) await send(i % CLIENTS, `warmup ${i}`);
+  await relay.reach(30, 30_000);
+  const baseA = await nodemailerBaseline(relay.port, 1000);
+
+  const before = relay.stats().messages;
+  let n = 0;
+  const t0 = performance.now();
+  const load = await serverCpuPerCall(child.pid!, database, () => closedLoop(CLIENTS, SECONDS, (w) => send(w, `load ${n++}`).then(() => undefined)));
+  const accepted = load.requests;
+  const reached = await relay.reach(before + accepted, 120_000);
+  const atSink = (performance.now() - t0) / 1000;
+  const baseB = await nodemailerBaseline(relay.port, 1000);
+  const baselinePerSecond = Math.round((baseA.per_second + baseB.per_second) / 2);
+  const sinkPerSecond = Math.round(accepted / atSink);
+
+  // Idempotent retry storm: 100 concurrent identical sends with one key, then replays of that key one at a time.
+  const storm = () => send(0, "storm", { idempotencyKey: "storm-1" });
+  const stormAnswers = await Promise.all(
+    Array.from({ length: 100 }, (_, i) =>
+      sessions[i % CLIENTS]("send_message", {
+        inboxId: inbox,
+        to: [RECIPIENTS[0]],
+        cc: [RECIPIENTS[1]],
+        bcc: [RECIPIENTS[2]],
+        subject: "storm",
+        text: body,
+        idempotencyKey: "storm-1",
+      }),
+    ),
+  );
+  await new Promise((r) => setTimeout(r, 3000));
+  const replays: number[] = [];
+  for (let i = 0; i < 300; i++) {
+    const t = performance.now();
+    await storm();
+    replays.push(performance.now() - t);
+  }
+
+  console.log(
+    JSON.stringify(
+      {
+        database: "postgres",
+        message_bytes: BYTES,
+        recipients_per_message: RECIPIENTS.length,
+        mcp_clients: CLIENTS,
+        send_message: {
+          ...load,
+          all_at_sink: reached,
+          seconds_until_all_at_sink: Number(atSink.toFixed(2)),
+          sink_messages_per_second: sinkPerSecond,
+        },
+        baseline_nodemailer_pool_to_sink: { before: baseA, after: baseB, per_second: baselinePerSecond },
+        ratio: Number((sinkPerSecond / baselinePerSecond).toFixed(2)),
+        idempotent_storm: {
+          concurrent_calls: 100,
+          distinct_answers: new Set(stormAnswers).size,
+          messages_at_sink: relay.count("storm"),
+          replay: percentiles(replays),
+        },
+      },
+      null,
+      2,
+    ),
+  );
+  child.kill("SIGTERM");
+  await relay.close();
+  await db.drop();
+  process.exit(0);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
