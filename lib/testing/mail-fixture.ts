@@ -2,6 +2,8 @@ import MailComposer from "nodemailer/lib/mail-composer";
 import { and, eq } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
 import { mailAttachments, mailboxes, mailListEntries, mailMessages } from "@/lib/db/schema/mail";
+import { mailDrafts } from "@/lib/db/schema/mail-send";
+import { storeOutboundFiles } from "@/lib/mail/outbound/store-outbound-files";
 import { newId } from "@/lib/ids";
 import { ensureDefaultDomain } from "@/lib/mail/domains/default-domain";
 import { receiveMessage } from "@/lib/mail/inbound/receive-message";
@@ -14,6 +16,9 @@ export interface MailFixture {
   thread: string;
   message: string;
   attachment: string;
+  /** A draft to the mailbox itself (sent locally, no relay needed) with one small file of its own. */
+  draft: string;
+  draftAttachment: string;
 }
 
 /** A raw RFC 5322 message, composed by nodemailer as a real client would send it. */
@@ -63,6 +68,11 @@ export async function seedReceivedMail(projectId: string, mailboxId?: string): P
     .from(mailMessages)
     .where(and(eq(mailMessages.projectId, projectId), eq(mailMessages.id, stored.messageId)));
   const [attachment] = await db.select({ id: mailAttachments.id }).from(mailAttachments).where(eq(mailAttachments.messageId, message.id));
+  const draft = newId("drf");
+  await db.insert(mailDrafts).values({ id: draft, projectId, mailboxId: mailbox.id, to: [mailbox.address], subject: "A draft", text: "Draft body." });
+  const draftAttachment = newId("att");
+  const [file] = await storeOutboundFiles(projectId, [{ name: "notes.txt", contentType: "text/plain", bytes: Buffer.from("draft notes\n") }]);
+  await db.insert(mailAttachments).values({ ...file, id: draftAttachment, projectId, draftId: draft });
   // One list entry, so list-entry examples (get, delete) name something that exists (once per mailbox).
   await db
     .insert(mailListEntries)
@@ -76,7 +86,7 @@ export async function seedReceivedMail(projectId: string, mailboxId?: string): P
       entryType: "domain",
     })
     .onConflictDoNothing();
-  return { inbox: mailbox.id, address: mailbox.address, thread: message.threadId, message: message.id, attachment: attachment.id };
+  return { inbox: mailbox.id, address: mailbox.address, thread: message.threadId, message: message.id, attachment: attachment.id, draft, draftAttachment };
 }
 
 /** A tool example with its `{{inbox}}`-style placeholders filled from a fixture, at any depth. */

@@ -58,6 +58,15 @@ import { getListEntry } from "@/lib/tools/mailboxes/get-list-entry";
 import { createListEntryTool } from "@/lib/tools/mailboxes/create-list-entry";
 import { deleteListEntryTool } from "@/lib/tools/mailboxes/delete-list-entry";
 import { sendMessage } from "@/lib/tools/mailboxes/send-message";
+import { listDrafts } from "@/lib/tools/mailboxes/list-drafts";
+import { getDraft } from "@/lib/tools/mailboxes/get-draft";
+import { createDraft } from "@/lib/tools/mailboxes/create-draft";
+import { updateDraft } from "@/lib/tools/mailboxes/update-draft";
+import { sendDraft } from "@/lib/tools/mailboxes/send-draft";
+import { deleteDraft } from "@/lib/tools/mailboxes/delete-draft";
+import { listAllDrafts } from "@/lib/tools/mailboxes/list-all-drafts";
+import { getAnyDraft } from "@/lib/tools/mailboxes/get-any-draft";
+import { getDraftAttachment } from "@/lib/tools/mailboxes/get-draft-attachment";
 
 /** THE registry: an explicit flat list. MCP, REST, OpenAPI and the contract tests all derive from it. */
 export const tools: readonly AnyTool[] = [
@@ -111,6 +120,12 @@ export const tools: readonly AnyTool[] = [
   getMessage,
   updateMessage,
   sendMessage,
+  listDrafts,
+  getDraft,
+  createDraft,
+  updateDraft,
+  sendDraft,
+  deleteDraft,
   listListEntriesTool,
   getListEntry,
   createListEntryTool,
@@ -121,6 +136,9 @@ export const tools: readonly AnyTool[] = [
   batchThreads,
   getRawMessage,
   getMessageAttachment,
+  listAllDrafts,
+  getAnyDraft,
+  getDraftAttachment,
 ];
 
 const byName = new Map(tools.map((t) => [t.name, t]));

@@ -1,0 +1,114 @@
+import { and, eq } from "drizzle-orm";
+import type { Actor } from "@/lib/actor";
+import type { Executor } from "@/lib/db/client";
+import type { Mailbox } from "@/lib/db/schema/mail";
+import { mailDrafts, type MailDraft } from "@/lib/db/schema/mail-send";
+import { AppError } from "@/lib/errors";
+import { insertDraft } from "@/lib/mail/drafts/insert-draft";
+import { scheduleDraft } from "@/lib/mail/drafts/schedule-draft";
+import { findMessage } from "@/lib/mail/lookup/find-message";
+import { findMailbox } from "@/lib/mail/mailboxes/mailbox-scope";
+import { forwardRequest } from "@/lib/mail/send/forward-request";
+import { type DerivedSendInput, replyRequest } from "@/lib/mail/send/reply-request";
+import { resolveSendAttachments } from "@/lib/mail/send/resolve-send-attachments";
+import type { SendRequest } from "@/lib/mail/send/send-request";
+
+export interface CreateDraftInput extends Omit<DerivedSendInput, "headers"> {
+  inboxId: string;
+  references?: string[];
+  inReplyTo?: string;
+  forwardOf?: string;
+  sendAt?: string;
+  clientId?: string;
+}
+
+/**
+ * A new draft (create_draft, design §1.4): plain, a reply (`inReplyTo`: subject, recipients and threading derived
+ * from the original) or a forward (`forwardOf`: quoted original, its attachments kept by blob). `sendAt` schedules
+ * it. A `clientId` seen before in this inbox returns that draft and writes nothing (`replayed`).
+ */
+export async function createDraft(db: Executor, o: { actor: Actor; input: CreateDraftInput }): Promise<{ draft: MailDraft; replayed: boolean }> {
+  const { actor, input } = o;
+  const mailbox = await findMailbox(db, actor, input.inboxId);
+  if (input.clientId !== undefined) {
+    const [seen] = await db
+      .select()
+      .from(mailDrafts)
+      .where(and(eq(mailDrafts.projectId, actor.projectId), eq(mailDrafts.mailboxId, mailbox.id), eq(mailDrafts.clientId, input.clientId)));
+    if (seen) return { draft: seen, replayed: true };
+  }
+  const request = await draftSendRequest(db, actor, mailbox, input);
+  const files = await resolveSendAttachments(db, actor, request.attachments, request.kept);
+  let draft = await insertDraft(db, {
+    actor,
+    mailbox,
+    request,
+    files,
+    sendAt: input.sendAt ? new Date(input.sendAt) : null,
+    clientId: input.clientId ?? null,
+  });
+  // insertDraft takes References from a reply's thread; a plain draft keeps the ones the caller gave.
+  if (request.kind === "new" && input.references?.length) {
+    [draft] = await db.update(mailDrafts).set({ references: input.references }).where(eq(mailDrafts.id, draft.id)).returning();
+  }
+  await scheduleDraft(db, draft);
+  return { draft, replayed: false };
+}
+
+/** The draft's content as a send: derived from the original for replies and forwards. */
+async function draftSendRequest(db: Executor, actor: Actor, mailbox: Mailbox, input: CreateDraftInput): Promise<SendRequest> {
+  const fields: DerivedSendInput = {
+    to: input.to,
+    cc: input.cc,
+    bcc: input.bcc,
+    replyTo: input.replyTo,
+    subject: input.subject,
+    text: input.text,
+    html: input.html,
+    labels: input.labels,
+    attachments: input.attachments,
+    replyAll: input.replyAll,
+  };
+  if (input.inReplyTo !== undefined) {
+    const original = await findOriginal(db, actor, input.inboxId, input.inReplyTo, "inReplyTo");
+    const r = await replyRequest(db, { actor, mailbox, original, input: fields });
+    return input.references?.length && r.thread ? { ...r, thread: { ...r.thread, references: input.references } } : r;
+  }
+  if (input.forwardOf !== undefined) {
+    const original = await findOriginal(db, actor, input.inboxId, input.forwardOf, "forwardOf");
+    return forwardRequest(db, { actor, mailbox, original, input: fields });
+  }
+  return {
+    kind: "new",
+    to: input.to ?? [],
+    cc: input.cc ?? [],
+    bcc: input.bcc ?? [],
+    replyTo: input.replyTo ?? [],
+    subject: input.subject ?? "",
+    text: input.text ?? null,
+    html: input.html ?? null,
+    labels: input.labels ?? [],
+    headers: {},
+    attachments: input.attachments ?? [],
+    kept: [],
+    thread: null,
+    inReplyToMessageId: null,
+    forwardOfMessageId: null,
+    replyAll: false,
+  };
+}
+
+/** The message a reply or forward draft is about; one that does not resolve is NOT_FOUND, never a silent new thread. */
+async function findOriginal(db: Executor, actor: Actor, inboxId: string, ref: string, field: string) {
+  try {
+    return await findMessage(db, actor, inboxId, ref);
+  } catch (err) {
+    if (err instanceof AppError && err.code === "NOT_FOUND") {
+      throw new AppError("NOT_FOUND", `${field}: message ${ref} was not found in this inbox.`, {
+        fix: "Check the message id with list_messages for this inbox (a msg_… id or the RFC Message-ID).",
+        details: { field },
+      });
+    }
+    throw err;
+  }
+}

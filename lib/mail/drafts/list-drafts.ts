@@ -1,0 +1,53 @@
+import { and, eq, getTableColumns, sql, type SQL } from "drizzle-orm";
+import type { Actor } from "@/lib/actor";
+import type { Executor } from "@/lib/db/client";
+import { keysetAfter, keysetAt, keysetOrder, type PageKey } from "@/lib/db/keyset";
+import { mailboxes } from "@/lib/db/schema/mail";
+import { mailDrafts, type MailDraft } from "@/lib/db/schema/mail-send";
+import { draftFiles, draftView } from "@/lib/mail/drafts/draft-view";
+import { hasAllLabels } from "@/lib/mail/messages/match-filters";
+import { mailboxScope } from "@/lib/mail/mailboxes/mailbox-scope";
+import type { DraftOutput } from "@/lib/tools/mailboxes/draft-fields";
+
+export interface DraftFilter {
+  inboxId?: string;
+  before?: Date;
+  after?: Date;
+  labels?: string[];
+}
+
+/**
+ * Drafts of a mailbox, or of every live mailbox the key may see (no inbox named), most recently changed first
+ * unless `ascending`, by (updated_at, id): the keyset of the drafts' mailbox and project indexes. `labels` must all
+ * be set (`scheduled` finds scheduled drafts). Rows come with their attachment metadata and bodies.
+ */
+export async function listDrafts(
+  db: Executor,
+  o: { actor: Actor; filter: DraftFilter; limit: number; ascending: boolean; page: PageKey | null },
+): Promise<Array<{ pageAt: string; id: string; view: DraftOutput }>> {
+  const d = mailDrafts;
+  const { mailboxId } = await mailboxScope(db, o.actor, o.filter.inboxId, { projectWide: true });
+  const f = o.filter;
+  const where: (SQL | undefined)[] = [
+    eq(d.projectId, o.actor.projectId),
+    mailboxId
+      ? eq(d.mailboxId, mailboxId)
+      : sql`${d.mailboxId} in (select ${mailboxes.id} from ${mailboxes} where ${mailboxes.projectId} = ${o.actor.projectId} and ${mailboxes.deletedAt} is null)`,
+    f.before ? sql`${d.updatedAt} < ${f.before.toISOString()}::timestamptz` : undefined,
+    f.after ? sql`${d.updatedAt} > ${f.after.toISOString()}::timestamptz` : undefined,
+    hasAllLabels(d.labels, f.labels),
+    o.page ? keysetAfter(d.updatedAt, d.id, o.page, o.ascending) : undefined,
+  ];
+  const rows: Array<MailDraft & { pageAt: string }> = await db
+    .select({ ...getTableColumns(d), pageAt: keysetAt(d.updatedAt) })
+    .from(d)
+    .where(and(...where))
+    .orderBy(...keysetOrder(d.updatedAt, d.id, o.ascending))
+    .limit(o.limit);
+  const files = await draftFiles(
+    db,
+    o.actor.projectId,
+    rows.map((r) => r.id),
+  );
+  return rows.map((r) => ({ pageAt: r.pageAt, id: r.id, view: draftView(r, files.get(r.id) ?? []) }));
+}

@@ -1,0 +1,43 @@
+import { z } from "zod";
+import { approvalRequired } from "@/lib/mail/drafts/hold-for-approval";
+import { sendDraftNow } from "@/lib/mail/drafts/send-draft-now";
+import { defineTool } from "@/lib/tools/define-tool";
+import { mailboxCreate } from "@/lib/tools/mailboxes/annotations";
+import { draftIdField } from "@/lib/tools/mailboxes/draft-fields";
+import { inboxIdField } from "@/lib/tools/mailboxes/inbox-fields";
+import { addLabelsField, removeLabelsField } from "@/lib/tools/mailboxes/label-fields";
+import { idempotencyKeyField, sendOutput } from "@/lib/tools/mailboxes/send-fields";
+import { toolError } from "@/lib/tools/tool-error";
+
+export const sendDraft = defineTool({
+  name: "send_draft",
+  family: "mailboxes",
+  scope: "draft_send",
+  description:
+    "Sends a draft now: it becomes a message (a reply stays in its thread) and the draft is deleted. `addLabels`/`removeLabels` apply to the sent message. A scheduled draft goes now instead of at `send_at`. Returns `{message_id, thread_id, send_status}`. The send lists and the inbox's send policy apply as for send_message: if the owner must approve, the answer is the error `approval_required` naming the draft, which then waits (send_status `pending_approval`): tell the human and stop. A draft already sent is NOT_FOUND; one being sent or awaiting approval is CONFLICT. Pass `idempotencyKey` to make retries safe.",
+  input: z
+    .object({ inboxId: inboxIdField, draftId: draftIdField, addLabels: addLabelsField, removeLabels: removeLabelsField, idempotencyKey: idempotencyKeyField })
+    .strict(),
+  output: sendOutput,
+  annotations: { ...mailboxCreate, title: "Send a draft" },
+  rest: { method: "POST", path: "/inboxes/{inbox_id}/drafts/{draft_id}/send" },
+  idempotencyKey: true,
+  // No example: the contract test runs an example twice (MCP, then REST) and a draft is sent once. With an
+  // idempotencyKey the second call would replay, but keys are per project, so the restricted-key check would get
+  // that replay too instead of NOT_FOUND. drafts.test.ts covers send_draft over both transports.
+  handler: async (ctx, input) => {
+    const outcome = await sendDraftNow(ctx.db, {
+      actor: ctx.actor,
+      inboxId: input.inboxId,
+      draftId: input.draftId,
+      addLabels: input.addLabels,
+      removeLabels: input.removeLabels,
+    });
+    if ("held" in outcome) {
+      ctx.subject = outcome.held.draftId;
+      return toolError(approvalRequired(outcome.held.draftId));
+    }
+    ctx.subject = outcome.sent.messageId;
+    return outcome.sent;
+  },
+});
