@@ -7,15 +7,14 @@
  * Brynth runs as its fast path with a job runner in its own process (bench/support/mail-send-server.ts); Postgres.
  * Run: npx tsx bench/mail-send.ts   (SECONDS=10 BYTES=2048 to change the load)
  */
-import type { AddressInfo } from "node:net";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { SMTPServer } from "smtp-server";
 import { serverCpuPerCall } from "./support/cpu-time";
 import { closedLoop, percentiles } from "./support/load";
 import { mcpSession } from "./support/mcp-session";
 import { freshDatabase, startProcess } from "./support/processes";
+import { relaySink } from "./support/relay-sink";
 
 const SECONDS = Number(process.env.SECONDS ?? 10);
 const BYTES = Number(process.env.BYTES ?? 2048);
@@ -24,53 +23,6 @@ const RECIPIENTS = ["ann@relay.example", "bob@relay.example", "cy@relay.example"
 const body = Array.from({ length: 400 }, (_, i) => `Line ${i} of the message body, plain ASCII text.`)
   .join("\n")
   .slice(0, BYTES);
-
-/** The relay's far end: counts messages and their envelope recipients, and says when a count is reached. */
-async function sink() {
-  let messages = 0;
-  let rcpts = 0;
-  const subjects = new Map<string, number>();
-  let waiter: { n: number; resolve: () => void } | null = null;
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS", "AUTH"],
-    logger: false,
-    size: 50 * 1024 * 1024,
-    onData(stream, session, cb) {
-      let head = "";
-      stream.on("data", (c: Buffer) => {
-        if (head.length < 4096) head += c.toString("latin1");
-      });
-      stream.on("end", () => {
-        messages++;
-        rcpts += session.envelope.rcptTo.length;
-        const subject = /^Subject: (.*)$/im.exec(head)?.[1]?.trim() ?? "";
-        subjects.set(subject, (subjects.get(subject) ?? 0) + 1);
-        if (waiter && messages >= waiter.n) waiter.resolve();
-        cb();
-      });
-    },
-  });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  return {
-    port: (server.server.address() as AddressInfo).port,
-    stats: () => ({ messages, rcpts }),
-    count: (subject: string) => subjects.get(subject) ?? 0,
-    reach: (n: number, ms: number) =>
-      new Promise<boolean>((resolve) => {
-        if (messages >= n) return resolve(true);
-        const timer = setTimeout(() => resolve(false), ms);
-        waiter = {
-          n,
-          resolve: () => {
-            clearTimeout(timer);
-            resolve(true);
-          },
-        };
-      }),
-    close: () => new Promise<void>((r) => server.close(() => r())),
-  };
-}
 
 async function nodemailerBaseline(port: number, count: number) {
   const { match } = await startProcess(
@@ -83,7 +35,7 @@ async function nodemailerBaseline(port: number, count: number) {
 }
 
 async function main() {
-  const relay = await sink();
+  const relay = await relaySink();
   const db = await freshDatabase("brynth_bench_send");
   const { child, match } = await startProcess(
     process.execPath,

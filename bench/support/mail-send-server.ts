@@ -1,6 +1,7 @@
 /**
- * Brynth's API on the fast path with its job runner, for bench/mail-send.ts, on DATABASE_URL: outside mail goes to
- * SMTP_RELAY_URL (the bench's sink). Seeds a project and one mailbox and prints `ready <url> <key> <mailbox id>`.
+ * Brynth's API on the fast path with its job runner, for bench/mail-send.ts and bench/mail-approval.ts, on DATABASE_URL: outside mail goes to
+ * SMTP_RELAY_URL (the bench's sink). Seeds a project and one mailbox and prints
+ * `ready <url> <key> <mailbox id> <project id>`.
  */
 import { getDb } from "@/lib/db/client";
 import { mailboxes } from "@/lib/db/schema/mail";
@@ -22,7 +23,7 @@ async function main() {
     .insert(mailboxes)
     .values({ id, projectId: project.id, domainId: domain.id, localPart: `sender-${process.pid}`, address: `sender-${process.pid}@${domain.domain}` });
   await new JobRunner(db, { concurrency: Number(process.env.JOBS_CONCURRENCY ?? 8), pollMs: 200, onError: (e) => console.error(e) }).start();
-  console.log(`ready ${url} ${secret} ${id}`);
+  console.log(`ready ${url} ${secret} ${id} ${project.id}`);
 }
 
 main().catch((err) => {
