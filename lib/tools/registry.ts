@@ -58,6 +58,8 @@ import { getListEntry } from "@/lib/tools/mailboxes/get-list-entry";
 import { createListEntryTool } from "@/lib/tools/mailboxes/create-list-entry";
 import { deleteListEntryTool } from "@/lib/tools/mailboxes/delete-list-entry";
 import { sendMessage } from "@/lib/tools/mailboxes/send-message";
+import { replyToMessage } from "@/lib/tools/mailboxes/reply-to-message";
+import { forwardMessage } from "@/lib/tools/mailboxes/forward-message";
 import { listDrafts } from "@/lib/tools/mailboxes/list-drafts";
 import { getDraft } from "@/lib/tools/mailboxes/get-draft";
 import { createDraft } from "@/lib/tools/mailboxes/create-draft";
@@ -120,6 +122,8 @@ export const tools: readonly AnyTool[] = [
   getMessage,
   updateMessage,
   sendMessage,
+  replyToMessage,
+  forwardMessage,
   listDrafts,
   getDraft,
   createDraft,
