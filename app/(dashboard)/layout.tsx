@@ -6,6 +6,7 @@ import { getDb } from "@/lib/db/client";
 import { touchOwnerSession } from "@/lib/owners/touch-owner-session";
 import { countPendingRequests } from "@/lib/approvals/list-requests";
 import { ApprovalsLive } from "@/components/approvals/approvals-live";
+import { countDraftsAwaitingApproval } from "@/lib/mail/drafts/owner-list-drafts";
 import { createProjectAction, signOutAction, switchProjectAction } from "./actions";
 import { navItems } from "./nav";
 
@@ -17,9 +18,12 @@ export default async function DashboardLayout({ children }: { children: React.Re
   const ctx = await requireOwner();
   await touchOwnerSession(await getDb(), ctx.sessionId).catch(() => {});
   const pendingApprovals = await countPendingRequests(await getDb(), ctx.project.id).catch(() => 0);
+  // Drafts held for approval are approvals too; Mailboxes shows how many, since its Drafts tab is where they are.
+  const heldDrafts = await countDraftsAwaitingApproval(await getDb(), ctx.project.id).catch(() => 0);
+  const badges: Record<string, number> = { "/approvals": pendingApprovals, "/mail": heldDrafts };
   return (
     <DashboardShell
-      navItems={navItems.map((item) => (item.href === "/approvals" ? { ...item, badge: pendingApprovals } : item))}
+      navItems={navItems.map((item) => (item.href in badges ? { ...item, badge: badges[item.href] } : item))}
       projectSwitcher={
         <ProjectSwitcher
           projects={ctx.projects.map((p) => ({ id: p.id, name: p.name }))}

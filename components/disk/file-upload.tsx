@@ -18,7 +18,7 @@ type Props = {
 type Item = { id: number; name: string; size: number; loaded: number; state: "uploading" | "saving" | "done" | "failed"; error?: string };
 
 /** PUTs the bytes with XMLHttpRequest for its upload progress events (fetch has none for request bodies). */
-function put(url: string, headers: Record<string, string>, file: File, onProgress: (loaded: number) => void) {
+export function put(url: string, headers: Record<string, string>, file: File, onProgress: (loaded: number) => void) {
   return new Promise<void>((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open("PUT", url);

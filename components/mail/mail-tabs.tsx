@@ -3,6 +3,7 @@ import { cn } from "@/lib/utils";
 
 const tabs = [
   { href: "/mail", label: "Mailboxes" },
+  { href: "/mail/drafts", label: "Drafts" },
   { href: "/mail/outbound", label: "Outbound mail" },
   { href: "/mail/domains", label: "Domains" },
   { href: "/mail/settings", label: "Mail settings" },

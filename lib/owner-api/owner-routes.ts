@@ -2,6 +2,7 @@ import type { OwnerRoute } from "@/lib/owner-api/define-owner-route";
 import { createKeyRoute, listKeysRoute, revokeKeyRoute } from "@/lib/owner-api/keys";
 import { listProjectsRoute } from "@/lib/owner-api/projects";
 import { decideRequestRoute } from "@/lib/owner-api/approvals";
+import { setSendPolicyRoute } from "@/lib/owner-api/send-policy";
 import { deleteQuarantinedRoute, listQuarantineRoute, listRejectionsRoute, releaseQuarantinedRoute } from "@/lib/owner-api/quarantine";
 
 // biome-ignore lint/suspicious/noExplicitAny: routes with different schemas share this list; OwnerRoute's defaults would refuse them (the handler takes I's output)
@@ -15,4 +16,5 @@ export const ownerRoutes: readonly OwnerRoute<any, any>[] = [
   releaseQuarantinedRoute,
   deleteQuarantinedRoute,
   listRejectionsRoute,
+  setSendPolicyRoute,
 ];

@@ -1,6 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
 import { mailMessages } from "@/lib/db/schema/mail";
+import { mailDrafts } from "@/lib/db/schema/mail-send";
 import { AppError } from "@/lib/errors";
 import type { ApiRequest } from "@/lib/http/api-request";
 import { errorResponse } from "@/lib/http/json-response";
@@ -15,7 +16,7 @@ const csp = (images: boolean) =>
   `sandbox allow-popups allow-popups-to-escape-sandbox; default-src 'none'; style-src 'unsafe-inline'; img-src data:${images ? " https: http:" : ""}; base-uri 'none'; form-action 'none'; frame-ancestors 'self'`;
 
 /**
- * GET /mail-html/<token>: the HTML body of a received message. Third-party HTML in Brynth's origin is dangerous, so
+ * GET /mail-html/<token>: the HTML body of a stored message or draft. Third-party HTML in Brynth's origin is dangerous, so
  * it is sanitised (sanitize-mail-html.ts) and served under a CSP sandbox with no scripts, no forms and no remote
  * loads (inline styles and data: images only, remote images with the images variant), never sniffed, never cached,
  * never sending a Referer.
@@ -29,10 +30,16 @@ export async function serveMailHtml(req: ApiRequest): Promise<Response> {
   const gone = () => new Response("This link has expired or is not valid.", { status: 410, headers: { "content-type": "text/plain; charset=utf-8" } });
   if (!claim) return gone();
   const db = await getDb();
-  const [row] = await db
-    .select({ html: mailMessages.html, extractedHtml: mailMessages.extractedHtml })
-    .from(mailMessages)
-    .where(and(eq(mailMessages.id, claim.messageId), eq(mailMessages.projectId, claim.projectId)));
+  // A draft's HTML too (`drf_…`): the Drafts screen shows exactly what an approval would send, framed like mail.
+  const [row] = claim.messageId.startsWith("drf_")
+    ? await db
+        .select({ html: mailDrafts.html, extractedHtml: mailDrafts.html })
+        .from(mailDrafts)
+        .where(and(eq(mailDrafts.id, claim.messageId), eq(mailDrafts.projectId, claim.projectId)))
+    : await db
+        .select({ html: mailMessages.html, extractedHtml: mailMessages.extractedHtml })
+        .from(mailMessages)
+        .where(and(eq(mailMessages.id, claim.messageId), eq(mailMessages.projectId, claim.projectId)));
   const html = claim.extracted ? (row?.extractedHtml ?? row?.html) : row?.html;
   if (!html) return gone();
   return new Response(req.method === "HEAD" ? null : sanitizeMailHtml(html).html, {

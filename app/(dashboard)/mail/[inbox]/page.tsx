@@ -6,6 +6,7 @@ import { CopyButton } from "@/components/ui/copy-button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { Pagination } from "@/components/ui/pagination";
+import { ComposeDialog, type ComposeActions } from "@/components/mailboxes/compose-dialog";
 import { Conversation, type ConversationMessage } from "@/components/mailboxes/conversation";
 import { LabelEditor } from "@/components/mailboxes/label-editor";
 import { MailKeyboard } from "@/components/mailboxes/mail-keyboard";
@@ -13,6 +14,8 @@ import { MailLive } from "@/components/mailboxes/mail-live";
 import { MarkRead } from "@/components/mailboxes/mark-read";
 import { localDeliveries } from "@/components/mailboxes/owner-mail-reads";
 import { decodeCursor, encodeCursor } from "@/components/mailboxes/page-cursor";
+import { replyPrefills } from "@/components/mailboxes/reply-prefill";
+import { SendPolicySelect } from "@/components/mailboxes/send-policy-select";
 import { ThreadFilters } from "@/components/mailboxes/thread-filters";
 import { ThreadList } from "@/components/mailboxes/thread-list";
 import { labelList, readThreadSearch, threadHref } from "@/components/mailboxes/thread-search";
@@ -28,7 +31,16 @@ import { getThread } from "@/lib/mail/threads/get-thread";
 import { listThreads } from "@/lib/mail/threads/list-threads";
 import { searchThreads } from "@/lib/mail/threads/search-threads";
 import { plural } from "@/lib/utils";
+import { completeUploadAction, startUploadAction } from "../../disk/actions";
 import { markThreadReadAction, setThreadLabelsAction, trashThreadAction } from "../mailbox-actions";
+import { composeDraftAction, composeSendAction, setSendPolicyAction } from "../send-actions";
+
+const composeActions: ComposeActions = {
+  sendAction: composeSendAction,
+  draftAction: composeDraftAction,
+  startAction: startUploadAction,
+  completeAction: completeUploadAction,
+};
 
 export const metadata: Metadata = { title: "Mailbox" };
 
@@ -114,6 +126,8 @@ export default async function MailboxPage({ params, searchParams }: { params: Pa
       })),
     };
   });
+  const latest = open?.messages[open.messages.length - 1]?.view;
+  const prefills = latest ? replyPrefills(mailbox.address, latest) : null;
   const closed = threadHref(mailbox.id, search, { thread: undefined });
   const listed = threads.map((t) => ({ id: t.id, href: threadHref(mailbox.id, search, { thread: t.id }) }));
   const filtered = !!(search.q || search.labels || search.from || search.subject);
@@ -128,8 +142,16 @@ export default async function MailboxPage({ params, searchParams }: { params: Pa
             <CopyButton value={mailbox.address} label={`Copy ${mailbox.address}`} size="icon-xs" />
           </span>
         }
-        actions={<MailLive mailboxId={mailbox.id} refresh={!search.cursor} />}
+        actions={
+          <div className="flex items-center gap-2">
+            <MailLive mailboxId={mailbox.id} refresh={!search.cursor} />
+            <ComposeDialog inboxId={mailbox.id} from={mailbox.address} mode="new" actions={composeActions} />
+          </div>
+        }
       />
+      <div className="mb-4">
+        <SendPolicySelect inboxId={mailbox.id} address={mailbox.address} value={mailbox.sendPolicy} setAction={setSendPolicyAction} />
+      </div>
       <div className="grid gap-4 lg:grid-cols-[minmax(20rem,26rem)_1fr]">
         <section aria-label="Thread list" className="grid content-start gap-2">
           <ThreadFilters inboxId={mailbox.id} values={search} />
@@ -186,6 +208,17 @@ export default async function MailboxPage({ params, searchParams }: { params: Pa
                       </Link>
                     ))}
                   </nav>
+                  {latest &&
+                    (["reply", "reply_all", "forward"] as const).map((mode) => (
+                      <ComposeDialog
+                        key={`${mode}-${latest.messageId}`}
+                        inboxId={mailbox.id}
+                        from={mailbox.address}
+                        mode={mode}
+                        prefill={prefills?.[mode]}
+                        actions={composeActions}
+                      />
+                    ))}
                   {!open.thread.labels.includes("trash") && (
                     <TrashThreadButton threadId={open.thread.threadId} afterHref={closed} trashAction={trashThreadAction} />
                   )}

@@ -1,0 +1,80 @@
+import { and, eq, sql } from "drizzle-orm";
+import type { Actor } from "@/lib/actor";
+import type { Executor } from "@/lib/db/client";
+import { mailboxes } from "@/lib/db/schema/mail";
+import { type MailDraft, mailDrafts } from "@/lib/db/schema/mail-send";
+import { AppError } from "@/lib/errors";
+import { sendDraft } from "@/lib/mail/drafts/send-draft";
+import type { SendOutcome } from "@/lib/mail/send/send-from-mailbox";
+
+/** The ops the draft tools write (toolOp of create/update/send/delete_draft), so the ledger reads alike either way. */
+export const DRAFT_OPS = { create: "create.draft", update: "update.draft", send: "send.draft", delete: "delete.draft" } as const;
+
+/** A draft of the project, locked for the change; NOT_FOUND when it is gone (sent, deleted). */
+async function lockDraft(db: Executor, actor: Actor, draftId: string): Promise<MailDraft> {
+  const [draft] = await db
+    .select()
+    .from(mailDrafts)
+    .where(and(eq(mailDrafts.projectId, actor.projectId), eq(mailDrafts.id, draftId)))
+    .for("update");
+  if (!draft) throw new AppError("NOT_FOUND", `Draft ${draftId} not found: it was sent or deleted.`, { fix: "Reload the Drafts screen." });
+  return draft;
+}
+
+/** A held or sending draft is frozen: the owner decides a held one (approve or reject), never edits it. */
+function refuseFrozen(draft: MailDraft, what: string) {
+  if (draft.sendStatus === "pending_approval") {
+    throw new AppError("CONFLICT", `Draft ${draft.id} is awaiting approval: it cannot be ${what}.`, { fix: "Approve or reject it first." });
+  }
+  if (draft.sendStatus === "sending") throw new AppError("CONFLICT", `Draft ${draft.id} is being sent right now.`, { fix: "Wait a moment and reload." });
+}
+
+/** "Send now" on the Drafts screen: the one send path with origin `owner`; a schedule left behind finds no draft. */
+export async function ownerSendDraft(db: Executor, o: { actor: Actor; draftId: string }): Promise<SendOutcome> {
+  const draft = await lockDraft(db, o.actor, o.draftId);
+  refuseFrozen(draft, "sent now");
+  const [mailbox] = await db
+    .select()
+    .from(mailboxes)
+    .where(and(eq(mailboxes.projectId, draft.projectId), eq(mailboxes.id, draft.mailboxId)));
+  return sendDraft(db, { actor: o.actor, mailbox, draft, origin: "owner" });
+}
+
+/** "Delete": gone with its files (cascade); a scheduled job made for it then finds nothing. */
+export async function ownerDeleteDraft(db: Executor, o: { actor: Actor; draftId: string }): Promise<{ id: string }> {
+  const draft = await lockDraft(db, o.actor, o.draftId);
+  refuseFrozen(draft, "deleted");
+  await db.delete(mailDrafts).where(and(eq(mailDrafts.projectId, draft.projectId), eq(mailDrafts.id, draft.id)));
+  return { id: draft.id };
+}
+
+/**
+ * "Edit" and "Reschedule": recipients, subject and text, and `sendAt` (null unschedules). Every change raises the
+ * version, so a job or approval made for the earlier one does nothing. A failed or rejected draft edited becomes an
+ * ordinary (or scheduled) draft again.
+ */
+export async function ownerUpdateDraft(
+  db: Executor,
+  o: { actor: Actor; draftId: string; patch: { to?: string[]; cc?: string[]; bcc?: string[]; subject?: string; text?: string; sendAt?: Date | null } },
+): Promise<MailDraft> {
+  const draft = await lockDraft(db, o.actor, o.draftId);
+  refuseFrozen(draft, "edited");
+  const { sendAt, ...content } = o.patch;
+  const at = sendAt === undefined ? draft.sendAt : sendAt;
+  if (at && sendAt !== undefined && at.getTime() <= Date.now()) throw new AppError("validation_error", "sendAt: must be in the future.");
+  const labels = draft.labels.filter((l) => l !== "scheduled");
+  const [row] = await db
+    .update(mailDrafts)
+    .set({
+      ...content,
+      sendAt: at,
+      sendStatus: at ? "scheduled" : null,
+      sendReason: null,
+      labels: at ? [...labels, "scheduled"] : labels,
+      version: sql`${mailDrafts.version} + 1`,
+      updatedAt: sql`now()`,
+    })
+    .where(and(eq(mailDrafts.projectId, draft.projectId), eq(mailDrafts.id, draft.id)))
+    .returning();
+  return row;
+}
