@@ -4,7 +4,7 @@ import { mailAttachments, type MailAttachment } from "@/lib/db/schema/mail";
 import type { MailDraft } from "@/lib/db/schema/mail-send";
 import type { DraftOutput } from "@/lib/tools/mailboxes/draft-fields";
 
-/** The attachment rows of some drafts, by draft id, in the order they were added. */
+/** The attachment rows of some drafts, by draft id: in the order they were added, by name within one call. */
 export async function draftFiles(db: Executor, projectId: string, draftIds: string[]): Promise<Map<string, MailAttachment[]>> {
   const out = new Map<string, MailAttachment[]>(draftIds.map((id) => [id, []]));
   if (draftIds.length === 0) return out;
@@ -12,7 +12,7 @@ export async function draftFiles(db: Executor, projectId: string, draftIds: stri
     .select()
     .from(mailAttachments)
     .where(and(eq(mailAttachments.projectId, projectId), inArray(mailAttachments.draftId, draftIds)))
-    .orderBy(asc(mailAttachments.createdAt), asc(mailAttachments.id));
+    .orderBy(asc(mailAttachments.createdAt), asc(mailAttachments.name));
   for (const r of rows) out.get(r.draftId ?? "")?.push(r);
   return out;
 }
