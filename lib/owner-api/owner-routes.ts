@@ -2,6 +2,7 @@ import type { OwnerRoute } from "@/lib/owner-api/define-owner-route";
 import { createKeyRoute, listKeysRoute, revokeKeyRoute } from "@/lib/owner-api/keys";
 import { listProjectsRoute } from "@/lib/owner-api/projects";
 import { decideRequestRoute } from "@/lib/owner-api/approvals";
+import { resolveUnknownRoute } from "@/lib/owner-api/resolve-unknown";
 import { setSendPolicyRoute } from "@/lib/owner-api/send-policy";
 import { deleteQuarantinedRoute, listQuarantineRoute, listRejectionsRoute, releaseQuarantinedRoute } from "@/lib/owner-api/quarantine";
 
@@ -17,4 +18,5 @@ export const ownerRoutes: readonly OwnerRoute<any, any>[] = [
   deleteQuarantinedRoute,
   listRejectionsRoute,
   setSendPolicyRoute,
+  resolveUnknownRoute,
 ];

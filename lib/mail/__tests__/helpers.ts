@@ -1,4 +1,4 @@
-import type { AddressInfo } from "node:net";
+import type { AddressInfo, Socket } from "node:net";
 import nodemailer from "nodemailer";
 import type Mail from "nodemailer/lib/mailer";
 import { SMTPServer } from "smtp-server";
@@ -42,13 +42,20 @@ export interface SinkMessage {
   raw: Buffer;
 }
 
+type SinkAnswer = { code: number; message: string } | "drop" | null;
+
 /**
- * A second SMTP server playing the relay: it keeps what arrives. `answer` may refuse a message with a code
- * (e.g. 550 or 451) to test permanent and temporary failures.
+ * A second SMTP server playing the relay: it keeps what arrives. `answer` may refuse a message at the end of DATA
+ * with a code (e.g. 550 or 451) to test permanent and temporary failures, or `"drop"` the connection after reading
+ * the whole body, before answering (the relay may or may not have kept it); `rcpt` may refuse single recipients
+ * or drop the connection at RCPT (before any body: safe to retry).
+ * `bodies` counts every message whose body arrived, kept, refused or dropped.
  */
-export async function startSink(answer?: (msg: SinkMessage) => { code: number; message: string } | null) {
+export async function startSink(answer?: (msg: SinkMessage) => SinkAnswer, opts: { rcpt?: (address: string) => SinkAnswer } = {}) {
   const received: SinkMessage[] = [];
+  const bodies: SinkMessage[] = [];
   const logins: Array<{ username?: string; password?: string }> = [];
+  const sockets = new Map<number, Socket>();
   const server = new SMTPServer({
     authOptional: true,
     allowInsecureAuth: true,
@@ -57,6 +64,12 @@ export async function startSink(answer?: (msg: SinkMessage) => { code: number; m
     onAuth(auth, _session, cb) {
       logins.push({ username: auth.username ?? undefined, password: auth.password ?? undefined });
       cb(null, { user: auth.username ?? "relay-user" });
+    },
+    onRcptTo(address, session, cb) {
+      const refusal = opts.rcpt?.(address.address);
+      if (refusal === "drop") return sockets.get(session.remotePort)?.destroy();
+      if (refusal) return cb(Object.assign(new Error(refusal.message), { responseCode: refusal.code }));
+      cb();
     },
     onData(stream, session, cb) {
       const chunks: Buffer[] = [];
@@ -67,16 +80,23 @@ export async function startSink(answer?: (msg: SinkMessage) => { code: number; m
           to: session.envelope.rcptTo.map((r) => r.address),
           raw: Buffer.concat(chunks),
         };
+        bodies.push(msg);
         const refusal = answer?.(msg);
+        if (refusal === "drop") return sockets.get(session.remotePort)?.destroy();
         if (refusal) return cb(Object.assign(new Error(refusal.message), { responseCode: refusal.code }));
         received.push(msg);
         cb();
       });
     },
   });
+  server.server.on("connection", (socket: Socket) => {
+    const port = socket.remotePort ?? 0;
+    sockets.set(port, socket);
+    socket.once("close", () => sockets.delete(port));
+  });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const port = (server.server.address() as AddressInfo).port;
-  return { port, received, logins, url: `smtp://127.0.0.1:${port}`, close: () => new Promise<void>((r) => server.close(() => r())) };
+  return { port, received, bodies, logins, url: `smtp://127.0.0.1:${port}`, close: () => new Promise<void>((r) => server.close(() => r())) };
 }
 
 /** The project's email source (the events module's source_add), so mail to the project address becomes events. */

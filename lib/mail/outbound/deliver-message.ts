@@ -11,7 +11,7 @@ import { receiveMessage } from "@/lib/mail/inbound/receive-message";
 import { isLocalDomain, resolveRecipient } from "@/lib/mail/inbound/resolve-recipient";
 import { outboundRaw } from "@/lib/mail/outbound/outbound-raw";
 import { relayFor } from "@/lib/mail/outbound/relay-config";
-import { relayTransport } from "@/lib/mail/outbound/relay-transport";
+import { relayTransport, sendRaw } from "@/lib/mail/outbound/relay-transport";
 import { mayHaveBeenAccepted } from "@/lib/mail/outbound/relay-errors";
 import { settleMessage } from "@/lib/mail/outbound/settle-message";
 
@@ -177,23 +177,23 @@ async function deliverByRelay(raw: Buffer, projectId: string, from: string, reci
   const relay = await memo("relay", projectId, SETTINGS_TTL_MS, async () => relayFor(await getDb(), projectId));
   if (!relay) throw new Error("No SMTP relay is configured (Mail settings screen or SMTP_RELAY_URL).");
   const transport = relayTransport(relay, relay.origin === "env" ? "env" : projectId);
-  try {
-    const info = await transport.sendMail({ envelope: { from, to: recipients }, raw });
-    const response = String(info.response ?? "250 OK");
-    const refused = ((info.rejected ?? []) as Array<string | { address: string }>).map((a) => (typeof a === "string" ? a : a.address).toLowerCase());
-    const rejected = refused.map((recipient) => ({ recipient, response: rcptError(info, recipient) ?? response }));
-    const accepted = recipients.filter((r) => !refused.includes(r));
-    if (accepted.length === 0)
-      throw new PermanentJobError(`550 every recipient was refused by the relay: ${rejected.map((x) => x.response).join("; ")}`.slice(0, 1000));
-    return { status: "sent", response, accepted, rejected };
-  } catch (err) {
-    if (err instanceof PermanentJobError) throw err;
+  const sent = await sendRaw(transport, { from, to: recipients, raw });
+  if ("error" in sent) {
+    const err = sent.error;
     const code = (err as { responseCode?: number }).responseCode;
     const response = (err as { response?: string }).response;
     if (code && code >= 500 && code < 600) throw new PermanentJobError(response ?? `${code} ${errorText(err)}`);
-    if (mayHaveBeenAccepted(err)) return { status: "unknown", response: errorText(err), accepted: [], rejected: [] };
+    if (mayHaveBeenAccepted(err, { bodySent: sent.bodySent })) return { status: "unknown", response: errorText(err), accepted: [], rejected: [] };
     throw err;
   }
+  const info = sent.info;
+  const response = String(info.response ?? "250 OK");
+  const refused = ((info.rejected ?? []) as Array<string | { address: string }>).map((a) => (typeof a === "string" ? a : a.address).toLowerCase());
+  const rejected = refused.map((recipient) => ({ recipient, response: rcptError(info, recipient) ?? response }));
+  const accepted = recipients.filter((r) => !refused.includes(r));
+  if (accepted.length === 0)
+    throw new PermanentJobError(`550 every recipient was refused by the relay: ${rejected.map((x) => x.response).join("; ")}`.slice(0, 1000));
+  return { status: "sent", response, accepted, rejected };
 }
 
 function rcptError(info: unknown, recipient: string): string | null {

@@ -1,12 +1,14 @@
 /**
- * Whether a failed relay transaction may still have delivered: the connection broke (or timed out) after the
- * message body was sent and before the relay's final answer. nodemailer names the command it was waiting on; the
- * body's end is answered to the `DATA` stream (`command: "DATA"` or, once streaming, no 3xx/2xx ever arrives).
- * Retrying such a send could deliver it twice, so it becomes `unknown` for the owner instead.
+ * Whether a failed relay transaction may still have delivered: the whole body went out (`bodySent`, seen by
+ * sendRaw in relay-transport.ts) and then the connection broke or timed out before the relay's final answer.
+ * The error alone cannot tell: nodemailer reports every lost connection as `ECONNECTION` with `command: "CONN"`,
+ * whether it dropped at the greeting, at RCPT or after the final dot (checked against a sink that drops after
+ * DATA, send-relay.test.ts). A drop before the body ended is safe to retry, since the relay never saw the final dot;
+ * after it, a retry could deliver twice, so the delivery becomes `unknown` for the owner instead. Any reply code
+ * means the relay answered, so it did not silently take the message.
  */
-export function mayHaveBeenAccepted(err: unknown): boolean {
-  const e = err as { code?: string; command?: string; responseCode?: number };
-  if (e.responseCode) return false;
-  const lost = e.code === "ECONNECTION" || e.code === "ETIMEDOUT" || e.code === "ESOCKET" || e.code === "EPIPE" || e.code === "ECONNRESET";
-  return lost && (e.command === "DATA" || e.command === "dataEnd" || e.command === "data");
+export function mayHaveBeenAccepted(err: unknown, o: { bodySent: boolean }): boolean {
+  const e = err as { code?: string; responseCode?: number };
+  if (!o.bodySent || e.responseCode) return false;
+  return e.code === "ECONNECTION" || e.code === "ETIMEDOUT" || e.code === "ESOCKET" || e.code === "EPIPE" || e.code === "ECONNRESET";
 }

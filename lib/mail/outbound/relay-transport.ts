@@ -1,4 +1,5 @@
-import nodemailer, { type Transporter } from "nodemailer";
+import nodemailer, { type SentMessageInfo, type Transporter } from "nodemailer";
+import type Mail from "nodemailer/lib/mailer";
 import { sha256Hex } from "@/lib/crypto/hash";
 import { mailHostname } from "@/lib/mail/domains/mail-domain-name";
 import type { RelayConfig } from "@/lib/mail/outbound/relay-config";
@@ -36,6 +37,7 @@ export function relayTransport(r: RelayConfig, scope: string): Transporter {
       }
     }
     t = nodemailer.createTransport({ ...transportOptions(r), pool: true, maxConnections: 4, maxMessages: 500 });
+    t.use("stream", watchBody);
     g.__brynthRelayPools.set(key, t);
   }
   return t;
@@ -45,4 +47,35 @@ export function relayTransport(r: RelayConfig, scope: string): Transporter {
 export function closeRelayTransports() {
   for (const t of g.__brynthRelayPools?.values() ?? []) t.close();
   g.__brynthRelayPools?.clear();
+}
+
+type WatchedMail = Mail.Options & { onBodySent?: () => void };
+
+/**
+ * nodemailer pipes a message's final stream into the SMTP DATA stream only after the relay's 354, so that stream
+ * ending means the whole body was handed to the connection: from then on a lost connection may have delivered.
+ */
+const watchBody: Mail.PluginFunction = (mail, done) => {
+  const onBodySent = (mail.data as WatchedMail).onBodySent;
+  if (onBodySent) {
+    mail.message.processFunc((output) => {
+      output.once("end", onBodySent);
+      return output;
+    });
+  }
+  done();
+};
+
+/** One SMTP transaction of signed bytes through a relay pool; a failure says whether the whole body had gone out. */
+export async function sendRaw(
+  t: Transporter,
+  o: { from: string; to: string[]; raw: Buffer },
+): Promise<{ info: SentMessageInfo } | { error: unknown; bodySent: boolean }> {
+  let bodySent = false;
+  const mail: WatchedMail = { envelope: { from: o.from, to: o.to }, raw: o.raw, onBodySent: () => (bodySent = true) };
+  try {
+    return { info: await t.sendMail(mail) };
+  } catch (error) {
+    return { error, bodySent };
+  }
 }

@@ -21,7 +21,13 @@ export async function settleMessage(tx: Executor, o: { projectId: string; messag
     .for("update");
   if (!m) return;
   const routes = await tx
-    .select({ status: mailDeliveries.status, recipients: mailDeliveries.recipients, lastError: mailDeliveries.lastError, response: mailDeliveries.response })
+    .select({
+      status: mailDeliveries.status,
+      recipients: mailDeliveries.recipients,
+      rejected: mailDeliveries.rejected,
+      lastError: mailDeliveries.lastError,
+      response: mailDeliveries.response,
+    })
     .from(mailDeliveries)
     .where(and(eq(mailDeliveries.projectId, o.projectId), eq(mailDeliveries.messageId, o.messageId)));
   const next = messageState(routes);
@@ -42,18 +48,24 @@ export async function settleMessage(tx: Executor, o: { projectId: string; messag
   if (next.status === "failed" && m.status !== "failed") await emitFailed(tx, after, next.sendReason ?? "failed");
 }
 
-type Route = { status: DeliveryStatus; recipients: string[]; lastError: string | null; response: string | null };
+type Route = {
+  status: DeliveryStatus;
+  recipients: string[];
+  rejected?: Array<{ recipient: string; response: string }>;
+  lastError: string | null;
+  response: string | null;
+};
 
 export function messageState(routes: Route[]): { status: MessageStatus; sendStatus: string; sendReason: string | null } {
   const has = (s: DeliveryStatus) => routes.some((r) => r.status === s);
   const missed = routes.filter((r) => r.status === "failed" || r.status === "bounced");
-  const why =
-    missed.length > 0
-      ? missed
-          .map((r) => `${r.recipients.join(", ")}: ${r.lastError ?? r.response ?? r.status}`)
-          .join("; ")
-          .slice(0, 1000)
-      : null;
+  // A route that went out can still have missed some recipients: refused at RCPT, or bounced later.
+  const refused = routes.filter((r) => !missed.includes(r)).flatMap((r) => r.rejected ?? []);
+  const reasons = [
+    ...missed.map((r) => `${r.recipients.join(", ")}: ${r.lastError ?? r.response ?? r.status}`),
+    ...refused.map((x) => `${x.recipient}: ${x.response}`),
+  ];
+  const why = reasons.length > 0 ? reasons.join("; ").slice(0, 1000) : null;
   if (has("queued") || has("sending")) {
     const started = routes.some((r) => r.status !== "queued");
     return { status: started ? "sending" : "queued", sendStatus: started ? "sending" : "queued", sendReason: null };
