@@ -1,4 +1,6 @@
+import type * as React from "react";
 import { MessageStatusBadge } from "@/components/mail/message-status-badge";
+import type { DeliveryView } from "@/components/mail/outbound-deliveries";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import type { MessageStatus } from "@/lib/db/schema/mail";
@@ -14,9 +16,16 @@ export type OutboundRowView = {
   agent: string | null;
   createdAt: string;
   sentAt: string | null;
+  /** Per-route results (D7); empty for messages sent before deliveries existed. */
+  deliveries: DeliveryView[];
+  /** For a `send_unknown` message: Mark sent / Resend / Mark failed. */
+  resolve?: React.ReactNode;
 };
 
-/** One row per message (one recipient each), with the relay's answer or the last error on hover. */
+/**
+ * One row per message, with the relay's answer or the last error on hover, and under it one line per delivery
+ * (route, recipients, status, answer, refused recipients). A message whose fate is unknown offers its resolution.
+ */
 export function OutboundTable({ rows }: { rows: OutboundRowView[] }) {
   return (
     <div className="rounded-lg border">
@@ -34,8 +43,12 @@ export function OutboundTable({ rows }: { rows: OutboundRowView[] }) {
         </TableHeader>
         <TableBody>
           {rows.map((m) => (
-            <TableRow key={m.id} data-message-id={m.id}>
-              <TableCell className="pl-4 font-mono text-xs">{m.to}</TableCell>
+            <TableRow key={m.id} data-message-id={m.id} className="align-top">
+              <TableCell className="pl-4 font-mono text-xs">
+                {m.to}
+                {m.deliveries.length > 0 && <Deliveries list={m.deliveries} />}
+                {m.resolve}
+              </TableCell>
               <TableCell className="max-w-[18rem] truncate" title={m.subject}>
                 {m.subject || <span className="text-muted-foreground">(no subject)</span>}
               </TableCell>
@@ -55,5 +68,37 @@ export function OutboundTable({ rows }: { rows: OutboundRowView[] }) {
         </TableBody>
       </Table>
     </div>
+  );
+}
+
+function Deliveries({ list }: { list: DeliveryView[] }) {
+  return (
+    <ul aria-label="Deliveries" className="mt-1 grid gap-1 font-sans">
+      {list.map((d) => (
+        <li key={d.id} data-delivery-id={d.id} className="grid gap-0.5 rounded-md bg-muted/40 px-2 py-1 text-xs">
+          <span className="flex flex-wrap items-center gap-1.5">
+            <span className="font-medium">{d.route === "local" ? "Local" : "Relay"}</span>
+            <MessageStatusBadge status={d.status as MessageStatus} />
+            <span className="font-mono text-muted-foreground">{d.recipients.join(", ")}</span>
+            {d.attempts > 1 && <span className="text-muted-foreground">{d.attempts} attempts</span>}
+          </span>
+          {(d.lastError ?? d.response) && (
+            <span className={d.lastError ? "text-destructive" : "text-muted-foreground"} title={d.lastError ?? d.response ?? undefined}>
+              {d.lastError ?? d.response}
+            </span>
+          )}
+          {d.rejected.length > 0 && (
+            <span className="text-destructive">
+              Refused:{" "}
+              {d.rejected.map((r) => (
+                <span key={r.recipient} className="mr-2">
+                  <span className="font-mono">{r.recipient}</span> ({r.response})
+                </span>
+              ))}
+            </span>
+          )}
+        </li>
+      ))}
+    </ul>
   );
 }

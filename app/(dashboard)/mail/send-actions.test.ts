@@ -6,6 +6,7 @@ import { decideAsOwner } from "@/lib/approvals/decide-as-owner";
 import type { OwnerContext } from "@/lib/auth/current-owner";
 import { type ActionContext, type ActionLedger, runOwnerAction } from "@/lib/auth/owner-action";
 import { getDb } from "@/lib/db/client";
+import { jobs } from "@/lib/db/schema/jobs";
 import { ledgerEntries } from "@/lib/db/schema/ledger";
 import { mailboxes, mailMessages } from "@/lib/db/schema/mail";
 import { mailDrafts } from "@/lib/db/schema/mail-send";
@@ -150,6 +151,13 @@ describe("compose", () => {
     ]);
     const tab = await ownerListDrafts(await getDb(), { projectId: p.project.id, tab: "scheduled", limit: 50 });
     expect(tab.map((d) => d.subject)).toContain("Later");
+    // The mail.send_draft job for this version, due at sendAt.
+    if (!scheduled.ok) throw new Error(scheduled.error);
+    const due = await (await getDb())
+      .select()
+      .from(jobs)
+      .where(eq(jobs.dedupeKey, `drf:${scheduled.data.draftId}:1`));
+    expect(due.map((j) => [j.kind, j.runAt.toISOString()])).toEqual([["mail.send_draft", at]]);
   });
 });
 
@@ -221,6 +229,12 @@ describe("drafts", () => {
     expect(await act(ctx, updateDraftDef, { draftId, sendAt: at })).toMatchObject({ ok: true, data: { sendAt: at, version: 3 } });
     const [row] = await (await getDb()).select().from(mailDrafts).where(eq(mailDrafts.id, draftId));
     expect(row).toMatchObject({ sendStatus: "scheduled", labels: ["scheduled"] });
+    expect(
+      await (await getDb())
+        .select({ kind: jobs.kind })
+        .from(jobs)
+        .where(eq(jobs.dedupeKey, `drf:${draftId}:3`)),
+    ).toEqual([{ kind: "mail.send_draft" }]);
     const badAddress = await act(ctx, updateDraftDef, { draftId, cc: ["a@b.c, d@e.f"] });
     expect(badAddress).toMatchObject({ ok: false, fieldErrors: { "cc.0": expect.any(String) } });
 

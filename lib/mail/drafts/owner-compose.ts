@@ -3,6 +3,7 @@ import type { Executor } from "@/lib/db/client";
 import type { MailDraft } from "@/lib/db/schema/mail-send";
 import { AppError } from "@/lib/errors";
 import { insertDraft } from "@/lib/mail/drafts/insert-draft";
+import { scheduleDraft } from "@/lib/mail/drafts/schedule-draft";
 import { findMessage } from "@/lib/mail/lookup/find-message";
 import { findMailbox } from "@/lib/mail/mailboxes/mailbox-scope";
 import { forwardRequest } from "@/lib/mail/send/forward-request";
@@ -71,9 +72,14 @@ export async function ownerSend(db: Executor, o: { actor: Actor; input: OwnerCom
   return sendFromMailbox(db, { actor: o.actor, mailbox, request, origin: "owner", tool: "send_message" });
 }
 
-/** "Save draft" and "Schedule…": a draft of the owner's (no key), scheduled when `sendAt` is given. */
+/**
+ * "Save draft" and "Schedule…": a draft of the owner's (no key), scheduled when `sendAt` is given; the
+ * mail.send_draft job sends it then (send-draft-job.ts, origin `schedule`).
+ */
 export async function ownerSaveDraft(db: Executor, o: { actor: Actor; input: OwnerComposeInput; sendAt: Date | null }): Promise<MailDraft> {
   const { mailbox, request } = await composeRequest(db, o.actor, o.input);
   const files = await resolveSendAttachments(db, o.actor, request.attachments, request.kept);
-  return insertDraft(db, { actor: o.actor, mailbox, request, files, sendAt: o.sendAt });
+  const draft = await insertDraft(db, { actor: o.actor, mailbox, request, files, sendAt: o.sendAt });
+  await scheduleDraft(db, draft);
+  return draft;
 }

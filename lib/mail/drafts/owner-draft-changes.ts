@@ -4,6 +4,7 @@ import type { Executor } from "@/lib/db/client";
 import { mailboxes } from "@/lib/db/schema/mail";
 import { type MailDraft, mailDrafts } from "@/lib/db/schema/mail-send";
 import { AppError } from "@/lib/errors";
+import { scheduleDraft } from "@/lib/mail/drafts/schedule-draft";
 import { sendDraft } from "@/lib/mail/drafts/send-draft";
 import type { SendOutcome } from "@/lib/mail/send/send-from-mailbox";
 
@@ -76,5 +77,6 @@ export async function ownerUpdateDraft(
     })
     .where(and(eq(mailDrafts.projectId, draft.projectId), eq(mailDrafts.id, draft.id)))
     .returning();
+  await scheduleDraft(db, row);
   return row;
 }

@@ -2,7 +2,16 @@ import { and, desc, eq, sql, type SQL } from "drizzle-orm";
 import type { Executor } from "@/lib/db/client";
 import { mailMessages, type MessageStatus } from "@/lib/db/schema/mail";
 
-export const outboundStatuses = ["queued", "sending", "sent", "failed", "bounced", "pending", "cancelled"] as const satisfies readonly MessageStatus[];
+export const outboundStatuses = [
+  "queued",
+  "sending",
+  "sent",
+  "failed",
+  "bounced",
+  "unknown",
+  "pending",
+  "cancelled",
+] as const satisfies readonly MessageStatus[];
 
 /**
  * The last row's exact `created_at` (as Postgres prints it: microseconds, which a JS Date would drop) and id.
