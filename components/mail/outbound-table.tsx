@@ -17,7 +17,7 @@ export type OutboundRowView = {
   createdAt: string;
   sentAt: string | null;
   /** Per-route results (D7); empty for messages sent before deliveries existed. */
-  deliveries: DeliveryView[];
+  deliveries?: DeliveryView[];
   /** For a `send_unknown` message: Mark sent / Resend / Mark failed. */
   resolve?: React.ReactNode;
 };
@@ -46,7 +46,7 @@ export function OutboundTable({ rows }: { rows: OutboundRowView[] }) {
             <TableRow key={m.id} data-message-id={m.id} className="align-top">
               <TableCell className="pl-4 font-mono text-xs">
                 {m.to}
-                {m.deliveries.length > 0 && <Deliveries list={m.deliveries} />}
+                {m.deliveries && m.deliveries.length > 0 && <Deliveries list={m.deliveries} />}
                 {m.resolve}
               </TableCell>
               <TableCell className="max-w-[18rem] truncate" title={m.subject}>
