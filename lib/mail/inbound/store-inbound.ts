@@ -16,6 +16,7 @@ import type { DsnReport } from "@/lib/mail/inbound/parse-dsn";
 import type { ParsedMessage } from "@/lib/mail/inbound/parse-message";
 import { receivedPayload } from "@/lib/mail/inbound/received-payload";
 import { type InboundMessageRow, insertMessage, insertThread } from "@/lib/mail/inbound/statements";
+import { together } from "@/lib/db/together";
 import { addToThreadSummary, newThreadSummary, type SummaryMessage, touchMailboxActivity } from "@/lib/mail/inbound/thread-summary";
 
 export interface StoredBlob {
@@ -163,16 +164,6 @@ export async function writeInbound(
       }),
   ]);
   return { messageId: message.id, eventId, duplicate: false };
-}
-
-/**
- * Runs independent steps of one transaction at once and waits for every one of them before answering, so none is
- * still in flight when the caller decides; the first failure is the answer.
- */
-async function together(steps: Array<(() => PromiseLike<unknown>) | false>): Promise<void> {
-  const settled = await Promise.allSettled(steps.filter((f) => f !== false).map((f) => f()));
-  const failed = settled.find((r) => r.status === "rejected");
-  if (failed) throw failed.reason;
 }
 
 function inboundRow(

@@ -1,4 +1,5 @@
 import type { Executor } from "@/lib/db/client";
+import { together } from "@/lib/db/together";
 import { AppError } from "@/lib/errors";
 import { isLocalDomain } from "@/lib/mail/inbound/resolve-recipient";
 import { relayFor } from "@/lib/mail/outbound/relay-config";
@@ -12,8 +13,15 @@ export async function checkRoute(db: Executor, projectId: string, recipients: re
   const domains = [...new Set(recipients.map((r) => r.slice(r.lastIndexOf("@") + 1).toLowerCase()))];
   const outside: string[] = [];
   const local = new Set<string>();
-  for (const d of domains) (await isLocalDomain(db, d)) ? local.add(d) : outside.push(d);
-  if (outside.length > 0 && !(await relayFor(db, projectId))) {
+  const found: { relay: Awaited<ReturnType<typeof relayFor>> | Error } = { relay: null };
+  // One pipelined round trip on PostgreSQL: each domain's lookup and the relay's. The relay's own error (a stored
+  // password that cannot be read) matters only to mail that needs it.
+  await together([
+    ...domains.map((d) => async () => void ((await isLocalDomain(db, d)) ? local.add(d) : outside.push(d))),
+    async () => void (found.relay = await relayFor(db, projectId).catch((err: Error) => err)),
+  ]);
+  if (outside.length > 0 && found.relay instanceof Error) throw found.relay;
+  if (outside.length > 0 && !found.relay) {
     throw new AppError(
       "service_unavailable",
       `No outbound mail transport is configured, so mail to ${outside.join(", ")} cannot be sent. Nothing was queued.`,

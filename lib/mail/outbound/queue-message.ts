@@ -2,6 +2,7 @@ import { and, eq, inArray } from "drizzle-orm";
 import type { Executor } from "@/lib/db/client";
 import { mailAttachments, mailMessages, mailThreads, type Mailbox } from "@/lib/db/schema/mail";
 import { mailDeliveries } from "@/lib/db/schema/mail-send";
+import { together } from "@/lib/db/together";
 import { newId } from "@/lib/ids";
 import { enqueueJobs } from "@/lib/jobs/enqueue-job";
 import { extractReply } from "@/lib/mail/extract/extract-reply";
@@ -97,69 +98,76 @@ export async function queueOutbound(tx: Executor, o: QueueOutboundOptions): Prom
     labels: r.labels,
     category: "normal",
   });
+  const messageRow = (r: (typeof rows)[number]) => ({
+    id: r.id,
+    projectId,
+    mailboxId: o.mailbox.id,
+    threadId: r.threadId,
+    direction: "outbound" as const,
+    status,
+    rfcMessageId: `${r.id}@${domain}`,
+    inReplyTo: r.it.thread?.inReplyTo ?? null,
+    references: r.it.thread?.references ?? [],
+    inReplyToMessageId: r.it.thread?.inReplyToMessageId ?? null,
+    fromAddress: o.mailbox.address,
+    fromName: o.mailbox.displayName,
+    to: r.it.to,
+    cc: r.it.cc ?? [],
+    bcc: r.it.bcc ?? [],
+    replyToAddresses: r.it.replyTo ?? [],
+    subject: r.it.subject,
+    text: r.it.text,
+    html: r.it.html,
+    ...r.extracted,
+    msgAt: now,
+    labels: r.labels,
+    sendStatus: status === "queued" ? "queued" : "pending_approval",
+    headers: o.headers ?? {},
+    customHeaders: r.it.customHeaders ?? {},
+    draftId: r.it.draftId ?? null,
+    batchId: o.batchId ?? null,
+    replyToInbox: o.replyToInbox ?? true,
+    countsQuota: o.countsQuota,
+    keyId: o.keyId,
+    agent: o.agent,
+  });
   const fresh = rows.filter((r) => !r.it.thread);
-  if (fresh.length > 0) {
-    await tx
-      .insert(mailThreads)
-      .values(
-        fresh.map((r) => ({
-          id: r.threadId,
-          projectId,
-          mailboxId: o.mailbox.id,
-          subject: r.it.subject,
-          baseSubject: baseSubject(r.it.subject),
-          ...newThreadSummary(summary(r)),
-        })),
-      );
-  }
-  await tx.insert(mailMessages).values(
-    rows.map((r) => ({
-      id: r.id,
-      projectId,
-      mailboxId: o.mailbox.id,
-      threadId: r.threadId,
-      direction: "outbound" as const,
-      status,
-      rfcMessageId: `${r.id}@${domain}`,
-      inReplyTo: r.it.thread?.inReplyTo ?? null,
-      references: r.it.thread?.references ?? [],
-      inReplyToMessageId: r.it.thread?.inReplyToMessageId ?? null,
-      fromAddress: o.mailbox.address,
-      fromName: o.mailbox.displayName,
-      to: r.it.to,
-      cc: r.it.cc ?? [],
-      bcc: r.it.bcc ?? [],
-      replyToAddresses: r.it.replyTo ?? [],
-      subject: r.it.subject,
-      text: r.it.text,
-      html: r.it.html,
-      ...r.extracted,
-      msgAt: now,
-      labels: r.labels,
-      sendStatus: status === "queued" ? "queued" : "pending_approval",
-      headers: o.headers ?? {},
-      customHeaders: r.it.customHeaders ?? {},
-      draftId: r.it.draftId ?? null,
-      batchId: o.batchId ?? null,
-      replyToInbox: o.replyToInbox ?? true,
-      countsQuota: o.countsQuota,
-      keyId: o.keyId,
-      agent: o.agent,
-    })),
-  );
-  for (const r of rows) if (r.it.thread) await addToThreadSummary(tx, { projectId, threadId: r.threadId, message: summary(r) });
-  await touchMailboxActivity(tx, { projectId, mailboxId: o.mailbox.id, at: now });
-  if (o.attachments.length > 0) {
-    await tx.insert(mailAttachments).values(rows.flatMap((r) => o.attachments.map((a) => ({ id: newId("att"), projectId, messageId: r.id, ...a }))));
-  }
   const deliveries = rows.flatMap((r) => routesOf(r.recipients, local).map((d) => ({ id: newId("dlv"), projectId, messageId: r.id, ...d })));
-  await tx.insert(mailDeliveries).values(deliveries);
-  if (status === "queued")
-    await enqueueDeliveries(
-      tx,
-      projectId,
-      deliveries.map((d) => d.id),
-    );
+  // Three pipelined rounds (together): the threads and the mailbox; the messages, which reference the threads, and
+  // the jobs; the rows that reference the messages.
+  await together([
+    fresh.length > 0 &&
+      (() =>
+        tx
+          .insert(mailThreads)
+          .values(
+            fresh.map((r) => ({
+              id: r.threadId,
+              projectId,
+              mailboxId: o.mailbox.id,
+              subject: r.it.subject,
+              baseSubject: baseSubject(r.it.subject),
+              ...newThreadSummary(summary(r)),
+            })),
+          )),
+    ...rows.filter((r) => r.it.thread).map((r) => () => addToThreadSummary(tx, { projectId, threadId: r.threadId, message: summary(r) })),
+    () => touchMailboxActivity(tx, { projectId, mailboxId: o.mailbox.id, at: now }),
+  ]);
+  await together([
+    () => tx.insert(mailMessages).values(rows.map((r) => messageRow(r))),
+    status === "queued" &&
+      (() =>
+        enqueueDeliveries(
+          tx,
+          projectId,
+          deliveries.map((d) => d.id),
+        )),
+  ]);
+  await together([
+    o.attachments.length > 0 &&
+      (() => tx.insert(mailAttachments).values(rows.flatMap((r) => o.attachments.map((a) => ({ id: newId("att"), projectId, messageId: r.id, ...a }))))),
+    () => tx.insert(mailDeliveries).values(deliveries),
+  ]);
   return rows.map((r) => ({ id: r.id, threadId: r.threadId, to: r.it.to, status }));
 }
 

@@ -2,6 +2,7 @@ import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
 import type { Mailbox } from "@/lib/db/schema/mail";
 import type { MailDraft } from "@/lib/db/schema/mail-send";
+import { together } from "@/lib/db/together";
 import { AppError } from "@/lib/errors";
 import { getPolicy } from "@/lib/policy/get-policy";
 import { evaluatePolicy, type Verdict } from "@/lib/policy/evaluate-policy";
@@ -12,7 +13,7 @@ import { queueOutbound } from "@/lib/mail/outbound/queue-message";
 import { reserveQuota } from "@/lib/mail/outbound/reserve-quota";
 import { storeOutboundFiles } from "@/lib/mail/outbound/store-outbound-files";
 import { checkSendLists } from "@/lib/mail/send/check-send-lists";
-import { resolveSendAttachments } from "@/lib/mail/send/resolve-send-attachments";
+import { resolveSendAttachments, type SendFiles } from "@/lib/mail/send/resolve-send-attachments";
 import { recipientFields, type SendRequest } from "@/lib/mail/send/send-request";
 
 /**
@@ -22,9 +23,7 @@ import { recipientFields, type SendRequest } from "@/lib/mail/send/send-request"
  */
 export type SendOrigin = "agent" | "schedule" | "approved" | "owner";
 
-export type SendOutcome =
-  | { sent: { messageId: string; threadId: string; sendStatus: "queued" } }
-  | { held: { draftId: string; requestId: string } };
+export type SendOutcome = { sent: { messageId: string; threadId: string; sendStatus: "queued" } } | { held: { draftId: string; requestId: string } };
 
 /**
  * The one send path (design §2.8): send_message, reply_to_message, forward_message, send_draft, scheduled drafts,
@@ -48,22 +47,44 @@ export async function sendFromMailbox(
     });
   }
   const recipients = recipientFields(r);
-  await checkSendLists(tx, { projectId: mailbox.projectId, mailboxId: mailbox.id, fields: recipients });
-  const localDomains = await checkRoute(
-    tx,
-    mailbox.projectId,
-    recipients.map((f) => f.address),
-  );
-  const files = await resolveSendAttachments(tx, actor, r.attachments, r.kept);
-  if (byAgent) {
-    const hold = mailbox.sendPolicy === "approval" ? { verdict: undefined } : await policyHold(tx, actor, o.tool, recipients);
-    if (hold) return { held: await holdForApproval(tx, { actor, mailbox, request: r, files, draft: o.draft, verdict: hold.verdict }) };
-  }
+  // Independent reads, pipelined; the first refusal in this order is the answer: lists, route, files, policy.
+  let localDomains = new Set<string>();
+  let files: SendFiles = { fresh: [], kept: [] };
+  let hold: Hold | null = byAgent && mailbox.sendPolicy === "approval" ? { verdict: undefined } : null;
+  await together([
+    () => checkSendLists(tx, { projectId: mailbox.projectId, mailboxId: mailbox.id, fields: recipients }),
+    async () => {
+      localDomains = await checkRoute(
+        tx,
+        mailbox.projectId,
+        recipients.map((f) => f.address),
+      );
+    },
+    async () => {
+      files = await resolveSendAttachments(tx, actor, r.attachments, r.kept);
+    },
+    byAgent && !hold && (async () => void (hold = await policyHold(tx, actor, o.tool, recipients))),
+  ]);
+  if (hold) return { held: await holdForApproval(tx, { actor, mailbox, request: r, files, draft: o.draft, verdict: (hold as Hold).verdict }) };
   await reserveQuota(tx, mailbox.projectId, recipients.length);
   const stored = [...files.kept, ...(await storeOutboundFiles(mailbox.projectId, files.fresh))];
   const [m] = await queueOutbound(tx, {
     mailbox,
-    items: [{ to: r.to, cc: r.cc, bcc: r.bcc, replyTo: r.replyTo, subject: r.subject, text: r.text, html: r.html, customHeaders: r.headers, labels: r.labels, thread: r.thread, draftId: o.draft?.id ?? null }],
+    items: [
+      {
+        to: r.to,
+        cc: r.cc,
+        bcc: r.bcc,
+        replyTo: r.replyTo,
+        subject: r.subject,
+        text: r.text,
+        html: r.html,
+        customHeaders: r.headers,
+        labels: r.labels,
+        thread: r.thread,
+        draftId: o.draft?.id ?? null,
+      },
+    ],
     attachments: stored,
     localDomains,
     countsQuota: true,
@@ -77,7 +98,9 @@ export async function sendFromMailbox(
  * The project policy over the four send tools (design §1.9 6), as it decides email_send: `deny` refuses,
  * `require_approval` holds the send as a draft; anything else lets it through.
  */
-async function policyHold(tx: Executor, actor: Actor, tool: GatedTool, recipients: Array<{ address: string }>): Promise<{ verdict: Verdict & { version: number } } | null> {
+type Hold = { verdict: (Verdict & { version: number }) | undefined };
+
+async function policyHold(tx: Executor, actor: Actor, tool: GatedTool, recipients: Array<{ address: string }>): Promise<Hold | null> {
   const current = await getPolicy(tx, actor.projectId);
   const domains = [...new Set(recipients.map((f) => f.address.slice(f.address.lastIndexOf("@") + 1).toLowerCase()))];
   const verdict = evaluatePolicy(current.policy, { action: tool, tool, risk: "medium", amount: null, domains });
