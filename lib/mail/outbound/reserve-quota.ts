@@ -6,6 +6,8 @@ import { AppError } from "@/lib/errors";
 
 export const dayPeriod = (now: Date) => `d:${now.toISOString().slice(0, 10)}`;
 export const monthPeriod = (now: Date) => `m:${now.toISOString().slice(0, 7)}`;
+const nextDay = (now: Date) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1));
+const nextMonth = (now: Date) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
 
 /**
  * Counts `n` messages against the day and the month (UTC), or throws QUOTA_EXCEEDED. Each counter is one guarded
@@ -15,8 +17,8 @@ export const monthPeriod = (now: Date) => `m:${now.toISOString().slice(0, 7)}`;
  */
 export async function reserveQuota(tx: Executor, projectId: string, n: number, now = new Date()): Promise<void> {
   const limits = [
-    { period: dayPeriod(now), limit: env().EMAIL_DAILY_LIMIT, what: "day", resets: "at 00:00 UTC" },
-    { period: monthPeriod(now), limit: env().EMAIL_MONTHLY_LIMIT, what: "month", resets: "on the 1st (UTC)" },
+    { period: dayPeriod(now), limit: env().EMAIL_DAILY_LIMIT, what: "day", resets: "at 00:00 UTC", resetsAt: nextDay(now) },
+    { period: monthPeriod(now), limit: env().EMAIL_MONTHLY_LIMIT, what: "month", resets: "on the 1st (UTC)", resetsAt: nextMonth(now) },
   ];
   for (const l of limits) {
     const rows =
@@ -34,7 +36,10 @@ export async function reserveQuota(tx: Executor, projectId: string, n: number, n
         "QUOTA_EXCEEDED",
         `This send needs ${n} message${n === 1 ? "" : "s"}, more than the project has left this ${l.what} (limit ${l.limit} a ${l.what}).`,
         {
-          fix: `Send fewer messages or wait: the ${l.what}ly count resets ${l.resets}. The Outbound mail screen shows the use.`,
+          fix: `Send fewer messages or wait: the ${l.what}ly count resets ${l.resets} (${l.resetsAt.toISOString()}). The Outbound mail screen shows the use.`,
+          // The caller learns when to try again without parsing text: a retry before then is refused the same way.
+          details: { period: l.what, limit: l.limit, resets_at: l.resetsAt.toISOString() },
+          headers: { "Retry-After": String(Math.max(1, Math.ceil((l.resetsAt.getTime() - now.getTime()) / 1000))) },
         },
       );
     }

@@ -14,7 +14,11 @@ const addressList = (what: string) =>
     .max(MAX_RECIPIENTS)
     .describe(`${what}: plain addresses \`local@domain\` (no display names, one address per item); at most ${MAX_RECIPIENTS} across to, cc and bcc.`);
 
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+/**
+ * Standard base64 with its padding. A flat character class plus a length check, not a repeated 4-character group:
+ * V8 overflows its stack matching such a group over a few MB (seen at 5 MB of content), an internal_error.
+ */
+const isBase64 = (v: string) => v.length % 4 === 0 && /^[A-Za-z0-9+/]*={0,2}$/.test(v);
 
 /** One attachment: its bytes inline (base64), or a file Brynth already holds (a disk path, `disk://…`, `evt_…/name`). */
 export const attachmentInput = z
@@ -33,7 +37,7 @@ export const attachmentInput = z
   .superRefine((a, ctx) => {
     if ((a.content === undefined) === (a.path === undefined)) ctx.addIssue({ code: "custom", message: "give exactly one of content and path" });
     if (a.content !== undefined && !a.filename) ctx.addIssue({ code: "custom", path: ["filename"], message: "is required with content" });
-    if (a.content !== undefined && !BASE64.test(a.content)) ctx.addIssue({ code: "custom", path: ["content"], message: "is not valid base64" });
+    if (a.content !== undefined && !isBase64(a.content)) ctx.addIssue({ code: "custom", path: ["content"], message: "is not valid base64" });
   });
 export type AttachmentInput = z.output<typeof attachmentInput>;
 
