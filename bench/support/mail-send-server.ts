@@ -1,7 +1,7 @@
 /**
  * Brynth's API on the fast path with its job runner, for bench/mail-send.ts and bench/mail-approval.ts, on DATABASE_URL: outside mail goes to
  * SMTP_RELAY_URL (the bench's sink). Seeds a project and one mailbox and prints
- * `ready <url> <key> <mailbox id> <project id>`.
+ * `ready <url> <key> <mailbox id> <project id>` (with SEED=0 it only serves and runs jobs: `ready <url>`).
  */
 import { getDb } from "@/lib/db/client";
 import { mailboxes } from "@/lib/db/schema/mail";
@@ -15,14 +15,21 @@ process.on("SIGTERM", () => process.exit(0));
 
 async function main() {
   const { url } = await listenApi();
-  const { secret, project } = await seedProject({ name: `bench ${process.pid}` });
   const db = await getDb();
+  const runner = new JobRunner(db, { concurrency: Number(process.env.JOBS_CONCURRENCY ?? 8), pollMs: 200, onError: (e) => console.error(e) });
+  // A second instance on the same database (bench/mail-scheduled.ts) only serves and runs jobs.
+  if (process.env.SEED === "0") {
+    await runner.start();
+    console.log(`ready ${url}`);
+    return;
+  }
+  const { secret, project } = await seedProject({ name: `bench ${process.pid}` });
   const domain = await ensureDefaultDomain(db);
   const id = newId("mbx");
   await db
     .insert(mailboxes)
     .values({ id, projectId: project.id, domainId: domain.id, localPart: `sender-${process.pid}`, address: `sender-${process.pid}@${domain.domain}` });
-  await new JobRunner(db, { concurrency: Number(process.env.JOBS_CONCURRENCY ?? 8), pollMs: 200, onError: (e) => console.error(e) }).start();
+  await runner.start();
   console.log(`ready ${url} ${secret} ${id} ${project.id}`);
 }
 

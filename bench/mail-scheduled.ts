@@ -1,0 +1,108 @@
+/**
+ * Scheduled sends (issue 17 "Benchmarks"): DRAFTS drafts created over REST (create_draft with `sendAt`), all due in
+ * the same second, with two Brynth instances (each its own process and job runner) on one Postgres. Reports how long
+ * after the due time the last one reached the relay sink, the lateness of each (arrival − send_at, p50/p99), and
+ * duplicates (a subject seen twice) and misses. Targets: all sent within 10 s, p99 lateness ≤ 2 s, 0 duplicates.
+ * Run: npx tsx bench/mail-scheduled.ts   (DRAFTS=1000 LEAD_SECONDS=40)
+ */
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { percentiles } from "./support/load";
+import { http } from "./support/mcp-session";
+import { freshDatabase, startProcess } from "./support/processes";
+import { relaySink } from "./support/relay-sink";
+
+const DRAFTS = Number(process.env.DRAFTS ?? 1000);
+/** Time to create every draft before they fall due. */
+const LEAD_SECONDS = Number(process.env.LEAD_SECONDS ?? 40);
+
+async function main() {
+  const relay = await relaySink();
+  const database = await freshDatabase("brynth_bench_scheduled");
+  const env = {
+    DATABASE_URL: database.url,
+    DATABASE_POOL_SIZE: "20",
+    DATA_DIR: mkdtempSync(join(tmpdir(), "brynth-bench-scheduled-")),
+    APP_SECRET: "bench-secret-bench-secret-bench-secret",
+    NODE_ENV: "production",
+    LOG_LEVEL: "warn",
+    SMTP_RELAY_URL: `smtp://127.0.0.1:${relay.port}`,
+    EMAIL_DAILY_LIMIT: "10000000",
+    EMAIL_MONTHLY_LIMIT: "10000000",
+  };
+  const server = (seed: boolean) =>
+    startProcess(
+      process.execPath,
+      ["--import", "tsx", "bench/support/mail-send-server.ts"],
+      { ...env, SEED: seed ? "1" : "0" },
+      /ready (\S+)(?: (\S+) (\S+) (\S+))?/,
+    );
+  // One instance first (it migrates and seeds the database), then the second on the same database.
+  const a = await server(true);
+  const b = await server(false);
+  const [, base, key, inbox] = a.match;
+  const dueAt = new Date(Date.now() + LEAD_SECONDS * 1000);
+  dueAt.setMilliseconds(0);
+  const due = dueAt.getTime();
+
+  const arrivals = new Map<string, number[]>();
+  const subjects = Array.from({ length: DRAFTS }, (_, i) => `scheduled ${i}`);
+  for (const s of subjects) relay.arrival(s).then(() => arrivals.set(s, [...(arrivals.get(s) ?? []), Date.now()]));
+  let next = 0;
+  const created0 = performance.now();
+  await Promise.all(
+    Array.from({ length: 10 }, async () => {
+      while (next < DRAFTS) {
+        const subject = subjects[next++];
+        const r = await http(
+          "POST",
+          `${base}/api/v1/inboxes/${inbox}/drafts`,
+          JSON.stringify({ to: ["due@relay.example"], subject, text: `Due at ${dueAt.toISOString()}`, send_at: dueAt.toISOString() }),
+          { "content-type": "application/json", authorization: `Bearer ${key}` },
+        );
+        if (r.status !== 200) throw new Error(`create_draft failed: ${r.status} ${r.body}`);
+      }
+    }),
+  );
+  const createSeconds = (performance.now() - created0) / 1000;
+  if (Date.now() >= due) throw new Error(`creating ${DRAFTS} drafts took ${createSeconds.toFixed(1)} s, past the due time: raise LEAD_SECONDS`);
+  await relay.reach(DRAFTS, due - Date.now() + 60_000);
+  // Anything sent twice arrives within moments of the first copy.
+  await new Promise((r) => setTimeout(r, 3000));
+  const lateness = [...arrivals.values()].map((times) => (times[0] - due) / 1000);
+  const duplicates = subjects.reduce((n, s) => n + Math.max(0, relay.count(s) - 1), 0);
+  console.log(
+    JSON.stringify(
+      {
+        database: "postgres",
+        instances: 2,
+        drafts: DRAFTS,
+        create_draft_seconds: Number(createSeconds.toFixed(1)),
+        sent: arrivals.size,
+        missing: DRAFTS - arrivals.size,
+        duplicates,
+        all_sent_within_seconds: lateness.length ? Number(Math.max(...lateness).toFixed(2)) : null,
+        lateness_seconds: Object.fromEntries(
+          Object.entries(percentiles(lateness.map((s) => s * 1000))).map(([k, v]) => [
+            k.replace("_ms", "_s"),
+            v === null ? null : Number((v / 1000).toFixed(2)),
+          ]),
+        ),
+        targets: { all_sent_within_seconds: 10, p99_lateness_seconds: 2, duplicates: 0 },
+      },
+      null,
+      2,
+    ),
+  );
+  a.child.kill("SIGTERM");
+  b.child.kill("SIGTERM");
+  await relay.close();
+  await database.drop();
+  process.exit(0);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
