@@ -432,6 +432,21 @@ describe("bounces", () => {
     expect(await db.select().from(mailListEntries).where(eq(mailListEntries.id, entry.id))).toHaveLength(1);
   });
 
+  it("settles an unknown delivery as sent when a DSN for one of its recipients proves the relay took it", async () => {
+    answer = (m) => (m.to.includes("maybe-a@example.com") ? "drop" : null);
+    const out = await send({ to: ["maybe-a@example.com", "maybe-b@example.com"], subject: "Proof" });
+    await drainJobs();
+    answer = null;
+    expect((await message(out.message_id)).sendStatus).toBe("send_unknown");
+    await bounce(`${out.message_id}@brynth.localhost`, "maybe-b@example.com");
+    expect((await deliveries(out.message_id))[0]).toMatchObject({ status: "sent" });
+    expect(await message(out.message_id)).toMatchObject({
+      status: "sent",
+      sendStatus: "sent",
+      sendReason: expect.stringMatching(/^maybe-b@example\.com: bounced/),
+    });
+  });
+
   it("bounces the whole message when its only recipient bounces", async () => {
     const out = await send({ to: ["solo@example.com"], subject: "Solo" });
     await drainJobs();

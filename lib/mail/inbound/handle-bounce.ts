@@ -114,7 +114,8 @@ async function bounceDeliveries(tx: Executor, deliveries: MailDelivery[], failur
       .set({
         rejected,
         accepted: d.accepted.filter((a) => !mine.some((b) => b.recipient === a)),
-        status: all ? "bounced" : d.status,
+        // A DSN from beyond the relay proves the relay took the message: an unknown delivery was sent after all.
+        status: all ? "bounced" : d.status === "unknown" ? "sent" : d.status,
         lastError: all ? why(mine[0].failure) : d.lastError,
         updatedAt: sql`now()`,
       })

@@ -88,6 +88,17 @@ describe("reply_to_message", () => {
     expect(parsed.subject).toBe("Re: Quarterly numbers");
   });
 
+  it("replays an idempotencyKey (MCP) as the Idempotency-Key space shared with REST, and refuses another body", async () => {
+    const args = { inboxId: box.id, messageId: mail.message, text: "Once only.", idempotencyKey: "reply-once" };
+    const first = await call(replyToMessage, p.mcp, args);
+    const before = await sendWrites(p.project.id);
+    expect(await call(replyToMessage, p.rest, { inbox_id: box.id, message_id: mail.message, text: "Once only.", idempotency_key: "reply-once" })).toEqual(
+      first,
+    );
+    expect((await refusal(replyToMessage, p.mcp, { ...args, text: "Twice?" })).code).toBe("CONFLICT");
+    expect(await sendWrites(p.project.id)).toEqual(before);
+  });
+
   it("replyAll copies the original's to and cc, without this inbox's own address", async () => {
     const id = await receiveGroupMail(box);
     const out = await call(replyToMessage, p.mcp, { inboxId: box.id, messageId: id, replyAll: true, text: "Friday works." });
