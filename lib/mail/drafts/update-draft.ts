@@ -8,6 +8,7 @@ import { AppError } from "@/lib/errors";
 import { draftFiles } from "@/lib/mail/drafts/draft-view";
 import { assertEditable, findDraft } from "@/lib/mail/drafts/find-draft";
 import { attachToDraft } from "@/lib/mail/drafts/insert-draft";
+import { releaseDraftFiles } from "@/lib/mail/drafts/release-draft-files";
 import { scheduleDraft } from "@/lib/mail/drafts/schedule-draft";
 import { MAX_RECIPIENTS } from "@/lib/mail/outbound/limits";
 import { resolveSendAttachments } from "@/lib/mail/send/resolve-send-attachments";
@@ -80,6 +81,11 @@ export async function updateDraft(db: Executor, o: { actor: Actor; input: Update
     await db
       .delete(mailAttachments)
       .where(and(eq(mailAttachments.projectId, draft.projectId), eq(mailAttachments.draftId, draft.id), inArray(mailAttachments.id, removed)));
+    await releaseDraftFiles(
+      db,
+      draft.projectId,
+      current.filter((f) => removed.includes(f.id)).map((f) => f.blobKey),
+    );
   }
   const [updated] = await db
     .update(mailDrafts)

@@ -2,6 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
 import { approvalRequests } from "@/lib/db/schema/approvals";
+import { diskTrash } from "@/lib/db/schema/disk";
 import { mailAttachments, mailboxes, mailMessages } from "@/lib/db/schema/mail";
 import { mailDrafts } from "@/lib/db/schema/mail-send";
 import { newId } from "@/lib/ids";
@@ -355,6 +356,31 @@ describe("reply and forward drafts", () => {
     await drainJobs();
     const files = await db.select().from(mailAttachments).where(eq(mailAttachments.messageId, sent.message_id));
     expect(files.map((f) => f.blobKey)).toEqual([orig.blobKey]);
+  });
+});
+
+describe("draft files", () => {
+  it("deleting a draft or removing a file trashes its own blobs, never a forward's originals", async () => {
+    const db = await getDb();
+    const trashed = async (key: string) => (await db.select().from(diskTrash).where(eq(diskTrash.blobKey, key))).length;
+    const blobOf = async (id: string) => (await db.select().from(mailAttachments).where(eq(mailAttachments.id, id)))[0].blobKey;
+    const fx = await seedReceivedMail(p.project.id, a.id);
+    const d = await call(createDraft, p.mcp, {
+      inboxId: a.id,
+      forwardOf: fx.message,
+      attachments: [
+        { filename: "own.txt", contentType: "text/plain", content: b64("own bytes\n") },
+        { filename: "gone.txt", contentType: "text/plain", content: b64("removed bytes\n") },
+      ],
+    });
+    const byName = (n: string) => d.attachments.find((f: { filename: string }) => f.filename === n).attachment_id;
+    const [own, gone, kept] = [await blobOf(byName("own.txt")), await blobOf(byName("gone.txt")), await blobOf(byName("q3.csv"))];
+    await call(updateDraft, p.mcp, { inboxId: a.id, draftId: d.draft_id, removeAttachments: [byName("gone.txt")] });
+    expect(await trashed(gone)).toBe(1);
+    expect(await trashed(own)).toBe(0);
+    await call(deleteDraft, p.mcp, { inboxId: a.id, draftId: d.draft_id });
+    expect(await trashed(own)).toBe(1);
+    expect(await trashed(kept)).toBe(0);
   });
 });
 
