@@ -30,29 +30,49 @@ export interface CreateDraftInput extends Omit<DerivedSendInput, "headers"> {
 export async function createDraft(db: Executor, o: { actor: Actor; input: CreateDraftInput }): Promise<{ draft: MailDraft; replayed: boolean }> {
   const { actor, input } = o;
   const mailbox = await findMailbox(db, actor, input.inboxId);
-  if (input.clientId !== undefined) {
-    const [seen] = await db
-      .select()
-      .from(mailDrafts)
-      .where(and(eq(mailDrafts.projectId, actor.projectId), eq(mailDrafts.mailboxId, mailbox.id), eq(mailDrafts.clientId, input.clientId)));
-    if (seen) return { draft: seen, replayed: true };
-  }
+  const seen = () => (input.clientId === undefined ? Promise.resolve(undefined) : draftByClientId(db, actor.projectId, mailbox.id, input.clientId));
+  const before = await seen();
+  if (before) return { draft: before, replayed: true };
   const request = await draftSendRequest(db, actor, mailbox, input);
   const files = await resolveSendAttachments(db, actor, request.attachments, request.kept);
-  let draft = await insertDraft(db, {
-    actor,
-    mailbox,
-    request,
-    files,
-    sendAt: input.sendAt ? new Date(input.sendAt) : null,
-    clientId: input.clientId ?? null,
-  });
-  // insertDraft takes References from a reply's thread; a plain draft keeps the ones the caller gave.
-  if (request.kind === "new" && input.references?.length) {
-    [draft] = await db.update(mailDrafts).set({ references: input.references }).where(eq(mailDrafts.id, draft.id)).returning();
+  try {
+    // A savepoint: a concurrent create with the same clientId that commits first makes this insert a unique
+    // violation, and the call then returns that draft instead of failing.
+    const draft = await db.transaction(async (sp) => {
+      let row = await insertDraft(sp, {
+        actor,
+        mailbox,
+        request,
+        files,
+        sendAt: input.sendAt ? new Date(input.sendAt) : null,
+        clientId: input.clientId ?? null,
+      });
+      // insertDraft takes References from a reply's thread; a plain draft keeps the ones the caller gave.
+      if (request.kind === "new" && input.references?.length) {
+        [row] = await sp.update(mailDrafts).set({ references: input.references }).where(eq(mailDrafts.id, row.id)).returning();
+      }
+      await scheduleDraft(sp, row);
+      return row;
+    });
+    return { draft, replayed: false };
+  } catch (err) {
+    const raced = isUniqueViolation(err) ? await seen() : undefined;
+    if (raced) return { draft: raced, replayed: true };
+    throw err;
   }
-  await scheduleDraft(db, draft);
-  return { draft, replayed: false };
+}
+
+const isUniqueViolation = (err: unknown) => {
+  const e = err as { code?: string; cause?: { code?: string } };
+  return e.code === "23505" || e.cause?.code === "23505";
+};
+
+async function draftByClientId(db: Executor, projectId: string, mailboxId: string, clientId: string): Promise<MailDraft | undefined> {
+  const [row] = await db
+    .select()
+    .from(mailDrafts)
+    .where(and(eq(mailDrafts.projectId, projectId), eq(mailDrafts.mailboxId, mailboxId), eq(mailDrafts.clientId, clientId)));
+  return row;
 }
 
 /** The draft's content as a send: derived from the original for replies and forwards. */
