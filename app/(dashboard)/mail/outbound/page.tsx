@@ -9,7 +9,9 @@ import { Pagination } from "@/components/ui/pagination";
 import { Progress } from "@/components/ui/progress";
 import { AutoRefresh } from "@/components/mail/auto-refresh";
 import { MailTabs } from "@/components/mail/mail-tabs";
+import { deliveriesOf } from "@/components/mail/outbound-deliveries";
 import { OutboundTable } from "@/components/mail/outbound-table";
+import { ResolveUnknownButtons } from "@/components/mail/resolve-unknown-buttons";
 import { requireOwner } from "@/lib/auth/current-owner";
 import { getDb } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
@@ -19,11 +21,12 @@ import { relayFor } from "@/lib/mail/outbound/relay-config";
 import { quotaUsage } from "@/lib/mail/outbound/reserve-quota";
 import { projectAddress } from "@/lib/mail/project-address";
 import { cn } from "@/lib/utils";
+import { resolveUnknownAction } from "./actions";
 
 export const metadata: Metadata = { title: "Outbound mail" };
 
 type Search = Promise<{ status?: string; cursor?: string }>;
-const shownStatuses = ["queued", "sending", "sent", "failed", "bounced"] as const;
+const shownStatuses = ["queued", "sending", "sent", "failed", "bounced", "unknown"] as const;
 
 export default async function OutboundMailPage({ searchParams }: { searchParams: Search }) {
   const { actor } = await requireOwner();
@@ -46,12 +49,17 @@ export default async function OutboundMailPage({ searchParams }: { searchParams:
     return s.size ? `/mail/outbound?${s}` : "/mail/outbound";
   };
   const total = Object.values(counts).reduce((a, b) => a + b, 0);
+  const deliveries = await deliveriesOf(
+    db,
+    actor.projectId,
+    page.items.map((m) => m.id),
+  );
 
   return (
     <>
       <PageHeader
         title="Mailboxes"
-        description="Every message agents send with email_send, and what became of it."
+        description="Every message sent from the project's mailboxes, and what became of it for each recipient."
         actions={<AutoRefresh enabled={!params.cursor} />}
       >
         <MailTabs current="/mail/outbound" />
@@ -103,7 +111,8 @@ export default async function OutboundMailPage({ searchParams }: { searchParams:
               (status ?? "all") === s ? "border-primary font-medium text-foreground" : "border-transparent text-muted-foreground hover:text-foreground",
             )}
           >
-            {s} <span className="ml-1 text-xs tabular-nums text-muted-foreground">{s === "all" ? total : (counts[s] ?? 0)}</span>
+            {s === "unknown" ? "send unknown" : s}{" "}
+            <span className="ml-1 text-xs tabular-nums text-muted-foreground">{s === "all" ? total : (counts[s] ?? 0)}</span>
           </Link>
         ))}
       </nav>
@@ -131,6 +140,8 @@ export default async function OutboundMailPage({ searchParams }: { searchParams:
               agent: m.agent,
               createdAt: m.createdAt.toISOString(),
               sentAt: m.sentAt?.toISOString() ?? null,
+              deliveries: deliveries.get(m.id) ?? [],
+              resolve: m.status === "unknown" ? <ResolveUnknownButtons messageId={m.id} resolveAction={resolveUnknownAction} /> : undefined,
             }))}
           />
           <Pagination
