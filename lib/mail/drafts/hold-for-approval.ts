@@ -29,7 +29,14 @@ export async function holdForApproval(
   if (o.draft) {
     [draft] = await tx
       .update(mailDrafts)
-      .set({ sendStatus: "pending_approval", sendReason: null, version: sql`${mailDrafts.version} + 1`, updatedAt: sql`now()` })
+      // A scheduled draft now waits for the owner instead of its time: it leaves the `scheduled` list.
+      .set({
+        sendStatus: "pending_approval",
+        sendReason: null,
+        labels: sql`${mailDrafts.labels} - 'scheduled'`,
+        version: sql`${mailDrafts.version} + 1`,
+        updatedAt: sql`now()`,
+      })
       .where(and(eq(mailDrafts.projectId, o.draft.projectId), eq(mailDrafts.id, o.draft.id)))
       .returning();
   } else {

@@ -2,7 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Executor } from "@/lib/db/client";
 import { mailboxes } from "@/lib/db/schema/mail";
-import { mailDrafts } from "@/lib/db/schema/mail-send";
+import { mailDrafts, type MailDraft } from "@/lib/db/schema/mail-send";
 import { AppError } from "@/lib/errors";
 import { defineJobKind } from "@/lib/jobs/define-job-kind";
 import { draftAuthor, sendDraft } from "@/lib/mail/drafts/send-draft";
@@ -39,22 +39,28 @@ export async function sendScheduledDraft(
     .select()
     .from(mailboxes)
     .where(and(eq(mailboxes.projectId, o.projectId), eq(mailboxes.id, draft.mailboxId)));
+  if (!mailbox || mailbox.deletedAt) return fail(tx, draft, "its inbox was deleted.");
   try {
     // A savepoint: a refusal must leave no partial send behind, only the draft's `failed`.
     const outcome = await tx.transaction((sp) => sendDraft(sp, { actor: draftAuthor(draft), mailbox, draft, origin: "schedule" }));
     return "sent" in outcome ? "sent" : "held";
   } catch (err) {
     if (!(err instanceof AppError)) throw err;
-    await tx
-      .update(mailDrafts)
-      .set({
-        sendStatus: "failed",
-        sendReason: `The scheduled send was refused: ${err.message}`.slice(0, 1000),
-        labels: sql`${mailDrafts.labels} - 'scheduled'`,
-        version: sql`${mailDrafts.version} + 1`,
-        updatedAt: sql`now()`,
-      })
-      .where(and(eq(mailDrafts.projectId, draft.projectId), eq(mailDrafts.id, draft.id)));
-    return "failed";
+    return fail(tx, draft, err.message);
   }
+}
+
+/** The scheduled send did not happen: the draft says why, loses the `scheduled` label and gets a new version. */
+async function fail(tx: Executor, draft: MailDraft, why: string): Promise<"failed"> {
+  await tx
+    .update(mailDrafts)
+    .set({
+      sendStatus: "failed",
+      sendReason: `The scheduled send was refused: ${why}`.slice(0, 1000),
+      labels: sql`${mailDrafts.labels} - 'scheduled'`,
+      version: sql`${mailDrafts.version} + 1`,
+      updatedAt: sql`now()`,
+    })
+    .where(and(eq(mailDrafts.projectId, draft.projectId), eq(mailDrafts.id, draft.id)));
+  return "failed";
 }

@@ -289,8 +289,21 @@ describe("scheduled sends", () => {
     await drainJobs();
     const [row] = await db.select().from(mailDrafts).where(eq(mailDrafts.id, d.draft_id));
     expect(row.sendStatus).toBe("pending_approval");
+    expect(row.labels).not.toContain("scheduled");
     const [req] = await db.select().from(approvalRequests).where(eq(approvalRequests.id, row.approvalRequestId!));
     expect(req).toMatchObject({ status: "pending", action: "send_draft" });
+  });
+
+  it("a scheduled draft of an inbox deleted meanwhile fails instead of sending", async () => {
+    const box = await seedMailbox(p.project.id);
+    const d = await call(createDraft, p.mcp, { inboxId: box.id, to: [b.address], subject: "Orphan", text: "x", sendAt: hoursAhead(1) });
+    const db = await getDb();
+    await db.update(mailboxes).set({ deletedAt: new Date() }).where(eq(mailboxes.id, box.id));
+    await dueNow(d.draft_id);
+    await drainJobs();
+    const [row] = await db.select().from(mailDrafts).where(eq(mailDrafts.id, d.draft_id));
+    expect(row).toMatchObject({ sendStatus: "failed", sendReason: expect.stringContaining("inbox was deleted") });
+    expect(await db.select().from(mailMessages).where(eq(mailMessages.draftId, d.draft_id))).toHaveLength(0);
   });
 });
 
