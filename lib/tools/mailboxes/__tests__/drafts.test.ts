@@ -8,6 +8,7 @@ import { mailDrafts } from "@/lib/db/schema/mail-send";
 import { newId } from "@/lib/ids";
 import { drainJobs } from "@/lib/jobs/drain-jobs";
 import { settleDraftApproval } from "@/lib/mail/drafts/settle-draft-approval";
+import { decideAsOwner } from "@/lib/approvals/decide-as-owner";
 import { receiveMessage } from "@/lib/mail/inbound/receive-message";
 import { rawMail, seedMailbox, seedReceivedMail } from "@/lib/testing/mail-fixture";
 import { createDraft } from "@/lib/tools/mailboxes/create-draft";
@@ -422,5 +423,19 @@ describe("send_draft in approval mode", () => {
     // The request's settle has nothing left to do.
     expect(await settleDraftApproval(db, { ...req, status: "approved" })).toBe("none");
     expect(await db.select().from(mailMessages).where(eq(mailMessages.draftId, d.draft_id))).toHaveLength(0);
+  });
+
+  it("the owner's approval sends exactly the held draft, which is then gone", async () => {
+    const box = await seedMailbox(p.project.id);
+    const db = await getDb();
+    await db.update(mailboxes).set({ sendPolicy: "approval" }).where(eq(mailboxes.id, box.id));
+    const d = await call(createDraft, p.mcp, { inboxId: box.id, to: [b.address], subject: "Approved one", text: "as shown" });
+    expect((await refusal(sendDraft, p.mcp, { inboxId: box.id, draftId: d.draft_id })).code).toBe("approval_required");
+    const [row] = await db.select().from(mailDrafts).where(eq(mailDrafts.id, d.draft_id));
+    await db.transaction((tx) => decideAsOwner(tx, { actor: p.actor, requestId: row.approvalRequestId!, verdict: { outcome: "approve" } }));
+    expect(await db.select().from(mailDrafts).where(eq(mailDrafts.id, d.draft_id))).toHaveLength(0);
+    await drainJobs();
+    const [out] = await db.select().from(mailMessages).where(eq(mailMessages.draftId, d.draft_id));
+    expect(out).toMatchObject({ subject: "Approved one", sendStatus: "sent", mailboxId: box.id });
   });
 });
