@@ -49,7 +49,11 @@ export async function createDraft(db: Executor, o: { actor: Actor; input: Create
       });
       // insertDraft takes References from a reply's thread; a plain draft keeps the ones the caller gave.
       if (request.kind === "new" && input.references?.length) {
-        [row] = await sp.update(mailDrafts).set({ references: input.references }).where(eq(mailDrafts.id, row.id)).returning();
+        [row] = await sp
+          .update(mailDrafts)
+          .set({ references: input.references })
+          .where(and(eq(mailDrafts.projectId, row.projectId), eq(mailDrafts.id, row.id)))
+          .returning();
       }
       await scheduleDraft(sp, row);
       return row;

@@ -123,6 +123,11 @@ describe("drafts over MCP (camelCase in, snake_case out)", () => {
     expect(files.map((f) => f.name).sort()).toEqual(["one.txt", "three.txt"]);
   });
 
+  it("keeps the References a plain draft is given", async () => {
+    const d = await call(createDraft, p.mcp, { inboxId: a.id, subject: "Refs", references: ["one@x.test", "two@x.test"] });
+    expect(d).toMatchObject({ kind: "new", references: ["one@x.test", "two@x.test"], thread_id: null });
+  });
+
   it("replays a clientId: the same draft, written once", async () => {
     const args = { inboxId: a.id, to: [b.address], subject: "Once", clientId: "client-1" };
     const first = await call(createDraft, p.mcp, args);
