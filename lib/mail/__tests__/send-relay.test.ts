@@ -463,3 +463,85 @@ describe("bounces", () => {
     expect(entry.reason).toBe("bounced: 5.2.1");
   });
 });
+
+describe("complaints (ARF)", () => {
+  /** An RFC 5965 abuse report about one of our messages, through the listener as a feedback loop sends it. */
+  async function complain(rfcId: string, rcpt: string | null, feedbackType = "abuse") {
+    const arf = [
+      "From: Feedback Loop <fbl@isp.example>",
+      `To: ${box.address}`,
+      "Subject: Abuse report",
+      `Message-ID: <arf-${rfcId}-${feedbackType}>`,
+      "MIME-Version: 1.0",
+      'Content-Type: multipart/report; report-type=feedback-report; boundary="f1"',
+      "",
+      "--f1",
+      "Content-Type: text/plain",
+      "",
+      "This is an email abuse report.",
+      "--f1",
+      "Content-Type: message/feedback-report",
+      "",
+      `Feedback-Type: ${feedbackType}`,
+      "User-Agent: FBL/1.0",
+      "Version: 1",
+      `Original-Mail-From: <${box.address}>`,
+      ...(rcpt ? [`Original-Rcpt-To: <${rcpt}>`] : []),
+      "",
+      "--f1",
+      "Content-Type: text/rfc822-headers",
+      "",
+      `Message-ID: <${rfcId}>`,
+      `From: ${box.address}`,
+      "",
+      "--f1--",
+      "",
+    ].join("\r\n");
+    await sendTo(listener.port, { raw: arf, envelope: { from: "fbl@isp.example", to: [box.address] } });
+  }
+
+  it("labels the message complained, emits message.complained and blocks the complaining recipient", async () => {
+    const out = await send({ to: ["happy@example.com", "angry@example.com"], subject: "Offer" });
+    await drainJobs();
+    const rfcId = `${out.message_id}@brynth.localhost`;
+    await complain(rfcId, "Angry@example.com");
+    const db = await getDb();
+    expect((await message(out.message_id)).labels).toContain("complained");
+    const events = await db
+      .select()
+      .from(mailEvents)
+      .where(and(eq(mailEvents.messageId, out.message_id), eq(mailEvents.type, "message.complained")));
+    expect(events).toHaveLength(1);
+    expect(events[0].summary).toMatchObject({ to: ["angry@example.com"], subject: "Offer" });
+    const entries = await db.select().from(mailListEntries).where(eq(mailListEntries.mailboxId, box.id));
+    expect(entries.find((e) => e.entry === "angry@example.com")).toMatchObject({
+      direction: "send",
+      type: "block",
+      reason: "complained: abuse",
+      managed: true,
+    });
+    expect(entries.some((e) => e.entry === "happy@example.com")).toBe(false);
+    // A repeated report changes nothing.
+    await complain(rfcId, "angry@example.com");
+    expect(
+      await db
+        .select()
+        .from(mailEvents)
+        .where(and(eq(mailEvents.messageId, out.message_id), eq(mailEvents.type, "message.complained"))),
+    ).toHaveLength(1);
+    expect((await refusal(sendMessage, p.mcp, { inboxId: box.id, to: ["angry@example.com"], subject: "Again", text: "Hi" })).code).toBe("POLICY_DENIED");
+  });
+
+  it("takes a single recipient as the complainer when the report names nobody, and ignores not-spam reports", async () => {
+    const solo = await send({ to: ["quiet-one@example.com"], subject: "Solo" });
+    const other = await send({ to: ["pleased@example.com"], subject: "Fine" });
+    await drainJobs();
+    await complain(`${solo.message_id}@brynth.localhost`, null);
+    await complain(`${other.message_id}@brynth.localhost`, "pleased@example.com", "not-spam");
+    const db = await getDb();
+    const entries = await db.select().from(mailListEntries).where(eq(mailListEntries.mailboxId, box.id));
+    expect(entries.find((e) => e.entry === "quiet-one@example.com")).toMatchObject({ managed: true });
+    expect(entries.some((e) => e.entry === "pleased@example.com")).toBe(false);
+    expect((await message(other.message_id)).labels).not.toContain("complained");
+  });
+});

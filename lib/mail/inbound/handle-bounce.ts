@@ -1,13 +1,12 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Executor } from "@/lib/db/client";
-import { mailListEntries, mailMessages } from "@/lib/db/schema/mail";
+import { mailMessages } from "@/lib/db/schema/mail";
 import { mailDeliveries, type MailDelivery } from "@/lib/db/schema/mail-send";
 import { emitEvent } from "@/lib/events/emit-event";
-import { newId } from "@/lib/ids";
 import { recordSystemAct } from "@/lib/ledger/record-system-act";
 import { emitMailEvent } from "@/lib/mail/events/emit-mail-event";
 import { isFailure, type DsnReport } from "@/lib/mail/inbound/parse-dsn";
-import { inList } from "@/lib/mail/lists/list-entry-statements";
+import { blockManaged } from "@/lib/mail/lists/block-managed";
 import { settleMessage } from "@/lib/mail/outbound/settle-message";
 
 type Failure = DsnReport["recipients"][number];
@@ -65,7 +64,14 @@ export async function handleBounce(tx: Executor, opts: { projectId: string; repo
     const bounced = deliveries.length > 0 ? await bounceDeliveries(tx, deliveries, failures) : await bounceLegacy(tx, opts.projectId, m, failures);
     if (bounced.length === 0) continue;
     await settleMessage(tx, { projectId: opts.projectId, messageId: m.id });
-    for (const b of bounced) await blockBounced(tx, { projectId: opts.projectId, mailboxId: m.mailboxId, address: b.recipient, failure: b.failure });
+    for (const b of bounced) {
+      await blockManaged(tx, {
+        projectId: opts.projectId,
+        mailboxId: m.mailboxId,
+        address: b.recipient,
+        reason: `bounced: ${statusOf(b.failure) ?? "failed"}`,
+      });
+    }
     await emitMailEvent(tx, {
       projectId: opts.projectId,
       mailboxId: m.mailboxId,
@@ -134,24 +140,4 @@ async function bounceLegacy(tx: Executor, projectId: string, m: Sent, failures: 
     .where(and(eq(mailMessages.projectId, projectId), eq(mailMessages.id, m.id), sql`${mailMessages.status} <> 'bounced'`))
     .returning({ id: mailMessages.id });
   return done ? [{ recipient: (m.to[0] ?? "").toLowerCase(), failure }] : [];
-}
-
-/**
- * The bounced address on the sending mailbox's send block list, managed (delete_list_entry refuses it). An entry
- * the agent had made already becomes managed, with the bounce as its reason.
- */
-async function blockBounced(tx: Executor, o: { projectId: string; mailboxId: string; address: string; failure: Failure }) {
-  if (!o.address.includes("@")) return;
-  const reason = `bounced: ${statusOf(o.failure) ?? "failed"}`;
-  const list = { projectId: o.projectId, mailboxId: o.mailboxId, direction: "send" as const, type: "block" as const };
-  const [made] = await tx
-    .insert(mailListEntries)
-    .values({ id: newId("mle"), ...list, entry: o.address, entryType: "email", reason, managed: true })
-    .onConflictDoNothing()
-    .returning({ id: mailListEntries.id });
-  if (made) return;
-  await tx
-    .update(mailListEntries)
-    .set({ managed: true, reason })
-    .where(and(inList(list), eq(mailListEntries.entry, o.address)));
 }

@@ -7,6 +7,7 @@ import { attachmentNames } from "@/lib/mail/inbound/attachment-names";
 import { authenticateMessage, localVerdicts } from "@/lib/mail/inbound/authenticate-message";
 import { commitInbound } from "@/lib/mail/inbound/commit-batcher";
 import { defaultMailResolver, type MailDnsResolver } from "@/lib/mail/inbound/dns-resolver";
+import { parseComplaint } from "@/lib/mail/inbound/parse-complaint";
 import { parseDsn } from "@/lib/mail/inbound/parse-dsn";
 import { parseMessage, type ParsedMessage } from "@/lib/mail/inbound/parse-message";
 import { prepareInbound, writeInbound, type StoredBlob } from "@/lib/mail/inbound/store-inbound";
@@ -35,8 +36,9 @@ export async function receiveMessage(raw: Buffer, envelope: InboundEnvelope, opt
       ? Promise.resolve(localVerdicts())
       : authenticateMessage(raw, { ...envelope.remote, sender: envelope.mailFrom, resolver: opts.resolver ?? defaultMailResolver() });
   const dsn = parseDsn(raw, parsed);
+  const complaint = dsn ? null : parseComplaint(raw, parsed);
   // CPU only, like parsing: done while authentication waits on DNS, and outside the commit.
-  const extracted = extractReply(parsed, { keepWhole: parsed.autoSubmitted || dsn !== null });
+  const extracted = extractReply(parsed, { keepWhole: parsed.autoSubmitted || dsn !== null || complaint !== null });
   const trustedRelay = envelope.remote !== "local" && isTrustedRelay(envelope.remote.ip);
   const names = attachmentNames(parsed.attachments.map((a) => a.filename));
   const byProject = new Map<string, Mailbox[]>();
@@ -56,7 +58,7 @@ export async function receiveMessage(raw: Buffer, envelope: InboundEnvelope, opt
       ...(await commitInbound(async (tx) => {
         const out = [];
         for (const [i, mailbox] of mailboxes.entries()) {
-          out.push(await writeInbound(tx, { mailbox, parsed, auth, size: raw.byteLength, dsn, extracted, trustedRelay, ...files }, ready[i]));
+          out.push(await writeInbound(tx, { mailbox, parsed, auth, size: raw.byteLength, dsn, complaint, extracted, trustedRelay, ...files }, ready[i]));
         }
         return out;
       })),

@@ -13,6 +13,8 @@ import { findRelated, type Related } from "@/lib/mail/inbound/find-related";
 import { handleBounce } from "@/lib/mail/inbound/handle-bounce";
 import { inboundContext, type InboundContext } from "@/lib/mail/inbound/inbound-context";
 import type { DsnReport } from "@/lib/mail/inbound/parse-dsn";
+import { handleComplaint } from "@/lib/mail/inbound/handle-complaint";
+import type { ComplaintReport } from "@/lib/mail/inbound/parse-complaint";
 import type { ParsedMessage } from "@/lib/mail/inbound/parse-message";
 import { receivedPayload } from "@/lib/mail/inbound/received-payload";
 import { type InboundMessageRow, insertMessage, insertThread } from "@/lib/mail/inbound/statements";
@@ -36,6 +38,8 @@ export interface InboundCopy {
   size: number;
   attachments: StoredBlob[];
   dsn: DsnReport | null;
+  /** A spam complaint (ARF) about our mail. */
+  complaint: ComplaintReport | null;
   /** The reply without its quoted history, and the preview (computed before the transaction). */
   extracted: ExtractedReply;
   /** The SMTP client is one of TRUSTED_RELAYS: its spam verdict counts. */
@@ -76,7 +80,7 @@ export async function prepareInbound(db: Executor, copy: Pick<InboundCopy, "mail
 
 /**
  * One received message in one mailbox, in the caller's transaction: thread, message, attachments, then what it
- * means — a bounce of ours (`email.bounced`), or `email.received` when the mailbox is the project address with an
+ * means — a bounce of ours (`email.bounced`), a complaint about ours (`message.complained`), or `email.received` when the mailbox is the project address with an
  * email source — and its ledger entry. A redelivery of a Message-ID already stored here is skipped. Ids are made
  * up front so the event can name the message without a second write. Independent statements are issued together
  * (`together`): on PostgreSQL they share the connection's round trips, two instead of six; PGlite runs them in turn.
@@ -108,9 +112,16 @@ export async function writeInbound(
     category,
   };
 
-  const bounce = c.dsn ? await handleBounce(tx, { projectId, report: c.dsn, dsnMessageId: message.id }) : "not-ours";
-  if (bounce !== "not-ours") message.eventId = bounce;
-  const emit = bounce === "not-ours" && context.source && category !== "blocked" && related.repliedTo?.replyToInbox !== false;
+  // A report about our own mail (a bounce, a complaint) is not new mail: it makes no email.received.
+  const report = c.dsn
+    ? await handleBounce(tx, { projectId, report: c.dsn, dsnMessageId: message.id })
+    : c.complaint
+      ? (await handleComplaint(tx, { projectId, report: c.complaint, reportMessageId: message.id })) === "handled"
+        ? null
+        : "not-ours"
+      : "not-ours";
+  if (report !== "not-ours") message.eventId = report;
+  const emit = report === "not-ours" && context.source && category !== "blocked" && related.repliedTo?.replyToInbox !== false;
   await together([
     () =>
       related.threadId
@@ -207,7 +218,7 @@ function inboundRow(
     rawBlobKey: c.rawKey,
     headers: Object.fromEntries(Object.entries(parsed.headers).map(([k, v]) => [k, noNul(v)])),
     authentication: c.auth,
-    autoSubmitted: parsed.autoSubmitted || c.dsn !== null,
+    autoSubmitted: parsed.autoSubmitted || c.dsn !== null || c.complaint !== null,
     blocked: o.category === "blocked",
     parseError: parsed.parseError,
     labels: inboundLabels(o.category),
