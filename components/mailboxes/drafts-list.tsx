@@ -24,13 +24,13 @@ export function DraftsList({ rows, current }: { rows: DraftListRow[]; current: s
     <ul aria-label="Drafts" className="divide-y">
       {rows.map((d) => (
         <li key={d.id} data-draft-id={d.id} aria-current={d.id === current ? "true" : undefined}>
-          <Link href={d.href} className={cn("grid gap-1 px-3 py-2 text-sm hover:bg-muted/50", d.id === current && "bg-muted")}>
+          <Link href={d.href} className={cn("grid min-w-0 grid-cols-1 gap-1 px-3 py-2 text-sm hover:bg-muted/50", d.id === current && "bg-muted")}>
             <div className="flex items-center justify-between gap-2">
-              <span className="truncate font-medium">{d.subject || "(no subject)"}</span>
+              <span className="min-w-0 truncate font-medium">{d.subject || "(no subject)"}</span>
               <DraftStatusBadge status={d.status} />
             </div>
             <div className="flex items-center justify-between gap-2 text-xs text-muted-foreground">
-              <span className="truncate">
+              <span className="min-w-0 truncate">
                 {d.mailbox} → {d.recipients.join(", ") || "no recipients yet"}
               </span>
               <span className="flex shrink-0 items-center gap-1">

@@ -93,7 +93,7 @@ export default async function DraftsPage({ searchParams }: { searchParams: Searc
         ))}
       </nav>
       <div className="grid gap-4 lg:grid-cols-[minmax(20rem,26rem)_1fr]">
-        <section aria-label="Draft list" className="grid content-start gap-2">
+        <section aria-label="Draft list" className="grid min-w-0 grid-cols-1 content-start gap-2">
           <div className="rounded-lg border">
             {drafts.length === 0 ? (
               <EmptyState
