@@ -12,6 +12,8 @@ import { mailboxes, mailMessages } from "@/lib/db/schema/mail";
 import { mailDrafts } from "@/lib/db/schema/mail-send";
 import { AppError } from "@/lib/errors";
 import { drainJobs } from "@/lib/jobs/drain-jobs";
+import { mailHtmlUrl } from "@/lib/mail/http/mail-html-url";
+import { serveMailHtml } from "@/lib/mail/http/serve-mail-html";
 import { ownerDraftHash } from "@/lib/mail/drafts/owner-draft-hash";
 import { countDraftsAwaitingApproval, ownerGetDraft, ownerListDrafts } from "@/lib/mail/drafts/owner-list-drafts";
 import { setSendPolicy } from "@/lib/mail/mailboxes/set-send-policy";
@@ -251,5 +253,22 @@ describe("drafts", () => {
     expect(await draftsOf(from.id)).toEqual([]);
     expect((await entries("update.draft")).length).toBeGreaterThanOrEqual(2);
     expect(await entries("delete.draft")).toContainEqual({ subject: other.data.draftId, actorType: "owner" });
+  });
+
+  it("frames a draft's HTML from /mail-html like a message's: sanitised, sandboxed, this project's draft only", async () => {
+    const from = await seedMailbox(p.project.id);
+    const saved = await act(ctx, composeDraftDef, { ...compose(from.id), sendAt: null });
+    if (!saved.ok) throw new Error(saved.error);
+    const db = await getDb();
+    await db.update(mailDrafts).set({ html: "<p>Hello <b>owner</b></p><script>window.__pwned = 1</script>" }).where(eq(mailDrafts.id, saved.data.draftId));
+    const expires = new Date(Date.now() + 60_000);
+    const res = await serveMailHtml(new Request(mailHtmlUrl(p.project.id, saved.data.draftId, expires)));
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-security-policy")).toMatch(/^sandbox /);
+    const body = await res.text();
+    expect(body).toContain("<b>owner</b>");
+    expect(body).not.toContain("<script");
+    const other = await projectWithKey("Another owner project");
+    expect((await serveMailHtml(new Request(mailHtmlUrl(other.project.id, saved.data.draftId, expires)))).status).toBe(410);
   });
 });
