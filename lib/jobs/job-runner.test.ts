@@ -3,6 +3,7 @@ import { eq, inArray, sql } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
 import { jobs } from "@/lib/db/schema/jobs";
 import { mailMessages } from "@/lib/db/schema/mail";
+import { mailDeliveries } from "@/lib/db/schema/mail-send";
 import { newId } from "@/lib/ids";
 import { backoffMs, scheduledDelayMs } from "@/lib/jobs/backoff";
 import { claimJobs, reclaimExpiredJobs } from "@/lib/jobs/claim-jobs";
@@ -103,7 +104,17 @@ describe("job runner", () => {
     // runner@… is the project's own address (delivered locally); nobody-here@… does not exist (fails for good).
     const status = (id: string) => rows.find((r) => r.id === id)!.status;
     expect([status(ids[0]), status(ids[1])]).toEqual(["sent", "failed"]);
-    const done = await db.select().from(jobs).where(sql`${jobs.dedupeKey} in ${ids}`);
+    // Delivery jobs are keyed by their delivery (one per message here).
+    const routes = await db.select({ id: mailDeliveries.id }).from(mailDeliveries).where(inArray(mailDeliveries.messageId, ids));
+    const done = await db
+      .select()
+      .from(jobs)
+      .where(
+        inArray(
+          jobs.dedupeKey,
+          routes.map((r) => r.id),
+        ),
+      );
     expect(done.map((j) => j.status).sort()).toEqual(["done", "failed"]);
     expect(done.every((j) => j.finishedAt)).toBe(true);
     await runner.stop();

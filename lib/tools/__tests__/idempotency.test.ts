@@ -11,7 +11,7 @@ import { newId } from "@/lib/ids";
 import { startApiServer } from "@/lib/testing/api-server";
 import { seedMailbox } from "@/lib/testing/mail-fixture";
 import { connectMcp } from "@/lib/testing/mcp-client";
-import { seedProject } from "@/lib/testing/seed";
+import { seedKey, seedProject } from "@/lib/testing/seed";
 
 /**
  * Mailbox spec: "Sending tools accept idempotencyKey, sharing the same key space as REST's Idempotency-Key". Over real
@@ -39,10 +39,10 @@ afterAll(async () => {
 
 const body = (text: string) => ({ to: [to.address], subject: "Once", text });
 
-function viaRest(key: string | null, args: Record<string, unknown>, path = `/inboxes/${from.id}/messages/send`) {
-  return fetch(`${server.url}/api/v1${path}`, {
+function viaRest(key: string | null, args: Record<string, unknown>, secret = seeded.secret) {
+  return fetch(`${server.url}/api/v1/inboxes/${from.id}/messages/send`, {
     method: "POST",
-    headers: { "content-type": "application/json", authorization: `Bearer ${seeded.secret}`, ...(key ? { "idempotency-key": key } : {}) },
+    headers: { "content-type": "application/json", authorization: `Bearer ${secret}`, ...(key ? { "idempotency-key": key } : {}) },
     body: JSON.stringify(args),
   });
 }
@@ -103,6 +103,16 @@ describe("idempotency keys", () => {
     expect(JSON.parse(overMcp.text)).toMatchObject({ code: "CONFLICT", fix: expect.stringContaining("new idempotencyKey") });
     expect((await sentWith("k-body")).tool).toBe("send_message");
     expect(await messagesTo("Once")).toHaveLength(1);
+  });
+
+  it("keeps each API key's idempotency keys to itself: another key of the project with the same key and body sends anew", async () => {
+    const args = { ...body("per credential"), subject: "Mine" };
+    const first = await (await viaRest("shared-k", args)).json();
+    const other = await seedKey(seeded.project.id, ["message_send"], "second agent");
+    const second = await (await viaRest("shared-k", args, other.secret)).json();
+    expect(second.message_id).not.toBe(first.message_id);
+    expect(await messagesTo("Mine")).toHaveLength(2);
+    expect((await (await viaRest("shared-k", args)).json()).message_id).toBe(first.message_id);
   });
 
   it("refuses an Idempotency-Key header that differs from the body's idempotency_key, naming the field", async () => {

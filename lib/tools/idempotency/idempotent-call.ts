@@ -9,7 +9,7 @@ import { claimKey, completeKey, storedKey } from "@/lib/tools/idempotency/statem
 export type StoredAnswer = { text: string } | { error: AppError };
 
 /**
- * Mailbox spec `idempotencyKey` (REST `Idempotency-Key`, the same key space): inside the call's transaction, before
+ * Mailbox spec `idempotencyKey` (REST `Idempotency-Key`, the same key space for one credential): inside the call's transaction, before
  * the handler runs. A fresh key is claimed and the call goes on (`null`); a key a finished call holds gives that
  * call's answer for the same arguments, and CONFLICT for different ones (or another tool). The claim and the answer
  * commit with the call, so a call that failed leaves the key free for its retry.
@@ -20,9 +20,9 @@ export async function claimIdempotencyKey(
 ): Promise<StoredAnswer | null> {
   const { idempotencyKey: _key, ...rest } = o.input;
   const hash = sha256Hex(`${o.tool}\n${stableJson(rest)}`);
-  const claimed = await claimKey(tx, o.actor.projectId, o.key, hash, o.tool, o.actor.keyId);
+  const claimed = await claimKey(tx, o.actor.projectId, principalOf(o.actor), o.key, hash, o.tool, o.actor.keyId);
   if (claimed.length > 0) return null;
-  const [row] = await storedKey(tx, o.actor.projectId, o.key);
+  const [row] = await storedKey(tx, o.actor.projectId, principalOf(o.actor), o.key);
   if (!row) throw new Error("idempotency key vanished between claim and read");
   if (row.requestHash !== hash) {
     const other = row.tool === o.tool ? "different arguments" : `another tool (${row.tool})`;
@@ -40,7 +40,13 @@ export async function claimIdempotencyKey(
 export async function completeIdempotencyKey(tx: Executor, o: { actor: Actor; key: string; answer: StoredAnswer }): Promise<void> {
   const { status, text } =
     "error" in o.answer
-      ? { status: o.answer.error.status, text: JSON.stringify({ code: o.answer.error.code, message: o.answer.error.message, fix: o.answer.error.fix, details: o.answer.error.details }) }
+      ? {
+          status: o.answer.error.status,
+          text: JSON.stringify({ code: o.answer.error.code, message: o.answer.error.message, fix: o.answer.error.fix, details: o.answer.error.details }),
+        }
       : { status: 200, text: o.answer.text };
-  await completeKey(tx, o.actor.projectId, o.key, status, text);
+  await completeKey(tx, o.actor.projectId, principalOf(o.actor), o.key, status, text);
 }
+
+/** Whose keys these are: the API key (over MCP and REST alike), or the owner. Another key never sees them. */
+const principalOf = (actor: Actor) => (actor.keyId ? `key:${actor.keyId}` : `${actor.type}:${actor.id ?? ""}`);

@@ -22,9 +22,8 @@ export const sendDraft = defineTool({
   annotations: { ...mailboxCreate, title: "Send a draft" },
   rest: { method: "POST", path: "/inboxes/{inbox_id}/drafts/{draft_id}/send" },
   idempotencyKey: true,
-  // No example: the contract test runs an example twice (MCP, then REST) and a draft is sent once. With an
-  // idempotencyKey the second call would replay, but keys are per project, so the restricted-key check would get
-  // that replay too instead of NOT_FOUND. drafts.test.ts covers send_draft over both transports.
+  // The contract test runs the example twice (MCP, then REST): a draft sends once, and the key replays the first.
+  example: { inboxId: "{{inbox}}", draftId: "{{draft}}", idempotencyKey: "contract-send-draft" },
   handler: async (ctx, input) => {
     const outcome = await sendDraftNow(ctx.db, {
       actor: ctx.actor,
