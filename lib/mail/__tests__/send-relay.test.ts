@@ -252,6 +252,11 @@ describe("honest delivery states", () => {
     expect(row).toMatchObject({ status: "failed", sendStatus: "failed", attempts: 1 });
     expect(row.sendReason).toContain("refused@example.com");
     expect(row.sendReason).toContain("Message refused");
+    const rejected = await (await getDb())
+      .select()
+      .from(mailEvents)
+      .where(and(eq(mailEvents.messageId, out.message_id), eq(mailEvents.type, "message.rejected")));
+    expect(rejected).toHaveLength(1);
     await dueNow(out.message_id);
     await drainJobs();
     expect(bodiesOf(out.message_id)).toHaveLength(1);

@@ -95,7 +95,20 @@ function emitSent(tx: Executor, m: MailMessage) {
   });
 }
 
+/**
+ * A message no recipient got: `message.rejected` in the mailbox's outbox (the relay or local delivery refused it, or
+ * its attempts ran out), and for email_send's messages `email.failed` in the project inbox, as before.
+ */
 async function emitFailed(tx: Executor, m: MailMessage, error: string) {
+  await emitMailEvent(tx, {
+    projectId: m.projectId,
+    mailboxId: m.mailboxId,
+    type: "message.rejected",
+    messageId: m.id,
+    threadId: m.threadId,
+    draftId: m.draftId,
+    summary: summaryOf(m),
+  });
   let eventId: string | null = null;
   if (m.batchId) {
     const event = await emitEvent(tx, {
