@@ -128,6 +128,13 @@ test("an agent's send waits in Drafts for approval, the relay gets exactly what 
   expect(head.match(/^Subject:/gim)).toHaveLength(1);
   await drafts.expectNavCount(before + 1);
 
+  // Outbound shows the message with its relay delivery: all three envelope recipients, accepted.
+  await mail.open("Outbound mail");
+  const row = mail.outboundRow(to, subject);
+  const relay = row.getByRole("list", { name: "Deliveries" }).getByRole("listitem").filter({ hasText: "Relay" });
+  await expect(relay).toContainText(bcc);
+  await expect(relay).toContainText("sent");
+
   // The other one is rejected with a comment: it moves to Failed and says why.
   await drafts.open();
   const second = await drafts.openDraft(`Discount ${id}`, rejected.draftId);
