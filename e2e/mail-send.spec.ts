@@ -174,6 +174,7 @@ test("compose refuses a display-name recipient as it is typed, then sends with a
   await toField.press("Enter");
   await expect(dialog.getByRole("list", { name: "To recipients" })).toContainText(target);
   await expect(dialog.getByText("is not a plain address")).toHaveCount(0);
+  await expect(dialog.getByRole("alert")).toHaveCount(0);
   const subject = `Hello from the owner ${id}`;
   await dialog.getByLabel("Subject").fill(subject);
   await dialog.getByLabel("Message", { exact: true }).fill(`A note ${id}.`);

@@ -32,6 +32,7 @@ export type ComposeActions = UploadActions & {
 /** What the form starts with: a reply's recipients and `Re:` subject, a forward's `Fwd:` subject. */
 export type ComposePrefill = { messageId?: string; to?: string[]; cc?: string[]; subject?: string };
 
+const FIX_RECIPIENT = "Fix the recipient marked in red first.";
 const TITLES: Record<ComposeMode, string> = { new: "New message", reply: "Reply", reply_all: "Reply all", forward: "Forward" };
 const ICONS = { new: PenSquare, reply: Reply, reply_all: ReplyAll, forward: Forward };
 
@@ -71,6 +72,15 @@ export function ComposeDialog({
   const [errors, setErrors] = React.useState<Record<string, string>>({});
   const [pending, startTransition] = React.useTransition();
   const Icon = ICONS[mode];
+  // The "fix the recipient" notice goes as soon as no recipient field holds a bad address any more.
+  React.useEffect(() => {
+    if (Object.values(typing).some(Boolean)) return;
+    setErrors((e) => {
+      if (e.form !== FIX_RECIPIENT) return e;
+      const { form: _, ...rest } = e;
+      return rest;
+    });
+  }, [typing]);
 
   function reset() {
     setTo(prefill.to ?? []);
@@ -86,7 +96,7 @@ export function ComposeDialog({
   }
 
   function submit(kind: "send" | "draft" | "schedule") {
-    if (Object.values(typing).some(Boolean)) return void setErrors({ form: "Fix the recipient marked in red first." });
+    if (Object.values(typing).some(Boolean)) return void setErrors({ form: FIX_RECIPIENT });
     if (files.some((f) => f.state === "uploading")) return void setErrors({ form: "Wait for the attachments to finish uploading." });
     if (files.some((f) => f.state === "failed")) return void setErrors({ form: "Remove the attachments that failed to upload." });
     if (kind === "schedule" && !sendAt) return void setErrors({ sendAt: "Pick when to send it." });
