@@ -7,7 +7,7 @@ import { MailTabs } from "@/components/mail/mail-tabs";
 import { MailLive } from "@/components/mailboxes/mail-live";
 import { MailboxesTable } from "@/components/mailboxes/mailboxes-table";
 import { NewMailboxDialog } from "@/components/mailboxes/new-mailbox-dialog";
-import { unreadCounts } from "@/components/mailboxes/owner-mail-reads";
+import { lastActivity, unreadCounts } from "@/components/mailboxes/owner-mail-reads";
 import { decodeCursor, encodeCursor } from "@/components/mailboxes/page-cursor";
 import { requireOwner } from "@/lib/auth/current-owner";
 import { getDb } from "@/lib/db/client";
@@ -30,11 +30,8 @@ export default async function MailboxesPage({ searchParams }: { searchParams: Se
     listDomains(db, { projectId: actor.projectId }),
   ]);
   const page = rows.slice(0, PAGE);
-  const unread = await unreadCounts(
-    db,
-    actor.projectId,
-    page.map((m) => m.id),
-  );
+  const ids = page.map((m) => m.id);
+  const [unread, activity] = await Promise.all([unreadCounts(db, actor.projectId, ids), lastActivity(db, actor.projectId, ids)]);
   const next = rows.length > PAGE ? encodeCursor({ at: page[page.length - 1].pageAt, id: page[page.length - 1].id }) : null;
   const dialog = <NewMailboxDialog domains={domains.filter((d) => d.verified).map((d) => d.domain)} createAction={createMailboxAction} />;
 
@@ -71,7 +68,7 @@ export default async function MailboxesPage({ searchParams }: { searchParams: Se
               sendPolicy: m.sendPolicy,
               isDefault: m.isDefault,
               unread: unread.get(m.id) ?? 0,
-              lastActivityAt: m.lastActivityAt?.toISOString() ?? null,
+              lastActivityAt: activity.get(m.id)?.toISOString() ?? null,
             }))}
           />
           <Pagination

@@ -76,8 +76,6 @@ export const mailboxes = pgTable(
     sendPolicy: text("send_policy").$type<(typeof sendPolicies)[number]>().notNull().default("direct"),
     /** The key that created it over create_inbox; null for the owner's and the project address. */
     createdByKey: text("created_by_key"),
-    /** The newest message in or out, for the Mailboxes screen. */
-    lastActivityAt: ts("last_activity_at"),
     deletedAt: ts("deleted_at"),
     ...timestamps,
   },

@@ -5,6 +5,7 @@ import { eq } from "drizzle-orm";
 import { onMailEvents, type MailEventChange } from "@/lib/mail/events/mail-events-channel";
 import { startSmtpListener, type SmtpListener } from "@/lib/mail/inbound/smtp-listener";
 import { queueMessages } from "@/lib/mail/outbound/queue-message";
+import { lastActivity } from "@/components/mailboxes/owner-mail-reads";
 import { seedProject } from "@/lib/testing/seed";
 import { fakeResolver, sendTo, waitFor } from "@/lib/mail/__tests__/helpers";
 import { addMailbox, mailEventsOf, messageByRfc, messagesOf, threadOf } from "@/lib/mail/__tests__/mail-store-helpers";
@@ -252,8 +253,7 @@ describe("extraction, labels, summary and events", () => {
     expect(t.lastMessageAt).toEqual(second.msgAt);
     expect(t.lastReceivedAt).toEqual(second.msgAt);
     expect(t.visibleAt).toEqual(second.msgAt);
-    const [box] = await (await getDb()).select().from(mailboxes).where(eq(mailboxes.id, mb.id));
-    expect(box.lastActivityAt).toEqual(second.msgAt);
+    expect((await lastActivity(await getDb(), seeded.project.id, [mb.id])).get(mb.id)).toEqual(second.msgAt);
   });
 
   it("gives email_send rows the sent label, send_status, msg_at, preview and a thread summary", async () => {
@@ -303,8 +303,7 @@ describe("extraction, labels, summary and events", () => {
     );
     const held = (await messagesOf(mb.id)).find((m) => m.id === pending[0].id)!;
     expect(held).toMatchObject({ labels: ["pending_approval"], sendStatus: "pending_approval" });
-    const [box] = await db.select().from(mailboxes).where(eq(mailboxes.id, mb.id));
-    expect(box.lastActivityAt).toEqual(held.msgAt);
+    expect((await lastActivity(db, seeded.project.id, [mb.id])).get(mb.id)).toEqual(held.msgAt);
   });
 
   it("writes one message.received outbox row per message, with a summary and no body, and tells listeners after commit", async () => {

@@ -54,11 +54,6 @@ export const addToThread = statement<{ id: string }, AddToThreadParams>(`
   where project_id = $1 and id = $2
   returning id`);
 
-/** The mailbox's newest activity (the Mailboxes screen), moved forward only. */
-export const touchMailbox = statement<never, [projectId: string, mailboxId: string, at: string]>(`
-  update mailboxes set last_activity_at = $3::timestamptz
-  where project_id = $1 and id = $2 and (last_activity_at is null or last_activity_at < $3::timestamptz)`);
-
 /**
  * An INSERT of one row into `table`, its columns `keys`, rendered once from the schema: drizzle's builder walks
  * every column of a 48-column row on each call (some 0.5 ms of CPU a message). Values go to the driver as drizzle

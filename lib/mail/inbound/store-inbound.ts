@@ -19,7 +19,7 @@ import type { ParsedMessage } from "@/lib/mail/inbound/parse-message";
 import { receivedPayload } from "@/lib/mail/inbound/received-payload";
 import { type InboundMessageRow, insertMessage, insertThread } from "@/lib/mail/inbound/statements";
 import { together } from "@/lib/db/together";
-import { addToThreadSummary, newThreadSummary, type SummaryMessage, touchMailboxActivity } from "@/lib/mail/inbound/thread-summary";
+import { addToThreadSummary, newThreadSummary, type SummaryMessage } from "@/lib/mail/inbound/thread-summary";
 
 export interface StoredBlob {
   name: string;
@@ -127,7 +127,6 @@ export async function writeInbound(
       related.threadId
         ? addToThreadSummary(tx, { projectId, threadId, message: summary })
         : insertThread(tx, { id: threadId, projectId, mailboxId: mailbox.id, subject, baseSubject: baseSubject(subject), ...newThreadSummary(summary) }),
-    () => touchMailboxActivity(tx, { projectId, mailboxId: mailbox.id, at: now }),
     !!emit &&
       (async () => {
         const payload = { ...receivedPayload(message, mailbox.address, c.attachments), reply_to: related.repliedTo?.id ?? null };

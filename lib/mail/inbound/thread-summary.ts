@@ -1,6 +1,6 @@
 import type { Executor } from "@/lib/db/client";
 import type { MailThread } from "@/lib/db/schema/mail";
-import { addToThread, touchMailbox } from "@/lib/mail/inbound/statements";
+import { addToThread } from "@/lib/mail/inbound/statements";
 
 /** What a thread's summary needs of one message, inbound or outbound. */
 export interface SummaryMessage {
@@ -65,9 +65,4 @@ export async function addToThreadSummary(tx: Executor, o: { projectId: string; t
   );
   // The thread was read before the transaction (threading): if it was deleted since, fail so the sender retries.
   if (rows.length === 0) throw new Error(`thread ${o.threadId} no longer exists`);
-}
-
-/** Moves the mailbox's last_activity_at to this message's time, when it is newer. */
-export function touchMailboxActivity(tx: Executor, o: { projectId: string; mailboxId: string; at: Date }): Promise<unknown> {
-  return touchMailbox(tx, o.projectId, o.mailboxId, o.at.toISOString());
 }

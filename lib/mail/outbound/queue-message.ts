@@ -9,7 +9,7 @@ import { extractReply } from "@/lib/mail/extract/extract-reply";
 import { baseSubject } from "@/lib/mail/inbound/base-subject";
 import { isLocalDomain } from "@/lib/mail/inbound/resolve-recipient";
 import type { StoredBlob } from "@/lib/mail/inbound/store-inbound";
-import { addToThreadSummary, newThreadSummary, touchMailboxActivity } from "@/lib/mail/inbound/thread-summary";
+import { addToThreadSummary, newThreadSummary } from "@/lib/mail/inbound/thread-summary";
 import { deliverMessageJob } from "@/lib/mail/outbound/deliver-message-job";
 
 /** One outbound message: its recipients, content and, for a reply, the thread it joins. */
@@ -133,25 +133,22 @@ export async function queueOutbound(tx: Executor, o: QueueOutboundOptions): Prom
   });
   const fresh = rows.filter((r) => !r.it.thread);
   const deliveries = rows.flatMap((r) => routesOf(r.recipients, local).map((d) => ({ id: newId("dlv"), projectId, messageId: r.id, ...d })));
-  // Three pipelined rounds (together): the threads and the mailbox; the messages, which reference the threads, and
-  // the jobs; the rows that reference the messages.
+  // Three pipelined rounds (together): the threads; the messages, which reference them, and the jobs; the rows that
+  // reference the messages. Nothing writes the mailbox row: its lock would serialise every send from it.
   await together([
     fresh.length > 0 &&
       (() =>
-        tx
-          .insert(mailThreads)
-          .values(
-            fresh.map((r) => ({
-              id: r.threadId,
-              projectId,
-              mailboxId: o.mailbox.id,
-              subject: r.it.subject,
-              baseSubject: baseSubject(r.it.subject),
-              ...newThreadSummary(summary(r)),
-            })),
-          )),
+        tx.insert(mailThreads).values(
+          fresh.map((r) => ({
+            id: r.threadId,
+            projectId,
+            mailboxId: o.mailbox.id,
+            subject: r.it.subject,
+            baseSubject: baseSubject(r.it.subject),
+            ...newThreadSummary(summary(r)),
+          })),
+        )),
     ...rows.filter((r) => r.it.thread).map((r) => () => addToThreadSummary(tx, { projectId, threadId: r.threadId, message: summary(r) })),
-    () => touchMailboxActivity(tx, { projectId, mailboxId: o.mailbox.id, at: now }),
   ]);
   await together([
     () => tx.insert(mailMessages).values(rows.map((r) => messageRow(r))),

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Executor } from "@/lib/db/client";
 import { query } from "@/lib/db/statement";
+import { together } from "@/lib/db/together";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 
@@ -13,25 +14,33 @@ const nextMonth = (now: Date) => new Date(Date.UTC(now.getUTCFullYear(), now.get
  * Counts `n` messages against the day and the month (UTC), or throws QUOTA_EXCEEDED. Each counter is one guarded
  * upsert: concurrent senders queue on the counter row and each re-checks the limit against the committed value,
  * so 60 simultaneous sends against 50 left accept exactly 50. Day before month, always, so two senders never
- * wait on each other crosswise. Rolled back with the caller's transaction.
+ * wait on each other crosswise. Rolled back with the caller's transaction. The counter rows stay locked until the
+ * caller commits: senders call this as their last write, so concurrent sends queue only for the commit.
  */
 export async function reserveQuota(tx: Executor, projectId: string, n: number, now = new Date()): Promise<void> {
   const limits = [
     { period: dayPeriod(now), limit: env().EMAIL_DAILY_LIMIT, what: "day", resets: "at 00:00 UTC", resetsAt: nextDay(now) },
     { period: monthPeriod(now), limit: env().EMAIL_MONTHLY_LIMIT, what: "month", resets: "on the 1st (UTC)", resetsAt: nextMonth(now) },
   ];
-  for (const l of limits) {
-    const rows =
-      n > l.limit
-        ? []
-        : await query<{ used: number }>(
+  // Both counters in one pipelined round (together): the month is raised even when the day refuses, and the
+  // refusal rolls both back with the caller's transaction.
+  const used: Array<Array<{ used: number }>> = [[], []];
+  await together(
+    limits.map(
+      (l, i) =>
+        n <= l.limit &&
+        (async () =>
+          void (used[i] = await query<{ used: number }>(
             tx,
             sql`insert into mail_quota (project_id, period, used) values (${projectId}, ${l.period}, ${n})
           on conflict (project_id, period) do update set used = mail_quota.used + ${n}
           where mail_quota.used + ${n} <= ${l.limit}
           returning used`,
-          );
-    if (rows.length === 0) {
+          ))),
+    ),
+  );
+  for (const [i, l] of limits.entries()) {
+    if (used[i].length === 0) {
       throw new AppError(
         "QUOTA_EXCEEDED",
         `This send needs ${n} message${n === 1 ? "" : "s"}, more than the project has left this ${l.what} (limit ${l.limit} a ${l.what}).`,

@@ -21,8 +21,8 @@ export interface SendEmailInput {
 
 /**
  * email_send: one message per recipient from the project address, queued for delivery in the caller's
- * transaction. Checks run cheapest first and before anything is written — route (relay), attachments, then the
- * quota — so a refused call leaves nothing behind. The approval gate (policy) is added in front of this later.
+ * transaction. Checks run cheapest first — route (relay), attachments — and the quota last, as the final write: a
+ * refused call rolls back and leaves nothing behind. The approval gate (policy) is added in front of this later.
  */
 export async function sendEmail(
   tx: Executor,
@@ -36,7 +36,6 @@ export async function sendEmail(
   }
   const localDomains = await checkRoute(tx, actor.projectId, opts.to);
   const files = await resolveAttachments(tx, actor, opts.attachments);
-  await reserveQuota(tx, actor.projectId, opts.to.length);
   const mailbox = await defaultMailbox(tx, actor.projectId);
   const blobs = await storeOutboundFiles(actor.projectId, files);
   const batchId = newId("bat");
@@ -57,6 +56,8 @@ export async function sendEmail(
     agent: actor.agent,
     status,
   });
+  // Last, as every sender does: the counters stay locked until commit (a refusal rolls the messages back).
+  await reserveQuota(tx, actor.projectId, opts.to.length);
   const messages = queued.map((m) => ({ message_id: m.id, to: m.to[0], status: m.status }));
   return { status, batch_id: batchId, request_id: null as string | null, messages };
 }

@@ -30,7 +30,7 @@ export type SendOutcome = { sent: { messageId: string; threadId: string; sendSta
  * approvals and the owner's compose all come here. Checks run before anything is written, in this order: the
  * mailbox's state and `read_only` policy, the send lists, the route (no transport → service_unavailable),
  * attachments, then either a hold for approval (the mailbox's `approval` policy or a project policy rule) or the
- * quota and the queued message with its deliveries. A refused send writes nothing and queues nothing.
+ * queued message with its deliveries and, last, the quota. A refused send writes nothing and queues nothing.
  */
 export async function sendFromMailbox(
   tx: Executor,
@@ -66,7 +66,6 @@ export async function sendFromMailbox(
     byAgent && !hold && (async () => void (hold = await policyHold(tx, actor, o.tool, recipients))),
   ]);
   if (hold) return { held: await holdForApproval(tx, { actor, mailbox, request: r, files, draft: o.draft, verdict: (hold as Hold).verdict }) };
-  await reserveQuota(tx, mailbox.projectId, recipients.length);
   const stored = [...files.kept, ...(await storeOutboundFiles(mailbox.projectId, files.fresh))];
   const [m] = await queueOutbound(tx, {
     mailbox,
@@ -91,6 +90,9 @@ export async function sendFromMailbox(
     keyId: o.draft?.keyId ?? actor.keyId,
     agent: o.draft?.agent ?? actor.agent,
   });
+  // Last: the counters stay locked until commit, so every concurrent send of the project waits on them (a refusal
+  // rolls the queued message back with the transaction: nothing is written).
+  await reserveQuota(tx, mailbox.projectId, recipients.length);
   return { sent: { messageId: m.id, threadId: m.threadId, sendStatus: "queued" } };
 }
 
