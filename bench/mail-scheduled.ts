@@ -4,14 +4,15 @@
  * after the due time the last one reached the relay sink, the lateness of each (arrival − send_at, p50/p99), and
  * duplicates (a subject seen twice) and misses. Targets: all sent within 10 s, p99 lateness ≤ 2 s, 0 duplicates.
  * Run: npx tsx bench/mail-scheduled.ts   (DRAFTS=1000 LEAD_SECONDS=40)
+ * Measured 2026-12-02 on a quiet 2-vCPU VM, Postgres: 1,000 drafts (created in 5.9 s), all at the sink 20.5 s after
+ * their time, lateness p50 13.5 s, p99 20.4 s, 0 duplicates, 0 missing. Throughput bounds it (about 50 scheduled
+ * sends delivered a second, as bench/mail-send.ts), and the delivery jobs queue behind the due send_draft jobs.
  */
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { percentiles } from "./support/load";
 import { http } from "./support/mcp-session";
-import { freshDatabase, startProcess } from "./support/processes";
+import { freshDatabase } from "./support/processes";
 import { relaySink } from "./support/relay-sink";
+import { startSendServer } from "./support/send-server-process";
 
 const DRAFTS = Number(process.env.DRAFTS ?? 1000);
 /** Time to create every draft before they fall due. */
@@ -20,28 +21,10 @@ const LEAD_SECONDS = Number(process.env.LEAD_SECONDS ?? 40);
 async function main() {
   const relay = await relaySink();
   const database = await freshDatabase("brynth_bench_scheduled");
-  const env = {
-    DATABASE_URL: database.url,
-    DATABASE_POOL_SIZE: "20",
-    DATA_DIR: mkdtempSync(join(tmpdir(), "brynth-bench-scheduled-")),
-    APP_SECRET: "bench-secret-bench-secret-bench-secret",
-    NODE_ENV: "production",
-    LOG_LEVEL: "warn",
-    SMTP_RELAY_URL: `smtp://127.0.0.1:${relay.port}`,
-    EMAIL_DAILY_LIMIT: "10000000",
-    EMAIL_MONTHLY_LIMIT: "10000000",
-  };
-  const server = (seed: boolean) =>
-    startProcess(
-      process.execPath,
-      ["--import", "tsx", "bench/support/mail-send-server.ts"],
-      { ...env, SEED: seed ? "1" : "0" },
-      /ready (\S+)(?: (\S+) (\S+) (\S+))?/,
-    );
   // One instance first (it migrates and seeds the database), then the second on the same database.
-  const a = await server(true);
-  const b = await server(false);
-  const [, base, key, inbox] = a.match;
+  const a = await startSendServer({ databaseUrl: database.url, relayPort: relay.port });
+  const b = await startSendServer({ databaseUrl: database.url, relayPort: relay.port, seed: false });
+  const { base, key, inbox } = a;
   const dueAt = new Date(Date.now() + LEAD_SECONDS * 1000);
   dueAt.setMilliseconds(0);
   const due = dueAt.getTime();

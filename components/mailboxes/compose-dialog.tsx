@@ -12,19 +12,9 @@ import { Textarea } from "@/components/ui/textarea";
 import { ComposeAttachments, type ComposeFile, type UploadActions } from "@/components/mailboxes/compose-attachments";
 import { RecipientChips } from "@/components/mailboxes/recipient-chips";
 import type { ActionResult } from "@/lib/auth/owner-action";
+// Types only: the form sends exactly what the owner-side compose takes.
+import type { ComposeMode, OwnerComposeInput as ComposeInput } from "@/lib/mail/drafts/owner-compose";
 
-export type ComposeMode = "new" | "reply" | "reply_all" | "forward";
-type ComposeInput = {
-  inboxId: string;
-  mode: ComposeMode;
-  messageId?: string;
-  to: string[];
-  cc: string[];
-  bcc: string[];
-  subject: string;
-  text: string;
-  paths: string[];
-};
 export type ComposeActions = UploadActions & {
   sendAction: (input: ComposeInput) => Promise<ActionResult<{ draftId: string | null; messageId: string | null }>>;
   draftAction: (input: ComposeInput & { sendAt: string | null }) => Promise<ActionResult<{ draftId: string; sendAt: string | null }>>;

@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { approvalRequired } from "@/lib/mail/drafts/hold-for-approval";
 import { findMessage } from "@/lib/mail/lookup/find-message";
 import { findMailbox } from "@/lib/mail/mailboxes/mailbox-scope";
 import { forwardRequest } from "@/lib/mail/send/forward-request";
@@ -9,7 +8,7 @@ import { mailboxCreate } from "@/lib/tools/mailboxes/annotations";
 import { inboxIdField } from "@/lib/tools/mailboxes/inbox-fields";
 import { messageIdField } from "@/lib/tools/mailboxes/message-fields";
 import { checkRecipientCount, idempotencyKeyField, sendContentFields, sendOutput, subjectField } from "@/lib/tools/mailboxes/send-fields";
-import { toolError } from "@/lib/tools/tool-error";
+import { sendAnswer } from "@/lib/tools/mailboxes/send-answer";
 
 export const forwardMessage = defineTool({
   name: "forward_message",
@@ -40,11 +39,6 @@ export const forwardMessage = defineTool({
     const original = await findMessage(ctx.db, ctx.actor, mailbox.id, input.messageId);
     const request = await forwardRequest(ctx.db, { actor: ctx.actor, mailbox, original, input });
     const outcome = await sendFromMailbox(ctx.db, { actor: ctx.actor, mailbox, origin: "agent", tool: "forward_message", request });
-    if ("held" in outcome) {
-      ctx.subject = outcome.held.draftId;
-      return toolError(approvalRequired(outcome.held.draftId));
-    }
-    ctx.subject = outcome.sent.messageId;
-    return outcome.sent;
+    return sendAnswer(ctx, outcome);
   },
 });

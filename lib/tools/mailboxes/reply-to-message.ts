@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { fieldError } from "@/lib/disk/field-error";
-import { approvalRequired } from "@/lib/mail/drafts/hold-for-approval";
 import { findMessage } from "@/lib/mail/lookup/find-message";
 import { findMailbox } from "@/lib/mail/mailboxes/mailbox-scope";
 import { MAX_RECIPIENTS } from "@/lib/mail/outbound/limits";
@@ -11,7 +10,7 @@ import { mailboxCreate } from "@/lib/tools/mailboxes/annotations";
 import { inboxIdField } from "@/lib/tools/mailboxes/inbox-fields";
 import { messageIdField } from "@/lib/tools/mailboxes/message-fields";
 import { checkBody, checkRecipientCount, idempotencyKeyField, sendContentFields, sendOutput } from "@/lib/tools/mailboxes/send-fields";
-import { toolError } from "@/lib/tools/tool-error";
+import { sendAnswer } from "@/lib/tools/mailboxes/send-answer";
 
 export const replyToMessage = defineTool({
   name: "reply_to_message",
@@ -59,11 +58,6 @@ export const replyToMessage = defineTool({
       );
     }
     const outcome = await sendFromMailbox(ctx.db, { actor: ctx.actor, mailbox, origin: "agent", tool: "reply_to_message", request });
-    if ("held" in outcome) {
-      ctx.subject = outcome.held.draftId;
-      return toolError(approvalRequired(outcome.held.draftId));
-    }
-    ctx.subject = outcome.sent.messageId;
-    return outcome.sent;
+    return sendAnswer(ctx, outcome);
   },
 });

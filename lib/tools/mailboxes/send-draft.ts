@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { approvalRequired } from "@/lib/mail/drafts/hold-for-approval";
 import { sendDraftNow } from "@/lib/mail/drafts/send-draft-now";
 import { defineTool } from "@/lib/tools/define-tool";
 import { mailboxCreate } from "@/lib/tools/mailboxes/annotations";
@@ -7,7 +6,7 @@ import { draftIdField } from "@/lib/tools/mailboxes/draft-fields";
 import { inboxIdField } from "@/lib/tools/mailboxes/inbox-fields";
 import { addLabelsField, removeLabelsField } from "@/lib/tools/mailboxes/label-fields";
 import { idempotencyKeyField, sendOutput } from "@/lib/tools/mailboxes/send-fields";
-import { toolError } from "@/lib/tools/tool-error";
+import { sendAnswer } from "@/lib/tools/mailboxes/send-answer";
 
 export const sendDraft = defineTool({
   name: "send_draft",
@@ -32,11 +31,6 @@ export const sendDraft = defineTool({
       addLabels: input.addLabels,
       removeLabels: input.removeLabels,
     });
-    if ("held" in outcome) {
-      ctx.subject = outcome.held.draftId;
-      return toolError(approvalRequired(outcome.held.draftId));
-    }
-    ctx.subject = outcome.sent.messageId;
-    return outcome.sent;
+    return sendAnswer(ctx, outcome);
   },
 });

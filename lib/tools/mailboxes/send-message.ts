@@ -1,12 +1,11 @@
 import { z } from "zod";
-import { approvalRequired } from "@/lib/mail/drafts/hold-for-approval";
 import { findMailbox } from "@/lib/mail/mailboxes/mailbox-scope";
 import { sendFromMailbox } from "@/lib/mail/send/send-from-mailbox";
 import { defineTool } from "@/lib/tools/define-tool";
 import { mailboxCreate } from "@/lib/tools/mailboxes/annotations";
 import { inboxIdField } from "@/lib/tools/mailboxes/inbox-fields";
 import { checkBody, checkRecipientCount, idempotencyKeyField, sendContentFields, sendOutput, subjectField } from "@/lib/tools/mailboxes/send-fields";
-import { toolError } from "@/lib/tools/tool-error";
+import { sendAnswer } from "@/lib/tools/mailboxes/send-answer";
 
 export const sendMessage = defineTool({
   name: "send_message",
@@ -52,11 +51,6 @@ export const sendMessage = defineTool({
         replyAll: false,
       },
     });
-    if ("held" in outcome) {
-      ctx.subject = outcome.held.draftId;
-      return toolError(approvalRequired(outcome.held.draftId));
-    }
-    ctx.subject = outcome.sent.messageId;
-    return outcome.sent;
+    return sendAnswer(ctx, outcome);
   },
 });
