@@ -27,8 +27,17 @@ export async function draftRequest(db: Executor, draft: MailDraft, labels: { add
     labels: [...new Set([...draft.labels.filter((l) => !isProtectedLabel(l)), ...(labels.add ?? [])])].filter((l) => !remove.has(l)),
     headers: draft.customHeaders,
     attachments: [],
-    kept: files.map((f) => ({ name: f.name, contentType: f.contentType, sizeBytes: f.sizeBytes, blobKey: f.blobKey, contentId: f.contentId, inline: f.inline })),
-    thread: draft.threadId ? { id: draft.threadId, inReplyTo: draft.inReplyTo, references: draft.references, inReplyToMessageId: draft.inReplyToMessageId } : null,
+    kept: files.map((f) => ({
+      name: f.name,
+      contentType: f.contentType,
+      sizeBytes: f.sizeBytes,
+      blobKey: f.blobKey,
+      contentId: f.contentId,
+      inline: f.inline,
+    })),
+    thread: draft.threadId
+      ? { id: draft.threadId, inReplyTo: draft.inReplyTo, references: draft.references, inReplyToMessageId: draft.inReplyToMessageId }
+      : null,
     inReplyToMessageId: draft.inReplyToMessageId,
     forwardOfMessageId: draft.forwardOfMessageId,
     replyAll: draft.replyAll,

@@ -8,7 +8,10 @@ import { sendListContext } from "@/lib/mail/send/statements";
  * project's; the most specific entry decides, and a non-empty allow list refuses everyone not on it. The first
  * refused recipient is a POLICY_DENIED naming its field and the entry, before anything is written.
  */
-export async function checkSendLists(db: Executor, o: { projectId: string; mailboxId: string; fields: Array<{ field: string; address: string }> }): Promise<void> {
+export async function checkSendLists(
+  db: Executor,
+  o: { projectId: string; mailboxId: string; fields: Array<{ field: string; address: string }> },
+): Promise<void> {
   const candidates = [...new Set(o.fields.flatMap((f) => listCandidates(f.address)))];
   const [ctx] = await sendListContext(db, o.projectId, o.mailboxId, candidates);
   const all = ctx.matches ?? [];

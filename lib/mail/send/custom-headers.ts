@@ -29,7 +29,8 @@ export const customHeadersField = z
       else if (!(lower.startsWith("x-") || ALLOWED.has(lower)) || RESERVED_X.test(lower))
         ctx.addIssue({ code: "custom", path: [name], message: `is reserved: only X-… headers and ${[...ALLOWED].join(", ")} may be set` });
       // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point of this check
-      else if (/[\u0000-\u0008\u000a-\u001f\u007f]/.test(value)) ctx.addIssue({ code: "custom", path: [name], message: "must be one line: no line breaks or control characters" });
+      else if (/[\u0000-\u0008\u000a-\u001f\u007f]/.test(value))
+        ctx.addIssue({ code: "custom", path: [name], message: "must be one line: no line breaks or control characters" });
       else if (value.length > VALUE_MAX_CHARS) ctx.addIssue({ code: "custom", path: [name], message: `is longer than ${VALUE_MAX_CHARS} characters` });
       seen.add(lower);
     }

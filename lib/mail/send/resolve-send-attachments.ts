@@ -19,7 +19,12 @@ export interface SendFiles {
  * file_get's rules and NOT_FOUND). Errors name `attachments.N`. The total with the kept files is at most 10 MB and
  * 10 files; names are made unique across all of them. Nothing is stored yet: a later refusal leaves no blob.
  */
-export async function resolveSendAttachments(db: Executor, actor: Actor, inputs: readonly AttachmentInput[], kept: readonly StoredBlob[] = []): Promise<SendFiles> {
+export async function resolveSendAttachments(
+  db: Executor,
+  actor: Actor,
+  inputs: readonly AttachmentInput[],
+  kept: readonly StoredBlob[] = [],
+): Promise<SendFiles> {
   if (inputs.length + kept.length > MAX_ATTACHMENTS) {
     throw fieldError("attachments", `at most ${MAX_ATTACHMENTS} files per message (${inputs.length + kept.length} with the ones already attached)`);
   }
@@ -41,7 +46,11 @@ export async function resolveSendAttachments(db: Executor, actor: Actor, inputs:
   }
   const total = fresh.reduce((n, f) => n + f.bytes.byteLength, 0) + kept.reduce((n, k) => n + k.sizeBytes, 0);
   if (total > ATTACHMENTS_MAX_BYTES) {
-    throw fieldError("attachments", `total ${total} bytes, more than the 10 MB allowed per message`, "Attach fewer or smaller files, or share large files with file_url links.");
+    throw fieldError(
+      "attachments",
+      `total ${total} bytes, more than the 10 MB allowed per message`,
+      "Attach fewer or smaller files, or share large files with file_url links.",
+    );
   }
   const names = attachmentNames([...kept.map((k) => k.name), ...fresh.map((f) => f.name)]);
   return {
