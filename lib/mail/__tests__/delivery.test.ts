@@ -10,6 +10,8 @@ import { mailDeliveries } from "@/lib/db/schema/mail-send";
 import { ledgerEntries } from "@/lib/db/schema/ledger";
 import { resetEnvCache } from "@/lib/env";
 import { drainJobs } from "@/lib/jobs/drain-jobs";
+import { enqueueJob } from "@/lib/jobs/enqueue-job";
+import { deliverMessageJob } from "@/lib/mail/outbound/deliver-message-job";
 import { ensureDefaultDomain } from "@/lib/mail/domains/default-domain";
 import { startSmtpListener, type SmtpListener } from "@/lib/mail/inbound/smtp-listener";
 import { projectAddress } from "@/lib/mail/project-address";
@@ -252,6 +254,23 @@ describe("outbound delivery", () => {
     const lost = await send({ to: ["ghost@brynth.localhost"] });
     await drainJobs();
     expect(await message(lost.messages[0].message_id)).toMatchObject({ status: "failed" });
+  });
+
+  it("still runs a {message_id} delivery job queued before deliveries existed, once", async () => {
+    // As an older version left it: a queued one-recipient message, its job keyed by the message, no delivery rows.
+    const sent = await send({ to: ["legacy@example.com"], subject: "From before the upgrade" });
+    const id = sent.messages[0].message_id;
+    const db = await getDb();
+    await db.delete(jobs).where(eq(jobs.dedupeKey, await deliveryOf(id)));
+    await db.delete(mailDeliveries).where(eq(mailDeliveries.messageId, id));
+    await db.transaction((tx) => enqueueJob(tx, deliverMessageJob, { message_id: id }, { projectId: seeded.project.id, dedupeKey: id }));
+    const before = sink.received.length;
+    await drainJobs();
+    expect(await message(id)).toMatchObject({ status: "sent", sendStatus: "sent" });
+    expect(sink.received.slice(before).filter((m) => m.to.includes("legacy@example.com"))).toHaveLength(1);
+    expect(await db.select().from(mailDeliveries).where(eq(mailDeliveries.messageId, id))).toMatchObject([
+      { route: "relay", status: "sent", recipients: ["legacy@example.com"] },
+    ]);
   });
 
   it("sends system mail through the same pipeline, marked Auto-Submitted and outside the quota", async () => {
