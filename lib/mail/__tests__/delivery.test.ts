@@ -21,8 +21,8 @@ import { startApiServer } from "@/lib/testing/api-server";
 import { connectMcp } from "@/lib/testing/mcp-client";
 import { seedProject } from "@/lib/testing/seed";
 import { mcpCall } from "@/lib/tools/events/__tests__/tool-client";
+import { dsnReport, sendReport } from "@/lib/mail/__tests__/delivery-reports";
 import { addEmailSource, dkimTxt, fakeResolver, latestEvents, sendTo, startSink, type SinkMessage } from "@/lib/mail/__tests__/helpers";
-import { SMTPConnection } from "@/lib/mail/__tests__/smtp-connection";
 
 /**
  * Outbound for real: email_send over MCP, the delivery job, a second smtp-server as the relay sink (whose messages
@@ -121,49 +121,9 @@ describe("outbound delivery", () => {
     const sent = await send({ to: ["gone@example.com"], subject: "Will bounce" });
     await drainJobs();
     const rfcId = `${sent.messages[0].message_id}@brynth.localhost`;
-    const dsn = [
-      "From: Mail Delivery System <MAILER-DAEMON@relay.example>",
-      `To: ${address}`,
-      "Subject: Undelivered Mail Returned to Sender",
-      "Message-ID: <dsn-1@relay.example>",
-      "Auto-Submitted: auto-replied",
-      "MIME-Version: 1.0",
-      'Content-Type: multipart/report; report-type=delivery-status; boundary="b1"',
-      "",
-      "--b1",
-      "Content-Type: text/plain",
-      "",
-      "Your message could not be delivered.",
-      "--b1",
-      "Content-Type: message/delivery-status",
-      "",
-      "Reporting-MTA: dns; relay.example",
-      "",
-      "Final-Recipient: rfc822; gone@example.com",
-      "Action: failed",
-      "Status: 5.1.1",
-      "Diagnostic-Code: smtp; 550 5.1.1 <gone@example.com>: Recipient address rejected",
-      "",
-      "--b1",
-      "Content-Type: text/rfc822-headers",
-      "",
-      `Message-ID: <${rfcId}>`,
-      `From: ${address}`,
-      "To: gone@example.com",
-      "Subject: Will bounce",
-      "",
-      "--b1--",
-      "",
-    ].join("\r\n");
     // DSNs come with a null sender.
-    const conn = new SMTPConnection(listener.port);
-    await conn.open();
-    await conn.cmd("EHLO relay.example");
-    expect(await conn.cmd("MAIL FROM:<>")).toMatch(/^250/);
-    expect(await conn.cmd(`RCPT TO:<${address}>`)).toMatch(/^250/);
-    expect(await conn.cmd("DATA")).toMatch(/^354/);
-    expect(await conn.cmd(`${dsn}.`)).toMatch(/^250/);
-    await conn.close();
+    const dsn = dsnReport({ to: address, rfcId, failed: "gone@example.com", headers: ["To: gone@example.com", "Subject: Will bounce"] });
+    expect(await sendReport(listener.port, address, dsn)).toMatch(/^250/);
 
     const [bounced] = await latestEvents(seeded.project.id, "email.bounced");
     expect(bounced.payload).toMatchObject({ message_id: sent.messages[0].message_id, to: "gone@example.com", status: "5.1.1", action: "failed" });

@@ -20,7 +20,7 @@ import { replyToMessage } from "@/lib/tools/mailboxes/reply-to-message";
 import { sendMessage } from "@/lib/tools/mailboxes/send-message";
 import { call, projectWithKey, refusal } from "@/lib/tools/mailboxes/__tests__/inbox-test-helpers";
 import { dkimTxt, fakeResolver, sendTo, startSink, type SinkMessage } from "@/lib/mail/__tests__/helpers";
-import { SMTPConnection } from "@/lib/mail/__tests__/smtp-connection";
+import { dsnReport, sendReport } from "@/lib/mail/__tests__/delivery-reports";
 
 /**
  * The mailbox send tools against real SMTP: a second smtp-server as the relay sink (envelopes and raw bytes,
@@ -354,46 +354,7 @@ describe("the owner resolves send_unknown (POST /owner/messages/{id}/resolve)", 
 describe("bounces", () => {
   /** A DSN (RFC 3464) from the relay about one of our messages, through the listener with a null sender. */
   async function bounce(rfcId: string, failed: string, status = "5.1.1") {
-    const dsn = [
-      "From: Mail Delivery System <MAILER-DAEMON@relay.example>",
-      `To: ${box.address}`,
-      "Subject: Undelivered Mail Returned to Sender",
-      `Message-ID: <dsn-${rfcId}>`,
-      "Auto-Submitted: auto-replied",
-      "MIME-Version: 1.0",
-      'Content-Type: multipart/report; report-type=delivery-status; boundary="b1"',
-      "",
-      "--b1",
-      "Content-Type: text/plain",
-      "",
-      "Your message could not be delivered.",
-      "--b1",
-      "Content-Type: message/delivery-status",
-      "",
-      "Reporting-MTA: dns; relay.example",
-      "",
-      `Final-Recipient: rfc822; ${failed}`,
-      "Action: failed",
-      `Status: ${status}`,
-      `Diagnostic-Code: smtp; 550 ${status} <${failed}>: Recipient address rejected`,
-      "",
-      "--b1",
-      "Content-Type: text/rfc822-headers",
-      "",
-      `Message-ID: <${rfcId}>`,
-      `From: ${box.address}`,
-      "",
-      "--b1--",
-      "",
-    ].join("\r\n");
-    const conn = new SMTPConnection(listener.port);
-    await conn.open();
-    await conn.cmd("EHLO relay.example");
-    expect(await conn.cmd("MAIL FROM:<>")).toMatch(/^250/);
-    expect(await conn.cmd(`RCPT TO:<${box.address}>`)).toMatch(/^250/);
-    expect(await conn.cmd("DATA")).toMatch(/^354/);
-    expect(await conn.cmd(`${dsn}.`)).toMatch(/^250/);
-    await conn.close();
+    expect(await sendReport(listener.port, box.address, dsnReport({ to: box.address, rfcId, failed, status }))).toMatch(/^250/);
   }
 
   it("records a bounced recipient on its delivery, emits message.bounced and blocks further sends to it", async () => {
