@@ -74,7 +74,7 @@ export async function ownerSend(db: Executor, o: { actor: Actor; input: OwnerCom
 
 /**
  * "Save draft" and "Schedule…": a draft of the owner's (no key), scheduled when `sendAt` is given; the
- * mail.send_draft job sends it then (send-draft-job.ts, origin `schedule`).
+ * mail.send_draft job sends it then as the owner's send (send-draft-job.ts, origin `owner`: no hold applies).
  */
 export async function ownerSaveDraft(db: Executor, o: { actor: Actor; input: OwnerComposeInput; sendAt: Date | null }): Promise<MailDraft> {
   const { mailbox, request } = await composeRequest(db, o.actor, o.input);

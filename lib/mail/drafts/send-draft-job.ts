@@ -42,7 +42,9 @@ export async function sendScheduledDraft(
   if (!mailbox || mailbox.deletedAt) return fail(tx, draft, "its inbox was deleted.");
   try {
     // A savepoint: a refusal must leave no partial send behind, only the draft's `failed`.
-    const outcome = await tx.transaction((sp) => sendDraft(sp, { actor: draftAuthor(draft), mailbox, draft, origin: "schedule" }));
+    // The owner's own draft (no key wrote it) is the owner's send: the owner set the policy, so no hold applies.
+    const origin = draft.keyId ? "schedule" : "owner";
+    const outcome = await tx.transaction((sp) => sendDraft(sp, { actor: draftAuthor(draft), mailbox, draft, origin }));
     return "sent" in outcome ? "sent" : "held";
   } catch (err) {
     if (!(err instanceof AppError)) throw err;

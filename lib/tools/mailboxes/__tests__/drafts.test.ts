@@ -300,6 +300,19 @@ describe("scheduled sends", () => {
     expect(req).toMatchObject({ status: "pending", action: "send_draft" });
   });
 
+  it("the owner's own scheduled draft is sent at its time even in approval mode (the owner set the policy)", async () => {
+    const box = await seedMailbox(p.project.id);
+    const d = await call(createDraft, p.mcp, { inboxId: box.id, to: [b.address], subject: "Owner's own", text: "x", sendAt: hoursAhead(1) });
+    const db = await getDb();
+    // As the dashboard's compose writes it: no key.
+    await db.update(mailDrafts).set({ keyId: null }).where(eq(mailDrafts.id, d.draft_id));
+    await db.update(mailboxes).set({ sendPolicy: "approval" }).where(eq(mailboxes.id, box.id));
+    await dueNow(d.draft_id);
+    await drainJobs();
+    expect(await db.select().from(mailDrafts).where(eq(mailDrafts.id, d.draft_id))).toHaveLength(0);
+    expect(await db.select().from(mailMessages).where(eq(mailMessages.draftId, d.draft_id))).toHaveLength(1);
+  });
+
   it("a scheduled draft of an inbox deleted meanwhile fails instead of sending", async () => {
     const box = await seedMailbox(p.project.id);
     const d = await call(createDraft, p.mcp, { inboxId: box.id, to: [b.address], subject: "Orphan", text: "x", sendAt: hoursAhead(1) });
