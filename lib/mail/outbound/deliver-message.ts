@@ -46,14 +46,11 @@ export async function deliverMessage(payload: { delivery_id?: string; message_id
     .where(and(eq(mailDeliveries.projectId, projectId), eq(mailDeliveries.id, deliveryId), inArray(mailDeliveries.status, ["queued", "sending"])))
     .returning();
   if (!d) return;
+  // Read, not written: the message row changes once per outcome, in settleMessage.
   const [m] = await db
-    .update(mailMessages)
-    .set({
-      status: sql`case when ${mailMessages.status} = 'queued' then 'sending' else ${mailMessages.status} end`,
-      attempts: sql`${mailMessages.attempts} + 1`,
-    })
-    .where(and(eq(mailMessages.projectId, projectId), eq(mailMessages.id, d.messageId)))
-    .returning(messageColumns);
+    .select(messageColumns)
+    .from(mailMessages)
+    .where(and(eq(mailMessages.projectId, projectId), eq(mailMessages.id, d.messageId)));
   try {
     const mailbox = await memo("mailbox", m.mailboxId, SETTINGS_TTL_MS, async () => {
       const [row] = await db
@@ -73,11 +70,7 @@ export async function deliverMessage(payload: { delivery_id?: string; message_id
         .update(mailDeliveries)
         .set({ status: "queued", lastError: errorText(err), updatedAt: sql`now()` })
         .where(and(eq(mailDeliveries.projectId, projectId), eq(mailDeliveries.id, d.id), eq(mailDeliveries.status, "sending")));
-      await tx
-        .update(mailMessages)
-        .set({ lastError: errorText(err) })
-        .where(and(eq(mailMessages.projectId, projectId), eq(mailMessages.id, d.messageId)));
-      await settleMessage(tx, { projectId, messageId: d.messageId });
+      await settleMessage(tx, { projectId, messageId: d.messageId, lastError: errorText(err) });
     });
     throw err;
   }
@@ -96,11 +89,7 @@ async function finishDelivery(tx: Executor, d: MailDelivery, r: RouteResult, siz
       updatedAt: sql`now()`,
     })
     .where(and(eq(mailDeliveries.projectId, d.projectId), eq(mailDeliveries.id, d.id)));
-  await tx
-    .update(mailMessages)
-    .set({ deliveryResponse: r.response.slice(0, 1000) })
-    .where(and(eq(mailMessages.projectId, d.projectId), eq(mailMessages.id, d.messageId)));
-  await settleMessage(tx, { projectId: d.projectId, messageId: d.messageId });
+  await settleMessage(tx, { projectId: d.projectId, messageId: d.messageId, response: r.response });
   if (d.route === "local" && r.status === "sent") {
     const [m] = await tx
       .select({

@@ -1,6 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Executor } from "@/lib/db/client";
-import { mailMessages, type MailMessage, type MessageStatus } from "@/lib/db/schema/mail";
+import { mailMessages, messageColumns, type MailMessage, type MessageStatus } from "@/lib/db/schema/mail";
 import { type DeliveryStatus, mailDeliveries } from "@/lib/db/schema/mail-send";
 import { emitEvent } from "@/lib/events/emit-event";
 import { recordSystemAct } from "@/lib/ledger/record-system-act";
@@ -13,9 +13,19 @@ import { emitMailEvent } from "@/lib/mail/events/emit-mail-event";
  * two deliveries finishing at once both see each other. The first `sent` emits `message.sent`; the final failure
  * of an email_send message emits `email.failed` in the project inbox, as before deliveries existed.
  */
-export async function settleMessage(tx: Executor, o: { projectId: string; messageId: string }): Promise<void> {
+export async function settleMessage(
+  tx: Executor,
+  o: {
+    projectId: string;
+    messageId: string;
+    /** A delivery's final SMTP (or local) reply, shown on the message. */
+    response?: string;
+    /** Why an attempt failed, kept while the delivery waits for its retry. */
+    lastError?: string;
+  },
+): Promise<void> {
   const [m] = await tx
-    .select()
+    .select(messageColumns)
     .from(mailMessages)
     .where(and(eq(mailMessages.projectId, o.projectId), eq(mailMessages.id, o.messageId)))
     .for("update");
@@ -27,29 +37,41 @@ export async function settleMessage(tx: Executor, o: { projectId: string; messag
       rejected: mailDeliveries.rejected,
       lastError: mailDeliveries.lastError,
       response: mailDeliveries.response,
+      attempts: mailDeliveries.attempts,
     })
     .from(mailDeliveries)
     .where(and(eq(mailDeliveries.projectId, o.projectId), eq(mailDeliveries.messageId, o.messageId)));
   const next = messageState(routes);
-  if (next.status === m.status && next.sendReason === m.sendReason) return;
+  // The message row is written once per delivery outcome, here: each UPDATE rewrites the whole row (its search
+  // vector recomputed, its indexes touched), so the delivery path has no other write to it.
+  const attempts = routes.reduce((n, r) => n + r.attempts, 0);
+  const response = o.response?.slice(0, 1000) ?? m.deliveryResponse;
+  const failed = next.status === "failed" || next.status === "bounced";
+  const lastError = failed ? next.sendReason : (o.lastError?.slice(0, 1000) ?? m.lastError);
+  const same =
+    next.status === m.status && next.sendReason === m.sendReason && attempts === m.attempts && response === m.deliveryResponse && lastError === m.lastError;
+  if (same) return;
   const [after] = await tx
     .update(mailMessages)
     .set({
       status: next.status,
       sendStatus: next.sendStatus,
       sendReason: next.sendReason,
-      lastError: next.status === "failed" || next.status === "bounced" ? next.sendReason : m.lastError,
+      attempts,
+      deliveryResponse: response,
+      lastError,
       sentAt: next.status === "sent" ? (m.sentAt ?? sql`now()`) : m.sentAt,
       updatedAt: sql`now()`,
     })
     .where(and(eq(mailMessages.projectId, o.projectId), eq(mailMessages.id, o.messageId)))
-    .returning();
+    .returning(messageColumns);
   if (next.status === "sent" && m.status !== "sent") await emitSent(tx, after);
   if (next.status === "failed" && m.status !== "failed") await emitFailed(tx, after, next.sendReason ?? "failed");
 }
 
 type Route = {
   status: DeliveryStatus;
+  attempts?: number;
   recipients: string[];
   rejected?: Array<{ recipient: string; response: string }>;
   lastError: string | null;
@@ -81,9 +103,11 @@ export function messageState(routes: Route[]): { status: MessageStatus; sendStat
   return { status: "failed", sendStatus: "failed", sendReason: why };
 }
 
-const summaryOf = (m: MailMessage) => ({ from: m.fromAddress, to: [...m.to, ...m.cc], subject: m.subject, preview: m.preview, labels: m.labels });
+type Row = Omit<MailMessage, "search">;
 
-function emitSent(tx: Executor, m: MailMessage) {
+const summaryOf = (m: Row) => ({ from: m.fromAddress, to: [...m.to, ...m.cc], subject: m.subject, preview: m.preview, labels: m.labels });
+
+function emitSent(tx: Executor, m: Row) {
   return emitMailEvent(tx, {
     projectId: m.projectId,
     mailboxId: m.mailboxId,
@@ -99,7 +123,7 @@ function emitSent(tx: Executor, m: MailMessage) {
  * A message no recipient got: `message.rejected` in the mailbox's outbox (the relay or local delivery refused it, or
  * its attempts ran out), and for email_send's messages `email.failed` in the project inbox, as before.
  */
-async function emitFailed(tx: Executor, m: MailMessage, error: string) {
+async function emitFailed(tx: Executor, m: Row, error: string) {
   await emitMailEvent(tx, {
     projectId: m.projectId,
     mailboxId: m.mailboxId,
