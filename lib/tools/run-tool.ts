@@ -25,8 +25,9 @@ export interface ToolResult {
  * casing) → scopes the input needs → handler (in a transaction) → output check → the caller's casing → MCP result
  * budget → ledger entry (same transaction). Authentication happened in the adapter, which built
  * the actor. A refused or failed call writes nothing; an error the handler returns with `toolError` commits (D6).
- * A tool with `idempotencyKey` replays a finished call's answer to its retries (idempotency/idempotent-call.ts). The output is serialized once, here: the entry's output digest
- * is the SHA-256 of the very text the caller receives, so anyone holding a response can match it to its entry.
+ * A tool with `idempotencyKey` replays a finished call's answer to its retries (idempotency/idempotent-call.ts).
+ * The output is serialized once, here: the entry's output digest is the SHA-256 of the very text the caller
+ * receives, so anyone holding a response can match it to its entry.
  */
 export async function runTool(tool: AnyTool, actor: Actor, args: unknown, signal: AbortSignal): Promise<ToolResult> {
   // Every key's call passes here, over REST and MCP alike, so the per-key limit is counted here, refused calls
