@@ -14,12 +14,12 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { Agent, request } from "node:http";
 import { serverCpuPerCall } from "./support/cpu-time";
 import { closedLoop } from "./support/load";
 import { pooledClaimAck } from "./support/pooled-claim-ack";
 import { BENCH_KEY_CALLS_PER_MINUTE, freshDatabase } from "./support/processes";
 import { signedDelivery } from "./support/signed-delivery";
+import { http, httpAgent } from "./support/http";
 import { runtimeEnv } from "../scripts/runtime-env.mjs";
 
 const ROUNDS = Number(process.env.ROUNDS ?? 4);
@@ -32,21 +32,6 @@ const unknown = CALLS.filter((c) => !CALL_NAMES.includes(c));
 if (unknown.length) throw new Error(`unknown CALLS ${unknown.join(",")}; known: ${CALL_NAMES.join(",")}`);
 const EVENT_CALLS = CALLS.some((c) => c === "webhook_intake" || c === "claim_ack_pooled");
 const HMAC_SECRET = `bench-${randomBytes(8).toString("hex")}`;
-const agent = new Agent({ keepAlive: true, maxSockets: 64 });
-
-function http(method: string, url: string, body?: string | Buffer, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { method, agent, headers: body ? { "content-length": String(Buffer.byteLength(body)), ...headers } : headers }, (res) => {
-      let data = "";
-      res.setEncoding("utf8");
-      res.on("data", (c) => (data += c));
-      res.on("end", () => resolve({ status: res.statusCode!, body: data }));
-    });
-    req.on("error", reject);
-    req.end(body);
-  });
-}
-
 /** Starts `script` from checkout `dir` on a fresh database; resolves with the fields of its `ready …` line. */
 async function startServer(name: string, dir: string, script: string, fields: number) {
   const db = await freshDatabase("brynth_bench_ab");
@@ -241,7 +226,7 @@ async function main() {
     ]),
   );
   console.log(JSON.stringify({ bench: "two checkouts, alternated", base: process.env.BASE, clients: CLIENTS, seconds: SECONDS, ...summary }, null, 2));
-  agent.destroy();
+  httpAgent.destroy();
 }
 
 main().catch((err) => {

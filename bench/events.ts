@@ -12,34 +12,19 @@
  * Run: npx tsx bench/events.ts   (SECONDS=10 DONE_ROWS=1000000 WAKES=300 to change the defaults)
  */
 import { randomBytes } from "node:crypto";
-import { Agent, request } from "node:http";
 import postgres from "postgres";
 import { closedLoop, percentiles } from "./support/load";
 import { serverCpuPerCall } from "./support/cpu-time";
 import { freshDatabase, startProcess } from "./support/processes";
 import { claimAckJobs, pooledClaimAck } from "./support/pooled-claim-ack";
 import { signedDelivery } from "./support/signed-delivery";
+import { http } from "./support/http";
 
 const SECONDS = Number(process.env.SECONDS ?? 10);
 const CONNECTIONS = 16;
 const DONE_ROWS = Number(process.env.DONE_ROWS ?? 1_000_000);
 const WAKES = Number(process.env.WAKES ?? 300);
 const SECRET = `bench-${randomBytes(8).toString("hex")}`;
-const agent = new Agent({ keepAlive: true, maxSockets: 64 });
-
-function http(method: string, url: string, body?: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { method, agent, headers: body ? { "content-length": String(Buffer.byteLength(body)), ...headers } : headers }, (res) => {
-      let data = "";
-      res.setEncoding("utf8");
-      res.on("data", (c) => (data += c));
-      res.on("end", () => resolve({ status: res.statusCode!, body: data }));
-    });
-    req.on("error", reject);
-    req.end(body);
-  });
-}
-
 async function intake(url: string) {
   let n = 0;
   const send = async () => {

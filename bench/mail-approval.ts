@@ -13,7 +13,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { percentiles } from "./support/load";
-import { http } from "./support/mcp-session";
+import { http } from "./support/http";
 import { freshDatabase } from "./support/processes";
 import { relaySink } from "./support/relay-sink";
 import { BENCH_APP_SECRET, startSendServer } from "./support/send-server-process";

@@ -9,7 +9,7 @@
  * sends delivered a second, as bench/mail-send.ts), and the delivery jobs queue behind the due send_draft jobs.
  */
 import { percentiles } from "./support/load";
-import { http } from "./support/mcp-session";
+import { http } from "./support/http";
 import { freshDatabase } from "./support/processes";
 import { relaySink } from "./support/relay-sink";
 import { startSendServer } from "./support/send-server-process";

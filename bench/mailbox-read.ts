@@ -30,7 +30,8 @@ import { join } from "node:path";
 import { fitMcpResult, MCP_RESULT_BYTES } from "@/lib/tools/result-budget";
 import { serverCpuPerCall } from "./support/cpu-time";
 import { closedLoop, percentiles } from "./support/load";
-import { http, mcpSession } from "./support/mcp-session";
+import { http } from "./support/http";
+import { mcpSession } from "./support/mcp-session";
 import { freshDatabase, startProcess } from "./support/processes";
 
 const SECONDS = Number(process.env.SECONDS ?? 5);

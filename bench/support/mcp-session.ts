@@ -1,19 +1,4 @@
-import { Agent, request } from "node:http";
-
-const agent = new Agent({ keepAlive: true, maxSockets: 64 });
-
-export function http(method: string, url: string, body: string | undefined, headers: Record<string, string>): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { method, agent, headers: body ? { "content-length": String(Buffer.byteLength(body)), ...headers } : headers }, (res) => {
-      let data = "";
-      res.setEncoding("utf8");
-      res.on("data", (c) => (data += c));
-      res.on("end", () => resolve({ status: res.statusCode!, body: data }));
-    });
-    req.on("error", reject);
-    req.end(body);
-  });
-}
+import { http } from "./http";
 
 /** An MCP session over plain HTTP: initialize once, then tools/call returning the text item. */
 export async function mcpSession(base: string, key: string) {
