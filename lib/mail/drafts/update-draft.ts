@@ -12,7 +12,7 @@ import { releaseDraftFiles } from "@/lib/mail/drafts/release-draft-files";
 import { scheduleDraft } from "@/lib/mail/drafts/schedule-draft";
 import { MAX_RECIPIENTS } from "@/lib/mail/outbound/limits";
 import { resolveSendAttachments } from "@/lib/mail/send/resolve-send-attachments";
-import type { AttachmentInput } from "@/lib/tools/mailboxes/send-fields";
+import type { AttachmentInput } from "@/lib/mail/send/attachment-input";
 
 type Nullable<T> = T | null | undefined;
 

@@ -3,7 +3,7 @@ import type { Executor } from "@/lib/db/client";
 import type { Mailbox } from "@/lib/db/schema/mail";
 import type { StoredMessage } from "@/lib/mail/lookup/find-message";
 import type { SendRequest } from "@/lib/mail/send/send-request";
-import type { AttachmentInput } from "@/lib/tools/mailboxes/send-fields";
+import type { AttachmentInput } from "@/lib/mail/send/attachment-input";
 
 /** What a reply or forward caller may say; everything left out is derived from the original (or empty). */
 export interface DerivedSendInput {

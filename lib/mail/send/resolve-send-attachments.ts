@@ -6,7 +6,7 @@ import { attachmentNames } from "@/lib/mail/inbound/attachment-names";
 import type { StoredBlob } from "@/lib/mail/inbound/store-inbound";
 import { ATTACHMENTS_MAX_BYTES, MAX_ATTACHMENTS } from "@/lib/mail/outbound/limits";
 import { type OutboundFile, resolveAttachments } from "@/lib/mail/outbound/resolve-attachments";
-import type { AttachmentInput } from "@/lib/tools/mailboxes/send-fields";
+import type { AttachmentInput } from "@/lib/mail/send/attachment-input";
 
 /** A send's files before they are stored: new ones with their bytes, kept ones (a forward's, a draft's) by blob. */
 export interface SendFiles {

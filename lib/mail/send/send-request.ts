@@ -1,7 +1,7 @@
 import type { DraftKind } from "@/lib/db/schema/mail-send";
 import type { StoredBlob } from "@/lib/mail/inbound/store-inbound";
 import type { OutboundItem } from "@/lib/mail/outbound/queue-message";
-import type { AttachmentInput } from "@/lib/tools/mailboxes/send-fields";
+import type { AttachmentInput } from "@/lib/mail/send/attachment-input";
 
 /** Everything one send (or one draft) says: recipients, content, files and, for a reply, its thread. */
 export interface SendRequest {
