@@ -1,5 +1,9 @@
 import type { NextConfig } from "next";
 
+// Next.js sends anonymous usage data unless told not to. A self-hosted back office sends nothing anywhere: set before
+// the build records anything (Next reads the variable each time it would send). .ci/run exports it as well.
+process.env.NEXT_TELEMETRY_DISABLED = "1";
+
 const nextConfig: NextConfig = {
   // Native and WASM packages must load from node_modules at run time, not from Next's bundle.
   serverExternalPackages: [

@@ -9,6 +9,7 @@ import { fastPathHandler, stampRemoteAddress } from "@/lib/http/fast-path";
 import { startServices } from "@/lib/services/start-services";
 import { portError, StartupError } from "@/lib/services/port-error";
 import { attachStreamUpgrade } from "@/lib/http/stream/ws-stream";
+import { loadRemoteAccess } from "@/lib/settings/remote-access";
 
 /**
  * One process runs everything (ARCHITECTURE §2): Next for the dashboard and routes, the hot API paths dispatched
@@ -20,6 +21,8 @@ async function main() {
   const handle = await getHandle();
   await migrateDb();
   await bootstrapOwner();
+  // Host, Origin and OAuth checks read Settings → Remote access from memory: held before the first request.
+  await loadRemoteAccess();
 
   const dev = config.NODE_ENV === "development";
   const app = next({ dev, hostname: config.HOST, port: config.PORT, dir: process.cwd() });

@@ -3,6 +3,7 @@ import postgres from "postgres";
 import { OWNER, expect, server, test } from "./fixtures";
 import { AGENT_NAME, callTool, connectAgent } from "./mcp";
 import { shot } from "./screenshots";
+import { openDialog } from "./pages/open-dialog";
 
 // One instance's life in order: setup, sign-in, a key, an agent's calls, the ledger, revocation.
 test.describe.configure({ mode: "serial" });
@@ -15,8 +16,9 @@ test("the printed setup link creates the owner and the first project", async ({ 
   await expect(page.getByText("Create the owner account and the first project.")).toBeVisible();
   await shot(page, "setup");
   await setupPage.createOwner(OWNER);
-  await expect(page).toHaveURL(/\/login\?setup=done$/);
-  await expect(page.getByText("Your owner account is ready.")).toBeVisible();
+  // Signed in at once: no second login after setup (issue 19 §9).
+  await expect(page.getByRole("heading", { name: "Overview", level: 1 })).toBeVisible();
+  await expect(page).toHaveURL(`${server.url}/`);
 });
 
 test("the setup link is refused once the owner exists, as is any other token", async ({ page, setupPage }) => {
@@ -89,7 +91,7 @@ test("a key created in the UI lets an MCP agent call tools, which the ledger sho
   await shot(page, "ledger-verified");
 
   await page.goto("/");
-  await expect(page.getByRole("img", { name: new RegExp(`Ledger entries per agent: .*${AGENT_NAME}`) })).toBeVisible();
+  await expect(page.getByRole("img", { name: new RegExp(`Ledger entries per key: .*${AGENT_NAME}`) })).toBeVisible();
   await shot(page, "overview");
 });
 
@@ -117,12 +119,8 @@ test("a key revoked in the UI is refused with 401 on the agent's next MCP call",
 
 test("projects can be created and switched, each with its own keys", async ({ page, loginPage, apiKeys }) => {
   await loginPage.signIn(OWNER.email, OWNER.password);
-  // A click that lands before the page has hydrated opens nothing: press again until the dialog is there.
-  await expect(async () => {
-    await page.getByRole("button", { name: "New project" }).click();
-    await expect(page.getByRole("dialog")).toBeVisible({ timeout: 2000 });
-  }).toPass();
-  await page.getByRole("dialog").getByLabel("Name").fill("Second project");
+  const dialog = await openDialog(page, "New project");
+  await dialog.getByLabel("Name").fill("Second project");
   await page.getByRole("button", { name: "Create project" }).click();
   const switcher = page.getByRole("combobox", { name: "Project" });
   await expect(switcher).toHaveText("Second project");

@@ -20,12 +20,15 @@ export default async function globalSetup() {
   }
   const port = await freePort();
   const smtpPort = await freePort();
+  // A port for the webhooks spec's receiver on 127.0.0.1: the only local address deliveries may reach.
+  const hookPort = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const dataDir = mkdtempSync(join(tmpdir(), "brynth-e2e-"));
   const db = await freshDatabase();
 
   const env: NodeJS.ProcessEnv = { ...runtimeEnv(), NODE_ENV: "production", HOST: "127.0.0.1", PORT: String(port) }; // as `npm start` runs it
   Object.assign(env, { PUBLIC_URL: url, DATA_DIR: dataDir, LOG_LEVEL: "warn", SMTP_PORT: String(smtpPort), SMTP_HOST: "127.0.0.1" });
+  env.OUTBOUND_ALLOW_HOSTS = `127.0.0.1:${hookPort}`;
   // A headless-install owner would suppress the setup link the specs start from.
   for (const k of ["OWNER_EMAIL", "OWNER_PASSWORD", "DATABASE_URL", "APP_SECRET", "NEXTAUTH_URL", "SMTP_RELAY_URL", "MAIL_DOMAIN"]) delete env[k];
   if (db) env.DATABASE_URL = db.url;
@@ -39,6 +42,7 @@ export default async function globalSetup() {
   process.env.BRYNTH_E2E_URL = url;
   process.env.BRYNTH_E2E_SETUP_URL = setupUrl;
   process.env.BRYNTH_E2E_SMTP_PORT = String(smtpPort);
+  process.env.BRYNTH_E2E_HOOK_PORT = String(hookPort);
   process.env.BRYNTH_E2E_SERVER_LOG = logFile;
   if (db) process.env.BRYNTH_E2E_DATABASE_URL = db.url;
 

@@ -185,8 +185,9 @@ test("compose refuses a display-name recipient as it is typed, then sends with a
   await expect(page.getByText("Message sent")).toBeVisible();
   await expect(dialog).toBeHidden();
 
+  // Local delivery is a queued job: the thread arrives live, later than the click on a loaded machine.
   await page.goto(targetUrl);
-  await expect(mailboxes.thread(subject)).toHaveCount(1);
+  await expect(mailboxes.thread(subject)).toHaveCount(1, { timeout: 30_000 });
   await mailboxes.thread(subject).getByRole("link").first().click();
   await expect(page.getByRole("heading", { name: subject, level: 2 })).toBeVisible();
   const messages = page.getByRole("list", { name: "Messages" });

@@ -3,6 +3,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import nodemailer from "nodemailer";
 import { OWNER, expect, server, test } from "./fixtures";
+import { expectFieldError } from "./pages/form-errors";
 import { MailboxesPage } from "./pages/mailboxes-page";
 import { OwnerSession } from "./pages/owner-session";
 import { shot } from "./screenshots";
@@ -128,7 +129,21 @@ test("a mailbox created in the dialog receives mail live, shows hostile HTML ine
 
     // Label it (l focuses the label input), then trash it (e): it leaves the list.
     await page.keyboard.press("l");
-    await expect(page.getByLabel("Add label")).toBeFocused();
+    const labelInput = page.getByLabel("Add label");
+    await expect(labelInput).toBeFocused();
+    // Bad labels are refused on the input in plain words, and none is added: a wrong format, one too long, and a
+    // system label only Brynth sets.
+    for (const [bad, words] of [
+      ["Big Report", /^"Big Report" is not a valid label: use 1 to 64 characters/],
+      ["r".repeat(65), /is not a valid label: use 1 to 64 characters/],
+      ["sent", /^"sent" is a system label: only /],
+    ] as const) {
+      await labelInput.fill(bad);
+      await page.keyboard.press("Enter");
+      await expectFieldError(labelInput, words);
+    }
+    await expect(mailboxes.thread(subject)).not.toContainText("Big Report");
+    await labelInput.fill("");
     await page.keyboard.type("e2e-report");
     await page.keyboard.press("Enter");
     await expect(page.getByText("Labelled e2e-report")).toBeVisible();

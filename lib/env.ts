@@ -27,7 +27,11 @@ const schema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default("0.0.0.0"),
-  /** Public base URL of this instance, used in links, key instructions and webhook URLs. */
+  /**
+   * Public base URL of this instance, used in links, key instructions and webhook URLs. Settings → Remote access can
+   * set another (lib/settings/remote-access.ts), which then is the OAuth issuer and the origin CORS and capability
+   * links are bound to; this one stays the default, and its host stays served.
+   */
   PUBLIC_URL: z.url().optional(),
   DATA_DIR: z.string().min(1).default("./data"),
   /** Postgres URL; unset means embedded PGlite under DATA_DIR. `memory://` is an in-memory PGlite (tests). */
@@ -40,7 +44,7 @@ const schema = z.object({
   APP_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   OWNER_EMAIL: z.email().optional(),
   OWNER_PASSWORD: z.string().min(10, "must be at least 10 characters").optional(),
-  /** Extra browser origins allowed to call /mcp and the API (comma-separated). */
+  /** Extra browser origins allowed to call /mcp and the API (comma-separated); Settings → Remote access adds more. */
   ALLOWED_ORIGINS: list.default([]),
   /**
    * Extra Host names (`host` or `host:port`) the HTTP server answers, besides the PUBLIC_URL host and the loopback
@@ -132,6 +136,13 @@ const schema = z.object({
   MAIL_DNS_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(3000),
   /** Jobs one process runs at the same time. */
   JOBS_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(4),
+  /**
+   * Webhook deliveries one process runs at the same time, in their own lane beside JOBS_CONCURRENCY's: slow or
+   * hanging endpoints (10 s each) fill these slots, never the ones outbound mail needs. 32: the successes that finish
+   * together commit together (lib/jobs/finish-group.ts) and their rows are read with one query, so more slots cost
+   * few more round trips, and the lane keeps up with hundreds of deliveries a second (bench/webhooks.ts).
+   */
+  JOBS_WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(32),
   /** How often an idle job runner looks for due jobs; NOTIFY wakes it at once for new ones. */
   JOBS_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(2000),
   /**

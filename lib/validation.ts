@@ -12,10 +12,13 @@ export function validationError(error: z.ZodError): AppError {
     return { field: path || "(input)", message: i.message };
   });
   const message = issues.map((i) => (i.field === "(input)" ? i.message : `${i.field}: ${i.message}`)).join("; ");
-  return new AppError("validation_error", message, {
+  const err = new AppError("validation_error", message, {
     fix: "Correct the named fields and retry; the tool's input schema lists every accepted argument.",
     details: issues,
   });
+  // Kept out of the rendered body (not enumerable): the dashboard words each issue for its form (lib/forms/plain-issue.ts).
+  Object.defineProperty(err, "zodIssues", { value: error.issues, enumerable: false });
+  return err;
 }
 
 export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {

@@ -8,13 +8,15 @@ import { PageHeader } from "@/components/ui/page-header";
 import { ConnectInstructions } from "@/components/api-keys/connect-instructions";
 import { LedgerTable } from "@/components/ledger/ledger-table";
 import { AgentChart } from "@/components/overview/agent-chart";
+import { NeedsAttention } from "@/components/overview/needs-attention";
 import { StatCard } from "@/components/overview/stat-card";
 import { requireOwner } from "@/lib/auth/current-owner";
 import { getDb } from "@/lib/db/client";
-import { env } from "@/lib/env";
 import { listKeys } from "@/lib/keys/list-keys";
-import { countLedgerEntries, ledgerEntriesByAgent, ledgerHeadSeq } from "@/lib/ledger/ledger-stats";
+import { countLedgerEntries, ledgerEntriesByKey, ledgerHeadSeq } from "@/lib/ledger/ledger-stats";
 import { queryLedger } from "@/lib/ledger/query-ledger";
+import { needsAttention } from "@/lib/overview/needs-attention";
+import { publicUrl } from "@/lib/settings/remote-access";
 
 export const metadata: Metadata = { title: "Overview" };
 
@@ -24,25 +26,27 @@ export default async function OverviewPage() {
   const { actor, project } = await requireOwner();
   const db = await getDb();
   const now = Date.now();
-  const [keys, today, total, perAgent, recent] = await Promise.all([
+  const [attention, keys, today, total, perKey, recent] = await Promise.all([
+    needsAttention(db, { actor, now: new Date(now) }),
     listKeys(db, { actor }),
     countLedgerEntries(db, { actor, since: new Date(now - DAY) }),
     ledgerHeadSeq(db, { actor }),
-    ledgerEntriesByAgent(db, { actor, since: new Date(now - 7 * DAY) }),
+    ledgerEntriesByKey(db, { actor, since: new Date(now - 7 * DAY) }),
     queryLedger(db, { actor, limit: 8 }),
   ]);
 
   return (
     <>
       <PageHeader title="Overview" description={`What is happening in ${project.name}.`} />
-      <div className="grid gap-4">
-        <div className="grid gap-4 sm:grid-cols-3">
+      <div className="grid grid-cols-1 gap-4">
+        <NeedsAttention counts={attention} />
+        <div className="grid grid-cols-1 gap-4 sm:grid-cols-3">
           <StatCard label="Active API keys" value={keys.length} href="/api-keys" />
           <StatCard label="Ledger entries, last 24 h" value={today} href="/ledger" />
           <StatCard label="Ledger entries, all time" value={total} href="/ledger" />
         </div>
 
-        <div className="grid gap-4 lg:grid-cols-5">
+        <div className="grid grid-cols-1 gap-4 lg:grid-cols-5">
           <Card className="lg:col-span-3">
             <CardHeader>
               <CardTitle className="text-sm">Recent activity</CardTitle>
@@ -64,15 +68,11 @@ export default async function OverviewPage() {
 
           <Card className="lg:col-span-2">
             <CardHeader>
-              <CardTitle className="text-sm">Entries per agent</CardTitle>
-              <CardDescription>Last 7 days, busiest first.</CardDescription>
+              <CardTitle className="text-sm">Entries per key</CardTitle>
+              <CardDescription>Last 7 days, busiest first; a key's agent labels are in its tooltip.</CardDescription>
             </CardHeader>
             <CardContent>
-              {perAgent.length ? (
-                <AgentChart data={perAgent} />
-              ) : (
-                <p className="py-8 text-center text-sm text-muted-foreground">No entries in the last 7 days.</p>
-              )}
+              {perKey.length ? <AgentChart data={perKey} /> : <p className="py-8 text-center text-sm text-muted-foreground">No entries in the last 7 days.</p>}
             </CardContent>
           </Card>
         </div>
@@ -94,7 +94,7 @@ export default async function OverviewPage() {
             </CardAction>
           </CardHeader>
           <CardContent>
-            <ConnectInstructions publicUrl={env().publicUrl} />
+            <ConnectInstructions publicUrl={publicUrl()} />
           </CardContent>
         </Card>
       </div>

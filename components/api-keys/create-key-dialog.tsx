@@ -6,6 +6,7 @@ import { Plus } from "lucide-react";
 import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
+import { FieldError } from "@/components/ui/field-error";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { NativeSelect } from "@/components/ui/native-select";
@@ -82,7 +83,7 @@ export function CreateKeyDialog({ publicUrl, defaultOpen, mailboxes, createActio
             </DialogFooter>
           </>
         ) : (
-          <form onSubmit={onSubmit} className="grid gap-5">
+          <form onSubmit={onSubmit} noValidate className="grid gap-5">
             <DialogHeader>
               <DialogTitle>Create API key</DialogTitle>
               <DialogDescription>Give each agent its own key with only the scopes it needs. The ledger records which key made every call.</DialogDescription>
@@ -105,11 +106,17 @@ export function CreateKeyDialog({ publicUrl, defaultOpen, mailboxes, createActio
                 ))}
               </NativeSelect>
             </FormField>
-            <div className="grid gap-2">
-              <div className="text-sm font-medium">Scopes</div>
+            <fieldset
+              aria-labelledby="key-scopes-label"
+              aria-describedby={errors.scopes ? "key-scopes-error" : undefined}
+              className="m-0 grid min-w-0 gap-2 border-0 p-0"
+            >
+              <div id="key-scopes-label" className={errors.scopes ? "text-sm font-medium text-destructive" : "text-sm font-medium"}>
+                Scopes
+              </div>
+              {errors.scopes && <FieldError id="key-scopes-error">{errors.scopes}</FieldError>}
               <ScopePicker selected={scopes} onChange={setScopes} />
-              {errors.scopes && <p className="text-xs text-destructive">{errors.scopes}</p>}
-            </div>
+            </fieldset>
             {errors.form && (
               <p role="alert" className="text-sm text-destructive">
                 {errors.form}

@@ -3,6 +3,7 @@ import { RelativeTime } from "@/components/ui/relative-time";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import type { RequestData } from "@/components/approvals/request-data";
 import { KindBadge, RequestStatusBadge } from "@/components/approvals/request-badges";
+import { principalName } from "@/lib/text/principal-name";
 
 /** Past and present requests, newest first; each row opens the request's page. */
 export function HistoryTable({ rows }: { rows: RequestData[] }) {
@@ -38,7 +39,7 @@ export function HistoryTable({ rows }: { rows: RequestData[] }) {
                 <RequestStatusBadge status={r.status} />
               </TableCell>
               <TableCell className="pr-4 text-muted-foreground">
-                {r.decidedBy ?? "—"}
+                {principalName(r.decidedBy)}
                 {r.decidedAt && (
                   <span className="block text-xs">
                     <RelativeTime date={r.decidedAt} />

@@ -16,6 +16,7 @@ import type { PersonVerdict } from "@/lib/approvals/person-verdict";
 import type { RequestData } from "@/components/approvals/request-data";
 import { KindBadge, RiskBadge } from "@/components/approvals/request-badges";
 import { TimeLeft } from "@/components/approvals/time-left";
+import { formatAmount } from "@/lib/text/format-amount";
 
 export type DecideAction = (input: { requestId: string; verdict: PersonVerdict }) => Promise<ActionResult<{ status: string }>>;
 
@@ -97,7 +98,7 @@ export function RequestCard({ request: r, selected, onSelect, decide, handleRef 
           <div className="flex flex-wrap items-center gap-1.5 text-xs text-muted-foreground">
             <KindBadge kind={r.kind} action={r.action} />
             <RiskBadge risk={r.risk} />
-            {r.amount !== null && <span className="font-medium text-foreground tabular-nums">Amount {r.amount}</span>}
+            {r.amount !== null && <span className="font-medium text-foreground tabular-nums">Amount {formatAmount(r.amount)}</span>}
             {r.rule && <span>rule {r.rule}</span>}
           </div>
         </div>

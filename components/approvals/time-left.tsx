@@ -23,7 +23,8 @@ export function TimeLeft({ expiresAt, className }: { expiresAt: string; classNam
   return (
     <time
       dateTime={expiresAt}
-      title={`Expires ${expiresAt}`}
+      // The exact moment as a person reads it, in their zone (the instant itself is in dateTime).
+      title={`Expires ${new Date(expiresAt).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "long" })}`}
       suppressHydrationWarning
       className={cn("whitespace-nowrap tabular-nums", ms < 600_000 && "text-destructive", className)}
     >

@@ -1,6 +1,7 @@
 "use client";
 
 import * as React from "react";
+import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { Plus } from "lucide-react";
 import { toast } from "sonner";
@@ -14,16 +15,19 @@ import type { Action, AddedChannel } from "@/components/channels/types";
 
 type Props = {
   telegramReady: boolean;
+  /** A relay (the project's or SMTP_RELAY_URL) reaches addresses outside this instance; without one only local ones work. */
+  relayReady: boolean;
   addEmailAction: Action<{ address: string; label?: string }, AddedChannel>;
   addTelegramAction: Action<{ label?: string }, AddedChannel>;
 };
 
 /** Adds an email channel (a verification link is sent) or a Telegram channel (a t.me link to open). */
-export function AddChannelDialog({ telegramReady, addEmailAction, addTelegramAction }: Props) {
+export function AddChannelDialog({ telegramReady, relayReady, addEmailAction, addTelegramAction }: Props) {
   const router = useRouter();
   const [open, setOpen] = React.useState(false);
   const [kind, setKind] = React.useState<"email" | "telegram">("email");
   const [error, setError] = React.useState<string | null>(null);
+  const [fieldErrors, setFieldErrors] = React.useState<{ address?: string; label?: string }>({});
   const [added, setAdded] = React.useState<AddedChannel | null>(null);
   const [pending, startTransition] = React.useTransition();
 
@@ -32,6 +36,7 @@ export function AddChannelDialog({ telegramReady, addEmailAction, addTelegramAct
     if (!next) {
       setAdded(null);
       setError(null);
+      setFieldErrors({});
     }
   }
   function onSubmit(event: React.FormEvent<HTMLFormElement>) {
@@ -40,8 +45,14 @@ export function AddChannelDialog({ telegramReady, addEmailAction, addTelegramAct
     const label = String(form.get("label") ?? "").trim() || undefined;
     startTransition(async () => {
       const res = kind === "email" ? await addEmailAction({ address: String(form.get("address") ?? ""), label }) : await addTelegramAction({ label });
-      if (!res.ok) return void setError(res.error);
+      if (!res.ok) {
+        // On its field when the server names one (a bad or duplicate address, a long label); else below the form.
+        const fe = { address: res.fieldErrors?.address, label: res.fieldErrors?.label };
+        setFieldErrors(fe);
+        return void setError(fe.address || fe.label ? null : res.error);
+      }
       setError(null);
+      setFieldErrors({});
       setAdded(res.data);
       toast.success(`Channel “${res.data.label}” added`);
       router.refresh();
@@ -78,7 +89,7 @@ export function AddChannelDialog({ telegramReady, addEmailAction, addTelegramAct
             </DialogFooter>
           </>
         ) : (
-          <form onSubmit={onSubmit} className="grid gap-4">
+          <form onSubmit={onSubmit} noValidate className="grid gap-4">
             <DialogHeader>
               <DialogTitle>Add a channel</DialogTitle>
               <DialogDescription>People on active channels receive requests and can decide them.</DialogDescription>
@@ -92,16 +103,31 @@ export function AddChannelDialog({ telegramReady, addEmailAction, addTelegramAct
               </NativeSelect>
             </FormField>
             {kind === "email" && (
-              <FormField id="channel-address" label="Email address" required>
+              <FormField
+                id="channel-address"
+                label="Email address"
+                required
+                description={relayReady ? undefined : "No mail relay is set yet, so only addresses on this instance can be reached."}
+                error={fieldErrors.address}
+              >
                 <Input name="address" type="email" required maxLength={254} autoComplete="off" placeholder="mario@example.com" />
               </FormField>
             )}
-            <FormField id="channel-label" label="Label" description="Short name shown on decisions, e.g. mario.">
+            <FormField id="channel-label" label="Label" description="Short name shown on decisions, e.g. mario." error={fieldErrors.label}>
               <Input name="label" maxLength={40} autoComplete="off" placeholder={kind} />
             </FormField>
             {error && (
               <p role="alert" className="text-sm text-destructive">
                 {error}
+                {kind === "email" && !relayReady && (
+                  <>
+                    {" "}
+                    <Link href="/mail/settings" className="font-medium underline underline-offset-4">
+                      Set up a relay in Mail settings
+                    </Link>
+                    .
+                  </>
+                )}
               </p>
             )}
             <DialogFooter>

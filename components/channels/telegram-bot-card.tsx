@@ -56,9 +56,10 @@ export function TelegramBotCard({ status, setAction, removeAction }: Props) {
             Telegram: {status.error}
           </p>
         )}
-        <form onSubmit={onSubmit} className="flex flex-wrap items-end gap-2">
+        {/* noValidate: the server's words, on the field, rather than the browser's bubble (one error style everywhere). */}
+        <form onSubmit={onSubmit} noValidate className="flex flex-wrap items-end gap-2">
           <FormField id="bot-token" label={status.configured ? "Replace the token" : "Bot token"} error={error} className="min-w-64 flex-1">
-            <Input name="token" type="password" required autoComplete="off" placeholder="123456789:AA…" />
+            <Input name="token" type="password" autoComplete="off" placeholder="123456789:AA…" />
           </FormField>
           <Button type="submit" size="sm" disabled={pending}>
             {pending ? "Checking…" : "Save token"}

@@ -45,7 +45,7 @@ export function NewProjectDialog({ createAction }: Props) {
         </Button>
       </DialogTrigger>
       <DialogContent className="sm:max-w-md">
-        <form onSubmit={onSubmit} className="grid gap-4">
+        <form onSubmit={onSubmit} noValidate className="grid gap-4">
           <DialogHeader>
             <DialogTitle>New project</DialogTitle>
             <DialogDescription>A project has its own keys, ledger and data. You can switch between projects at the top of the sidebar.</DialogDescription>

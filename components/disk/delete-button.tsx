@@ -18,7 +18,7 @@ type Props = {
   actionLabel?: string;
 };
 
-/** Deletes one disk object after the owner types its name. */
+/** Deletes one disk object after the owner types its name (a link: after one confirmation). */
 export function DeleteButton({ name, kind, onDelete, after, description, actionLabel }: Props) {
   const router = useRouter();
   return (
@@ -31,7 +31,8 @@ export function DeleteButton({ name, kind, onDelete, after, description, actionL
       }
       title={`${actionLabel ?? "Delete"} ${kind} “${name}”?`}
       description={description ?? "Agents will no longer find it. This cannot be undone."}
-      confirmText={name}
+      // A link's name is a 26-character id: revoking one is a single confirmation (another link is one click away).
+      confirmText={kind === "link" ? undefined : name}
       actionLabel={`${actionLabel ?? "Delete"} ${kind}`}
       onConfirm={async () => {
         const res = await onDelete();

@@ -13,7 +13,7 @@ export type DiskTab = (typeof diskTabs)[number]["id"];
 /** Tabs as links: the open tab lives in the URL. */
 export function DiskTabs({ current }: { current: DiskTab }) {
   return (
-    <nav aria-label="Disk sections" className="inline-flex h-9 w-fit items-center rounded-lg bg-muted p-[3px] text-muted-foreground">
+    <nav aria-label="Disk sections" className="inline-flex h-9 w-fit max-w-full items-center overflow-x-auto rounded-lg bg-muted p-[3px] text-foreground/75">
       {diskTabs.map((t) => (
         <Link
           key={t.id}

@@ -4,12 +4,15 @@ import * as React from "react";
 import { Download, Link2 } from "lucide-react";
 import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
+import { RelativeTime } from "@/components/ui/relative-time";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
+import { FormAlert } from "@/components/ui/form-alert";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { NativeSelect } from "@/components/ui/native-select";
 import type { ActionResult } from "@/lib/auth/owner-action";
+import { type FormErrors, formErrors } from "@/lib/forms/form-errors";
 
 const expiries = [
   { label: "10 minutes", seconds: 600 },
@@ -53,6 +56,7 @@ export function CreateLinkDialog({
 }) {
   const [open, setOpen] = React.useState(false);
   const [link, setLink] = React.useState<LinkResult | null>(null);
+  const [errors, setErrors] = React.useState<FormErrors<"expiresIn">>({});
   const [pending, start] = React.useTransition();
   const id = React.useId();
 
@@ -61,7 +65,9 @@ export function CreateLinkDialog({
     const expiresIn = Number(new FormData(event.currentTarget).get("expires"));
     start(async () => {
       const res = await linkAction({ path, expiresIn });
-      if (!res.ok) return void toast.error(res.error);
+      // In the dialog, where the owner is looking: the expiry's problem on it, anything else (a quota) below it.
+      if (!res.ok) return void setErrors(formErrors(res, ["expiresIn"]));
+      setErrors({});
       setLink(res.data);
       toast.success("Link created");
     });
@@ -72,7 +78,10 @@ export function CreateLinkDialog({
       open={open}
       onOpenChange={(o) => {
         setOpen(o);
-        if (!o) setLink(null);
+        if (!o) {
+          setLink(null);
+          setErrors({});
+        }
       }}
     >
       <DialogTrigger asChild>
@@ -92,11 +101,13 @@ export function CreateLinkDialog({
               <Input readOnly value={link.url} aria-label="Link URL" className="font-mono text-xs" onFocus={(e) => e.currentTarget.select()} />
               <CopyButton value={link.url} label="Copy link" />
             </div>
-            <p className="text-xs text-muted-foreground">Expires {new Date(link.expires_at).toLocaleString()}.</p>
+            <p className="text-xs text-muted-foreground">
+              Expires <RelativeTime date={link.expires_at} />.
+            </p>
           </div>
         ) : (
           <form id={`${id}-form`} onSubmit={onSubmit}>
-            <FormField id={id} label="Expires after">
+            <FormField id={id} label="Expires after" error={errors.expiresIn}>
               <NativeSelect name="expires" defaultValue="3600">
                 {expiries.map((e) => (
                   <option key={e.seconds} value={e.seconds}>
@@ -105,6 +116,7 @@ export function CreateLinkDialog({
                 ))}
               </NativeSelect>
             </FormField>
+            <FormAlert>{errors.form}</FormAlert>
           </form>
         )}
         <DialogFooter>

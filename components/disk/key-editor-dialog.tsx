@@ -10,6 +10,7 @@ import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { Textarea } from "@/components/ui/textarea";
 import type { ActionResult } from "@/lib/auth/owner-action";
+import { sentence } from "@/lib/forms/plain-issue";
 import { diskHref } from "@/components/disk/format";
 
 export type SaveKeyAction = (input: {
@@ -44,7 +45,7 @@ export function KeyEditorDialog({ saveAction, existing, prefix }: Props) {
     try {
       JSON.parse(valueJson);
     } catch (err) {
-      next.value = `Not valid JSON: ${(err as Error).message}`;
+      next.value = sentence(`Not valid JSON: ${(err as Error).message}`);
     }
     if (ttlText && !/^\d+$/.test(ttlText)) next.ttl = "A whole number of seconds, or empty for no expiry.";
     if (next.value || next.ttl) return void setErrors(next);
@@ -93,7 +94,7 @@ export function KeyEditorDialog({ saveAction, existing, prefix }: Props) {
           <DialogTitle>{existing ? `Edit ${existing.key}` : "New key"}</DialogTitle>
           <DialogDescription>Any JSON value up to 256 KB. Agents read it with kv_get exactly as saved.</DialogDescription>
         </DialogHeader>
-        <form id="key-editor" onSubmit={onSubmit} className="grid gap-4">
+        <form id="key-editor" onSubmit={onSubmit} noValidate className="grid gap-4">
           {!existing && (
             <FormField id={ids.key} label="Key" error={errors.key} description="1–512 bytes, e.g. orders/1042. state/ belongs to task states." required>
               <Input name="key" defaultValue={prefix} autoComplete="off" spellCheck={false} className="font-mono" />

@@ -1,7 +1,8 @@
 import { Link2 } from "lucide-react";
 import { EmptyState } from "@/components/ui/empty-state";
 import { RelativeTime } from "@/components/ui/relative-time";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { ListTable } from "@/components/ui/list-table";
+import { TableCell, TableRow } from "@/components/ui/table";
 import type { Actor } from "@/lib/actor";
 import type { ActionResult } from "@/lib/auth/owner-action";
 import { getDb } from "@/lib/db/client";
@@ -24,49 +25,32 @@ export async function LinksPanel({ actor, revokeAction }: Props) {
     );
   }
   return (
-    <div className="rounded-lg border">
-      <Table>
-        <TableHeader>
-          <TableRow>
-            <TableHead className="pl-4">File</TableHead>
-            <TableHead className="text-right">Size</TableHead>
-            <TableHead>Made by</TableHead>
-            <TableHead>Created</TableHead>
-            <TableHead>Expires</TableHead>
-            <TableHead className="text-right">Downloads</TableHead>
-            <TableHead className="pr-4">
-              <span className="sr-only">Actions</span>
-            </TableHead>
-          </TableRow>
-        </TableHeader>
-        <TableBody>
-          {links.map((l) => (
-            <TableRow key={l.id}>
-              <TableCell className="max-w-80 truncate pl-4 font-mono text-xs" title={l.path}>
-                {l.path}
-              </TableCell>
-              <TableCell className="text-right text-muted-foreground tabular-nums">{formatBytes(l.sizeBytes)}</TableCell>
-              <TableCell className="font-mono text-xs text-muted-foreground">{l.keyId ?? "dashboard"}</TableCell>
-              <TableCell className="text-muted-foreground">
-                <RelativeTime date={l.createdAt} />
-              </TableCell>
-              <TableCell className="text-muted-foreground">
-                <RelativeTime date={l.expiresAt} />
-              </TableCell>
-              <TableCell className="text-right tabular-nums">{l.downloads}</TableCell>
-              <TableCell className="pr-4 text-right">
-                <DeleteButton
-                  name={l.id}
-                  kind="link"
-                  actionLabel="Revoke"
-                  description={`The link to ${l.path} stops working at once. The file stays.`}
-                  onDelete={revokeAction.bind(null, { linkId: l.id })}
-                />
-              </TableCell>
-            </TableRow>
-          ))}
-        </TableBody>
-      </Table>
-    </div>
+    <ListTable columns={["File", { label: "Size", align: "right" }, "Made by", "Created", "Expires", { label: "Downloads", align: "right" }]} actions>
+      {links.map((l) => (
+        <TableRow key={l.id}>
+          <TableCell className="max-w-80 truncate pl-4 font-mono text-xs" title={l.path}>
+            {l.path}
+          </TableCell>
+          <TableCell className="text-right text-muted-foreground tabular-nums">{formatBytes(l.sizeBytes)}</TableCell>
+          <TableCell className="font-mono text-xs text-muted-foreground">{l.keyId ?? "dashboard"}</TableCell>
+          <TableCell className="text-muted-foreground">
+            <RelativeTime date={l.createdAt} />
+          </TableCell>
+          <TableCell className="text-muted-foreground">
+            <RelativeTime date={l.expiresAt} />
+          </TableCell>
+          <TableCell className="text-right tabular-nums">{l.downloads}</TableCell>
+          <TableCell className="pr-4 text-right">
+            <DeleteButton
+              name={l.id}
+              kind="link"
+              actionLabel="Revoke"
+              description={`The link to ${l.path} stops working at once. The file stays.`}
+              onDelete={revokeAction.bind(null, { linkId: l.id })}
+            />
+          </TableCell>
+        </TableRow>
+      ))}
+    </ListTable>
   );
 }

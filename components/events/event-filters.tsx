@@ -1,55 +1,35 @@
 "use client";
 
-import type * as React from "react";
-import Link from "next/link";
-import { useRouter } from "next/navigation";
-import { Button } from "@/components/ui/button";
+import { Checkbox } from "@/components/ui/checkbox";
+import { FilterButtons, FilterField, FilterForm, FilterSelect } from "@/components/ui/filter-form";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
-import { NativeSelect } from "@/components/ui/native-select";
 
 type Props = { values: Record<string, string | undefined>; sources: string[] };
 
-/** A GET form (works without JavaScript); with it, empty fields are left out of the URL. */
+/** Events' filters; the status tab chosen above them is kept. */
 export function EventFilters({ values, sources }: Props) {
-  const router = useRouter();
-
-  function onSubmit(event: React.FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const q = new URLSearchParams();
-    for (const [k, v] of new FormData(event.currentTarget)) if (typeof v === "string" && v.trim()) q.set(k, v.trim());
-    router.push(q.size ? `/events?${q}` : "/events");
-  }
-
-  const label = "text-xs font-normal text-muted-foreground";
   return (
-    <form method="get" action="/events" onSubmit={onSubmit} className="flex flex-wrap items-end gap-3">
-      {values.status && values.status !== "all" && <input type="hidden" name="status" value={values.status} />}
-      <div className="grid gap-1.5">
-        <Label htmlFor="f-source" className={label}>
-          Source
-        </Label>
-        <NativeSelect id="f-source" name="source" defaultValue={values.source ?? ""} className="w-44 [&>select]:h-8">
-          <option value="">any</option>
-          {[...new Set([...sources, "brynth", ...(values.source ? [values.source] : [])])].map((s) => (
-            <option key={s} value={s}>
-              {s}
-            </option>
-          ))}
-        </NativeSelect>
-      </div>
-      <div className="grid gap-1.5">
-        <Label htmlFor="f-type" className={label}>
-          Type
-        </Label>
+    <FilterForm path="/events" tab={["status", values.status]}>
+      <FilterSelect
+        id="f-source"
+        name="source"
+        label="Source"
+        value={values.source}
+        anyLabel="any"
+        options={[...new Set([...sources, "brynth", ...(values.source ? [values.source] : [])])]}
+        className="w-44"
+      />
+      <FilterField id="f-type" label="Type">
         <Input id="f-type" name="type" defaultValue={values.type} placeholder="invoice.* or exact" className="h-8 w-56" />
+      </FilterField>
+      <div className="flex h-8 items-center gap-2">
+        <Checkbox id="f-bookkeeping" name="bookkeeping" value="1" defaultChecked={values.bookkeeping === "1"} />
+        <Label htmlFor="f-bookkeeping" className="text-xs font-normal text-muted-foreground">
+          Show request.resolved (Brynth's bookkeeping)
+        </Label>
       </div>
-      <Button type="submit" size="sm" variant="secondary">
-        Apply
-      </Button>
-      <Button variant="ghost" size="sm" asChild>
-        <Link href="/events">Reset</Link>
-      </Button>
-    </form>
+      <FilterButtons />
+    </FilterForm>
   );
 }

@@ -16,10 +16,12 @@ export const eventsSearch = z.object({
   source: text(z.string().max(64)),
   type: text(typeFilter),
   cursor: text(z.string().max(500)),
+  /** `1`: show Brynth's own request.resolved events, which are hidden by default (lib/events/bookkeeping.ts). */
+  bookkeeping: z.enum(["1"]).optional().catch(undefined),
 });
 export type EventsSearch = z.output<typeof eventsSearch>;
 
-export const FILTER_KEYS = ["status", "source", "type"] as const;
+export const FILTER_KEYS = ["status", "source", "type", "bookkeeping"] as const;
 
 export function firstValues(params: Record<string, string | string[] | undefined>): Record<string, string | undefined> {
   return Object.fromEntries(Object.entries(params).map(([k, v]) => [k, Array.isArray(v) ? v[0] : v]));

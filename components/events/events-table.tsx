@@ -61,7 +61,7 @@ export function EventsTable({ events, requeueAction }: Props) {
   }
 
   return (
-    <div className="grid gap-2">
+    <div className="grid grid-cols-1 gap-2">
       {selectable.length > 0 && (
         <div className="flex items-center gap-2 text-sm">
           <Button size="xs" variant="outline" disabled={selected.size === 0 || pending} onClick={requeue}>

@@ -24,13 +24,13 @@ export function LiveRefresh({ refresh, source, type }: Props) {
   const [missed, setMissed] = React.useState(0);
 
   React.useEffect(() => {
-    const stream = new EventSource("/api/v1/stream");
+    const stream = new EventSource("/api/v1/stream?mail_events=false");
     let timer: ReturnType<typeof setTimeout> | null = null;
     stream.onopen = () => setConnected(true);
     stream.onerror = () => setConnected(false);
-    stream.addEventListener("event", (e) => {
-      const change = JSON.parse((e as MessageEvent<string>).data) as { source: string; type: string };
-      if (!matches(source, change.source) || !matches(type, change.type)) return;
+    stream.addEventListener("event_change", (e) => {
+      const change = JSON.parse((e as MessageEvent<string>).data) as { source: string; event_type: string };
+      if (!matches(source, change.source) || !matches(type, change.event_type)) return;
       if (!refresh) return void setMissed((n) => n + 1);
       timer ??= setTimeout(() => {
         timer = null;

@@ -1,5 +1,7 @@
 "use client";
 
+import * as React from "react";
+import { Button } from "@/components/ui/button";
 import { CodeBlock } from "@/components/ui/code-block";
 import { JsonTree } from "@/components/ui/json-tree";
 import { Table, TableBody, TableCell, TableRow } from "@/components/ui/table";
@@ -24,6 +26,8 @@ type Props = {
  */
 export function PayloadViewer({ json, isJson, raw, encoding, headers, downloadUrl, size }: Props) {
   const tooLarge = raw === null;
+  // The tree opens two levels; "Expand all" remounts it fully open, so nested objects need no click each.
+  const [depth, setDepth] = React.useState(2);
   return (
     <Tabs defaultValue={isJson && !tooLarge ? "tree" : "raw"}>
       <TabsList>
@@ -33,7 +37,27 @@ export function PayloadViewer({ json, isJson, raw, encoding, headers, downloadUr
       </TabsList>
       {isJson && (
         <TabsContent value="tree">
-          {tooLarge ? <TooLarge url={downloadUrl} size={size} /> : <JsonTree data={json} aria-label="Payload" defaultExpandDepth={2} />}
+          {tooLarge ? (
+            <TooLarge url={downloadUrl} size={size} />
+          ) : (
+            <div className="grid gap-2">
+              <div className="flex gap-1">
+                <Button
+                  type="button"
+                  size="xs"
+                  variant="outline"
+                  onClick={() => setDepth(Number.POSITIVE_INFINITY)}
+                  disabled={depth === Number.POSITIVE_INFINITY}
+                >
+                  Expand all
+                </Button>
+                <Button type="button" size="xs" variant="outline" onClick={() => setDepth(1)} disabled={depth === 1}>
+                  Collapse all
+                </Button>
+              </div>
+              <JsonTree key={depth} data={json} aria-label="Payload" defaultExpandDepth={depth} />
+            </div>
+          )}
         </TabsContent>
       )}
       <TabsContent value="raw">

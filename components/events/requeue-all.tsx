@@ -9,7 +9,7 @@ import { Progress } from "@/components/ui/progress";
 import type { ActionResult } from "@/lib/auth/owner-action";
 import { plural } from "@/lib/utils";
 
-type Filter = { status: "dead" | "failed"; source?: string; type?: string };
+type Filter = { status: "dead" | "failed"; source?: string; type?: string; hideBookkeeping?: boolean };
 type Props = {
   filter: Filter;
   total: number;

@@ -1,12 +1,7 @@
 "use client";
 
-import type * as React from "react";
-import Link from "next/link";
-import { useRouter } from "next/navigation";
-import { Button } from "@/components/ui/button";
+import { FilterButtons, FilterField, FilterForm, FilterSelect } from "@/components/ui/filter-form";
 import { Input } from "@/components/ui/input";
-import { Label } from "@/components/ui/label";
-import { NativeSelect } from "@/components/ui/native-select";
 
 type LedgerFiltersProps = {
   values: Record<string, string | undefined>;
@@ -14,80 +9,37 @@ type LedgerFiltersProps = {
   platforms: readonly string[];
 };
 
-/** A GET form (works without JavaScript); with it, empty fields are left out of the URL. */
+/** The ledger's filters, in a panel: an op (suggested from those seen), agent, platform, subject and a time range. */
 export function LedgerFilters({ values, ops, platforms }: LedgerFiltersProps) {
-  const router = useRouter();
-
-  function onSubmit(event: React.FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const q = new URLSearchParams();
-    for (const [k, v] of new FormData(event.currentTarget)) if (typeof v === "string" && v.trim()) q.set(k, v.trim());
-    router.push(q.size ? `/ledger?${q}` : "/ledger");
-  }
-
-  const field = "grid gap-1.5";
-  const label = "text-xs font-normal text-muted-foreground";
   return (
-    <form method="get" action="/ledger" onSubmit={onSubmit} className="grid gap-3 rounded-lg border bg-muted/20 p-3">
+    <FilterForm path="/ledger" className="grid gap-3 rounded-lg border bg-muted/20 p-3">
       <div className="grid grid-cols-2 gap-3 md:grid-cols-3 xl:grid-cols-6">
-        <div className={field}>
-          <Label htmlFor="f-op" className={label}>
-            Op
-          </Label>
+        <FilterField id="f-op" label="Op">
           <Input id="f-op" name="op" defaultValue={values.op} list="ledger-ops" placeholder="any" className="h-8" />
           <datalist id="ledger-ops">
             {ops.map((op) => (
               <option key={op} value={op} />
             ))}
           </datalist>
-        </div>
-        <div className={field}>
-          <Label htmlFor="f-agent" className={label}>
-            Agent
-          </Label>
+        </FilterField>
+        <FilterField id="f-agent" label="Agent">
           <Input id="f-agent" name="agent" defaultValue={values.agent} placeholder="any" className="h-8" />
-        </div>
-        <div className={field}>
-          <Label htmlFor="f-platform" className={label}>
-            Platform
-          </Label>
-          <NativeSelect id="f-platform" name="platform" defaultValue={values.platform ?? ""} className="[&>select]:h-8">
-            <option value="">any</option>
-            {platforms.map((p) => (
-              <option key={p} value={p}>
-                {p}
-              </option>
-            ))}
-          </NativeSelect>
-        </div>
-        <div className={field}>
-          <Label htmlFor="f-subject" className={label}>
-            Subject
-          </Label>
+        </FilterField>
+        <FilterSelect id="f-platform" name="platform" label="Platform" value={values.platform} anyLabel="any" options={platforms} />
+        <FilterField id="f-subject" label="Subject">
           <Input id="f-subject" name="subject" defaultValue={values.subject} placeholder="e.g. key_…" className="h-8" />
-        </div>
-        <div className={field}>
-          <Label htmlFor="f-since" className={label}>
-            Since (UTC)
-          </Label>
+        </FilterField>
+        <FilterField id="f-since" label="Since (UTC)">
           <Input id="f-since" name="since" type="datetime-local" defaultValue={localValue(values.since)} className="h-8" />
-        </div>
-        <div className={field}>
-          <Label htmlFor="f-until" className={label}>
-            Until (UTC)
-          </Label>
+        </FilterField>
+        <FilterField id="f-until" label="Until (UTC)">
           <Input id="f-until" name="until" type="datetime-local" defaultValue={localValue(values.until)} className="h-8" />
-        </div>
+        </FilterField>
       </div>
       <div className="flex items-center justify-end gap-2">
-        <Button variant="ghost" size="sm" asChild>
-          <Link href="/ledger">Reset</Link>
-        </Button>
-        <Button type="submit" size="sm" variant="secondary">
-          Apply filters
-        </Button>
+        <FilterButtons apply="Apply filters" />
       </div>
-    </form>
+    </FilterForm>
   );
 }
 

@@ -3,6 +3,7 @@ import { Badge } from "@/components/ui/badge";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { shortDigest, shortSubject } from "@/components/ledger/format";
+import { subjectHref } from "@/components/ledger/subject-href";
 import type { LedgerEntry } from "@/lib/db/schema/ledger";
 
 type LedgerTableProps = {
@@ -63,7 +64,7 @@ export function LedgerTable({ entries, keyNames, compact }: LedgerTableProps) {
             </TableCell>
             {!compact && (
               <TableCell className="font-mono text-xs" title={e.subject ?? undefined}>
-                {shortSubject(e.subject) ?? dash}
+                <SubjectLink op={e.op} subject={e.subject} />
               </TableCell>
             )}
             {!compact && (
@@ -75,5 +76,18 @@ export function LedgerTable({ entries, keyNames, compact }: LedgerTableProps) {
         ))}
       </TableBody>
     </Table>
+  );
+}
+
+/** The subject, linked to its object when the dashboard has a screen for it (subject-href.ts). */
+function SubjectLink({ op, subject }: { op: string; subject: string | null }) {
+  if (!subject) return dash;
+  const href = subjectHref(op, subject);
+  return href ? (
+    <Link href={href} className="underline-offset-2 hover:underline">
+      {shortSubject(subject)}
+    </Link>
+  ) : (
+    shortSubject(subject)
   );
 }

@@ -46,7 +46,7 @@ export function AddDomainDialog({ addAction }: Props) {
         </Button>
       </DialogTrigger>
       <DialogContent>
-        <form onSubmit={onSubmit} className="grid gap-4">
+        <form onSubmit={onSubmit} noValidate className="grid gap-4">
           <DialogHeader>
             <DialogTitle>Add a custom domain</DialogTitle>
             <DialogDescription>

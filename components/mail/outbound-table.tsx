@@ -1,9 +1,11 @@
 import type * as React from "react";
+import Link from "next/link";
 import { MessageStatusBadge } from "@/components/mail/message-status-badge";
 import type { DeliveryView } from "@/components/mail/outbound-deliveries";
+import { OutboundDeliveryList } from "@/components/mail/outbound-delivery-list";
 import { RelativeTime } from "@/components/ui/relative-time";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import type { MessageStatus } from "@/lib/db/schema/mail";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 
 export type OutboundRowView = {
   id: string;
@@ -18,6 +20,8 @@ export type OutboundRowView = {
   sentAt: string | null;
   /** Per-route results (D7); empty for messages sent before deliveries existed. */
   deliveries?: DeliveryView[];
+  /** The approval request deciding a held (`pending`) message, linked from its row. */
+  requestId?: string | null;
   /** For a `send_unknown` message: Mark sent / Resend / Mark failed. */
   resolve?: React.ReactNode;
 };
@@ -25,6 +29,7 @@ export type OutboundRowView = {
 /**
  * One row per message, with the relay's answer or the last error on hover, and under it one line per delivery
  * (route, recipients, status, answer, refused recipients). A message whose fate is unknown offers its resolution.
+ * The subject opens the message's detail; a message waiting for approval links to its request.
  */
 export function OutboundTable({ rows }: { rows: OutboundRowView[] }) {
   return (
@@ -46,14 +51,21 @@ export function OutboundTable({ rows }: { rows: OutboundRowView[] }) {
             <TableRow key={m.id} data-message-id={m.id} className="align-top">
               <TableCell className="pl-4 font-mono text-xs">
                 {m.to}
-                {m.deliveries && m.deliveries.length > 0 && <Deliveries list={m.deliveries} />}
+                {m.deliveries && m.deliveries.length > 0 && <OutboundDeliveryList list={m.deliveries} />}
                 {m.resolve}
               </TableCell>
               <TableCell className="max-w-[18rem] truncate" title={m.subject}>
-                {m.subject || <span className="text-muted-foreground">(no subject)</span>}
+                <Link href={`/mail/outbound/${m.id}`} className="hover:underline">
+                  {m.subject || <span className="text-muted-foreground">(no subject)</span>}
+                </Link>
               </TableCell>
               <TableCell>
                 <MessageStatusBadge status={m.status} />
+                {m.status === "pending" && m.requestId && (
+                  <Link href={`/approvals/${m.requestId}`} className="mt-1 block text-xs underline underline-offset-2">
+                    Waiting for approval
+                  </Link>
+                )}
               </TableCell>
               <TableCell className="text-right tabular-nums">{m.attempts}</TableCell>
               <TableCell className="max-w-[22rem] truncate text-xs text-muted-foreground" title={m.lastError ?? m.response ?? undefined}>
@@ -68,37 +80,5 @@ export function OutboundTable({ rows }: { rows: OutboundRowView[] }) {
         </TableBody>
       </Table>
     </div>
-  );
-}
-
-function Deliveries({ list }: { list: DeliveryView[] }) {
-  return (
-    <ul aria-label="Deliveries" className="mt-1 grid gap-1 font-sans">
-      {list.map((d) => (
-        <li key={d.id} data-delivery-id={d.id} className="grid gap-0.5 rounded-md bg-muted/40 px-2 py-1 text-xs">
-          <span className="flex flex-wrap items-center gap-1.5">
-            <span className="font-medium">{d.route === "local" ? "Local" : "Relay"}</span>
-            <MessageStatusBadge status={d.status as MessageStatus} />
-            <span className="font-mono text-muted-foreground">{d.recipients.join(", ")}</span>
-            {d.attempts > 1 && <span className="text-muted-foreground">{d.attempts} attempts</span>}
-          </span>
-          {(d.lastError ?? d.response) && (
-            <span className={d.lastError ? "text-destructive" : "text-muted-foreground"} title={d.lastError ?? d.response ?? undefined}>
-              {d.lastError ?? d.response}
-            </span>
-          )}
-          {d.rejected.length > 0 && (
-            <span className="text-destructive">
-              Refused:{" "}
-              {d.rejected.map((r) => (
-                <span key={r.recipient} className="mr-2">
-                  <span className="font-mono">{r.recipient}</span> ({r.response})
-                </span>
-              ))}
-            </span>
-          )}
-        </li>
-      ))}
-    </ul>
   );
 }

@@ -6,14 +6,16 @@ import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
 import { Checkbox } from "@/components/ui/checkbox";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { FormAlert } from "@/components/ui/form-alert";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { NativeSelect } from "@/components/ui/native-select";
 import type { ActionResult } from "@/lib/auth/owner-action";
+import { type FormErrors, formErrors } from "@/lib/forms/form-errors";
 
 type Security = "starttls" | "tls" | "none";
 type Relay = { host: string; port: number; security: Security; username: string | null; hasPassword: boolean; updatedAt: string };
-type RelayInput = { host: string; port: number; security: Security; username?: string; password?: string; clearPassword?: boolean };
+type RelayInput = { host: string; port: number | undefined; security: Security; username?: string; password?: string; clearPassword?: boolean };
 
 type Props = {
   current: Relay | null;
@@ -23,11 +25,13 @@ type Props = {
 
 const defaultPort: Record<Security, number> = { starttls: 587, tls: 465, none: 25 };
 
+const FIELDS = ["host", "port", "security", "username", "password"] as const;
+
 export function RelayForm({ current, saveAction, removeAction }: Props) {
   const router = useRouter();
   const [security, setSecurity] = React.useState<Security>(current?.security ?? "starttls");
   const [port, setPort] = React.useState(String(current?.port ?? 587));
-  const [errors, setErrors] = React.useState<Record<string, string | undefined>>({});
+  const [errors, setErrors] = React.useState<FormErrors<(typeof FIELDS)[number]>>({});
   const [pending, startTransition] = React.useTransition();
 
   function onSubmit(event: React.FormEvent<HTMLFormElement>) {
@@ -35,7 +39,8 @@ export function RelayForm({ current, saveAction, removeAction }: Props) {
     const form = new FormData(event.currentTarget);
     const input: RelayInput = {
       host: String(form.get("host") ?? "").trim(),
-      port: Number(port),
+      // Empty is "fill this in", not port 0.
+      port: port.trim() ? Number(port) : undefined,
       security,
       username: String(form.get("username") ?? "").trim() || undefined,
       password: String(form.get("password") ?? "") || undefined,
@@ -43,7 +48,7 @@ export function RelayForm({ current, saveAction, removeAction }: Props) {
     };
     startTransition(async () => {
       const res = await saveAction(input);
-      if (!res.ok) return void setErrors({ ...(res.fieldErrors ?? {}), form: res.fieldErrors ? undefined : res.error });
+      if (!res.ok) return void setErrors(formErrors(res, FIELDS));
       setErrors({});
       toast.success("Relay saved");
       router.refresh();
@@ -51,7 +56,7 @@ export function RelayForm({ current, saveAction, removeAction }: Props) {
   }
 
   return (
-    <form onSubmit={onSubmit} className="grid gap-4">
+    <form onSubmit={onSubmit} noValidate className="grid gap-4">
       <div className="grid gap-4 sm:grid-cols-[1fr_7rem]">
         <FormField id="relay-host" label="Host" error={errors.host} required>
           <Input name="host" defaultValue={current?.host} placeholder="smtp.example.com" required autoComplete="off" />
@@ -93,11 +98,7 @@ export function RelayForm({ current, saveAction, removeAction }: Props) {
           <Checkbox name="clearPassword" />
         </FormField>
       )}
-      {errors.form && (
-        <p role="alert" className="text-sm text-destructive">
-          {errors.form}
-        </p>
-      )}
+      <FormAlert>{errors.form}</FormAlert>
       <div className="flex items-center gap-2">
         <Button type="submit" disabled={pending}>
           {pending ? "Saving…" : "Save relay"}

@@ -15,6 +15,7 @@ type Props = {
 
 export function TestRelayForm({ defaultTo, disabled, testAction }: Props) {
   const [result, setResult] = React.useState<{ ok: boolean; text: string } | null>(null);
+  const [toError, setToError] = React.useState<string | undefined>();
   const [pending, startTransition] = React.useTransition();
 
   function onSubmit(event: React.FormEvent<HTMLFormElement>) {
@@ -22,6 +23,9 @@ export function TestRelayForm({ defaultTo, disabled, testAction }: Props) {
     const to = String(new FormData(event.currentTarget).get("to") ?? "").trim();
     startTransition(async () => {
       const res = await testAction({ to });
+      // A bad address is the field's; the relay's refusal is the result's.
+      setToError(res.ok ? undefined : res.fieldErrors?.to);
+      if (!res.ok && res.fieldErrors?.to) return void setResult(null);
       if (!res.ok) {
         setResult({ ok: false, text: res.error });
         return void toast.error("The test message was not accepted");
@@ -32,8 +36,8 @@ export function TestRelayForm({ defaultTo, disabled, testAction }: Props) {
   }
 
   return (
-    <form onSubmit={onSubmit} className="grid gap-3">
-      <FormField id="test-to" label="Send to">
+    <form onSubmit={onSubmit} noValidate className="grid gap-3">
+      <FormField id="test-to" label="Send to" error={toError}>
         <Input name="to" type="email" defaultValue={defaultTo} required />
       </FormField>
       <div>

@@ -6,12 +6,14 @@ import { Forward, PenSquare, Reply, ReplyAll } from "lucide-react";
 import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
+import { FormAlert } from "@/components/ui/form-alert";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { Textarea } from "@/components/ui/textarea";
 import { ComposeAttachments, type ComposeFile, type UploadActions } from "@/components/mailboxes/compose-attachments";
 import { RecipientChips } from "@/components/mailboxes/recipient-chips";
 import type { ActionResult } from "@/lib/auth/owner-action";
+import { type FormErrors, formErrors } from "@/lib/forms/form-errors";
 // Types only: the form sends exactly what the owner-side compose takes.
 import type { ComposeMode, OwnerComposeInput as ComposeInput } from "@/lib/mail/drafts/owner-compose";
 
@@ -26,10 +28,8 @@ const FIX_RECIPIENT = "Fix the recipient marked in red first.";
 const TITLES: Record<ComposeMode, string> = { new: "New message", reply: "Reply", reply_all: "Reply all", forward: "Forward" };
 const ICONS = { new: PenSquare, reply: Reply, reply_all: ReplyAll, forward: Forward };
 
-/** Field errors come as `to.2`, `subject`…; a domain error (a list, the quota, no relay) stays under the form. */
-function fieldOf(key: string) {
-  return key.split(".")[0];
-}
+/** Field errors come as `to.2`, `subject`… (a send list names the recipient's field); others stay under the form. */
+const FIELDS = ["to", "cc", "bcc", "subject", "text", "sendAt"] as const;
 
 /**
  * Compose, Reply, Reply all and Forward from the mailbox client: recipient chips checked as typed, subject, text,
@@ -59,7 +59,7 @@ export function ComposeDialog({
   const [scheduling, setScheduling] = React.useState(false);
   const [sendAt, setSendAt] = React.useState("");
   const [typing, setTyping] = React.useState<Record<string, string | null>>({});
-  const [errors, setErrors] = React.useState<Record<string, string>>({});
+  const [errors, setErrors] = React.useState<FormErrors<(typeof FIELDS)[number]>>({});
   const [pending, startTransition] = React.useTransition();
   const Icon = ICONS[mode];
   // The "fix the recipient" notice goes as soon as no recipient field holds a bad address any more.
@@ -96,10 +96,7 @@ export function ComposeDialog({
         kind === "send"
           ? await actions.sendAction(input)
           : await actions.draftAction({ ...input, sendAt: kind === "schedule" ? new Date(sendAt).toISOString() : null });
-      if (!res.ok) {
-        const fields = Object.fromEntries(Object.entries(res.fieldErrors ?? {}).map(([k, v]) => [fieldOf(k), v]));
-        return void setErrors(Object.keys(fields).length ? fields : { form: res.error });
-      }
+      if (!res.ok) return void setErrors(formErrors(res, FIELDS));
       toast.success(kind === "send" ? "Message sent" : kind === "schedule" ? `Scheduled for ${new Date(sendAt).toLocaleString()}` : "Draft saved");
       setOpen(false);
       reset();
@@ -173,11 +170,7 @@ export function ComposeDialog({
               <Input type="datetime-local" value={sendAt} onChange={(e) => setSendAt(e.target.value)} />
             </FormField>
           )}
-          {errors.form && (
-            <p role="alert" className="text-sm text-destructive">
-              {errors.form}
-            </p>
-          )}
+          <FormAlert>{errors.form}</FormAlert>
           <DialogFooter className="gap-2 sm:justify-between">
             <div className="flex gap-2">
               <Button type="button" variant="outline" disabled={pending} onClick={() => submit("draft")}>

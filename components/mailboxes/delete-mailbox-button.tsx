@@ -19,8 +19,9 @@ export function DeleteMailboxButton({ inboxId, address, deleteAction }: Props) {
   return (
     <ConfirmDialog
       trigger={
-        <Button variant="ghost" size="icon-sm" aria-label={`Delete ${address}`} className="text-muted-foreground hover:text-destructive">
+        <Button variant="ghost" size="xs" aria-label={`Delete ${address}`} className="text-muted-foreground hover:text-destructive">
           <Trash2 aria-hidden />
+          Delete
         </Button>
       }
       title={`Delete ${address}?`}

@@ -6,11 +6,13 @@ import { Pencil } from "lucide-react";
 import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
+import { FormAlert } from "@/components/ui/form-alert";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { Textarea } from "@/components/ui/textarea";
 import { RecipientChips } from "@/components/mailboxes/recipient-chips";
 import type { ActionResult } from "@/lib/auth/owner-action";
+import { useActionForm } from "@/lib/forms/use-action-form";
 
 type Content = { to: string[]; cc: string[]; bcc: string[]; subject: string; text: string };
 type Props = {
@@ -25,8 +27,7 @@ export function EditDraftDialog({ draftId, content, updateAction }: Props) {
   const [open, setOpen] = React.useState(false);
   const [v, setV] = React.useState(content);
   const [typing, setTyping] = React.useState<Record<string, string | null>>({});
-  const [errors, setErrors] = React.useState<Record<string, string>>({});
-  const [pending, startTransition] = React.useTransition();
+  const { errors, setErrors, submit, pending } = useActionForm(["to", "cc", "bcc", "subject", "text"]);
   const set = (patch: Partial<Content>) => setV((x) => ({ ...x, ...patch }));
 
   return (
@@ -51,16 +52,14 @@ export function EditDraftDialog({ draftId, content, updateAction }: Props) {
           onSubmit={(e) => {
             e.preventDefault();
             if (Object.values(typing).some(Boolean)) return void setErrors({ form: "Fix the recipient marked in red first." });
-            startTransition(async () => {
-              const res = await updateAction({ draftId, ...v });
-              if (!res.ok) {
-                const fields = Object.fromEntries(Object.entries(res.fieldErrors ?? {}).map(([k, m]) => [k.split(".")[0], m]));
-                return void setErrors(Object.keys(fields).length ? fields : { form: res.error });
-              }
-              toast.success("Draft saved");
-              setOpen(false);
-              router.refresh();
-            });
+            submit(
+              () => updateAction({ draftId, ...v }),
+              () => {
+                toast.success("Draft saved");
+                setOpen(false);
+                router.refresh();
+              },
+            );
           }}
         >
           <DialogHeader>
@@ -83,11 +82,7 @@ export function EditDraftDialog({ draftId, content, updateAction }: Props) {
           <FormField id="edit-text" label="Message" error={errors.text}>
             <Textarea value={v.text} onChange={(e) => set({ text: e.target.value })} rows={8} />
           </FormField>
-          {errors.form && (
-            <p role="alert" className="text-sm text-destructive">
-              {errors.form}
-            </p>
-          )}
+          <FormAlert>{errors.form}</FormAlert>
           <DialogFooter>
             <Button type="submit" disabled={pending}>
               Save draft

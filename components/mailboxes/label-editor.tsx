@@ -76,12 +76,15 @@ export function LabelEditor({ threadId, labels, editable, setLabelsAction }: Pro
             autoComplete="off"
             spellCheck={false}
             disabled={pending}
+            aria-invalid={error ? true : undefined}
+            aria-describedby={error ? `${LABEL_INPUT_ID}-error` : undefined}
+            onChange={() => setError(null)}
             className="h-6 w-32 px-2 text-xs"
           />
         </form>
       </div>
       {error && (
-        <p role="alert" className="text-xs text-destructive">
+        <p id={`${LABEL_INPUT_ID}-error`} role="alert" className="text-xs text-destructive">
           {error}
         </p>
       )}

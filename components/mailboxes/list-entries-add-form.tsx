@@ -4,10 +4,12 @@ import * as React from "react";
 import { useRouter } from "next/navigation";
 import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
+import { FormAlert } from "@/components/ui/form-alert";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { NativeSelect } from "@/components/ui/native-select";
 import type { ActionResult } from "@/lib/auth/owner-action";
+import { type FormErrors, formErrors } from "@/lib/forms/form-errors";
 import type { ListDirectionView } from "@/components/mailboxes/list-entries-search";
 
 type Props = {
@@ -26,7 +28,7 @@ type Props = {
 export function ListEntriesAddForm({ direction, inboxId, addAction }: Props) {
   const router = useRouter();
   const [pending, startTransition] = React.useTransition();
-  const [errors, setErrors] = React.useState<Record<string, string>>({});
+  const [errors, setErrors] = React.useState<FormErrors<"entry" | "type" | "reason">>({});
 
   function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -42,19 +44,18 @@ export function ListEntriesAddForm({ direction, inboxId, addAction }: Props) {
     };
     startTransition(async () => {
       const res = await addAction(input);
-      if (!res.ok) {
-        setErrors(res.fieldErrors ?? {});
-        return void toast.error(res.error);
-      }
+      if (!res.ok) return void setErrors(formErrors(res, ["entry", "type", "reason"]));
+      // Already listed: nothing was added, so the entry says why, where the owner typed it.
+      if (!res.data.created) return void setErrors({ entry: `${res.data.entry} is on the ${res.data.type} list already.` });
       setErrors({});
       form.reset();
-      toast.success(res.data.created ? `${res.data.entry} added to the ${res.data.type} list` : `${res.data.entry} was already on the ${res.data.type} list`);
+      toast.success(`${res.data.entry} added to the ${res.data.type} list`);
       router.refresh();
     });
   }
 
   return (
-    <form onSubmit={onSubmit} className="flex flex-wrap items-start gap-3 rounded-lg border p-3" aria-label="Add a list entry">
+    <form onSubmit={onSubmit} noValidate className="flex flex-wrap items-start gap-3 rounded-lg border p-3" aria-label="Add a list entry">
       <FormField id="le-entry" label="Entry" error={errors.entry} className="w-72">
         <Input name="entry" required placeholder="bob@example.com or example.com" autoComplete="off" spellCheck={false} />
       </FormField>
@@ -70,6 +71,11 @@ export function ListEntriesAddForm({ direction, inboxId, addAction }: Props) {
       <Button type="submit" size="sm" className="mt-[1.375rem]" disabled={pending}>
         {pending ? "Adding…" : "Add entry"}
       </Button>
+      {errors.form && (
+        <div className="basis-full">
+          <FormAlert>{errors.form}</FormAlert>
+        </div>
+      )}
     </form>
   );
 }

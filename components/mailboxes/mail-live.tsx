@@ -5,8 +5,9 @@ import { useRouter } from "next/navigation";
 import { cn, plural } from "@/lib/utils";
 
 /**
- * Listens to the project's mail stream (SSE, dashboard cookie) and re-renders the page when this mailbox (any, without
- * `mailboxId`) has new mail, at most every half second. On a later page it counts instead, so rows do not shift under the reader.
+ * Follows the project's mail events on the live stream (`/api/v1/stream` as SSE, dashboard cookie), filtered to this
+ * mailbox (any, without `mailboxId`), and re-renders the page when one arrives, at most every half second. The
+ * frames carry no bodies, and the page reads what changed itself. On a later page it counts instead, so rows do not shift under the reader.
  */
 export function MailLive({ mailboxId, refresh }: { mailboxId?: string; refresh: boolean }) {
   const router = useRouter();
@@ -14,13 +15,13 @@ export function MailLive({ mailboxId, refresh }: { mailboxId?: string; refresh: 
   const [missed, setMissed] = React.useState(0);
 
   React.useEffect(() => {
-    const stream = new EventSource("/api/v1/mail/stream");
+    const query = new URLSearchParams({ event_changes: "false" });
+    if (mailboxId) query.set("inbox_ids", mailboxId);
+    const stream = new EventSource(`/api/v1/stream?${query}`);
     let timer: ReturnType<typeof setTimeout> | null = null;
     stream.onopen = () => setConnected(true);
     stream.onerror = () => setConnected(false);
-    stream.addEventListener("mail", (e) => {
-      const change = JSON.parse((e as MessageEvent<string>).data) as { mailbox: string | null };
-      if (mailboxId !== undefined && change.mailbox !== mailboxId) return;
+    stream.addEventListener("event", () => {
       if (!refresh) return void setMissed((n) => n + 1);
       timer ??= setTimeout(() => {
         timer = null;

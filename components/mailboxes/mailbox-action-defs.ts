@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { ActionContext, ActionLedger } from "@/lib/auth/owner-action";
+import { AppError } from "@/lib/errors";
 import { labelThread } from "@/lib/mail/labels/label-thread";
 import { trashThread } from "@/lib/mail/labels/trash-thread";
 import { displayNameField, usernameField } from "@/lib/mail/mailboxes/create-mailbox-fields";
@@ -25,7 +26,16 @@ const threadId = z.string().min(1).max(100);
 export const createMailboxDef = def({
   schema: z.object({ username: usernameField, domain: z.string().trim().min(1).max(253), displayName: displayNameField.optional() }),
   run: async (ctx, input) => {
-    const { mailbox } = await createMailbox(ctx.db, { actor: ctx.actor, username: input.username, domain: input.domain, displayName: input.displayName });
+    const { mailbox } = await createMailbox(ctx.db, { actor: ctx.actor, username: input.username, domain: input.domain, displayName: input.displayName }).catch(
+      (err) => {
+        // A taken address is the username's problem: the dialog shows it on that field.
+        if (err instanceof AppError && err.code === "CONFLICT" && / is taken\.$/.test(err.message)) {
+          const message = `${input.username}@${input.domain} is taken; choose another username.`;
+          throw new AppError("CONFLICT", message, { details: { field: "username", message } });
+        }
+        throw err;
+      },
+    );
     ctx.subject = mailbox.id;
     return { id: mailbox.id, address: mailbox.address };
   },

@@ -2,7 +2,8 @@ import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
 import { CopyButton } from "@/components/ui/copy-button";
 import { RelativeTime } from "@/components/ui/relative-time";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { ListTable } from "@/components/ui/list-table";
+import { TableCell, TableRow } from "@/components/ui/table";
 import { DeleteMailboxButton } from "@/components/mailboxes/delete-mailbox-button";
 import type { ActionResult } from "@/lib/auth/owner-action";
 
@@ -27,47 +28,30 @@ type Props = {
 /** One row per mailbox: the address opens its mail client. */
 export function MailboxesTable({ rows, deleteAction }: Props) {
   return (
-    <div className="rounded-lg border">
-      <Table>
-        <TableHeader>
-          <TableRow>
-            <TableHead className="pl-4">Address</TableHead>
-            <TableHead>Display name</TableHead>
-            <TableHead>Status</TableHead>
-            <TableHead>Send policy</TableHead>
-            <TableHead className="text-right">Unread</TableHead>
-            <TableHead>Last activity</TableHead>
-            <TableHead className="pr-4">
-              <span className="sr-only">Actions</span>
-            </TableHead>
-          </TableRow>
-        </TableHeader>
-        <TableBody>
-          {rows.map((m) => (
-            <TableRow key={m.id} data-mailbox-id={m.id}>
-              <TableCell className="pl-4">
-                <div className="flex items-center gap-1">
-                  <Link href={`/mail/${m.id}`} className="font-mono text-xs hover:underline">
-                    {m.address}
-                  </Link>
-                  <CopyButton value={m.address} label={`Copy ${m.address}`} size="icon-xs" />
-                  {m.isDefault && <Badge variant="secondary">Project address</Badge>}
-                </div>
-              </TableCell>
-              <TableCell>{m.displayName ?? <span className="text-muted-foreground">—</span>}</TableCell>
-              <TableCell>{m.status === "active" ? <Badge variant="success">Active</Badge> : <Badge variant="warning">Disabled</Badge>}</TableCell>
-              <TableCell className="text-muted-foreground">{policyLabel[m.sendPolicy]}</TableCell>
-              <TableCell className="text-right tabular-nums">
-                {m.unread > 0 ? <span className="font-medium">{m.unread}</span> : <span className="text-muted-foreground">0</span>}
-              </TableCell>
-              <TableCell className="text-muted-foreground">{m.lastActivityAt ? <RelativeTime date={m.lastActivityAt} /> : "—"}</TableCell>
-              <TableCell className="pr-4 text-right">
-                <DeleteMailboxButton inboxId={m.id} address={m.address} deleteAction={deleteAction} />
-              </TableCell>
-            </TableRow>
-          ))}
-        </TableBody>
-      </Table>
-    </div>
+    <ListTable columns={["Address", "Display name", "Status", "Send policy", { label: "Unread", align: "right" }, "Last activity"]} actions>
+      {rows.map((m) => (
+        <TableRow key={m.id} data-mailbox-id={m.id}>
+          <TableCell className="pl-4">
+            <div className="flex items-center gap-1">
+              <Link href={`/mail/${m.id}`} className="font-mono text-xs hover:underline">
+                {m.address}
+              </Link>
+              <CopyButton value={m.address} label={`Copy ${m.address}`} size="icon-xs" />
+              {m.isDefault && <Badge variant="secondary">Project address</Badge>}
+            </div>
+          </TableCell>
+          <TableCell>{m.displayName ?? <span className="text-muted-foreground">—</span>}</TableCell>
+          <TableCell>{m.status === "active" ? <Badge variant="success">Active</Badge> : <Badge variant="warning">Disabled</Badge>}</TableCell>
+          <TableCell className="text-muted-foreground">{policyLabel[m.sendPolicy]}</TableCell>
+          <TableCell className="text-right tabular-nums">
+            {m.unread > 0 ? <span className="font-medium">{m.unread}</span> : <span className="text-muted-foreground">0</span>}
+          </TableCell>
+          <TableCell className="text-muted-foreground">{m.lastActivityAt ? <RelativeTime date={m.lastActivityAt} /> : "—"}</TableCell>
+          <TableCell className="pr-4 text-right">
+            <DeleteMailboxButton inboxId={m.id} address={m.address} deleteAction={deleteAction} />
+          </TableCell>
+        </TableRow>
+      ))}
+    </ListTable>
   );
 }

@@ -6,10 +6,12 @@ import { Plus } from "lucide-react";
 import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
+import { FormAlert } from "@/components/ui/form-alert";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { NativeSelect } from "@/components/ui/native-select";
 import type { ActionResult } from "@/lib/auth/owner-action";
+import { type FormErrors, formErrors } from "@/lib/forms/form-errors";
 
 type CreateInput = { username: string; domain: string; displayName?: string };
 type Props = {
@@ -18,11 +20,13 @@ type Props = {
   createAction: (input: CreateInput) => Promise<ActionResult<{ id: string; address: string }>>;
 };
 
+const FIELDS = ["username", "domain", "displayName"] as const;
+
 /** Username, domain and display name; a field error stays under its field, anything else under the form. */
 export function NewMailboxDialog({ domains, createAction }: Props) {
   const router = useRouter();
   const [open, setOpen] = React.useState(false);
-  const [errors, setErrors] = React.useState<Record<string, string>>({});
+  const [errors, setErrors] = React.useState<FormErrors<(typeof FIELDS)[number]>>({});
   const [pending, startTransition] = React.useTransition();
 
   function onSubmit(event: React.FormEvent<HTMLFormElement>) {
@@ -35,11 +39,7 @@ export function NewMailboxDialog({ domains, createAction }: Props) {
     };
     startTransition(async () => {
       const res = await createAction(input);
-      if (!res.ok) {
-        // Zod's field errors come keyed; a domain function's fieldError names its field at the start of the message.
-        const field = /^(username|domain|displayName): /.exec(res.error)?.[1];
-        return void setErrors(res.fieldErrors ?? (field ? { [field]: res.error } : { form: res.error }));
-      }
+      if (!res.ok) return void setErrors(formErrors(res, FIELDS));
       setErrors({});
       setOpen(false);
       toast.success(`${res.data.address} created`);
@@ -62,7 +62,7 @@ export function NewMailboxDialog({ domains, createAction }: Props) {
         </Button>
       </DialogTrigger>
       <DialogContent>
-        <form onSubmit={onSubmit} className="grid gap-4">
+        <form onSubmit={onSubmit} noValidate className="grid gap-4">
           <DialogHeader>
             <DialogTitle>New mailbox</DialogTitle>
             <DialogDescription>An address agents can read and send from. Custom domains appear here once verified.</DialogDescription>
@@ -87,11 +87,7 @@ export function NewMailboxDialog({ domains, createAction }: Props) {
           >
             <Input name="displayName" autoComplete="off" placeholder="Acme Support" />
           </FormField>
-          {errors.form && (
-            <p role="alert" className="text-sm text-destructive">
-              {errors.form}
-            </p>
-          )}
+          <FormAlert>{errors.form}</FormAlert>
           <DialogFooter>
             <Button type="submit" disabled={pending}>
               {pending ? "Creating…" : "Create mailbox"}

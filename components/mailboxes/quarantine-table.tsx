@@ -5,7 +5,8 @@ import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { RelativeTime } from "@/components/ui/relative-time";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { ListTable } from "@/components/ui/list-table";
+import { TableCell, TableRow } from "@/components/ui/table";
 import { QuarantineCategoryBadge } from "@/components/mailboxes/quarantine-category-badge";
 import type { ActionResult } from "@/lib/auth/owner-action";
 import type { QuarantineCategory } from "@/lib/mail/quarantine/quarantine-categories";
@@ -40,76 +41,60 @@ export function QuarantineTable({ rows, releaseAction, deleteAction }: Props) {
   }
 
   return (
-    <div className="rounded-lg border">
-      <Table>
-        <TableHeader>
-          <TableRow>
-            <TableHead className="pl-4">Received</TableHead>
-            <TableHead>Mailbox</TableHead>
-            <TableHead>From</TableHead>
-            <TableHead>Subject</TableHead>
-            <TableHead>Why it is here</TableHead>
-            <TableHead className="pr-4">
-              <span className="sr-only">Actions</span>
-            </TableHead>
-          </TableRow>
-        </TableHeader>
-        <TableBody>
-          {rows.map((r) => (
-            <TableRow key={r.id} data-message-id={r.id} className="align-top">
-              <TableCell className="pl-4 text-muted-foreground">
-                <RelativeTime date={r.receivedAt} />
-              </TableCell>
-              <TableCell className="font-mono text-xs">{r.mailboxAddress}</TableCell>
-              <TableCell className="max-w-56 truncate" title={r.from ?? undefined}>
-                {r.fromName ? (
-                  <>
-                    {r.fromName} <span className="text-xs text-muted-foreground">{r.from}</span>
-                  </>
-                ) : (
-                  (r.from ?? <span className="text-muted-foreground">—</span>)
-                )}
-              </TableCell>
-              <TableCell className="max-w-72">
-                <div className="truncate font-medium" title={subjectOf(r)}>
-                  {subjectOf(r)}
-                </div>
-                {r.preview && <div className="truncate text-xs text-muted-foreground">{r.preview}</div>}
-              </TableCell>
-              <TableCell>
-                <QuarantineCategoryBadge category={r.category} reason={r.reason} />
-              </TableCell>
-              <TableCell className="pr-4">
-                <div className="flex justify-end gap-1">
-                  <ConfirmDialog
-                    trigger={
-                      <Button size="xs" variant="outline">
-                        Release
-                      </Button>
-                    }
-                    title={`Release “${subjectOf(r)}”?`}
-                    description={`It moves into ${r.mailboxAddress} as normal mail: agents see it in their lists and webhooks get message.received. Release only mail you trust.`}
-                    actionLabel="Release"
-                    destructive={false}
-                    onConfirm={() => run(releaseAction, r, `Released to ${r.mailboxAddress}`)}
-                  />
-                  <ConfirmDialog
-                    trigger={
-                      <Button size="xs" variant="ghost" className="text-destructive hover:text-destructive">
-                        Delete
-                      </Button>
-                    }
-                    title={`Delete “${subjectOf(r)}” from ${r.from ?? "an unknown sender"}?`}
-                    description="The message and its attachments are deleted for good; this cannot be undone."
-                    actionLabel="Delete message"
-                    onConfirm={() => run(deleteAction, r, "Message deleted")}
-                  />
-                </div>
-              </TableCell>
-            </TableRow>
-          ))}
-        </TableBody>
-      </Table>
-    </div>
+    <ListTable columns={["Received", "Mailbox", "From", "Subject", "Why it is here"]} actions>
+      {rows.map((r) => (
+        <TableRow key={r.id} data-message-id={r.id} className="align-top">
+          <TableCell className="pl-4 text-muted-foreground">
+            <RelativeTime date={r.receivedAt} />
+          </TableCell>
+          <TableCell className="font-mono text-xs">{r.mailboxAddress}</TableCell>
+          <TableCell className="max-w-56 truncate" title={r.from ?? undefined}>
+            {r.fromName ? (
+              <>
+                {r.fromName} <span className="text-xs text-muted-foreground">{r.from}</span>
+              </>
+            ) : (
+              (r.from ?? <span className="text-muted-foreground">—</span>)
+            )}
+          </TableCell>
+          <TableCell className="max-w-72">
+            <div className="truncate font-medium" title={subjectOf(r)}>
+              {subjectOf(r)}
+            </div>
+            {r.preview && <div className="truncate text-xs text-muted-foreground">{r.preview}</div>}
+          </TableCell>
+          <TableCell>
+            <QuarantineCategoryBadge category={r.category} reason={r.reason} />
+          </TableCell>
+          <TableCell className="pr-4">
+            <div className="flex justify-end gap-1">
+              <ConfirmDialog
+                trigger={
+                  <Button size="xs" variant="outline">
+                    Release
+                  </Button>
+                }
+                title={`Release “${subjectOf(r)}”?`}
+                description={`It moves into ${r.mailboxAddress} as normal mail: agents see it in their lists and webhooks get message.received. Release only mail you trust.`}
+                actionLabel="Release"
+                destructive={false}
+                onConfirm={() => run(releaseAction, r, `Released to ${r.mailboxAddress}`)}
+              />
+              <ConfirmDialog
+                trigger={
+                  <Button size="xs" variant="ghost" className="text-destructive hover:text-destructive">
+                    Delete
+                  </Button>
+                }
+                title={`Delete “${subjectOf(r)}” from ${r.from ?? "an unknown sender"}?`}
+                description="The message and its attachments are deleted for good; this cannot be undone."
+                actionLabel="Delete message"
+                onConfirm={() => run(deleteAction, r, "Message deleted")}
+              />
+            </div>
+          </TableCell>
+        </TableRow>
+      ))}
+    </ListTable>
   );
 }

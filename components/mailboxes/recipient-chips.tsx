@@ -2,6 +2,7 @@
 
 import * as React from "react";
 import { X } from "lucide-react";
+import { FieldError } from "@/components/ui/field-error";
 import { Label } from "@/components/ui/label";
 import { plainAddress } from "@/lib/mail/outbound/address-rules";
 import { cn } from "@/lib/utils";
@@ -20,7 +21,8 @@ type Props = {
 /** The same rule the send tools apply (address-rules.ts): a plain `local@domain`, no display name. */
 export function addressProblem(value: string): string | null {
   const r = plainAddress.safeParse(value);
-  return r.success ? null : `${value} is not a plain address: write it as local@domain, without a name or brackets`;
+  // Quoted: what was typed is the subject, spelled as typed, and the sentence ends like every form message.
+  return r.success ? null : `“${value}” is not a plain address: write it as local@domain, without a name or brackets.`;
 }
 
 /**
@@ -118,11 +120,7 @@ export function RecipientChips({ id, label, values, onChange, onPendingProblem, 
           className="min-w-[12rem] flex-1 bg-transparent py-0.5 text-sm outline-none"
         />
       </div>
-      {shown && (
-        <p id={errorId} className="text-xs text-destructive">
-          {shown}
-        </p>
-      )}
+      {errorId && <FieldError id={errorId}>{shown}</FieldError>}
     </div>
   );
 }

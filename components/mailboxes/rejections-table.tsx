@@ -1,6 +1,7 @@
 import { Badge } from "@/components/ui/badge";
 import { RelativeTime } from "@/components/ui/relative-time";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { ListTable } from "@/components/ui/list-table";
+import { TableCell, TableRow } from "@/components/ui/table";
 
 export type RejectionRowView = {
   id: string;
@@ -16,41 +17,27 @@ export type RejectionRowView = {
 /** SMTP refusals, one per row: who tried, for whom, and the answer the sending server got. */
 export function RejectionsTable({ rows }: { rows: RejectionRowView[] }) {
   return (
-    <div className="rounded-lg border">
-      <Table>
-        <TableHeader>
-          <TableRow>
-            <TableHead className="pl-4">Time</TableHead>
-            <TableHead>Remote IP</TableHead>
-            <TableHead>MAIL FROM</TableHead>
-            <TableHead>RCPT</TableHead>
-            <TableHead>Code</TableHead>
-            <TableHead className="pr-4">Reason</TableHead>
-          </TableRow>
-        </TableHeader>
-        <TableBody>
-          {rows.map((r) => (
-            <TableRow key={r.id} data-rejection-id={r.id}>
-              <TableCell className="pl-4 text-muted-foreground">
-                <RelativeTime date={r.at} />
-              </TableCell>
-              <TableCell className="font-mono text-xs" title={r.helo ? `HELO ${r.helo}` : undefined}>
-                {r.remoteIp ?? "—"}
-              </TableCell>
-              <TableCell className="max-w-64 truncate font-mono text-xs" title={r.mailFrom ?? undefined}>
-                {r.mailFrom || <span className="text-muted-foreground">&lt;&gt; (bounce)</span>}
-              </TableCell>
-              <TableCell className="max-w-64 truncate font-mono text-xs" title={r.rcpt}>
-                {r.rcpt}
-              </TableCell>
-              <TableCell>
-                <Badge variant={r.smtpCode.startsWith("4") ? "warning" : "destructive"}>{r.smtpCode}</Badge>
-              </TableCell>
-              <TableCell className="max-w-96 pr-4 text-sm whitespace-normal">{r.reason}</TableCell>
-            </TableRow>
-          ))}
-        </TableBody>
-      </Table>
-    </div>
+    <ListTable columns={["Time", "Remote IP", "MAIL FROM", "RCPT", "Code", "Reason"]}>
+      {rows.map((r) => (
+        <TableRow key={r.id} data-rejection-id={r.id}>
+          <TableCell className="pl-4 text-muted-foreground">
+            <RelativeTime date={r.at} />
+          </TableCell>
+          <TableCell className="font-mono text-xs" title={r.helo ? `HELO ${r.helo}` : undefined}>
+            {r.remoteIp ?? "—"}
+          </TableCell>
+          <TableCell className="max-w-64 truncate font-mono text-xs" title={r.mailFrom ?? undefined}>
+            {r.mailFrom || <span className="text-muted-foreground">&lt;&gt; (bounce)</span>}
+          </TableCell>
+          <TableCell className="max-w-64 truncate font-mono text-xs" title={r.rcpt}>
+            {r.rcpt}
+          </TableCell>
+          <TableCell>
+            <Badge variant={r.smtpCode.startsWith("4") ? "warning" : "destructive"}>{r.smtpCode}</Badge>
+          </TableCell>
+          <TableCell className="max-w-96 pr-4 text-sm whitespace-normal">{r.reason}</TableCell>
+        </TableRow>
+      ))}
+    </ListTable>
   );
 }

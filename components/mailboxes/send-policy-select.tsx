@@ -3,6 +3,7 @@
 import * as React from "react";
 import { useRouter } from "next/navigation";
 import { toast } from "sonner";
+import { FieldError } from "@/components/ui/field-error";
 import { NativeSelect } from "@/components/ui/native-select";
 import type { ActionResult } from "@/lib/auth/owner-action";
 import { cn } from "@/lib/utils";
@@ -27,6 +28,7 @@ type Props = {
 export function SendPolicySelect({ inboxId, address, value, setAction }: Props) {
   const router = useRouter();
   const [current, setCurrent] = React.useState(value);
+  const [error, setError] = React.useState<string | null>(null);
   const [pending, startTransition] = React.useTransition();
   React.useEffect(() => setCurrent(value), [value]);
 
@@ -40,7 +42,8 @@ export function SendPolicySelect({ inboxId, address, value, setAction }: Props) 
           id="send-policy"
           value={current}
           disabled={pending}
-          aria-describedby="send-policy-options"
+          aria-describedby={error ? "send-policy-options send-policy-error" : "send-policy-options"}
+          aria-invalid={error ? true : undefined}
           onChange={(e) => {
             const next = e.target.value as Policy;
             const before = current;
@@ -48,9 +51,11 @@ export function SendPolicySelect({ inboxId, address, value, setAction }: Props) 
             startTransition(async () => {
               const res = await setAction({ inboxId, sendPolicy: next });
               if (!res.ok) {
+                // Saved on pick, so a refusal keeps the policy in force and says why under the select.
                 setCurrent(before);
-                return void toast.error(res.error);
+                return void setError(res.fieldErrors?.sendPolicy ?? res.error);
               }
+              setError(null);
               toast.success(`${address}: send policy ${SEND_POLICY_OPTIONS.find((o) => o.value === next)?.label.toLowerCase()}`);
               router.refresh();
             });
@@ -62,6 +67,7 @@ export function SendPolicySelect({ inboxId, address, value, setAction }: Props) 
             </option>
           ))}
         </NativeSelect>
+        {error && <FieldError id="send-policy-error">{error}</FieldError>}
       </div>
       <ul id="send-policy-options" className="grid gap-0.5 text-xs">
         {SEND_POLICY_OPTIONS.map((o) => (

@@ -29,7 +29,10 @@ export function ThreadList({ inboxId, rows, search }: { inboxId: string; rows: T
             <Link
               href={threadHref(inboxId, search, { thread: t.id })}
               aria-current={selected ? "true" : undefined}
-              className={cn("grid gap-0.5 px-3 py-2 text-sm hover:bg-muted/50 focus-visible:bg-muted/50 focus-visible:outline-none", selected && "bg-muted")}
+              className={cn(
+                "grid grid-cols-1 gap-0.5 px-3 py-2 text-sm hover:bg-muted/50 focus-visible:bg-muted/50 focus-visible:outline-none",
+                selected && "bg-muted",
+              )}
             >
               <span className="flex items-center gap-2">
                 {unread && <span className="size-2 shrink-0 rounded-full bg-primary" role="img" aria-label="Unread" />}

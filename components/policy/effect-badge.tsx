@@ -1,4 +1,5 @@
 import { Badge } from "@/components/ui/badge";
+import { effectLabels } from "@/components/policy/effect-label";
 
 const variants = {
   allow: "success",
@@ -9,5 +10,9 @@ const variants = {
 } as const;
 
 export function EffectBadge({ effect }: { effect: keyof typeof variants }) {
-  return <Badge variant={variants[effect]}>{effect.replaceAll("_", " ")}</Badge>;
+  return (
+    <Badge variant={variants[effect]} title={effect}>
+      {effectLabels[effect]}
+    </Badge>
+  );
 }

@@ -8,15 +8,40 @@ import { NativeSelect } from "@/components/ui/native-select";
 import type { ActionResult } from "@/lib/auth/owner-action";
 import { EffectBadge } from "@/components/policy/effect-badge";
 
-type Result = {
+type Verdict = {
   effect: "allow" | "deny" | "require_approval" | "auto_approve" | "auto_approve_notify";
   rule: string | null;
   decidedBy: string | null;
   asked: string[];
 };
+type Result = { inForce: Verdict & { version: number }; draft: (Verdict & { baseVersion: number }) | null };
 type SimulateInput = { action?: string; tool?: "email_send" | "file_url"; risk?: "low" | "medium" | "high"; amount?: number; recipients?: string[] };
 
-/** "What would this request get?" against the policy in force. */
+function VerdictPanel({ title, verdict }: { title: string; verdict: Verdict | null }) {
+  return (
+    <section aria-label={title} className="grid min-w-0 content-start gap-1 rounded-md border bg-muted/30 p-3 text-sm">
+      <h3 className="text-xs font-medium text-muted-foreground">{title}</h3>
+      {verdict ? (
+        <>
+          <div className="flex flex-wrap items-center gap-2">
+            <EffectBadge effect={verdict.effect} />
+            <span className="text-muted-foreground">{verdict.rule ? `by rule ${verdict.rule}` : "no rule matches: the default"}</span>
+          </div>
+          {verdict.decidedBy && <p className="break-words text-muted-foreground">decided_by: {verdict.decidedBy}</p>}
+          {verdict.asked.length > 0 && (
+            <p className="break-words text-muted-foreground">
+              {verdict.effect === "require_approval" ? "Asked" : "Told"}: {verdict.asked.join(", ")}
+            </p>
+          )}
+        </>
+      ) : (
+        <p className="text-muted-foreground">No draft saved. Save one to compare.</p>
+      )}
+    </section>
+  );
+}
+
+/** "What would this request get?" under the policy in force and under the saved draft, side by side. */
 export function PolicySimulator({ simulateAction }: { simulateAction: (input: SimulateInput) => Promise<ActionResult<Result>> }) {
   const [what, setWhat] = React.useState<"ask" | "email_send" | "file_url">("ask");
   const [result, setResult] = React.useState<Result | null>(null);
@@ -52,7 +77,7 @@ export function PolicySimulator({ simulateAction }: { simulateAction: (input: Si
   }
 
   return (
-    <form onSubmit={onSubmit} className="grid gap-3">
+    <form onSubmit={onSubmit} className="grid grid-cols-1 gap-3">
       <FormField id="sim-what" label="Request">
         <NativeSelect value={what} onChange={(e) => setWhat(e.target.value as typeof what)}>
           <option value="ask">ask_approval</option>
@@ -61,7 +86,7 @@ export function PolicySimulator({ simulateAction }: { simulateAction: (input: Si
         </NativeSelect>
       </FormField>
       {what === "ask" && (
-        <div className="grid grid-cols-3 gap-2">
+        <div className="grid grid-cols-1 gap-2 sm:grid-cols-3">
           <FormField id="sim-action" label="Action">
             <Input name="action" placeholder="refund" />
           </FormField>
@@ -93,17 +118,9 @@ export function PolicySimulator({ simulateAction }: { simulateAction: (input: Si
         </p>
       )}
       {result && (
-        <div role="status" className="grid gap-1 rounded-md border bg-muted/30 p-3 text-sm">
-          <div className="flex items-center gap-2">
-            <EffectBadge effect={result.effect} />
-            <span className="text-muted-foreground">{result.rule ? `by rule ${result.rule}` : "no rule matches: the default"}</span>
-          </div>
-          {result.decidedBy && <p className="text-muted-foreground">decided_by: {result.decidedBy}</p>}
-          {result.asked.length > 0 && (
-            <p className="text-muted-foreground">
-              {result.effect === "require_approval" ? "Asked" : "Told"}: {result.asked.join(", ")}
-            </p>
-          )}
+        <div role="status" className="grid grid-cols-1 gap-2 sm:grid-cols-2">
+          <VerdictPanel title={`In force (version ${result.inForce.version})`} verdict={result.inForce} />
+          <VerdictPanel title="Draft" verdict={result.draft} />
         </div>
       )}
     </form>

@@ -6,6 +6,7 @@ import { usePathname } from "next/navigation";
 import { cn } from "@/lib/utils";
 import { findActiveItem } from "@/components/shell/active-nav";
 import { navIcons, type NavItem } from "@/components/shell/nav-icons";
+import { BrynthMark } from "@/components/shell/brynth-mark";
 
 type AppSidebarProps = {
   items: readonly NavItem[];
@@ -24,7 +25,10 @@ function AppSidebar({ items, header, footer, onNavigate, className }: AppSidebar
 
   return (
     <div data-slot="app-sidebar" className={cn("flex h-full w-full flex-col bg-sidebar text-sidebar-foreground", className)}>
-      {header && <div className="flex h-14 shrink-0 items-center border-b border-sidebar-border px-3">{header}</div>}
+      <div className="flex h-14 shrink-0 items-center gap-2 border-b border-sidebar-border px-3">
+        <BrynthMark label="Brynth" />
+        {header && <div className="min-w-0 flex-1">{header}</div>}
+      </div>
       <nav aria-label="Main" className="flex-1 overflow-y-auto p-2">
         <ul className="grid gap-0.5">
           {items.map((item) => {

@@ -1,17 +1,18 @@
 "use client";
 
 import * as React from "react";
-import { useRouter } from "next/navigation";
 import { Plus, TriangleAlert } from "lucide-react";
 import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
+import { FormAlert } from "@/components/ui/form-alert";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { NativeSelect } from "@/components/ui/native-select";
 import type { ActionResult } from "@/lib/auth/owner-action";
+import { useDialogForm } from "@/lib/forms/use-dialog-form";
 import { generateSecret, verificationOptions, type VerificationValue } from "@/components/sources/verification-help";
 
 export type AddSourceInput = {
@@ -33,28 +34,26 @@ type Props = {
 
 const optional = (v: FormDataEntryValue | null) => (typeof v === "string" && v.trim() ? v.trim() : undefined);
 
+const FIELDS = ["name", "type", "verification", "secret", "signature_header", "id_header", "type_field"] as const;
+
 export function AddSourceDialog({ addAction, label = "Add source" }: Props) {
-  const router = useRouter();
-  const [open, setOpen] = React.useState(false);
   const [type, setType] = React.useState<"webhook" | "email">("webhook");
   const [verification, setVerification] = React.useState<VerificationValue>("stripe");
   const [secret, setSecret] = React.useState("");
   const [generated, setGenerated] = React.useState(false);
-  const [errors, setErrors] = React.useState<Record<string, string | undefined>>({});
-  const [created, setCreated] = React.useState<(Created & { secret?: string }) | null>(null);
-  const [pending, startTransition] = React.useTransition();
+  const dialog = useDialogForm<(typeof FIELDS)[number], Created & { secret?: string }>({
+    fields: FIELDS,
+    onReset: () => {
+      setSecret("");
+      setGenerated(false);
+      setType("webhook");
+      setVerification("stripe");
+    },
+  });
+  const { errors, created, pending } = dialog;
   // VerificationValue is drawn from this list, so find always hits: the fallback only satisfies the type.
   const option = verificationOptions.find((o) => o.value === verification) ?? verificationOptions[0];
   const needsSecret = type === "webhook" && verification !== "none";
-
-  function reset() {
-    setCreated(null);
-    setErrors({});
-    setSecret("");
-    setGenerated(false);
-    setType("webhook");
-    setVerification("stripe");
-  }
 
   function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -70,31 +69,18 @@ export function AddSourceDialog({ addAction, label = "Add source" }: Props) {
         type_field: optional(form.get("type_field")),
       }),
     };
-    startTransition(async () => {
-      const res = await addAction(input);
-      if (!res.ok) {
-        const fe = res.fieldErrors ?? {};
-        return void setErrors({ ...fe, form: Object.keys(fe).length ? undefined : res.error });
-      }
-      setErrors({});
-      setCreated({ ...res.data, secret: generated ? secret : undefined });
-      toast.success(`Source “${res.data.name}” added`);
-      // The list refreshes when the dialog closes: refreshing now would unmount the empty state's dialog (first
-      // source) and with it the URL and the generated secret it shows only once.
-    });
+    dialog.submit(
+      () => addAction(input),
+      (data) => {
+        dialog.setCreated({ ...data, secret: generated ? secret : undefined });
+        toast.success(`Source “${data.name}” added`);
+        // The list refreshes when the dialog closes (useDialogForm), so the URL and secret stay on screen.
+      },
+    );
   }
 
   return (
-    <Dialog
-      open={open}
-      onOpenChange={(next) => {
-        setOpen(next);
-        if (!next) {
-          if (created) router.refresh();
-          reset();
-        }
-      }}
-    >
+    <Dialog open={dialog.open} onOpenChange={dialog.onOpenChange}>
       <DialogTrigger asChild>
         <Button size="sm">
           <Plus />
@@ -137,19 +123,11 @@ export function AddSourceDialog({ addAction, label = "Add source" }: Props) {
               </div>
             )}
             <DialogFooter>
-              <Button
-                onClick={() => {
-                  setOpen(false);
-                  reset();
-                  router.refresh();
-                }}
-              >
-                Done
-              </Button>
+              <Button onClick={dialog.close}>Done</Button>
             </DialogFooter>
           </>
         ) : (
-          <form onSubmit={onSubmit} className="grid gap-4">
+          <form onSubmit={onSubmit} noValidate className="grid gap-4">
             <DialogHeader>
               <DialogTitle>Add source</DialogTitle>
               <DialogDescription>Verified deliveries land in the event inbox as pending events for your agents.</DialogDescription>
@@ -242,13 +220,9 @@ export function AddSourceDialog({ addAction, label = "Add source" }: Props) {
                 </details>
               </>
             )}
-            {errors.form && (
-              <p role="alert" className="text-sm text-destructive">
-                {errors.form}
-              </p>
-            )}
+            <FormAlert>{errors.form}</FormAlert>
             <DialogFooter>
-              <Button type="button" variant="outline" onClick={() => setOpen(false)}>
+              <Button type="button" variant="outline" onClick={dialog.close}>
                 Cancel
               </Button>
               <Button type="submit" disabled={pending}>

@@ -45,14 +45,21 @@ export function RotateSecretDialog({ name, verification, rotateAction }: Props) 
   }
 
   return (
-    <Dialog open={open} onOpenChange={setOpen}>
+    <Dialog
+      open={open}
+      onOpenChange={(next) => {
+        setOpen(next);
+        if (!next) setError(undefined);
+      }}
+    >
       <DialogTrigger asChild>
-        <Button variant="ghost" size="icon-xs" aria-label={`Rotate the secret of ${name}`} title="Rotate secret">
+        <Button variant="ghost" size="xs" aria-label={`Rotate the secret of ${name}`}>
           <KeyRound aria-hidden />
+          Rotate secret
         </Button>
       </DialogTrigger>
       <DialogContent className="sm:max-w-lg">
-        <form onSubmit={onSubmit} className="grid gap-4">
+        <form onSubmit={onSubmit} noValidate className="grid gap-4">
           <DialogHeader>
             <DialogTitle>Rotate the secret of “{name}”</DialogTitle>
             <DialogDescription>Enter the provider&apos;s new signing secret. It is stored encrypted and not shown again.</DialogDescription>
@@ -79,7 +86,7 @@ export function RotateSecretDialog({ name, verification, rotateAction }: Props) 
             <Button type="button" variant="outline" onClick={() => setOpen(false)}>
               Cancel
             </Button>
-            <Button type="submit" disabled={pending || !secret}>
+            <Button type="submit" disabled={pending}>
               {pending ? "Rotating…" : "Rotate secret"}
             </Button>
           </DialogFooter>

@@ -37,20 +37,22 @@ export function SourceActions({ name, verification, testAction, removeAction, ro
 
   return (
     <div className="flex items-center justify-end gap-1">
-      <Button variant="ghost" size="xs" onClick={sendTest} disabled={pending} aria-label={`Send a test event to ${name}`}>
+      <Button variant="ghost" size="xs" onClick={sendTest} disabled={pending} aria-label={`Send test event to ${name}`}>
         <Send aria-hidden />
         {pending ? "Sending…" : "Send test event"}
       </Button>
-      <Button variant="ghost" size="icon-xs" asChild>
-        <Link href={`/events?source=${encodeURIComponent(name)}`} aria-label={`Events of ${name}`} title="Events">
+      <Button variant="ghost" size="xs" asChild>
+        <Link href={`/events?source=${encodeURIComponent(name)}`} aria-label={`Events of ${name}`}>
           <Inbox aria-hidden />
+          Events
         </Link>
       </Button>
       {verification && verification !== "none" && <RotateSecretDialog name={name} verification={verification} rotateAction={rotateAction} />}
       <ConfirmDialog
         trigger={
-          <Button variant="ghost" size="icon-xs" className="text-destructive hover:text-destructive" aria-label={`Remove ${name}`} title="Remove">
+          <Button variant="ghost" size="xs" className="text-destructive hover:text-destructive" aria-label={`Remove ${name}`}>
             <Trash2 aria-hidden />
+            Remove
           </Button>
         }
         title={`Remove the source “${name}”?`}

@@ -2,6 +2,7 @@ import type * as React from "react";
 import { Slot } from "radix-ui";
 import { cn } from "@/lib/utils";
 import { Label } from "@/components/ui/label";
+import { FieldError } from "@/components/ui/field-error";
 
 type FormFieldProps = {
   /** Becomes the control's id and the label's htmlFor, so tests can find the control by its label. */
@@ -59,11 +60,7 @@ function FormField({ id, label, description, error, required, inline, className,
           {description}
         </p>
       )}
-      {errorId && (
-        <p id={errorId} className="text-xs text-destructive">
-          {errors.join(" ")}
-        </p>
-      )}
+      {errorId && <FieldError id={errorId}>{errors.join(" ")}</FieldError>}
     </div>
   );
 }

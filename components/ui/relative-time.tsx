@@ -9,7 +9,10 @@ type RelativeTimeProps = {
   className?: string;
 };
 
-/** Shows a relative time that refreshes itself; the exact ISO time is in the title (hover) and dateTime. */
+/**
+ * Shows a relative time that refreshes itself ("3 min ago", "in 2 h"); the exact time, in the reader's time zone,
+ * is on hover (title), and the ISO instant in dateTime. Used for every date a screen shows.
+ */
 function RelativeTime({ date, className }: RelativeTimeProps) {
   const value = date instanceof Date ? date : new Date(date);
   const [now, setNow] = React.useState(() => Date.now());
@@ -23,10 +26,20 @@ function RelativeTime({ date, className }: RelativeTimeProps) {
   const iso = value.toISOString();
   return (
     // Server and browser clocks (and time zones) differ, so the text may legitimately change on hydration.
-    <time dateTime={iso} title={iso} className={cn("whitespace-nowrap", className)} suppressHydrationWarning>
+    <time
+      dateTime={iso}
+      title={exactTime(value)}
+      className={cn("whitespace-nowrap", className)}
+      suppressHydrationWarning
+    >
       {formatRelative(value, now)}
     </time>
   );
+}
+
+/** "2 Dec 2026, 07:17:03 UTC": the exact time for the hover, in the browser's locale and time zone. */
+function exactTime(date: Date): string {
+  return date.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "long" });
 }
 
 export { RelativeTime, type RelativeTimeProps };

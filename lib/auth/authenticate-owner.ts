@@ -4,7 +4,7 @@ import type { Owner } from "@/lib/db/schema/owners";
 import { AppError } from "@/lib/errors";
 import { checkAuthThrottle, noteAuthFailure } from "@/lib/http/auth-throttle";
 import { clientIp } from "@/lib/http/request-info";
-import { checkOwnerPassword } from "@/lib/owners/find-owner";
+import { ownerBasicCache } from "@/lib/auth/owner-basic-cache";
 import { liveSessionOwner } from "@/lib/owners/owner-sessions";
 import { nextAuthSecret } from "@/lib/auth/auth-secret";
 
@@ -29,7 +29,8 @@ export async function ownerFromSessionToken(token: string | undefined): Promise<
 
 /**
  * Owner REST accepts the dashboard session cookie or HTTP Basic with the owner's email and password, so an
- * instance can be set up from a script. API keys are never accepted here.
+ * instance can be set up from a script. API keys are never accepted here. Basic credentials verified within the
+ * last minute skip argon2id (lib/auth/owner-basic-cache.ts).
  */
 export async function authenticateOwner(req: { headers: Pick<Headers, "get"> }): Promise<{ owner: Owner; sessionId: string | null }> {
   const auth = req.headers.get("authorization");
@@ -38,7 +39,7 @@ export async function authenticateOwner(req: { headers: Pick<Headers, "get"> }):
     checkAuthThrottle(`owner:${ip}`);
     const decoded = Buffer.from(auth.slice(6).trim(), "base64").toString("utf8");
     const sep = decoded.indexOf(":");
-    const owner = sep > 0 ? await checkOwnerPassword(await getDb(), decoded.slice(0, sep), decoded.slice(sep + 1)) : null;
+    const owner = sep > 0 ? await ownerBasicCache.check(await getDb(), decoded.slice(0, sep), decoded.slice(sep + 1)) : null;
     if (!owner) {
       noteAuthFailure(`owner:${ip}`);
       throw ownerUnauthorized();

@@ -2,7 +2,7 @@ import type { z } from "zod";
 import { getDb, type Tx } from "@/lib/db/client";
 import { AppError, toErrorBody } from "@/lib/errors";
 import { currentOwner, type OwnerContext } from "@/lib/auth/current-owner";
-import { validationError } from "@/lib/validation";
+import { appErrorFieldErrors, plainFieldErrors } from "@/lib/forms/plain-issue";
 import { ledgeredTransaction } from "@/lib/ledger/ledgered-transaction";
 
 export type ActionResult<T> = { ok: true; data: T } | { ok: false; error: string; fieldErrors?: Record<string, string> };
@@ -41,9 +41,9 @@ export async function runOwnerAction<S extends z.ZodType, T>(
   if (!ctx) return { ok: false, error: "Your session has ended. Sign in again." };
   const parsed = schema.safeParse(input);
   if (!parsed.success) {
-    const err = validationError(parsed.error);
-    const fieldErrors = Object.fromEntries((err.details as { field: string; message: string }[]).map((d) => [d.field, d.message]));
-    return { ok: false, error: err.message, fieldErrors };
+    // Plain words per field (lib/forms/plain-issue.ts); `error` is the first of them, for a form that shows one line.
+    const { "": whole, ...fieldErrors } = plainFieldErrors(parsed.error);
+    return { ok: false, error: whole ?? Object.values(fieldErrors)[0] ?? "Check the form.", fieldErrors };
   }
   try {
     const call = { actor: ctx.actor, op: ledger?.op, input: ledger?.input ? ledger.input(parsed.data) : parsed.data };
@@ -53,7 +53,12 @@ export async function runOwnerAction<S extends z.ZodType, T>(
     });
     return { ok: true, data };
   } catch (err) {
-    if (err instanceof AppError) return { ok: false, error: err.message };
+    if (err instanceof AppError) {
+      // A server-side refusal that names its field (a duplicate name) lands on that field, like a validation error.
+      const fieldErrors = appErrorFieldErrors(err);
+      const first = err.code === "validation_error" ? Object.values(fieldErrors)[0] : undefined;
+      return Object.keys(fieldErrors).length > 0 ? { ok: false, error: first ?? err.message, fieldErrors } : { ok: false, error: err.message };
+    }
     return { ok: false, error: toErrorBody(err).body.message };
   }
 }

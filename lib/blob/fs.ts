@@ -86,5 +86,11 @@ export function fsBlobStore(root: string): BlobStore {
     async delete(key) {
       await rm(fileOf(key), { force: true });
     },
+    // The prefix is a directory here: one recursive removal. A later write into it makes the directory again.
+    async deletePrefix(prefix) {
+      const dir = fileOf(prefix);
+      await rm(dir, { recursive: true, force: true });
+      made.clear();
+    },
   };
 }

@@ -1,5 +1,15 @@
+import { createHash } from "node:crypto";
 import { Readable } from "node:stream";
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from "@aws-sdk/client-s3";
+import {
+  DeleteObjectCommand,
+  DeleteObjectsCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
+  S3ServiceException,
+} from "@aws-sdk/client-s3";
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
 import { assertBlobKey, BlobSizeError, exactSize, type BlobStore } from "@/lib/blob/store";
 
@@ -28,6 +38,20 @@ export function s3BlobStore(cfg: S3Config): BlobStore {
     requestChecksumCalculation: "WHEN_REQUIRED",
     responseChecksumValidation: "WHEN_REQUIRED",
   });
+  // DeleteObjects must carry a checksum; the SDK sends CRC32, which MinIO and several other S3-compatible servers
+  // refuse (MissingContentMD5, aws/aws-sdk-js-v3#6920). Content-MD5 is what every one of them and S3 accept, so
+  // that request carries it instead (the SDK's MD5_FALLBACK recipe), before it is signed.
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      const request = args.request as { headers?: Record<string, string>; body?: unknown };
+      if (context.commandName === "DeleteObjectsCommand" && request.headers && typeof request.body === "string") {
+        for (const h of Object.keys(request.headers)) if (/^x-amz-(sdk-)?checksum-/i.test(h)) delete request.headers[h];
+        request.headers["content-md5"] = createHash("md5").update(request.body).digest("base64");
+      }
+      return next(args);
+    },
+    { step: "finalizeRequest", name: "brynthDeleteObjectsMd5" },
+  );
   const Bucket = cfg.bucket;
 
   return {
@@ -83,6 +107,21 @@ export function s3BlobStore(cfg: S3Config): BlobStore {
     async delete(key) {
       assertBlobKey(key);
       await client.send(new DeleteObjectCommand({ Bucket, Key: key }));
+    },
+    // A page of keys at a time (at most 1,000, what one DeleteObjects takes); a key S3 could not delete fails the
+    // call, so the caller tries the prefix again rather than believing it empty.
+    async deletePrefix(prefix) {
+      assertBlobKey(prefix);
+      let token: string | undefined;
+      do {
+        const page = await client.send(new ListObjectsV2Command({ Bucket, Prefix: `${prefix}/`, ContinuationToken: token }));
+        const keys = (page.Contents ?? []).flatMap((o) => (o.Key ? [{ Key: o.Key }] : []));
+        if (keys.length > 0) {
+          const out = await client.send(new DeleteObjectsCommand({ Bucket, Delete: { Objects: keys, Quiet: true } }));
+          if (out.Errors?.length) throw new Error(`S3 kept ${out.Errors.length} objects under ${prefix}/: ${out.Errors[0].Code} ${out.Errors[0].Message}`);
+        }
+        token = page.IsTruncated ? page.NextContinuationToken : undefined;
+      } while (token);
     },
     // Content-Type and Content-Length are signed: S3 refuses a PUT of another type or size.
     async presignPut(key, { size, contentType, expiresIn }) {

@@ -39,6 +39,18 @@ describe.each(Object.keys(stores))("%s store", (name) => {
     expect(store.kind).toBe(name);
   });
 
+  it("deletes everything under a prefix, nothing beside it (a longer id sharing its start included), idempotently", async () => {
+    const bytes = new TextEncoder().encode("x");
+    const under = ["projects/prj_p/blobs/a", "projects/prj_p/mail/b", "projects/prj_p/mail/c"];
+    const beside = ["projects/prj_p2/blobs/a", "projects/prj_q/blobs/a"];
+    for (const key of [...under, ...beside]) await store.put(key, bytes, { size: 1, contentType: "text/plain" });
+    await store.deletePrefix("projects/prj_p");
+    await store.deletePrefix("projects/prj_p");
+    for (const key of under) expect(await store.head(key)).toBeNull();
+    for (const key of beside) expect(await store.head(key)).toEqual({ size: 1 });
+    await expect(store.deletePrefix("projects/../x")).rejects.toThrow(/invalid blob key/);
+  });
+
   it("puts, heads, gets and deletes (idempotently)", async () => {
     const key = "projects/prj_t/blobs/a1";
     await store.put(key, new TextEncoder().encode("hello"), { size: 5, contentType: "text/plain" });

@@ -11,6 +11,11 @@ export interface BlobStore {
   head(key: string): Promise<{ size: number } | null>;
   /** Idempotent: deleting a missing object succeeds. */
   delete(key: string): Promise<void>;
+  /**
+   * Deletes every object under `<prefix>/` (a deleted project's `projects/<id>`), however it got there: rows may
+   * never have pointed at some (a message whose transaction failed). Idempotent; throws when the store does.
+   */
+  deletePrefix(prefix: string): Promise<void>;
   /** A URL the client PUTs the bytes to directly (S3); absent when uploads go through Brynth (local store). */
   presignPut?(key: string, opts: { size: number; contentType: string; expiresIn: number }): Promise<{ url: string; headers: Record<string, string> }>;
 }

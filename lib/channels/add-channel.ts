@@ -47,7 +47,17 @@ export async function addChannel(tx: Executor, opts: { actor: Actor } & AddChann
     createdBy: actor.agent ?? actor.id,
     approvedBy: byOwner ? actor.agent : null,
   });
-  if (address) await sendVerificationEmail(tx, { projectId: actor.projectId, projectName: actor.projectName, to: address, label, token, expiresAt });
+  if (address) {
+    await sendVerificationEmail(tx, {
+      projectId: actor.projectId,
+      projectName: actor.projectName,
+      to: address,
+      label,
+      token,
+      expiresAt,
+      addedByOwner: byOwner,
+    });
+  }
   return {
     channel_id: id,
     kind: opts.kind,
@@ -56,11 +66,16 @@ export async function addChannel(tx: Executor, opts: { actor: Actor } & AddChann
     address: maskAddress(address),
     link,
     expires_at: expiresAt.toISOString(),
-    hint:
-      opts.kind === "email"
-        ? `A verification link was sent to ${address}. Once it is opened and the owner approves the channel, it becomes active (see channel_list).`
-        : "Open the link in Telegram and press Start to link the chat. Once the owner approves the channel, it becomes active (see channel_list).",
+    hint: addHint(opts.kind, address, byOwner),
   };
+}
+
+/** What happens next, as it will happen: only a channel an agent added waits for the owner's approval. */
+function addHint(kind: "email" | "telegram", address: string | null, byOwner: boolean): string {
+  const then = byOwner ? "it becomes active" : "it waits for the owner's approval, then becomes active";
+  return kind === "email"
+    ? `A verification link was sent to ${address}. Once it is opened and confirmed, ${then} (see channel_list).`
+    : `Open the link in Telegram and press Start to link the chat. Then ${then} (see channel_list).`;
 }
 
 async function refuseDuplicate(tx: Executor, projectId: string, address: string) {
@@ -71,6 +86,7 @@ async function refuseDuplicate(tx: Executor, projectId: string, address: string)
   if (dup) {
     throw new AppError("CONFLICT", `${maskAddress(address)} is already channel ${dup.id}.`, {
       fix: "Use that channel (channel_list), or remove it first with channel_remove.",
+      details: { field: "address", message: "This address is a channel of the project already." },
     });
   }
 }

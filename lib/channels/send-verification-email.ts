@@ -1,18 +1,24 @@
 import type { Executor } from "@/lib/db/client";
-import { env } from "@/lib/env";
 import { queueSystemMail } from "@/lib/approvals/deliveries/system-mail";
 import { emailButton, emailLayout } from "@/lib/approvals/deliveries/email-layout";
 import { escapeHtml } from "@/lib/text/escape-html";
+import { publicUrl } from "@/lib/settings/remote-access";
 
-/** The link opens a page whose button POSTs the verification: a scanner following the link verifies nothing. */
+/**
+ * The link opens a page whose button POSTs the verification: a scanner following the link verifies nothing. The
+ * mail says what confirming does: a channel the owner added is active at once; one an agent added still waits for
+ * the owner's approval (lib/channels/verify-channel.ts), so only that mail mentions one.
+ */
 export async function sendVerificationEmail(
   tx: Executor,
-  opts: { projectId: string; projectName?: string; to: string; label: string; token: string; expiresAt: Date },
+  opts: { projectId: string; projectName?: string; to: string; label: string; token: string; expiresAt: Date; addedByOwner: boolean },
 ) {
-  const url = `${env().publicUrl}/verify/${opts.token}`;
+  const url = `${publicUrl()}/verify/${opts.token}`;
   const project = opts.projectName ? ` of “${opts.projectName}”` : "";
   const lead = `Brynth was asked to send approval requests${project} to this address (channel “${opts.label}”).`;
-  const after = "After you confirm, the project owner approves the channel before any request arrives. If you did not expect this, ignore this email.";
+  const after = opts.addedByOwner
+    ? "Once you confirm, the channel is active: the requests it is asked arrive at this address. If you did not expect this, ignore this email and nothing is sent here."
+    : "An agent added this channel, so once you confirm, the project owner still approves it in the dashboard; requests arrive here only after that. If you did not expect this, ignore this email and nothing is sent here.";
   await queueSystemMail(tx, {
     projectId: opts.projectId,
     to: opts.to,

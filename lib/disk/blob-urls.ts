@@ -1,6 +1,6 @@
-import { env } from "@/lib/env";
 import { safeEqual } from "@/lib/crypto/hash";
 import { signToken } from "@/lib/crypto/secret-box";
+import { publicUrl } from "@/lib/settings/remote-access";
 
 /** Brynth's own blob URLs (served by lib/disk/http): signed with APP_SECRET, expiring, never holding a key. */
 export const BLOB_PREFIX = "/blob";
@@ -25,11 +25,11 @@ export function unseal<T extends Record<string, unknown>>(purpose: Purpose, toke
   }
 }
 
-export const uploadUrl = (uploadId: string, expiresAt: Date) => `${env().publicUrl}${BLOB_PREFIX}/upload/${seal("disk-upload", { u: uploadId }, expiresAt)}`;
+export const uploadUrl = (uploadId: string, expiresAt: Date) => `${publicUrl()}${BLOB_PREFIX}/upload/${seal("disk-upload", { u: uploadId }, expiresAt)}`;
 
 /** A 5-minute download of one file version (`f`) or one attachment (`a`: project, event, name). */
 export const downloadUrl = (target: { f: string } | { a: [string, string, string] }, expiresAt: Date) =>
-  `${env().publicUrl}${BLOB_PREFIX}/download/${seal("disk-download", target, expiresAt)}`;
+  `${publicUrl()}${BLOB_PREFIX}/download/${seal("disk-download", target, expiresAt)}`;
 
 export const linkSignature = (linkId: string) => signToken("disk-link", linkId);
-export const linkUrl = (linkId: string) => `${env().publicUrl}${BLOB_PREFIX}/link/${linkId}/${linkSignature(linkId)}`;
+export const linkUrl = (linkId: string) => `${publicUrl()}${BLOB_PREFIX}/link/${linkId}/${linkSignature(linkId)}`;

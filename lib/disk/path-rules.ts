@@ -10,20 +10,24 @@ export const stripRef = (pathOrRef: string) => (pathOrRef.startsWith(REF_SCHEME)
 
 /**
  * Why `path` is not a valid disk path, or null. Relative, `/`-separated, no `.`/`..`/empty segments (nor any that
- * percent-decode to one: a path pasted into a URL must not turn into traversal), no backslash or control characters, at most 1024 bytes (255 per segment). Paths never reach the filesystem (objects are stored by
- * id), but a path that looks like traversal is refused anyway so no client is ever surprised by what it means.
+ * percent-decode to one: a path pasted into a URL must not turn into traversal), no backslash or control characters,
+ * at most 1024 bytes (255 per segment). Paths never reach the filesystem (objects are stored by id), but a path that
+ * looks like traversal is refused anyway so no client is ever surprised by what it means.
+ *
+ * The words are read twice: by an agent after the field's name (`path: a file or folder name can be…`) and by an
+ * owner on the upload's row as a sentence. So they speak of files and folders, not segments or surrogates.
  */
 export function pathProblem(path: string): string | null {
   if (path.length === 0) return "must not be empty";
-  if (!wellFormed(path)) return "must be valid UTF-8 (no lone surrogates)";
-  if (Buffer.byteLength(path) > PATH_MAX_BYTES) return `must be at most ${PATH_MAX_BYTES} bytes of UTF-8`;
-  if (/\p{Cc}/u.test(path)) return "must not contain control characters";
-  if (path.includes("\\")) return "must not contain backslashes; separate folders with /";
-  if (path.startsWith("/")) return "must be relative: no leading /";
+  if (!wellFormed(path)) return "contains a character that is not valid text (a lone surrogate) and cannot be stored";
+  if (Buffer.byteLength(path) > PATH_MAX_BYTES) return `a full path (folders and file name together) can be at most ${PATH_MAX_BYTES} bytes`;
+  if (/\p{Cc}/u.test(path)) return "a file or folder name cannot contain control characters such as line breaks or tabs";
+  if (path.includes("\\")) return "a file or folder name cannot contain a backslash; separate folders with /";
+  if (path.startsWith("/")) return "a path cannot start with /; write folder/file.txt";
   for (const segment of path.split("/")) {
-    if (segment === "") return "must not contain empty segments (// or a trailing /)";
-    if (segment === "." || segment === "..") return "must not contain . or .. segments";
-    if (Buffer.byteLength(segment) > SEGMENT_MAX_BYTES) return `segments must be at most ${SEGMENT_MAX_BYTES} bytes`;
+    if (segment === "") return "a file or folder name cannot be empty: no // and no / at the end";
+    if (segment === "." || segment === "..") return "a file or folder cannot be named . or ..";
+    if (Buffer.byteLength(segment) > SEGMENT_MAX_BYTES) return `a file or folder name can be at most ${SEGMENT_MAX_BYTES} bytes`;
   }
   if (
     path.includes("%") &&
@@ -31,7 +35,7 @@ export function pathProblem(path: string): string | null {
       .split("/")
       .some((s) => s === "." || s === "..")
   ) {
-    return "must not contain . or .. segments, percent-encoded ones (%2e, %2f) included";
+    return "a file or folder cannot be named . or .., nor spelled that way with percent-encoding (%2e, %2f)";
   }
   return null;
 }

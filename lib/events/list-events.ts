@@ -2,6 +2,7 @@ import { and, eq, gte, lt, sql, type SQL } from "drizzle-orm";
 import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
 import { events, type EventStatus } from "@/lib/db/schema/events";
+import { notBookkeeping } from "@/lib/events/bookkeeping";
 import { decodeCursor, encodeCursor } from "@/lib/events/event-cursor";
 import { query } from "@/lib/db/statement";
 import { envelopeSelect, LIST_INLINE_BYTES, type EnvelopeRow } from "@/lib/events/event-envelope";
@@ -16,6 +17,8 @@ export interface EventFilter {
   type?: string;
   since?: Date;
   until?: Date;
+  /** Leave out Brynth's own request.resolved events (the owner's screens, unless asked for). */
+  hideBookkeeping?: boolean;
 }
 
 export function filterConditions(projectId: string, f: EventFilter): SQL[] {
@@ -25,6 +28,7 @@ export function filterConditions(projectId: string, f: EventFilter): SQL[] {
   if (f.type) where.push(typeCondition(f.type));
   if (f.since) where.push(gte(events.receivedAt, f.since));
   if (f.until) where.push(lt(events.receivedAt, f.until));
+  if (f.hideBookkeeping) where.push(notBookkeeping);
   return where;
 }
 

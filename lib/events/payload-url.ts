@@ -1,6 +1,6 @@
 import { safeEqual } from "@/lib/crypto/hash";
 import { signToken } from "@/lib/crypto/secret-box";
-import { env } from "@/lib/env";
+import { publicUrl } from "@/lib/settings/remote-access";
 
 /** Signed payload links live one hour (spec: inbox_claim). */
 export const PAYLOAD_URL_TTL_S = 3600;
@@ -12,7 +12,7 @@ export function payloadUrl(projectId: string, eventId: string, now = Date.now())
   const expires = Math.floor(now / 1000) + PAYLOAD_URL_TTL_S;
   const sig = signToken(PURPOSE, `${projectId}.${eventId}.${expires}`);
   return {
-    url: `${env().publicUrl}${PAYLOAD_PATH}${projectId}/${eventId}?expires=${expires}&sig=${sig}`,
+    url: `${publicUrl()}${PAYLOAD_PATH}${projectId}/${eventId}?expires=${expires}&sig=${sig}`,
     expiresAt: new Date(expires * 1000),
   };
 }

@@ -1,4 +1,4 @@
-import { env } from "@/lib/env";
+import { isTrustedOrigin } from "@/lib/settings/remote-access";
 
 type Req = { method: string; headers: Pick<Headers, "get"> };
 
@@ -17,15 +17,13 @@ const ALLOW_HEADERS = [
 const EXPOSE_HEADERS = "Mcp-Session-Id, ETag, Retry-After, WWW-Authenticate";
 
 /**
- * Browser origins that may read our responses: ALLOWED_ORIGINS and the public URL's own origin, each named exactly,
- * never `*`. Narrower than isAllowedOrigin (request-info.ts), which also accepts loopback pages for DNS-rebinding
+ * Browser origins that may read our responses: the public URL's own origin, PUBLIC_URL's, ALLOWED_ORIGINS and the
+ * extra origins of Settings → Remote access (lib/settings/remote-access.ts), each named exactly, never `*`. Narrower than isAllowedOrigin (request-info.ts), which also accepts loopback pages for DNS-rebinding
  * purposes: an arbitrary local page must not read a key's data through someone's browser. No credentials mode: the
  * key travels in Authorization, so cookies are never needed cross-origin.
  */
 export function corsOrigin(origin: string | null): string | null {
-  if (!origin) return null;
-  const e = env();
-  return e.ALLOWED_ORIGINS.includes(origin) || origin === new URL(e.publicUrl).origin ? origin : null;
+  return origin && isTrustedOrigin(origin) ? origin : null;
 }
 
 /** Answers an OPTIONS preflight: 204 with the grants for an allowed origin, 403 for any other. */

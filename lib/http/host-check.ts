@@ -1,10 +1,12 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { env, type Env } from "@/lib/env";
+import { remoteAccess, type RemoteAccess } from "@/lib/settings/remote-access";
 import { AppError } from "@/lib/errors";
 
 interface Allowed {
   source: Env;
-  /** Names served on any port: the PUBLIC_URL host and ALLOWED_HOSTS entries without a port. */
+  access: RemoteAccess;
+  /** Names served on any port: the public URL's and PUBLIC_URL's hosts, and ALLOWED_HOSTS entries without a port. */
   names: Set<string>;
   /** ALLOWED_HOSTS entries with a port, served on that port only. */
   hostPorts: Set<string>;
@@ -12,17 +14,18 @@ interface Allowed {
 
 let allowed: Allowed | undefined;
 
-/** Built once per configuration (env() is cached; tests reset it), since this runs on every request. */
+/** Built once per configuration (env() and the remote access setting are cached), since this runs on every request. */
 function allowedHosts(): Allowed {
   const e = env();
-  if (allowed?.source === e) return allowed;
-  const names = new Set([new URL(e.publicUrl).hostname.toLowerCase()]);
+  const access = remoteAccess();
+  if (allowed?.source === e && allowed.access === access) return allowed;
+  const names = new Set([new URL(e.publicUrl).hostname.toLowerCase(), new URL(access.publicUrl).hostname.toLowerCase()]);
   const hostPorts = new Set<string>();
   for (const entry of e.ALLOWED_HOSTS.map((h) => h.toLowerCase())) {
     if (splitHost(entry).port === null) names.add(entry);
     else hostPorts.add(entry);
   }
-  allowed = { source: e, names, hostPorts };
+  allowed = { source: e, access, names, hostPorts };
   return allowed;
 }
 
@@ -55,7 +58,7 @@ export function hostProblem(headers: IncomingHttpHeaders): AppError | null {
   const host = requestHost(headers);
   if (host === undefined || isAllowedHost(host)) return null;
   return new AppError("misdirected_request", `This server does not answer for the host ${JSON.stringify(host)}.`, {
-    fix: "Use the instance's public URL (PUBLIC_URL) or a loopback name; to serve another name, add it to ALLOWED_HOSTS.",
+    fix: "Use the instance's public URL (Settings → Remote access, else PUBLIC_URL) or a loopback name; to serve another name, add it to ALLOWED_HOSTS.",
   });
 }
 

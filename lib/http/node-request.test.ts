@@ -75,17 +75,22 @@ describe("node request", () => {
   });
 
   it("aborts its signal when the client goes away, even if the signal is read afterwards", async () => {
-    let aborted: Promise<boolean> | undefined;
+    // Driven by events, not fixed delays: on a loaded machine the request can reach the handler after any delay.
+    let arrived = () => {};
+    const inHandler = new Promise<void>((r) => (arrived = r));
+    let read = (_: boolean) => {};
+    const aborted = new Promise<boolean>((r) => (read = r));
     const base = await serve(async (req) => {
+      arrived();
       await new Promise((r) => setTimeout(r, 150));
-      aborted = Promise.resolve(req.signal.aborted);
+      read(req.signal.aborted);
       return {};
     });
     const client = httpRequest(`${base}/wait`);
     client.on("error", () => {});
     client.end();
-    setTimeout(() => client.destroy(), 30);
-    await new Promise((r) => setTimeout(r, 300));
+    await inHandler;
+    client.destroy();
     expect(await aborted).toBe(true);
   });
 });

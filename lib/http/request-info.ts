@@ -1,4 +1,5 @@
 import { env } from "@/lib/env";
+import { isTrustedOrigin } from "@/lib/settings/remote-access";
 import type { ApiRequest } from "@/lib/http/api-request";
 
 /** The address failures are throttled by. X-Forwarded-For only counts behind a configured proxy. */
@@ -19,6 +20,5 @@ const LOOPBACK_ORIGIN = /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/;
  */
 export function isAllowedOrigin(origin: string | null): boolean {
   if (!origin) return true;
-  const e = env();
-  return origin === new URL(e.publicUrl).origin || LOOPBACK_ORIGIN.test(origin) || e.ALLOWED_ORIGINS.includes(origin);
+  return isTrustedOrigin(origin) || LOOPBACK_ORIGIN.test(origin);
 }

@@ -5,7 +5,11 @@ import { fastPathHandler, stampRemoteAddress } from "@/lib/http/fast-path";
 import { findRoute, nextHandler, routes } from "@/lib/http/routes";
 
 /** Every route file of the app, loaded on demand (paths as "/app/…/route.ts"). */
-const routeFiles = import.meta.glob<Record<string, unknown>>("/app/**/route.ts");
+// The glob skips dot folders unless one is named: /.well-known (OAuth discovery) is listed on its own.
+const routeFiles = {
+  ...import.meta.glob<Record<string, unknown>>("/app/**/route.ts"),
+  ...import.meta.glob<Record<string, unknown>>("/app/.well-known/**/route.ts"),
+};
 const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
 /** Route files that stay Next's alone: they need Next's request scope (next-auth, the dashboard's session). */
 const NEXT_ONLY = [

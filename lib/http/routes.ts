@@ -13,13 +13,24 @@ import { requestPathProblem } from "@/lib/http/path-guard";
 import { handleStream, STREAM_PATH } from "@/lib/http/stream/handle-stream";
 import { MAIL_HTML_PREFIX } from "@/lib/mail/http/mail-html-url";
 import { serveMailHtml } from "@/lib/mail/http/serve-mail-html";
-import { handleMailStream, MAIL_STREAM_PATH } from "@/lib/mail/http/handle-mail-stream";
 import { MAIL_ATTACHMENT_PREFIX } from "@/lib/mail/attachments/attachment-url";
 import { serveMailAttachment } from "@/lib/mail/attachments/serve-mail-attachment";
 import { TELEGRAM_HOOK_PREFIX } from "@/lib/telegram/bot-mode";
 import { handleTelegramWebhook } from "@/lib/telegram/http/handle-telegram-webhook";
 import { handleMcp } from "@/lib/tools/adapters/mcp";
 import { API_PREFIX, handleRest } from "@/lib/tools/adapters/rest";
+import {
+  AS_METADATA_PATH,
+  handleAuthorizationServer,
+  handleOpenidConfiguration,
+  handleProtectedResource,
+  OPENID_PATH,
+  PRM_PATH,
+} from "@/lib/oauth/http/handle-well-known";
+import { AUTHORIZE_PATH, handleAuthorize } from "@/lib/oauth/http/handle-authorize";
+import { handleRegister, REGISTER_PATH } from "@/lib/oauth/http/handle-register";
+import { handleRevoke, REVOKE_PATH } from "@/lib/oauth/http/handle-revoke";
+import { handleToken, TOKEN_PATH } from "@/lib/oauth/http/handle-token";
 
 export interface Route {
   /** Literal segments, `:name` for one segment (a param), or a trailing `*` for the rest of the path. */
@@ -39,7 +50,6 @@ export const routes: readonly Route[] = [
   { path: "/mcp", handler: handleMcp, next: "app/mcp/route.ts" },
   { path: STREAM_PATH, handler: handleStream, next: "app/api/v1/[...path]/route.ts" },
   { path: APPROVALS_STREAM_PATH, handler: handleApprovalsStream, next: "app/api/v1/[...path]/route.ts" },
-  { path: MAIL_STREAM_PATH, handler: handleMailStream, next: "app/api/v1/[...path]/route.ts" },
   { path: `${API_PREFIX}/*`, handler: handleRest, next: "app/api/v1/[...path]/route.ts" },
   { path: `${PAYLOAD_PATH}*`, handler: servePayload, next: "app/hooks/[...path]/route.ts" },
   { path: `${HOOKS_PREFIX}*`, handler: handleHook, next: "app/hooks/[...path]/route.ts" },
@@ -49,6 +59,15 @@ export const routes: readonly Route[] = [
   { path: `${MAIL_ATTACHMENT_PREFIX}:token`, handler: (req, p) => serveMailAttachment(req, p.token), next: "app/mail-attachment/[token]/route.ts" },
   { path: "/decide/:token/submit", handler: (req, p) => postEmailDecision(req, p.token), next: "app/decide/[token]/submit/route.ts" },
   { path: "/verify/:token/confirm", handler: (req, p) => postVerify(req, p.token), next: "app/verify/[token]/confirm/route.ts" },
+  // OAuth 2.1 for /mcp (lib/oauth): discovery, registration, authorization, tokens.
+  { path: PRM_PATH, handler: handleProtectedResource, next: "app/.well-known/oauth-protected-resource/route.ts" },
+  { path: `${PRM_PATH}/mcp`, handler: handleProtectedResource, next: "app/.well-known/oauth-protected-resource/mcp/route.ts" },
+  { path: AS_METADATA_PATH, handler: handleAuthorizationServer, next: "app/.well-known/oauth-authorization-server/route.ts" },
+  { path: OPENID_PATH, handler: handleOpenidConfiguration, next: "app/.well-known/openid-configuration/route.ts" },
+  { path: AUTHORIZE_PATH, handler: handleAuthorize, next: "app/oauth/authorize/route.ts" },
+  { path: TOKEN_PATH, handler: handleToken, next: "app/oauth/token/route.ts" },
+  { path: REGISTER_PATH, handler: handleRegister, next: "app/oauth/register/route.ts" },
+  { path: REVOKE_PATH, handler: handleRevoke, next: "app/oauth/revoke/route.ts" },
 ];
 
 const NO_PARAMS: Record<string, string> = Object.freeze({});

@@ -1,6 +1,6 @@
-import { lookup as dnsLookup, type LookupAddress } from "node:dns";
-import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
-import { request as httpsRequest } from "node:https";
+import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions } from "node:dns";
+import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders } from "node:http";
+import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import type { LookupFunction } from "node:net";
 import { isAllowedTestHost, isBlockedAddress, outboundUrlProblem } from "@/lib/http/outbound-address";
 
@@ -13,8 +13,45 @@ export interface SafeResponse {
 
 export class OutboundError extends Error {}
 
+/** Idle keep-alive sockets close after this (under Node's server default of 5 s, and the agent also honours a shorter `Keep-Alive: timeout=` hint). */
+const IDLE_SOCKET_MS = 4_000;
+/** Hosts with an agent of their own; the least recently used one is closed beyond this. */
+const MAX_AGENTS = 256;
+const agents = new Map<string, HttpAgent>();
+
 /**
- * The only way Brynth calls URLs that users give it (approval callbacks). The address is checked where the
+ * A keep-alive agent per origin (design §2.10 c), so repeated deliveries to one endpoint reuse a connection instead
+ * of paying a TCP (and TLS) handshake each. The guard is unchanged: each request names the guarded lookup, which
+ * the agent uses for every NEW socket, and a reused socket is one whose address already passed it.
+ */
+function agentFor(url: URL): HttpAgent {
+  const key = `${url.protocol}//${url.host}`;
+  const found = agents.get(key);
+  if (found) {
+    // Most recently used last, so eviction takes the stalest.
+    agents.delete(key);
+    agents.set(key, found);
+    return found;
+  }
+  const opts = { keepAlive: true, timeout: IDLE_SOCKET_MS, maxFreeSockets: 16, scheduling: "lifo" as const };
+  const agent = url.protocol === "https:" ? new HttpsAgent(opts) : new HttpAgent(opts);
+  agents.set(key, agent);
+  if (agents.size > MAX_AGENTS) {
+    const [oldKey, oldest] = agents.entries().next().value as [string, HttpAgent];
+    agents.delete(oldKey);
+    oldest.destroy();
+  }
+  return agent;
+}
+
+/** Closes every pooled connection (shutdown, and tests that change what a host resolves to). */
+export function closeOutboundAgents(): void {
+  for (const agent of agents.values()) agent.destroy();
+  agents.clear();
+}
+
+/**
+ * The only way Brynth calls URLs that users give it (approval callbacks, mail webhooks). The address is checked where the
  * connection is made, so a name that resolves to a private address (or re-resolves to one: DNS rebinding) is
  * refused; redirects are not followed; the whole exchange has a deadline and the body a size cap.
  */
@@ -33,7 +70,7 @@ export function safeFetch(
       method: init.method ?? "POST",
       headers: { "user-agent": "Brynth-Webhooks/1", ...init.headers, ...(init.body ? { "content-length": String(Buffer.byteLength(init.body)) } : {}) },
       lookup: trusted ? undefined : guardedLookup,
-      agent: false,
+      agent: agentFor(url),
       timeout: init.timeoutMs ?? 10_000,
     });
     const deadline = setTimeout(() => req.destroy(new OutboundError("timed out")), init.timeoutMs ?? 10_000);
@@ -63,9 +100,22 @@ export function safeFetch(
   });
 }
 
+type Resolver = (hostname: string, options: LookupAllOptions, callback: (err: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void) => void;
+let resolver: Resolver = dnsLookup as unknown as Resolver;
+
+/**
+ * Tests only: what names resolve to, e.g. `hook.test` → 127.0.0.1 to play DNS rebinding (design §2.10 b) without
+ * /etc/hosts. The guard still judges every answer. `null` restores the system resolver. Pooled connections are
+ * closed, so the next request resolves again.
+ */
+export function setResolverForTests(fn: ((hostname: string) => LookupAddress[]) | null): void {
+  resolver = fn ? (hostname, _options, callback) => queueMicrotask(() => callback(null, fn(hostname))) : (dnsLookup as unknown as Resolver);
+  closeOutboundAgents();
+}
+
 /** dns.lookup that fails when any resolved address is blocked, so no connection to one is ever opened. */
 export const guardedLookup: LookupFunction = (hostname, options, callback) => {
-  dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
+  resolver(hostname, { ...options, all: true }, (err, addresses) => {
     if (err) return callback(err, "", 0);
     const list = addresses as LookupAddress[];
     const bad = list.find((a) => isBlockedAddress(a.address));

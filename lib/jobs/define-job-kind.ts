@@ -35,6 +35,12 @@ export interface JobKind<P = unknown> {
   retryDelaysMs?: readonly number[];
   /** The handler is aborted after this long (default 2 minutes). */
   timeoutMs?: number;
+  /**
+   * Its successes may commit together with other jobs' finishing at the same moment (lib/jobs/finish-group.ts):
+   * for short, frequent jobs whose own commit is most of their cost. Each job's final write still commits with its
+   * `done`.
+   */
+  groupFinish?: boolean;
   onFailure?: (payload: P, ctx: { db: Executor; job: JobRow; error: string }) => Promise<void>;
 }
 

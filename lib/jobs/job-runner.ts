@@ -1,6 +1,7 @@
 import type { Db } from "@/lib/db/client";
-import { claimJobs, purgeFinishedJobs, reclaimExpiredJobs } from "@/lib/jobs/claim-jobs";
+import { CLAIM_LEASE_S, claimJobs, extendLeases, purgeFinishedJobs, reclaimExpiredJobs } from "@/lib/jobs/claim-jobs";
 import { jobWakeups } from "@/lib/jobs/enqueue-job";
+import { FinishGroup } from "@/lib/jobs/finish-group";
 import { runJob } from "@/lib/jobs/run-job";
 import { purgeMailEvents } from "@/lib/mail/events/purge-mail-events";
 import { purgeExpiredKeys } from "@/lib/tools/idempotency/statements";
@@ -8,13 +9,32 @@ import { purgeMailRejections } from "@/lib/mail/inbound/purge-rejections";
 
 const MAINTENANCE_MS = 30_000;
 
+/** A share of the runner's slots kept for some kinds (design D11): they never take the other kinds' slots, nor these theirs. */
+export interface JobLane {
+  kinds: readonly string[];
+  concurrency: number;
+}
+
+interface Lane {
+  /** Claimed by this lane: the listed kinds, or (the default lane) every kind no other lane lists. */
+  kinds?: readonly string[];
+  exceptKinds?: readonly string[];
+  concurrency: number;
+  running: Set<Promise<unknown>>;
+  /** Claim at the next round: a job of its kinds was told, a slot came free, the poll came, or its last batch was full. */
+  due: boolean;
+}
+
 /**
- * One process's runner: up to `concurrency` jobs at a time. It claims as many due jobs as it has free slots, sleeps
- * until a NOTIFY (a job was enqueued anywhere) or the poll interval, and reclaims expired leases now and then.
- * `stop()` stops claiming, aborts running handlers' signals and waits for them to settle.
+ * One process's runner. Jobs run in lanes: each dedicated lane (`lanes`, e.g. webhook deliveries) runs up to its own
+ * number of its kinds at a time, and the default lane up to `concurrency` of every other kind, so four endpoints
+ * that take 10 s each fill only the webhook lane while outbound mail keeps its slots. Each lane claims as many due
+ * jobs as it has free slots; the runner sleeps until a NOTIFY (a job was enqueued anywhere: only the lanes of the
+ * woken kinds claim) or the poll interval (every lane claims), and reclaims expired leases now and then. `stop()`
+ * stops claiming, aborts running handlers' signals and waits for them to settle.
  */
 export class JobRunner {
-  private running = new Set<Promise<unknown>>();
+  private lanes: Lane[];
   private stopped = false;
   private wake: (() => void) | null = null;
   /** A wake-up that came while the loop was busy: the next sleep returns at once. */
@@ -22,24 +42,75 @@ export class JobRunner {
   private abort = new AbortController();
   private loop: Promise<void> | null = null;
   private unlisten: (() => void) | null = null;
+  /** The claims this runner holds (id → attempts), whose leases the heartbeat renews. */
+  private held = new Map<string, number>();
+  private heartbeat: NodeJS.Timeout | null = null;
+  /** Successes of the kinds that opted in commit together (finish-group.ts). */
+  private finishes: FinishGroup | undefined;
 
   constructor(
     private db: Db,
-    private opts: { concurrency: number; pollMs: number; onError?: (err: unknown) => void },
-  ) {}
+    private opts: {
+      concurrency: number;
+      pollMs: number;
+      lanes?: readonly JobLane[];
+      onError?: (err: unknown) => void;
+      /**
+       * How long a claim holds a job without news from this runner (default CLAIM_LEASE_S). The runner renews its
+       * running jobs' leases every third of it, and looks for expired ones at least that often, so a job of an
+       * instance killed mid-run is taken again about one lease after the kill.
+       */
+      leaseSeconds?: number;
+      /** Default true: successes of the kinds that opted in commit together (finish-group.ts); false for A/B runs. */
+      groupFinishes?: boolean;
+    },
+  ) {
+    this.finishes = opts.groupFinishes === false ? undefined : new FinishGroup(db);
+    const dedicated = (opts.lanes ?? []).filter((l) => l.kinds.length > 0);
+    const taken = dedicated.flatMap((l) => l.kinds);
+    this.lanes = [
+      ...dedicated.map((l) => ({ kinds: l.kinds, concurrency: l.concurrency, running: new Set<Promise<unknown>>(), due: true })),
+      { exceptKinds: taken, concurrency: opts.concurrency, running: new Set<Promise<unknown>>(), due: true },
+    ];
+  }
 
   async start(): Promise<void> {
-    this.unlisten = await jobWakeups.subscribe(() => this.poke());
+    this.unlisten = await jobWakeups.subscribe((kind) => this.poke(kind));
+    this.heartbeat = setInterval(
+      () => {
+        const claims = [...this.held].map(([id, attempts]) => ({ id, attempts }));
+        extendLeases(this.db, claims, this.lease).catch((err) => this.opts.onError?.(err));
+      },
+      (this.lease * 1000) / 3,
+    );
+    this.heartbeat.unref();
     this.loop = this.run();
+  }
+
+  private get lease(): number {
+    return this.opts.leaseSeconds ?? CLAIM_LEASE_S;
+  }
+
+  /** Jobs running now, over every lane. */
+  get busy(): number {
+    return this.lanes.reduce((n, l) => n + l.running.size, 0);
+  }
+
+  private laneOf(kind: string): Lane {
+    return this.lanes.find((l) => l.kinds?.includes(kind)) ?? this.lanes[this.lanes.length - 1];
   }
 
   private async run(): Promise<void> {
     let lastMaintenance = 0;
+    let lastReclaim = 0;
     while (!this.stopped) {
       try {
+        if (Date.now() - lastReclaim > Math.min(MAINTENANCE_MS, this.lease * 1000)) {
+          lastReclaim = Date.now();
+          await reclaimExpiredJobs(this.db);
+        }
         if (Date.now() - lastMaintenance > MAINTENANCE_MS) {
           lastMaintenance = Date.now();
-          await reclaimExpiredJobs(this.db);
           await purgeFinishedJobs(this.db);
           // Retention of the mail outbox (7 days), the SMTP refusal log (30 days) and idempotency keys, beside the jobs'.
           await purgeMailEvents(this.db);
@@ -47,27 +118,40 @@ export class JobRunner {
           // Idempotency keys expire 24 hours after their call.
           await purgeExpiredKeys(this.db);
         }
-        const free = this.opts.concurrency - this.running.size;
-        const claimed = free > 0 ? await claimJobs(this.db, { limit: free }) : [];
-        for (const job of claimed) {
-          const p = runJob(this.db, job, this.abort.signal)
-            .catch((err) => this.opts.onError?.(err))
-            .finally(() => {
-              this.running.delete(p);
-              this.poke();
-            });
-          this.running.add(p);
+        for (const lane of this.lanes) {
+          const free = lane.concurrency - lane.running.size;
+          if (free <= 0 || !lane.due) continue;
+          lane.due = false;
+          const claimed = await claimJobs(this.db, { limit: free, kinds: lane.kinds, exceptKinds: lane.exceptKinds, leaseSeconds: this.lease });
+          for (const job of claimed) {
+            this.held.set(job.id, job.attempts);
+            const p = runJob(this.db, job, this.abort.signal, this.finishes)
+              .catch((err) => this.opts.onError?.(err))
+              .finally(() => {
+                if (this.held.get(job.id) === job.attempts) this.held.delete(job.id);
+                lane.running.delete(p);
+                lane.due = true;
+                this.poke();
+              });
+            lane.running.add(p);
+          }
+          // A full batch suggests more are due: claim again at once.
+          if (claimed.length > 0 && claimed.length === free) lane.due = true;
         }
-        // A full batch suggests more are due: claim again at once when a slot is free.
-        if (claimed.length > 0 && claimed.length === free) continue;
       } catch (err) {
+        // (The database is away, say.) Every lane tries again after the poll interval, not in a tight loop.
         this.opts.onError?.(err);
+        for (const lane of this.lanes) lane.due = false;
       }
-      await this.sleep(this.running.size >= this.opts.concurrency ? 60_000 : this.opts.pollMs);
+      if (this.lanes.some((l) => l.due && l.running.size < l.concurrency)) continue;
+      const full = this.lanes.every((l) => l.running.size >= l.concurrency);
+      await this.sleep(full ? 60_000 : this.opts.pollMs);
     }
   }
 
-  private poke() {
+  /** `kind`: a job of that kind became due (NOTIFY), so its lane claims; none: a slot came free, or a stop. */
+  private poke(kind?: string) {
+    if (kind !== undefined) this.laneOf(kind).due = true;
     this.woken = true;
     this.wake?.();
   }
@@ -78,7 +162,11 @@ export class JobRunner {
       return Promise.resolve();
     }
     return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
+      // The poll: every lane looks for jobs that became due by their time (retries), which no NOTIFY tells.
+      const timer = setTimeout(() => {
+        for (const lane of this.lanes) lane.due = true;
+        done();
+      }, ms);
       const self = this;
       function done() {
         clearTimeout(timer);
@@ -93,9 +181,10 @@ export class JobRunner {
   async stop(): Promise<void> {
     this.stopped = true;
     this.unlisten?.();
+    if (this.heartbeat) clearInterval(this.heartbeat);
     this.poke();
     await this.loop;
     this.abort.abort();
-    await Promise.allSettled([...this.running]);
+    await Promise.allSettled(this.lanes.flatMap((l) => [...l.running]));
   }
 }

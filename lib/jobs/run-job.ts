@@ -4,6 +4,7 @@ import { jobs, type JobRow } from "@/lib/db/schema/jobs";
 import { backoffMs, scheduledDelayMs } from "@/lib/jobs/backoff";
 import { PermanentJobError, RetryLaterError, resolveNumber, type JobFinish, type JobKind } from "@/lib/jobs/define-job-kind";
 import { findJobKind } from "@/lib/jobs/job-kinds";
+import { commitFinish, type FinishGroup } from "@/lib/jobs/finish-group";
 
 const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 2000);
 
@@ -18,7 +19,7 @@ function retryDelayMs(kind: JobKind, attempt: number, error: unknown): number {
  * Runs one claimed job to its next state: done, pending again (retry later) or failed. Every write is fenced on
  * (id, attempts, running), so a runner that lost its lease cannot overwrite the newer claim's outcome.
  */
-export async function runJob(db: Db, job: JobRow, outer?: AbortSignal): Promise<"done" | "retry" | "failed"> {
+export async function runJob(db: Db, job: JobRow, outer?: AbortSignal, finishes?: FinishGroup): Promise<"done" | "retry" | "failed"> {
   const kind = findJobKind(job.kind);
   const mine = and(eq(jobs.id, job.id), eq(jobs.attempts, job.attempts), eq(jobs.status, "running"));
   if (!kind) {
@@ -51,14 +52,9 @@ export async function runJob(db: Db, job: JobRow, outer?: AbortSignal): Promise<
     }
   }
   if (error === null) {
-    const done = (tx: Executor) => tx.update(jobs).set({ status: "done", finishedAt: sql`now()`, lockedUntil: null, updatedAt: sql`now()` }).where(mine);
-    if (finish) {
-      const f = finish;
-      await db.transaction(async (tx) => {
-        await f(tx);
-        await done(tx);
-      });
-    } else await done(db);
+    // A kind that opted in commits its success with others finishing at the same moment (finish-group.ts).
+    if (finishes && kind.groupFinish) await finishes.commit(job, finish || undefined);
+    else await commitFinish(db, job, finish || undefined);
     return "done";
   }
   const message = errorText(error);

@@ -31,6 +31,12 @@ export async function authenticateKey(
   const secret = match?.[1];
   // Only a presented, wrong credential counts toward the throttle: a request without one guesses nothing.
   if (!secret) throw unauthorized();
+  if (secret.startsWith("oat_")) {
+    // Issued for /mcp and for nothing else (design D12): never a REST credential, however valid.
+    throw new AppError("unauthorized", "OAuth access tokens authenticate /mcp only.", {
+      fix: "Call /mcp with this token, or use an API key (brk_live_…) for REST.",
+    });
+  }
   if (!looksLikeKey(secret)) {
     noteAuthFailure(clientIp);
     throw unauthorized();

@@ -1,10 +1,12 @@
 import type { Actor } from "@/lib/actor";
-import type { ApiKey } from "@/lib/db/schema/keys";
-import type { McpSession } from "@/lib/db/schema/keys";
+import type { ApiKey, McpSession } from "@/lib/db/schema/keys";
 import { resolveIdentity } from "@/lib/keys/agent-identity";
 
+/** What of a key (or of an OAuth grant, which acts as one on /mcp) the actor is made from. */
+export type KeyLike = Pick<ApiKey, "id" | "projectId" | "name" | "prefix" | "mailboxId"> & { scopes: readonly string[]; projectName: string };
+
 /** The actor for a call made with an API key, over either transport. */
-export function keyActor(key: ApiKey & { projectName: string }, headers: Pick<Headers, "get">, via: "mcp" | "rest", session?: McpSession | null): Actor {
+export function keyActor(key: KeyLike, headers: Pick<Headers, "get">, via: "mcp" | "rest", session?: McpSession | null): Actor {
   const who = resolveIdentity(headers, session);
   return {
     type: "key",

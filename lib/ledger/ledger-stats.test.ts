@@ -2,11 +2,11 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
 import { appendEntry } from "@/lib/ledger/append-entry";
 import { getLedgerEntry } from "@/lib/ledger/get-entry";
-import { countLedgerEntries, ledgerEntriesByAgent, ledgerHeadSeq } from "@/lib/ledger/ledger-stats";
+import { countLedgerEntries, ledgerEntriesByKey, ledgerHeadSeq } from "@/lib/ledger/ledger-stats";
 import { previousCursor } from "@/lib/ledger/previous-cursor";
 import { sealProject } from "@/lib/ledger/seal-entries";
 import { queryLedger } from "@/lib/ledger/query-ledger";
-import { seedProject } from "@/lib/testing/seed";
+import { seedKey, seedProject } from "@/lib/testing/seed";
 import type { Actor } from "@/lib/actor";
 
 let actor: Actor;
@@ -34,14 +34,30 @@ describe("ledger stats", () => {
     expect(await ledgerHeadSeq(db, { actor })).toBe(SEEDED + 23);
   });
 
-  it("groups entries per agent, busiest first", async () => {
+  it("groups entries per principal, not per agent label, busiest first", async () => {
     const db = await getDb();
-    const rows = await ledgerEntriesByAgent(db, { actor, since: new Date(0) });
-    expect(rows.slice(0, 2)).toEqual([
-      { agent: "bot-b", entries: 15 },
-      { agent: "bot-a", entries: 8 },
+    const { actor: owner, key } = await seedProject({ name: "Per key" });
+    const second = await seedKey(owner.projectId, ["ledger:read"], "second key");
+    const asKey = (id: string, agent: string): Actor => ({ ...owner, type: "key", id, keyId: id, agent, via: "mcp" });
+    const calls: Actor[] = [
+      ...Array.from({ length: 5 }, () => asKey(key.id, "claude-code")),
+      ...Array.from({ length: 2 }, () => asKey(key.id, "codex")),
+      // Another key sending the same label stays its own bar.
+      ...Array.from({ length: 3 }, () => asKey(second.key.id, "claude-code")),
+    ];
+    for (const a of calls) await db.transaction((tx) => appendEntry(tx, { actor: a, op: "t.call" }));
+    await sealProject(db, owner.projectId);
+
+    const rows = await ledgerEntriesByKey(db, { actor: owner, since: new Date(0) });
+    expect(rows.map(({ label, kind, agents, entries }) => ({ label, kind, agents, entries }))).toEqual([
+      { label: "test key", kind: "key", agents: ["claude-code", "codex"], entries: 7 },
+      { label: "second key", kind: "key", agents: ["claude-code"], entries: 3 },
+      { label: "Owner", kind: "owner", agents: expect.any(Array), entries: SEEDED },
     ]);
-    expect(rows.reduce((n, r) => n + r.entries, 0)).toBe(SEEDED + 23);
+    expect(rows[0].id).toBe(key.id);
+    // The window and the project hold: nothing after now, nothing of another project.
+    expect(await ledgerEntriesByKey(db, { actor: owner, since: new Date(Date.now() + 60_000) })).toEqual([]);
+    expect((await ledgerEntriesByKey(db, { actor: other, since: new Date(0) })).map((r) => r.entries)).toEqual([SEEDED]);
   });
 
   it("finds one entry by seq within the project only", async () => {

@@ -3,17 +3,28 @@ import type { Executor } from "@/lib/db/client";
 import { mcpSessions, type McpSession } from "@/lib/db/schema/keys";
 import { AppError } from "@/lib/errors";
 import { randomBase62 } from "@/lib/ids";
+import { type McpPrincipal, sessionPrincipal } from "@/lib/mcp/principal";
 
-/** Session ids are visible ASCII (spec) and unguessable; they never authenticate — the key does, every time. */
+/** Session ids are visible ASCII (spec) and unguessable; they never authenticate — the credential does, every time. */
 export const newSessionId = () => randomBase62(32);
 
 /**
- * The session row (already loaded with the key, or read here), checked: live and started with this key. Another
- * key's session is answered exactly as an unknown one, so a key cannot learn which session ids exist.
+ * The session row (already loaded with the credential, or read here), checked: live, and started by this very
+ * principal (the same key, grant, or owner on the same project). Another principal's session is answered exactly as
+ * an unknown one, so a caller cannot learn which session ids exist.
  */
-export async function loadSession(db: Executor, sessionId: string, keyId: string, preloaded?: McpSession | null): Promise<McpSession> {
-  const row = preloaded ?? (await db.select().from(mcpSessions).where(eq(mcpSessions.id, sessionId)))[0];
-  if (!row || row.endedAt || row.keyId !== keyId) {
+export async function loadSession(db: Executor, sessionId: string, principal: McpPrincipal): Promise<McpSession> {
+  const row = principal.session ?? (await db.select().from(mcpSessions).where(eq(mcpSessions.id, sessionId)))[0];
+  const own = sessionPrincipal(principal);
+  if (
+    !row ||
+    row.id !== sessionId ||
+    row.endedAt ||
+    row.projectId !== principal.projectId ||
+    row.keyId !== own.keyId ||
+    row.grantId !== own.grantId ||
+    row.ownerId !== own.ownerId
+  ) {
     throw new AppError("not_found", "Unknown or ended MCP session.", {
       fix: "Start a new session: send initialize without Mcp-Session-Id.",
     });

@@ -18,8 +18,16 @@ export interface OwnerRoute<I extends z.ZodObject = z.ZodObject, O extends z.Zod
   op?: string;
   /** What of the input the entry digests, when not all of it. */
   ledgerInput?: (input: z.output<I>) => unknown;
-  /** `subject` names the object the call touched, for its entry. */
-  handler: (ctx: { actor: Actor; owner: Owner; db: Tx; subject: string | null }, input: z.output<I>) => Promise<z.input<O>>;
+  /**
+   * Deleting a project takes its ledger with it, so such a route's entry is chained in another of the owner's
+   * projects (lib/owner-api/route-actor.ts), as the dashboard's delete does.
+   */
+  recordElsewhere?: true;
+  /**
+   * `subject` names the object the call touched, for its entry. `sessionId` is the dashboard session whose cookie
+   * made the call; null over HTTP Basic.
+   */
+  handler: (ctx: { actor: Actor; owner: Owner; db: Tx; subject: string | null; sessionId: string | null }, input: z.output<I>) => Promise<z.input<O>>;
 }
 
 export const defineOwnerRoute = <I extends z.ZodObject, O extends z.ZodType>(r: OwnerRoute<I, O>) => r;

@@ -1,4 +1,5 @@
 import { AppError } from "@/lib/errors";
+import { issueWords } from "@/lib/forms/issue-words";
 import { policySchema, ruleSchema, type Policy, type Rule } from "@/lib/policy/policy-schema";
 
 export interface PolicyProblem {
@@ -30,9 +31,10 @@ export function policyProblems(value: unknown, field = "policy"): { policy: Poli
     const parsed = ruleSchema.safeParse(raw);
     if (!parsed.success) {
       for (const issue of parsed.error.issues) {
-        const what = issue.code === "unrecognized_keys" ? `unknown condition ${issue.keys.join(", ")}` : issue.message;
+        // In words a person and an agent both read ("effect must be one of allow, deny, …"), not zod's defaults.
         const path = issue.path.join(".");
-        problems.push({ field: path ? `${at}.${path}` : at, message: `${name}: ${path ? `${path}: ` : ""}${what}` });
+        const what = issue.code === "unrecognized_keys" ? `unknown condition ${issue.keys.join(", ")}` : `${path || "the rule"} ${issueWords(issue)}`;
+        problems.push({ field: path ? `${at}.${path}` : at, message: `${name}: ${what}` });
       }
       return;
     }

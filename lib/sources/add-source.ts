@@ -26,6 +26,7 @@ export async function addSource(tx: Executor, opts: { actor: Actor } & AddSource
   if (existing.some((s) => s.name === opts.name)) {
     throw new AppError("CONFLICT", `A source named ${opts.name} exists already.`, {
       fix: "Choose another name, or remove the existing source first (source_remove).",
+      details: { field: "name" },
     });
   }
   const email = existing.find((s) => s.type === "email");
@@ -58,7 +59,7 @@ export async function addSource(tx: Executor, opts: { actor: Actor } & AddSource
     .returning();
   if (!row) {
     // A concurrent add of the same name won the unique index.
-    throw new AppError("CONFLICT", `A source named ${opts.name} exists already.`, { fix: "Choose another name." });
+    throw new AppError("CONFLICT", `A source named ${opts.name} exists already.`, { fix: "Choose another name.", details: { field: "name" } });
   }
   return sourceView(row);
 }

@@ -23,7 +23,7 @@ export async function setBotToken(tx: Executor, opts: { actor: Actor; token: str
   const token = opts.token.trim();
   if (!TOKEN.test(token)) {
     throw new AppError("validation_error", "token: does not look like a bot token (digits, a colon, then 30+ characters).", {
-      details: [{ field: "token", message: "not a bot token" }],
+      details: [{ field: "token", message: "That does not look like a bot token: digits, a colon, then 30 or more characters" }],
       fix: "Copy the token @BotFather gave you, e.g. 123456789:AA…",
     });
   }
@@ -32,7 +32,7 @@ export async function setBotToken(tx: Executor, opts: { actor: Actor; token: str
     me = await botApi(token).getMe();
   } catch (err) {
     throw new AppError("validation_error", `token: Telegram refused it (${(err as Error).message}).`, {
-      details: [{ field: "token", message: "refused by Telegram" }],
+      details: [{ field: "token", message: `Telegram did not accept this token (${(err as Error).message}); check it with @BotFather` }],
       fix: "Check the token with @BotFather; revoked tokens stop working.",
     });
   }

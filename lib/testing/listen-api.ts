@@ -3,10 +3,11 @@ import type { AddressInfo } from "node:net";
 import { migrateDb } from "@/lib/db/migrate";
 import { resetEnvCache } from "@/lib/env";
 import { fastPathHandler, stampRemoteAddress } from "@/lib/http/fast-path";
+import { attachStreamUpgrade } from "@/lib/http/stream/ws-stream";
 
 /**
  * Brynth's API in this process on a random loopback port: migrations, then exactly what server.ts serves on its
- * fast path (/mcp, /api/v1, hooks, blobs), without Next. Used by separate instance processes (tests, benchmarks).
+ * fast path (/mcp, /api/v1, hooks, blobs) and the live stream's WebSocket upgrade, without Next. Used by separate instance processes (tests, benchmarks).
  */
 export async function listenApi(): Promise<{ url: string; server: Server }> {
   await migrateDb();
@@ -24,6 +25,7 @@ export async function listenApi(): Promise<{ url: string; server: Server }> {
       res.end();
     }
   });
+  attachStreamUpgrade(server, url, { dev: false });
   process.on("SIGTERM", () => process.exit(0));
   return { url, server };
 }

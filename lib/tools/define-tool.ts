@@ -53,6 +53,11 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
     /** The output field sent back as the `ETag` header. */
     etag?: string;
     /**
+     * The argument the JSON body is (mailbox spec "Webhooks": `request` is the REST body): the body fills that one
+     * argument, and the others come from the path and the query.
+     */
+    body?: string;
+    /**
      * REST-only downloads (a raw `.eml`, an attachment): the HTTP response is built from the call's checked output
      * (in the tool's own casing) instead of being its JSON. The ledger still digests the JSON
      * output, which names what was served; the bytes never pass through the tool's output.

@@ -69,6 +69,13 @@ import { deleteDraft } from "@/lib/tools/mailboxes/delete-draft";
 import { listAllDrafts } from "@/lib/tools/mailboxes/list-all-drafts";
 import { getAnyDraft } from "@/lib/tools/mailboxes/get-any-draft";
 import { getDraftAttachment } from "@/lib/tools/mailboxes/get-draft-attachment";
+import { listWebhooksTool } from "@/lib/tools/mailboxes/list-webhooks";
+import { getWebhookTool } from "@/lib/tools/mailboxes/get-webhook";
+import { createWebhookTool } from "@/lib/tools/mailboxes/create-webhook";
+import { updateWebhookTool } from "@/lib/tools/mailboxes/update-webhook";
+import { deleteWebhookTool } from "@/lib/tools/mailboxes/delete-webhook";
+import { getWebhookHeadersTool } from "@/lib/tools/mailboxes/get-webhook-headers";
+import { updateWebhookHeadersTool } from "@/lib/tools/mailboxes/update-webhook-headers";
 
 /** THE registry: an explicit flat list. MCP, REST, OpenAPI and the contract tests all derive from it. */
 export const tools: readonly AnyTool[] = [
@@ -134,6 +141,13 @@ export const tools: readonly AnyTool[] = [
   getListEntry,
   createListEntryTool,
   deleteListEntryTool,
+  listWebhooksTool,
+  getWebhookTool,
+  createWebhookTool,
+  updateWebhookTool,
+  deleteWebhookTool,
+  getWebhookHeadersTool,
+  updateWebhookHeadersTool,
   // REST-only (spec "Not available over MCP"): absent from tools/list, refused over MCP as unknown tools.
   deleteMessage,
   batchMessages,

@@ -12,7 +12,7 @@ const messages: Record<string, string> = {
   CallbackRouteError: "Sign-in failed. Try again.",
 };
 
-export function LoginForm() {
+export function LoginForm({ next = "/" }: { next?: string }) {
   const [error, setError] = React.useState<string | null>(null);
   const [pending, setPending] = React.useState(false);
 
@@ -29,7 +29,7 @@ export function LoginForm() {
       });
       if (res?.ok && !res.error) {
         // A full load, so the dashboard's server components see the new cookie.
-        window.location.assign("/");
+        window.location.assign(next);
         return;
       }
       setError(messages[res?.error ?? ""] ?? res?.error ?? "Sign-in failed. Try again.");

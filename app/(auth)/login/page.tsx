@@ -10,8 +10,10 @@ export const metadata: Metadata = { title: "Sign in" };
 export const dynamic = "force-dynamic";
 
 export default async function LoginPage({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
-  if (await currentOwner()) redirect("/");
-  const { setup } = await searchParams;
+  const { setup, next } = await searchParams;
+  // Only a path of this site (an OAuth consent page sends the owner here first), never another origin.
+  const after = next?.startsWith("/") && !next.startsWith("//") && !next.startsWith("/\\") ? next : "/";
+  if (await currentOwner()) redirect(after);
   if (!(await ownerExists(await getDb()))) {
     return (
       <Card role="alert">
@@ -31,7 +33,7 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
         <CardDescription>{setup === "done" ? "Your owner account is ready. Sign in to continue." : "Sign in to the Brynth dashboard."}</CardDescription>
       </CardHeader>
       <CardContent>
-        <LoginForm />
+        <LoginForm next={after} />
       </CardContent>
     </Card>
   );

@@ -1,14 +1,16 @@
 "use server";
 
-import { redirect } from "next/navigation";
 import { getDb } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { completeSetup } from "@/lib/owners/complete-setup";
+import { appErrorFieldErrors } from "@/lib/forms/plain-issue";
 
 export type SetupState = {
   error?: string;
   fieldErrors?: Record<string, string>;
   values?: { email: string; projectName: string };
+  /** The owner exists: the form signs in with what was just typed, so there is no second login. */
+  done?: boolean;
 };
 
 /**
@@ -27,9 +29,9 @@ export async function setupAction(_prev: SetupState, form: FormData): Promise<Se
     await completeSetup(await getDb(), input);
   } catch (err) {
     if (!(err instanceof AppError)) throw err;
-    const details = err.code === "validation_error" ? (err.details as { field: string; message: string }[]) : [];
-    const fieldErrors = Object.fromEntries(details.map((d) => [d.field, d.message]));
-    return { error: details.length ? "Check the highlighted fields." : err.message, fieldErrors, values };
+    const fieldErrors = err.code === "validation_error" ? appErrorFieldErrors(err) : {};
+    // The token is a hidden field: its error is the form's.
+    return { error: fieldErrors.token ?? (Object.keys(fieldErrors).length ? undefined : err.message), fieldErrors, values };
   }
-  redirect("/login?setup=done");
+  return { done: true, values };
 }

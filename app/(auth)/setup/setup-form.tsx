@@ -1,6 +1,7 @@
 "use client";
 
 import * as React from "react";
+import { signIn } from "next-auth/react";
 import { Button } from "@/components/ui/button";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
@@ -9,9 +10,27 @@ import { setupAction, type SetupState } from "./actions";
 export function SetupForm({ token }: { token: string }) {
   const [state, action, pending] = React.useActionState<SetupState, FormData>(setupAction, {});
   const fe = state.fieldErrors ?? {};
+  // Held in memory only between the submit and the sign-in just after it.
+  const password = React.useRef("");
+
+  // Setup done: sign in with the credentials just chosen (a session row like any sign-in), then the dashboard.
+  // Should that fail, the sign-in page says the account is ready.
+  React.useEffect(() => {
+    if (!state.done || !state.values) return;
+    const email = state.values.email;
+    void signIn("credentials", { email, password: password.current, redirect: false }).then((res) => {
+      password.current = "";
+      window.location.assign(res?.ok ? "/" : "/login?setup=done");
+    });
+  }, [state]);
 
   return (
-    <form action={action} className="grid gap-4">
+    <form
+      action={action}
+      noValidate
+      onSubmit={(e) => void (password.current = String(new FormData(e.currentTarget).get("password") ?? ""))}
+      className="grid gap-4"
+    >
       <input type="hidden" name="token" value={token} />
       <FormField id="email" label="Email" error={fe.email}>
         <Input name="email" type="email" autoComplete="username" required autoFocus defaultValue={state.values?.email} />
@@ -27,8 +46,8 @@ export function SetupForm({ token }: { token: string }) {
           {state.error}
         </p>
       )}
-      <Button type="submit" disabled={pending} className="w-full">
-        {pending ? "Creating…" : "Create owner account"}
+      <Button type="submit" disabled={pending || state.done} className="w-full">
+        {state.done ? "Signing in…" : pending ? "Creating…" : "Create owner account"}
       </Button>
     </form>
   );

@@ -2,6 +2,8 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { KeyRound } from "lucide-react";
 import { Badge } from "@/components/ui/badge";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { CodeBlock } from "@/components/ui/code-block";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { RelativeTime } from "@/components/ui/relative-time";
@@ -12,22 +14,28 @@ import { RevokeKeyButton } from "@/components/api-keys/revoke-key-button";
 import { ScopeBadges } from "@/components/api-keys/scope-badges";
 import { requireOwner } from "@/lib/auth/current-owner";
 import { getDb } from "@/lib/db/client";
-import { env } from "@/lib/env";
 import { keyRestrictions } from "@/lib/keys/key-restrictions";
 import { listKeys } from "@/lib/keys/list-keys";
 import { listMailboxes } from "@/lib/mail/mailboxes/list-mailboxes";
 import { createKeyAction, revokeKeyAction } from "./actions";
+import { publicUrl } from "@/lib/settings/remote-access";
 
 export const metadata: Metadata = { title: "API keys" };
 
-type Search = Promise<{ revoked?: string; create?: string }>;
+type Search = Promise<{ revoked?: string; create?: string; unused?: string }>;
 
 export default async function ApiKeysPage({ searchParams }: { searchParams: Search }) {
   const { actor } = await requireOwner();
   const params = await searchParams;
   const showRevoked = params.revoked === "1";
+  // `?unused=30`: the Overview's "keys unused for 30 days" lands on exactly those keys (1 to 365 days).
+  const unusedDays = /^\d{1,3}$/.test(params.unused ?? "") && Number(params.unused) >= 1 && Number(params.unused) <= 365 ? Number(params.unused) : undefined;
   const db = await getDb();
-  const keys = await listKeys(db, { actor, includeRevoked: showRevoked });
+  const keys = await listKeys(db, {
+    actor,
+    includeRevoked: showRevoked && !unusedDays,
+    unusedSince: unusedDays ? new Date(Date.now() - unusedDays * 24 * 3600_000) : undefined,
+  });
   const restrictions = await keyRestrictions(
     db,
     actor.projectId,
@@ -39,12 +47,20 @@ export default async function ApiKeysPage({ searchParams }: { searchParams: Sear
     address: m.address,
     displayName: m.displayName,
   }));
-  const create = <CreateKeyDialog publicUrl={env().publicUrl} defaultOpen={params.create === "1"} mailboxes={mailboxes} createAction={createKeyAction} />;
+  const create = <CreateKeyDialog publicUrl={publicUrl()} defaultOpen={params.create === "1"} mailboxes={mailboxes} createAction={createKeyAction} />;
 
   return (
     <>
       <PageHeader title="API keys" description="Keys let agents call Brynth over MCP and REST, limited to their scopes." actions={create} />
-      {keys.length === 0 && !showRevoked ? (
+      {unusedDays && (
+        <p className="mb-3 flex flex-wrap items-center gap-2 text-sm text-muted-foreground" data-testid="keys-filter">
+          Showing live keys unused for {unusedDays} days: consider revoking them.
+          <Link href="/api-keys" className="underline underline-offset-2">
+            Show all keys
+          </Link>
+        </p>
+      )}
+      {keys.length === 0 && !showRevoked && !unusedDays ? (
         <EmptyState icon={KeyRound} title="No API keys yet" description="Create a key for each agent, with only the scopes it needs. The key is shown once." />
       ) : (
         <div className="rounded-lg border">
@@ -64,7 +80,7 @@ export default async function ApiKeysPage({ searchParams }: { searchParams: Sear
             </TableHeader>
             <TableBody>
               {keys.map((k) => (
-                <TableRow key={k.id} data-key-name={k.name} className={k.revokedAt ? "opacity-60" : undefined}>
+                <TableRow key={k.id} id={k.id} data-key-name={k.name} className={k.revokedAt ? "opacity-60 target:bg-muted" : "target:bg-muted"}>
                   <TableCell className="pl-4 font-medium">{k.name}</TableCell>
                   <TableCell className="font-mono text-xs text-muted-foreground">{k.prefix}…</TableCell>
                   <TableCell className="whitespace-normal">
@@ -91,6 +107,22 @@ export default async function ApiKeysPage({ searchParams }: { searchParams: Sear
           {showRevoked ? "Hide revoked keys" : "Show revoked keys"}
         </Link>
       </div>
+      <Card id="connect-oauth" className="mt-6">
+        <CardHeader>
+          <CardTitle className="text-sm">Connect with OAuth</CardTitle>
+          <CardDescription>
+            No key to paste: an MCP client that speaks OAuth (Claude Code, the MCP Inspector) needs only the URL. It opens this browser, you choose the project,
+            scopes and mailbox, and approve. Connected apps are listed, and revoked, under{" "}
+            <Link href="/settings#connected-apps" className="underline underline-offset-2">
+              Settings → Connected apps
+            </Link>
+            .
+          </CardDescription>
+        </CardHeader>
+        <CardContent>
+          <CodeBlock language="bash" copyLabel="Copy the OAuth setup command" code={`claude mcp add --transport http brynth ${publicUrl()}/mcp`} />
+        </CardContent>
+      </Card>
     </>
   );
 }

@@ -55,7 +55,7 @@ export const removeChannelAction = ownerAction(
 
 /** The token is checked with getMe and stored encrypted (never ledgered); every instance restarts the bot on commit. */
 export const setBotTokenAction = ownerAction(
-  z.object({ token: z.string().trim().min(1).max(200) }),
+  z.object({ token: z.string().trim().min(1, "Paste the token @BotFather gave you.").max(200, "A bot token is at most 200 characters.") }),
   async (ctx, input) => {
     const bot = await setBotToken(ctx.db, { actor: ctx.actor, token: input.token });
     ctx.subject = `telegram:@${bot.username}`;

@@ -10,7 +10,7 @@ import { TelegramBotCard } from "@/components/channels/telegram-bot-card";
 import { requireOwner } from "@/lib/auth/current-owner";
 import { getDb } from "@/lib/db/client";
 import { listChannels } from "@/lib/channels/list-channels";
-import { maskAddress } from "@/lib/channels/channel-view";
+import { relayFor } from "@/lib/mail/outbound/relay-config";
 import { telegramStatus } from "@/lib/telegram/telegram-status";
 import {
   addEmailChannelAction,
@@ -34,22 +34,35 @@ const statusBadge = {
 
 const how = {
   owner: "This dashboard",
-  email: (address: string | null) => maskAddress(address),
+  // The project's channels reach its owner, who sees their addresses whole; agents' tools keep them masked.
+  email: (address: string | null) => address ?? "—",
   telegram: (chat: string | null) => (chat ? "Linked chat" : "Not linked yet"),
 };
 
 export default async function ChannelsPage() {
   const { project } = await requireOwner();
   const db = await getDb();
-  const [channels, telegram] = await Promise.all([listChannels(db, project.id), telegramStatus(db, project.id)]);
+  // A relay whose stored password cannot be read still counts as set: its own error says what to fix.
+  const [channels, telegram, relayReady] = await Promise.all([
+    listChannels(db, project.id),
+    telegramStatus(db, project.id),
+    relayFor(db, project.id).then(Boolean, () => true),
+  ]);
   return (
     <>
       <PageHeader
         title="Channels"
-        description="Where people receive requests. Email and Telegram channels prove their address or chat, then you approve them."
-        actions={<AddChannelDialog telegramReady={telegram.configured} addEmailAction={addEmailChannelAction} addTelegramAction={addTelegramChannelAction} />}
+        description="Where people receive requests. Email and Telegram channels prove their address or chat first; the ones you add are then active, the ones an agent adds wait for your approval."
+        actions={
+          <AddChannelDialog
+            telegramReady={telegram.configured}
+            relayReady={relayReady}
+            addEmailAction={addEmailChannelAction}
+            addTelegramAction={addTelegramChannelAction}
+          />
+        }
       />
-      <div className="grid gap-6">
+      <div className="grid grid-cols-1 gap-6">
         <div className="rounded-lg border">
           <Table>
             <TableHeader>
@@ -98,7 +111,7 @@ export default async function ChannelsPage() {
             </TableBody>
           </Table>
         </div>
-        <div className="grid gap-6 lg:grid-cols-2">
+        <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
           <TelegramBotCard status={telegram} setAction={setBotTokenAction} removeAction={removeBotTokenAction} />
           <CallbackSecretCard revealAction={revealCallbackSecretAction} rotateAction={rotateCallbackSecretAction} />
         </div>

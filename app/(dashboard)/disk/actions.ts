@@ -2,6 +2,7 @@
 
 import { z } from "zod";
 import { ownerAction } from "@/lib/auth/owner-action";
+import { AppError } from "@/lib/errors";
 import { completeUpload } from "@/lib/disk/complete-upload";
 import { createLink } from "@/lib/disk/create-link";
 import { deleteFile } from "@/lib/disk/delete-file";
@@ -26,6 +27,14 @@ const pathOf = (url: string) => {
   return `${u.pathname}${u.search}`;
 };
 
+/** New key (if_version 0) over an existing one: the Key field says so, rather than the agents' version wording. */
+function takenKey(err: unknown, key: string): unknown {
+  const current = err instanceof AppError && err.code === "CONFLICT" ? (err.details as { current_version?: number } | undefined)?.current_version : 0;
+  if (!current) return err;
+  const message = `A key named ${key} exists already. Open it to change its value.`;
+  return new AppError("CONFLICT", message, { details: { field: "key", message } });
+}
+
 export const saveKeyAction = ownerAction(
   z.object({
     key: text(600),
@@ -41,7 +50,9 @@ export const saveKeyAction = ownerAction(
       throw fieldError("valueJson", `is not valid JSON (${(err as Error).message})`);
     }
     ctx.subject = input.key;
-    return setKey(ctx.db, { actor: ctx.actor, key: input.key, value, ttlSeconds: input.ttlSeconds, ifVersion: input.ifVersion });
+    return setKey(ctx.db, { actor: ctx.actor, key: input.key, value, ttlSeconds: input.ttlSeconds, ifVersion: input.ifVersion }).catch((err) => {
+      throw input.ifVersion === 0 ? takenKey(err, input.key) : err;
+    });
   },
   { op: toolOpOf("kv_set") },
 );

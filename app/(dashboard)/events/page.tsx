@@ -14,6 +14,8 @@ import { RequeueAll } from "@/components/events/requeue-all";
 import { requireOwner } from "@/lib/auth/current-owner";
 import { getDb } from "@/lib/db/client";
 import { eventStatuses } from "@/lib/db/schema/events";
+import { MAX_WINDOW_HOURS } from "@/lib/charts/time-window";
+import { asksForBookkeeping } from "@/lib/events/bookkeeping";
 import { countEventsByStatus } from "@/lib/events/count-events-by-status";
 import { eventsPerHour } from "@/lib/events/events-per-hour";
 import { listEvents } from "@/lib/events/list-events";
@@ -25,6 +27,8 @@ import { requeueEventsAction, requeueMatchingAction } from "./actions";
 export const metadata: Metadata = { title: "Events" };
 
 const PAGE = 50;
+/** Done events are counted up to this many: past it the tab says "1,000+" (they pile up for ever). */
+const DONE_SHOWN = 1000;
 type Search = Promise<Record<string, string | string[] | undefined>>;
 
 export default async function EventsPage({ searchParams }: { searchParams: Search }) {
@@ -32,9 +36,10 @@ export default async function EventsPage({ searchParams }: { searchParams: Searc
   const raw = firstValues(await searchParams);
   const parsed = eventsSearch.safeParse(raw);
   const db = await getDb();
-  const sources = (await listSources(db, { actor })).map((s) => s.name);
+  // Started now, read after the list's queries are on their way too: each page query waits on none of the others.
+  const sourceNames = listSources(db, { actor }).then((rows) => rows.map((s) => s.name));
 
-  const header = (
+  const header = (sources: string[]) => (
     <PageHeader
       title="Events"
       description="Webhooks and Brynth's own events, as agents see them through inbox_list, inbox_wait and inbox_claim."
@@ -48,7 +53,7 @@ export default async function EventsPage({ searchParams }: { searchParams: Searc
   if (!parsed.success) {
     return (
       <>
-        {header}
+        {header(await sourceNames)}
         <p role="alert" className="rounded-md border border-destructive/30 bg-destructive/10 px-3 py-2 text-sm text-destructive">
           {parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}
         </p>
@@ -57,24 +62,30 @@ export default async function EventsPage({ searchParams }: { searchParams: Searc
   }
 
   const { status, source, type, cursor } = parsed.data;
-  const filter = { status: status === "all" ? undefined : status, source, type };
-  const [counts, page, perHour] = await Promise.all([
-    countEventsByStatus(db, { projectId: actor.projectId, source }),
+  // Brynth's request.resolved bookkeeping stays out of the list, the counts and the chart unless asked for.
+  const hideBookkeeping = parsed.data.bookkeeping !== "1" && !asksForBookkeeping(type);
+  const filter = { status: status === "all" ? undefined : status, source, type, hideBookkeeping };
+  const [sources, counts, page, perHour] = await Promise.all([
+    sourceNames,
+    countEventsByStatus(db, { projectId: actor.projectId, source, type, hideBookkeeping, doneUpTo: DONE_SHOWN }),
     listEvents(db, { actor, ...filter, cursor, limit: PAGE, order: "desc", inlineLimit: 0 }),
-    eventsPerHour(db, { projectId: actor.projectId, hours: 24 }),
+    eventsPerHour(db, { projectId: actor.projectId, hours: MAX_WINDOW_HOURS, source, type, hideBookkeeping }),
   ]);
   const first = page.events[0];
   const prev = cursor && first ? await previousCursor(db, { actor, ...filter, limit: PAGE, first }) : undefined;
-  const filtered = FILTER_KEYS.some((k) => raw[k] && raw[k] !== "all");
+  const filtered = FILTER_KEYS.some((k) => k !== "bookkeeping" && raw[k] && raw[k] !== "all");
+  const doneCapped = counts.done > DONE_SHOWN;
+  if (doneCapped) counts.done = DONE_SHOWN;
   const total = Object.values(counts).reduce((a, b) => a + b, 0);
+  const shown = (s: (typeof eventStatuses)[number] | "all") =>
+    `${(s === "all" ? total : counts[s]).toLocaleString("en-US")}${doneCapped && (s === "all" || s === "done") ? "+" : ""}`;
 
   return (
     <>
-      {header}
+      {header(sources)}
       {perHour.length > 0 && (
         <div className="mb-4 rounded-lg border p-3">
-          <div className="mb-2 text-xs text-muted-foreground">Events per hour by source, last 24 hours (UTC)</div>
-          <EventsChart points={perHour} now={new Date().toISOString()} />
+          <EventsChart points={perHour} now={new Date().toISOString()} allSources={sources} />
         </div>
       )}
       <nav aria-label="Status" className="mb-4 flex flex-wrap items-center gap-1 border-b">
@@ -88,12 +99,15 @@ export default async function EventsPage({ searchParams }: { searchParams: Searc
               status === s ? "border-primary font-medium text-foreground" : "border-transparent text-muted-foreground hover:text-foreground",
             )}
           >
-            {s} <span className="ml-1 text-xs tabular-nums text-muted-foreground">{s === "all" ? total : counts[s]}</span>
+            {s} <span className="ml-1 text-xs tabular-nums text-muted-foreground">{shown(s)}</span>
           </Link>
         ))}
+        <Link href="/events/refused" className="ml-auto px-3 py-2 text-xs text-muted-foreground hover:text-foreground">
+          Refused deliveries
+        </Link>
         {(status === "dead" || status === "failed") && counts[status] > 0 && (
-          <div className="ml-auto pb-1">
-            <RequeueAll filter={{ status, source, type }} total={counts[status]} requeueMatchingAction={requeueMatchingAction} />
+          <div className="pb-1">
+            <RequeueAll filter={{ status, source, type, hideBookkeeping }} total={counts[status]} requeueMatchingAction={requeueMatchingAction} />
           </div>
         )}
       </nav>

@@ -7,6 +7,7 @@ import { checkDomainDns } from "@/lib/mail/domains/check-domain-dns";
 import { removeDomain } from "@/lib/mail/domains/remove-domain";
 import { relayInput, relaySetLedger, removeRelay, saveRelay } from "@/lib/mail/relay/save-relay";
 import { testRelay } from "@/lib/mail/relay/test-relay";
+import { plainAddress } from "@/lib/mail/outbound/address-rules";
 
 const domainId = z.object({ domainId: z.string().min(1).max(64) });
 
@@ -62,9 +63,19 @@ export const removeRelayAction = ownerAction(
   { op: "mail.relay_remove" },
 );
 
-/** Sends one signed test message through the relay and reports its answer. */
+/**
+ * Sends one signed test message through the relay and reports its answer. The address is checked here too, in an
+ * owner's words: testRelay's own check speaks to agents ("plain ASCII address local@domain").
+ */
 export const testRelayAction = ownerAction(
-  z.object({ to: z.string().min(3).max(254) }),
+  z.object({
+    to: z
+      .string()
+      .trim()
+      .min(1, "Enter the address to send the test to.")
+      .max(254)
+      .refine((v) => plainAddress.safeParse(v).success, "Enter a plain address such as name@example.com, without a name before it."),
+  }),
   async (ctx, input) => {
     ctx.subject = ctx.actor.projectId;
     return testRelay(ctx.db, { actor: ctx.actor, to: input.to });

@@ -70,7 +70,11 @@ describe("New mailbox", () => {
       if (!res.ok) expect(Object.keys(res.fieldErrors ?? {}), username).toEqual(["username"]);
     }
     const foreign = await act(ctx, createMailboxDef, { username: "help", domain: "gmail.com" });
-    expect(foreign).toMatchObject({ ok: false, error: expect.stringMatching(/^domain: gmail\.com is not a domain of this project/) });
+    expect(foreign).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/^gmail\.com is not a domain of this project/),
+      fieldErrors: { domain: expect.stringMatching(/^gmail\.com is not a domain of this project/) },
+    });
     const taken = await act(ctx, createMailboxDef, { username: "sales", domain });
     expect(taken).toMatchObject({ ok: false, error: expect.stringContaining(`sales@${domain} is taken`) });
     expect(await liveMailboxes(ctx.project.id)).toEqual(before);

@@ -145,7 +145,7 @@ describe("compose", () => {
     const scheduled = await act(ctx, composeDraftDef, { ...compose(from.id, { to: ["x@example.com"], subject: "Later" }), sendAt: at });
     expect(scheduled).toMatchObject({ ok: true, data: { sendAt: at } });
     const past = await act(ctx, composeDraftDef, { ...compose(from.id), sendAt: new Date(Date.now() - 60_000).toISOString() });
-    expect(past).toMatchObject({ ok: false, fieldErrors: { sendAt: "must be in the future" } });
+    expect(past).toMatchObject({ ok: false, fieldErrors: { sendAt: "Must be in the future." } });
     const drafts = await draftsOf(from.id);
     expect(drafts.map((d) => [d.subject, d.sendStatus, d.keyId]).sort()).toEqual([
       ["Hello", null, null],

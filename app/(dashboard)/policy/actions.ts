@@ -3,36 +3,79 @@
 import { z } from "zod";
 import { ownerAction } from "@/lib/auth/owner-action";
 import { AppError } from "@/lib/errors";
-import { setPolicyAsOwner } from "@/lib/policy/set-policy-as-owner";
-import { gatedTools } from "@/lib/policy/policy-schema";
-import { simulatePolicy } from "@/lib/policy/simulate-policy";
-import { riskLevels } from "@/lib/db/schema/approvals";
+import { routeOp } from "@/lib/owner-api/define-owner-route";
+import { applyPolicyDraftRoute, deletePolicyDraftRoute, putPolicyDraftRoute, revertPolicyRoute } from "@/lib/owner-api/policy";
+import { applyPolicyDraft } from "@/lib/policy/apply-policy-draft";
+import { discardPolicyDraft, savePolicyDraft } from "@/lib/policy/policy-draft";
+import { revertPolicy } from "@/lib/policy/revert-policy";
+import { simulateAgainstDraft } from "@/lib/policy/simulate-draft";
+import { simulationInput } from "@/lib/policy/simulation-input";
+import { sentence } from "@/lib/forms/plain-issue";
 
-/** The editor: JSON text in, a new version out, at once (the owner approves their own edit; ledgered). */
-export const savePolicyAction = ownerAction(
-  z.object({ json: z.string().max(200_000), note: z.string().max(500).optional() }),
+const EMPTY_POLICY = 'Write the policy as JSON, e.g. {"rules": []}.';
+const onJson = (message: string) => new AppError("validation_error", message, { details: { field: "json", message } });
+
+/**
+ * The draft's problems as sentences for the JSON field: each names its rule ("Rule 2 "big-refunds": effect must be
+ * one of …"); the whole document's shape is said once, without the agents' `policy:` path.
+ */
+function draftProblems(details: unknown): string {
+  const problems = Array.isArray(details) ? (details as { field?: string; message?: string }[]) : [];
+  const words = problems.map((p) =>
+    /^policy(\.rules)?$/.test(p.field ?? "") || !/^rule \d/.test(p.message ?? "")
+      ? 'Write the policy as {"rules": [...]}, with no other keys, and at most 100 rules.'
+      : sentence((p.message ?? "").replace(/: ([a-z_][\w.]*): /i, ": in $1, ")),
+  );
+  return [...new Set(words)].join(" ") || "Check the policy.";
+}
+
+/** The draft editor: JSON text in, a saved draft out; nothing changes in force (ledgered as its REST twin). */
+export const saveDraftAction = ownerAction(
+  z.object({ json: z.string().trim().min(1, EMPTY_POLICY).max(200_000), note: z.string().trim().max(500).optional() }),
   async (ctx, input) => {
     let value: unknown;
     try {
       value = JSON.parse(input.json);
     } catch (err) {
-      throw new AppError("validation_error", `The policy is not valid JSON: ${(err as Error).message}`);
+      throw onJson(`The policy is not valid JSON: ${(err as Error).message}`);
     }
-    const applied = await setPolicyAsOwner(ctx.db, { actor: ctx.actor, policy: value, note: input.note?.trim() || null });
+    const draft = await savePolicyDraft(ctx.db, { actor: ctx.actor, policy: value, note: input.note || null }).catch((err) => {
+      throw err instanceof AppError && err.code === "validation_error" ? onJson(draftProblems(err.details)) : err;
+    });
+    ctx.subject = "policy:draft";
+    return { baseVersion: draft.baseVersion };
+  },
+  { op: routeOp(putPolicyDraftRoute) },
+);
+
+export const discardDraftAction = ownerAction(
+  z.object({}),
+  async (ctx) => {
+    ctx.subject = "policy:draft";
+    return { deleted: await discardPolicyDraft(ctx.db, { actor: ctx.actor }) };
+  },
+  { op: routeOp(deletePolicyDraftRoute) },
+);
+
+export const applyDraftAction = ownerAction(
+  z.object({}),
+  async (ctx) => {
+    const applied = await applyPolicyDraft(ctx.db, { actor: ctx.actor });
     ctx.subject = `policy:v${applied.version}`;
     return applied;
   },
-  { op: "policy.apply" },
+  { op: routeOp(applyPolicyDraftRoute) },
 );
 
-/** The simulator: reads only, nothing is written or ledgered. */
-export const simulatePolicyAction = ownerAction(
-  z.object({
-    action: z.string().trim().max(100).optional(),
-    tool: z.enum(gatedTools).optional(),
-    risk: z.enum(riskLevels).optional(),
-    amount: z.number().finite().optional(),
-    recipients: z.array(z.email()).max(50).optional(),
-  }),
-  async (ctx, input) => simulatePolicy(ctx.db, ctx.actor.projectId, input),
+export const revertPolicyAction = ownerAction(
+  z.object({ version: z.number().int().min(1) }),
+  async (ctx, input) => {
+    const applied = await revertPolicy(ctx.db, { actor: ctx.actor, version: input.version });
+    ctx.subject = `policy:v${applied.version}`;
+    return applied;
+  },
+  { op: routeOp(revertPolicyRoute) },
 );
+
+/** The simulator: one request against the policy in force and the saved draft; reads only, nothing is ledgered. */
+export const simulatePolicyAction = ownerAction(simulationInput, async (ctx, input) => simulateAgainstDraft(ctx.db, ctx.actor.projectId, input));

@@ -7,6 +7,7 @@ import { KindBadge, RequestStatusBadge, RiskBadge } from "@/components/approvals
 import { PublicFrame } from "@/components/shell/public-frame";
 import { getDb } from "@/lib/db/client";
 import { emailLinkView } from "@/lib/approvals/email-links";
+import { principalName } from "@/lib/text/principal-name";
 
 export const metadata: Metadata = { title: "Decide a request", robots: { index: false } };
 export const dynamic = "force-dynamic";
@@ -110,7 +111,7 @@ export default async function DecidePage({ params, searchParams }: { params: Pro
             <p className="text-sm text-muted-foreground">
               {state === "expired"
                 ? "This request expired: nobody can decide it any more."
-                : `Decided: ${r.status.replace("_", " ")}${r.decision ? ` (${r.decision})` : ""}${r.decidedBy ? ` by ${r.decidedBy}` : ""}.`}
+                : `Decided: ${r.status.replace("_", " ")}${r.decision ? ` (${r.decision})` : ""}${r.decidedBy ? ` by ${principalName(r.decidedBy)}` : ""}.`}
             </p>
           )}
         </CardContent>

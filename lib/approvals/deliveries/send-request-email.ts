@@ -1,9 +1,9 @@
 import type { Executor } from "@/lib/db/client";
 import type { ApprovalChannel, ApprovalRequest } from "@/lib/db/schema/approvals";
-import { env } from "@/lib/env";
 import { queueSystemMail } from "@/lib/approvals/deliveries/system-mail";
 import { emailButton, emailLayout } from "@/lib/approvals/deliveries/email-layout";
 import { escapeHtml } from "@/lib/text/escape-html";
+import { publicUrl } from "@/lib/settings/remote-access";
 
 const kindLabel = { approval: "Approval requested", question: "Question", policy: "Policy change", tool: "Approval requested" } as const;
 
@@ -13,7 +13,9 @@ const kindLabel = { approval: "Approval requested", question: "Question", policy
  */
 export async function sendRequestEmail(tx: Executor, opts: { request: ApprovalRequest; channel: ApprovalChannel; token: string | null }) {
   const r = opts.request;
-  const url = opts.token ? `${env().publicUrl}/decide/${opts.token}` : null;
+  const url = opts.token ? `${publicUrl()}/decide/${opts.token}` : null;
+  // A notice carries no link, so its footer speaks of none.
+  const footer = url ? `Request ${r.id}. The link works once, only for this address, until the request expires.` : `Request ${r.id}.`;
   const facts = [
     r.risk ? `Risk: ${r.risk}` : null,
     r.amount !== null ? `Amount: ${r.amount}` : null,
@@ -29,7 +31,7 @@ export async function sendRequestEmail(tx: Executor, opts: { request: ApprovalRe
     "",
     url ? `Open to decide: ${url}` : "This is a notice; nothing to decide.",
     "",
-    `Request ${r.id}. The link works once, only for this address, until the request expires.`,
+    footer,
   ].join("\n");
   const html = emailLayout(
     [
@@ -38,7 +40,7 @@ export async function sendRequestEmail(tx: Executor, opts: { request: ApprovalRe
       `<p style="color:#555;margin:0 0 16px">${facts.map(escapeHtml).join(" · ")}</p>`,
       url ? emailButton(url, r.kind === "question" ? "Open to answer" : "Open to decide") : "<p>This is a notice; nothing to decide.</p>",
     ].join(""),
-    `Request ${r.id}. The link works once, only for this address, until the request expires.`,
+    footer,
   );
   const subject = `${url ? kindLabel[r.kind] : "Approved"}: ${r.summary}`.slice(0, 200);
   await queueSystemMail(tx, { projectId: r.projectId, to: opts.channel.address!, subject, text, html });

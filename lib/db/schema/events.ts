@@ -148,3 +148,34 @@ export const eventAttempts = pgTable(
   (t) => [index("event_attempts_event_idx").on(t.eventId, t.id)],
 );
 export type EventAttempt = typeof eventAttempts.$inferSelect;
+
+export const refusalReasons = ["bad_signature", "unknown_source"] as const;
+export type RefusalReason = (typeof refusalReasons)[number];
+
+/**
+ * Webhook deliveries the intake refused, counted per source, reason and hour: a counter, not a row per delivery,
+ * so a sender hammering a URL with bad signatures grows one row an hour, not one per request. `unknown_source` is a
+ * URL whose source was removed (its token hash stays on the row); a token that never belonged to a source cannot be
+ * tied to a project and is not recorded.
+ */
+export const intakeRefusals = pgTable(
+  "intake_refusals",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    sourceId: text("source_id").notNull(),
+    /** The source name when the delivery came, as events keep it. */
+    source: text("source").notNull(),
+    reason: text("reason").$type<RefusalReason>().notNull(),
+    /** The start of the UTC hour these refusals fell in. */
+    hour: ts("hour").notNull(),
+    count: integer("count").notNull(),
+    lastAt: ts("last_at").notNull(),
+    /** Why the last one was refused, as the sender was told (never the body or a signature). */
+    lastDetail: text("last_detail"),
+  },
+  (t) => [uniqueIndex("intake_refusals_bucket_idx").on(t.projectId, t.sourceId, t.reason, t.hour), index("intake_refusals_hour_idx").on(t.projectId, t.hour)],
+);
+export type IntakeRefusal = typeof intakeRefusals.$inferSelect;

@@ -1,5 +1,8 @@
-import { index, jsonb, pgTable, text } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
+import { check, index, jsonb, pgTable, text } from "drizzle-orm/pg-core";
 import { timestamps, ts } from "../columns";
+import { oauthGrants } from "./oauth";
+import { owners } from "./owners";
 import { projects } from "./projects";
 
 /** API keys. The secret is never stored: only its SHA-256 (`hash`) and a display prefix. */
@@ -26,22 +29,29 @@ export const apiKeys = pgTable(
 );
 export type ApiKey = typeof apiKeys.$inferSelect;
 
-/** MCP sessions live in the database so that any instance serves any session. */
-export const mcpSessions = pgTable("mcp_sessions", {
-  id: text("id").primaryKey(),
-  projectId: text("project_id")
-    .notNull()
-    .references(() => projects.id, { onDelete: "cascade" }),
-  keyId: text("key_id")
-    .notNull()
-    .references(() => apiKeys.id, { onDelete: "cascade" }),
-  protocolVersion: text("protocol_version").notNull(),
-  clientName: text("client_name"),
-  clientVersion: text("client_version"),
-  /** Set by session_hello; else the X-Brynth-* headers or clientInfo apply. */
-  agent: text("agent"),
-  platform: text("platform"),
-  createdAt: ts("created_at").notNull().defaultNow(),
-  endedAt: ts("ended_at"),
-});
+/**
+ * MCP sessions live in the database so that any instance serves any session. A session belongs to exactly one
+ * principal: an API key, an OAuth grant (a token issued for `/mcp`), or the owner's own credentials.
+ */
+export const mcpSessions = pgTable(
+  "mcp_sessions",
+  {
+    id: text("id").primaryKey(),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    keyId: text("key_id").references(() => apiKeys.id, { onDelete: "cascade" }),
+    grantId: text("grant_id").references(() => oauthGrants.id, { onDelete: "cascade" }),
+    ownerId: text("owner_id").references(() => owners.id, { onDelete: "cascade" }),
+    protocolVersion: text("protocol_version").notNull(),
+    clientName: text("client_name"),
+    clientVersion: text("client_version"),
+    /** Set by session_hello; else the X-Brynth-* headers or clientInfo apply. */
+    agent: text("agent"),
+    platform: text("platform"),
+    createdAt: ts("created_at").notNull().defaultNow(),
+    endedAt: ts("ended_at"),
+  },
+  (t) => [check("mcp_sessions_principal_check", sql`num_nonnulls(${t.keyId}, ${t.grantId}, ${t.ownerId}) = 1`)],
+);
 export type McpSession = typeof mcpSessions.$inferSelect;

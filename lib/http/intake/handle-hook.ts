@@ -5,6 +5,7 @@ import type { ApiRequest } from "@/lib/http/api-request";
 import { errorResponse, jsonResponse } from "@/lib/http/json-response";
 import { readBody } from "@/lib/http/read-body";
 import { findSourceByToken } from "@/lib/sources/find-source";
+import { findRemovedSourceByToken, recordRefusal } from "@/lib/sources/intake-refusals";
 import { receiveWebhook } from "@/lib/sources/receive-webhook";
 
 export const HOOKS_PREFIX = "/hooks/";
@@ -25,10 +26,18 @@ export async function handleHook(req: ApiRequest): Promise<Response> {
     const db = await getDb();
     const token = new URL(req.url).pathname.slice(HOOKS_PREFIX.length);
     const source = await findSourceByToken(db, token);
-    if (source?.type !== "webhook") throw unknownUrl();
+    if (source?.type !== "webhook") {
+      // A removed source's URL still names its project, whose owner sees these on the Overview.
+      const removed = source ? null : await findRemovedSourceByToken(db, token);
+      if (removed) await recordRefusal(db, { source: removed, reason: "unknown_source", detail: "The source was removed." });
+      throw unknownUrl();
+    }
     const body = await readBody(req, limit);
     // One INSERT in autocommit: committed when it returns (no BEGIN/COMMIT round trips), then the wake-up goes out.
-    const event = await receiveWebhook(db, { source, body, headers: req.headers });
+    const event = await receiveWebhook(db, { source, body, headers: req.headers }).catch(async (err: unknown) => {
+      if (err instanceof AppError && err.code === "unauthorized") await recordRefusal(db, { source, reason: "bad_signature", detail: err.message });
+      throw err;
+    });
     return jsonResponse(200, { received: true, event_id: event.id, duplicate: event.duplicate });
   } catch (err) {
     return errorResponse(err);

@@ -54,13 +54,13 @@ describe("an owner's stream", () => {
   it("follows X-Brynth-Project on /api/v1/stream", async () => {
     const res = await fetch(`${server.url}/api/v1/stream`, { headers: { authorization: basic, "x-brynth-project": chosen.project.id } });
     expect(res.status).toBe(200);
-    const stream = collect(res, "event");
+    const stream = collect(res, "event_change");
     await stream.open;
     await seedEvents(first.project.id, [{ type: "first.one" }]);
     await seedEvents(chosen.project.id, [{ type: "chosen.one" }]);
-    await vi.waitFor(() => expect(stream.seen.map((d) => d.type)).toContain("chosen.one"), { timeout: 10_000 });
+    await vi.waitFor(() => expect(stream.seen.map((d) => d.event_type)).toContain("chosen.one"), { timeout: 10_000 });
     await stream.stop();
-    expect(stream.seen.map((d) => d.type)).toEqual(["chosen.one"]);
+    expect(stream.seen.map((d) => d.event_type)).toEqual(["chosen.one"]);
   });
 
   it("follows X-Brynth-Project on /api/v1/approvals/stream", async () => {

@@ -1,9 +1,11 @@
+import type { Actor } from "@/lib/actor";
 import { getDb } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { authenticateOwner, readCookie } from "@/lib/auth/authenticate-owner";
 import type { ApiRequest } from "@/lib/http/api-request";
 import { clientIp, isAllowedOrigin } from "@/lib/http/request-info";
 import { authenticateKey } from "@/lib/keys/authenticate-key";
+import { keyActor } from "@/lib/keys/key-actor";
 import type { Scope } from "@/lib/keys/scopes";
 import { ownerActor } from "@/lib/owner-api/owner-actor";
 
@@ -11,25 +13,45 @@ import { ownerActor } from "@/lib/owner-api/owner-actor";
 const PROJECT_COOKIE = "brynth_project";
 
 /**
- * The project a live stream is for, the one check of every stream (SSE and WebSocket): an API key's own project when
- * the key holds `scope`, or the owner's (session cookie or HTTP Basic, as owner REST) project named by
- * X-Brynth-Project as owner REST names it, else by `?project=` (EventSource cannot send headers), else the
- * dashboard's current project cookie, else the owner's first.
+ * Names under which clients put credentials in a URL (AgentMail's own socket takes `?api_key=`). A URL ends up in
+ * proxy logs, browser history and Referer headers, so a credential there is refused outright, even beside a valid
+ * header: the caller learns at once instead of leaking the key on every reconnect.
  */
-export async function authorizeStream(req: ApiRequest, scope: Scope, what: string): Promise<string> {
+const QUERY_CREDENTIALS = ["api_key", "apikey", "access_token", "token", "key"];
+
+/**
+ * Who reads a live stream, the one check of every stream (SSE and WebSocket): an API key holding at least one of
+ * `scopes` (its actor carries its scopes and mailbox restriction), or the owner (session cookie or HTTP Basic, as
+ * owner REST) in the project named by X-Brynth-Project as owner REST names it, else by `?project=` (EventSource
+ * cannot send headers), else the dashboard's current project cookie, else the owner's first.
+ */
+export async function streamActor(req: ApiRequest, scopes: readonly Scope[], what: string): Promise<Actor> {
   if (req.method !== "GET") throw new AppError("method_not_allowed", "The stream is read with GET.");
   if (!isAllowedOrigin(req.headers.get("origin"))) throw new AppError("forbidden", "Origin not allowed.");
+  const query = new URL(req.url).searchParams;
+  const named = QUERY_CREDENTIALS.find((name) => query.has(name));
+  if (named) {
+    throw new AppError("unauthorized", `A credential in the query string (\`${named}\`) is never accepted.`, {
+      fix: "Send the key as `Authorization: Bearer brk_live_…` and remove it from the URL (then rotate it: URLs get logged).",
+    });
+  }
   const authorization = req.headers.get("authorization");
   if (authorization?.toLowerCase().startsWith("bearer ")) {
     const key = await authenticateKey(authorization, clientIp(req));
-    if (!key.scopes.includes(scope)) {
-      throw new AppError("missing_permission", `${what} needs the ${scope} scope.`, {
-        fix: `Use a key with the scope \`${scope}\` (API keys screen).`,
+    if (!scopes.some((s) => key.scopes.includes(s))) {
+      const names = scopes.map((s) => `\`${s}\``).join(" or ");
+      throw new AppError("missing_permission", `${what} needs the ${names} scope.`, {
+        fix: `Use a key with the scope ${names} (API keys screen).`,
       });
     }
-    return key.projectId;
+    return keyActor(key, req.headers, "rest");
   }
   const { owner } = await authenticateOwner(req);
-  const wanted = req.headers.get("x-brynth-project") ?? new URL(req.url).searchParams.get("project") ?? readCookie(req.headers.get("cookie"), PROJECT_COOKIE);
-  return (await ownerActor(await getDb(), owner, wanted, "dashboard")).projectId;
+  const wanted = req.headers.get("x-brynth-project") ?? query.get("project") ?? readCookie(req.headers.get("cookie"), PROJECT_COOKIE);
+  return ownerActor(await getDb(), owner, wanted, "dashboard");
+}
+
+/** The project of a stream that needs one scope (the approvals stream). */
+export async function authorizeStream(req: ApiRequest, scope: Scope, what: string): Promise<string> {
+  return (await streamActor(req, [scope], what)).projectId;
 }

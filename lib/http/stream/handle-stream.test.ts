@@ -57,6 +57,7 @@ function sseReader(res: Response) {
   };
 }
 
+// The event inbox's changes on the live stream (`event_change` frames); mail events are in live-stream.test.ts.
 describe("GET /api/v1/stream (SSE)", () => {
   it("streams the project's event changes to an API key with inbox:read, and nothing of other projects", async () => {
     const res = await fetch(`${server.url}/api/v1/stream`, { headers: { authorization: `Bearer ${project.secret}` } });
@@ -67,9 +68,9 @@ describe("GET /api/v1/stream (SSE)", () => {
     await stream.opened();
     await seedEvents(other.project.id, [{ type: "not.yours" }]);
     await seedEvents(project.project.id, [{ type: "live.one" }]);
-    const messages = await stream.until((d) => d.type === "live.one");
-    expect(messages.map((m) => m.data.type)).toEqual(["live.one"]);
-    expect(messages[0]).toMatchObject({ event: "event", data: { source: "brynth", status: "pending" } });
+    const messages = (await stream.until((d) => d.event_type === "live.one")).filter((m) => m.event === "event_change");
+    expect(messages.map((m) => m.data.event_type)).toEqual(["live.one"]);
+    expect(messages[0]).toMatchObject({ event: "event_change", data: { type: "event_change", source: "brynth", status: "pending" } });
     expect(messages[0].data).not.toHaveProperty("payload");
   });
 
@@ -86,8 +87,8 @@ describe("GET /api/v1/stream (SSE)", () => {
     await stream.opened();
     expect((await call("claim")).status).toBe(200);
     expect((await call("ack")).status).toBe(200);
-    const messages = await stream.until((d) => d.id === id && d.status === "done");
-    const statuses = messages.filter((m) => m.data.id === id).map((m) => m.data.status);
+    const messages = await stream.until((d) => d.event_id === id && d.status === "done");
+    const statuses = messages.filter((m) => m.data.event_id === id).map((m) => m.data.status);
     // On PostgreSQL the seeded event's own notice can still be on its way when the stream opens; NOTIFYs arrive in
     // commit order, so if it shows, it shows first.
     expect([
@@ -103,11 +104,11 @@ describe("GET /api/v1/stream (SSE)", () => {
     const stream = sseReader(res);
     await stream.opened();
     await seedEvents(project.project.id, [{ type: "owner.sees" }]);
-    const messages = await stream.until((d) => d.type === "owner.sees");
-    expect(messages.at(-1)!.data.type).toBe("owner.sees");
+    const messages = await stream.until((d) => d.event_type === "owner.sees");
+    expect(messages.at(-1)!.data.event_type).toBe("owner.sees");
   });
 
-  it("refuses no credentials (401) and a key without inbox:read (403)", async () => {
+  it("refuses no credentials (401) and a key with neither inbox:read nor message_read (403)", async () => {
     expect((await fetch(`${server.url}/api/v1/stream`)).status).toBe(401);
     const { secret } = await seedKey(project.project.id, ["ledger:read"], "no inbox");
     const res = await fetch(`${server.url}/api/v1/stream`, { headers: { authorization: `Bearer ${secret}` } });

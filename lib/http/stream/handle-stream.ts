@@ -1,24 +1,49 @@
-import { onEventChange } from "@/lib/events/events-channel";
+import { getDb } from "@/lib/db/client";
+import { AppError } from "@/lib/errors";
 import type { ApiRequest } from "@/lib/http/api-request";
 import { errorResponse } from "@/lib/http/json-response";
-import { authorizeStream } from "@/lib/http/stream/authorize-stream";
-import { sseResponse } from "@/lib/http/stream/sse-response";
+import { streamActor } from "@/lib/http/stream/authorize-stream";
+import { sseFrames } from "@/lib/http/stream/sse-response";
+import { errorFrame, type StreamFrame } from "@/lib/http/stream/stream-frame";
+import { StreamSession } from "@/lib/http/stream/stream-session";
+import { queryInput, resolveSubscription, type Subscription } from "@/lib/http/stream/subscription";
 
 export const STREAM_PATH = "/api/v1/stream";
 
 /**
- * `GET /api/v1/stream` as Server-Sent Events: one `event` message per event change in the project (id, source,
- * type, status; never payloads), fanned out from the process's single LISTEN. Browsers use EventSource with the
- * dashboard cookie; scripts and curl use an API key.
+ * `GET /api/v1/stream` as Server-Sent Events, for EventSource and curl: the WebSocket protocol's frames, one SSE
+ * message each (`event:` the frame type, `data:` the frame), with the subscription in the query (`inbox_ids`,
+ * `event_types`, `since`, `event_changes`). Mail events carry `id:`, so a reconnecting EventSource resumes after the
+ * last one it saw through Last-Event-ID. A bad subscription is refused with its HTTP status before the stream starts.
  */
 export async function handleStream(req: ApiRequest): Promise<Response> {
   try {
-    const projectId = await authorizeStream(req, "inbox:read", "The event stream");
-    return sseResponse(req.signal, (send) =>
-      onEventChange((c) => {
-        if (c.project === projectId) send("event", { id: c.id, source: c.source, type: c.type, status: c.status });
-      }),
-    );
+    const actor = await streamActor(req, ["message_read", "inbox:read"], "The live stream");
+    const input = queryInput(new URL(req.url));
+    const resume = input.since === undefined ? req.headers.get("last-event-id") : null;
+    const db = await getDb();
+    let sub: Subscription;
+    let warning: StreamFrame | null = null;
+    try {
+      sub = await resolveSubscription(db, actor, resume ? { ...input, since: resume } : input);
+    } catch (err) {
+      // EventSource resends the last id on every reconnect and gives up for good on an error status: an id that
+      // can no longer be replayed (older than 7 days) is said in an error frame, and the stream goes on from now.
+      if (!resume || !(err instanceof AppError) || !err.message.startsWith("since:")) throw err;
+      sub = await resolveSubscription(db, actor, input);
+      warning = errorFrame(err.code, `Last-Event-ID ${err.message}; following events from now on.`, err.fix);
+    }
+    return sseFrames(req.signal, (sink) => {
+      const session = new StreamSession(actor, sink);
+      const stop = () => session.dispose();
+      return new Promise((resolve) => {
+        const subscribed = () => {
+          if (warning) sink.send(warning);
+          resolve(stop);
+        };
+        session.start(sub, subscribed).finally(() => resolve(stop));
+      });
+    });
   } catch (err) {
     return errorResponse(err);
   }

@@ -1,6 +1,6 @@
 import { safeEqual } from "@/lib/crypto/hash";
 import { signToken } from "@/lib/crypto/secret-box";
-import { env } from "@/lib/env";
+import { remoteAccess } from "@/lib/settings/remote-access";
 
 export const MAIL_ATTACHMENT_PREFIX = "/mail-attachment/";
 const PURPOSE = "mail-attachment";
@@ -23,7 +23,8 @@ export interface AttachmentClaim {
 
 /** `<payload>.<hmac>` in the path (never the query, which proxies and logs keep): base64url JSON with its expiry `e` in ms. */
 export function attachmentUrl(claim: Omit<AttachmentClaim, "origin">, now = new Date()): { url: string; expiresAt: Date } {
-  const base = env().publicUrl;
+  // Bound to the public URL of Settings → Remote access (else PUBLIC_URL): the capability works only there.
+  const base = remoteAccess().publicUrl;
   const expiresAt = new Date(now.getTime() + ATTACHMENT_URL_TTL_MS);
   const payload = { p: claim.projectId, a: claim.attachmentId, k: claim.keyId, o: new URL(base).origin, e: expiresAt.getTime() };
   const body = Buffer.from(JSON.stringify(payload)).toString("base64url");

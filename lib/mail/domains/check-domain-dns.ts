@@ -7,6 +7,7 @@ import { env } from "@/lib/env";
 import { notFound } from "@/lib/errors";
 import { mailHostname } from "@/lib/mail/domains/mail-domain-name";
 import { dkimRecordName, dnsRecords } from "@/lib/mail/domains/dns-records";
+import { emitMailEvent } from "@/lib/mail/events/emit-mail-event";
 
 /** The two lookups the check needs; tests pass answers, production the system resolver with a timeout. */
 export interface DomainDns {
@@ -101,5 +102,16 @@ export async function checkDomainDns(db: Executor, opts: { actor: Actor; domainI
     // The instance's default domain belongs to no project: only it is found by id alone.
     .where(and(eq(mailDomains.id, d.id), d.projectId === null ? isNull(mailDomains.projectId) : eq(mailDomains.projectId, d.projectId)))
     .returning();
+  // The first check that verifies it is the change subscribers hear about (`domain.verified`, for no one mailbox).
+  if (d.projectId !== null && d.verifiedAt === null && row?.verifiedAt) {
+    await emitMailEvent(db, {
+      projectId: d.projectId,
+      mailboxId: null,
+      type: "domain.verified",
+      messageId: null,
+      threadId: null,
+      summary: { from: null, to: [], subject: null, preview: null, labels: [], domain: d.domain },
+    });
+  }
   return row;
 }

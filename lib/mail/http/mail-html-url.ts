@@ -1,6 +1,6 @@
 import { safeEqual } from "@/lib/crypto/hash";
 import { signToken } from "@/lib/crypto/secret-box";
-import { env } from "@/lib/env";
+import { publicUrl } from "@/lib/settings/remote-access";
 
 export const MAIL_HTML_PREFIX = "/mail-html/";
 const PURPOSE = "mail-html";
@@ -19,7 +19,7 @@ export function mailHtmlUrl(projectId: string, messageId: string, expiresAt: Dat
     ...(opts.extracted ? { x: 1 } : {}),
   };
   const body = Buffer.from(JSON.stringify(claim)).toString("base64url");
-  return `${env().publicUrl}${MAIL_HTML_PREFIX}${body}.${signToken(PURPOSE, body)}`;
+  return `${publicUrl()}${MAIL_HTML_PREFIX}${body}.${signToken(PURPOSE, body)}`;
 }
 
 /** The message a token names, if its signature is ours and it has not expired. */

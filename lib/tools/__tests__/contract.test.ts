@@ -66,11 +66,16 @@ function restRequest(tool: AnyTool, secret: string | null, args: Record<string, 
     delete rest[m[1]];
   }
   const bodyless = tool.rest.method === "GET" || tool.rest.method === "DELETE";
-  const qs = bodyless ? `?${new URLSearchParams(Object.entries(rest).map(([k, v]) => [k, String(v)]))}` : "";
+  // A tool whose body is one argument (rest.body: webhook `request`) takes the others in the query.
+  const bodyArg = tool.rest.body;
+  const body = bodyArg ? rest[bodyArg] : rest;
+  if (bodyArg) delete rest[bodyArg];
+  const query = bodyless || bodyArg ? Object.entries(rest) : [];
+  const qs = query.length ? `?${new URLSearchParams(query.map(([k, v]) => [k, String(v)]))}` : "";
   return fetch(`${server.url}/api/v1${path}${qs}`, {
     method: tool.rest.method,
     headers: { "content-type": "application/json", ...(secret ? { authorization: `Bearer ${secret}` } : {}) },
-    body: bodyless ? undefined : JSON.stringify(rest),
+    body: bodyless ? undefined : JSON.stringify(body ?? {}),
   });
 }
 

@@ -1,8 +1,7 @@
 import type { ApiRequest } from "@/lib/http/api-request";
 import { toErrorBody } from "@/lib/errors";
 import type { McpSession } from "@/lib/db/schema/keys";
-import type { authenticateKey } from "@/lib/keys/authenticate-key";
-import { keyActor } from "@/lib/keys/key-actor";
+import { type McpPrincipal, principalActor } from "@/lib/mcp/principal";
 import { callParams, cancelledParams, rpcErrors } from "@/lib/mcp/protocol";
 import { cancelCall, trackCall } from "@/lib/mcp/running-calls";
 import type { JSONRPCNotification, JSONRPCRequest } from "@modelcontextprotocol/sdk/types.js";
@@ -13,7 +12,8 @@ import { findTool } from "@/lib/tools/registry";
 import { keyMayUse, onTransport } from "@/lib/tools/define-tool";
 import { runTool } from "@/lib/tools/run-tool";
 
-export type Key = Awaited<ReturnType<typeof authenticateKey>>;
+/** The caller of a request: a key, an OAuth grant or the owner (lib/mcp/principal.ts). */
+export type Key = McpPrincipal;
 
 /** A request (other than initialize) as its deferred answer; the caller decides JSON or SSE, single or batch. */
 export function dispatchRequest(req: ApiRequest, key: Key, session: McpSession | null, msg: JSONRPCRequest): Pending {
@@ -28,7 +28,7 @@ export function dispatchRequest(req: ApiRequest, key: Key, session: McpSession |
       if (!params.success) return answer(rpcErrorMessage(rpcErrors.invalidParams, "tools/call needs params.name."));
       const tool = findTool(params.data.name);
       if (!tool || !onTransport(tool, "mcp")) return answer(rpcErrorMessage(rpcErrors.invalidParams, `Unknown tool: ${params.data.name}`));
-      const actor = keyActor(key, req.headers, "mcp", session);
+      const actor = principalActor(key, req.headers, session);
       const args = params.data.arguments ?? {};
       // `wait_seconds: 0` asks not to wait: such a call is answered as plain JSON like any other.
       const waits = Boolean(tool.waits) && args.wait_seconds !== 0 && keyMayUse(tool, key.scopes);

@@ -6,16 +6,18 @@ import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { preflight, withCors } from "@/lib/http/cors";
 import { readJson } from "@/lib/http/read-body";
-import { clientIp, isAllowedOrigin } from "@/lib/http/request-info";
-import { authenticateKey } from "@/lib/keys/authenticate-key";
+import { isAllowedOrigin } from "@/lib/http/request-info";
 import { takeCallToken } from "@/lib/keys/call-rate-limit";
-import { keyActor } from "@/lib/keys/key-actor";
 import { sessionCache } from "@/lib/keys/auth-cache";
 import { appendEntry } from "@/lib/ledger/append-entry";
+import { authenticateMcp, insufficientScope } from "@/lib/mcp/authenticate-mcp";
+import { type McpPrincipal, principalActor, sessionPrincipal } from "@/lib/mcp/principal";
 import { loadSession, newSessionId } from "@/lib/mcp/sessions";
 import { BATCH_PROTOCOL, DEFAULT_PROTOCOL, initializeParams, jsonRpcMessage, LATEST_PROTOCOL, PROTOCOL_VERSIONS, rpcErrors } from "@/lib/mcp/protocol";
 import type { JSONRPCMessage, JSONRPCRequest } from "@modelcontextprotocol/sdk/types.js";
-import { dispatchRequest, handleNotification, type Key } from "@/lib/tools/adapters/mcp-dispatch";
+import { dispatchRequest, handleNotification } from "@/lib/tools/adapters/mcp-dispatch";
+import { findTool } from "@/lib/tools/registry";
+import { keyMayUse, scopesOf } from "@/lib/tools/define-tool";
 import { respond, rpcError, transportError, type Pending } from "@/lib/tools/adapters/mcp-response";
 
 const SERVER_INFO = { name: "brynth", title: "Brynth", version: "0.1.0" };
@@ -30,7 +32,8 @@ const MAX_BATCH = 100;
  * 2-core machine, and 1.7k/s even on bare node:http, where a hand-written dispatch with the key check served 14–35k/s
  * (RUNTIME-FACTS.md, "MCP"). The SDK still defines what goes over the wire: message schemas and version constants
  * come from its types (lib/mcp/protocol.ts), and its client drives the tests.
- * Sessions are rows, so any instance serves any session; the key authenticates every request.
+ * Sessions are rows, so any instance serves any session; the credential (key, OAuth token or owner) authenticates
+ * every request (lib/mcp/authenticate-mcp.ts).
  */
 export async function handleMcp(req: ApiRequest): Promise<Response> {
   if (req.method === "OPTIONS") return preflight(req, "POST, DELETE");
@@ -47,7 +50,7 @@ async function serve(req: ApiRequest): Promise<Response> {
       return new Response(null, { status: 405, headers: { Allow: "POST, DELETE" } });
     }
     const sessionId = req.headers.get("mcp-session-id");
-    const key = await authenticateKey(req.headers.get("authorization"), clientIp(req), sessionId);
+    const key = await authenticateMcp(req, sessionId);
     const version = req.headers.get("mcp-protocol-version");
     if (version !== null && !PROTOCOL_VERSIONS.includes(version)) {
       throw new AppError("bad_request", `Unsupported MCP-Protocol-Version: ${version}.`, {
@@ -57,7 +60,7 @@ async function serve(req: ApiRequest): Promise<Response> {
     const db = await getDb();
     if (req.method === "DELETE") {
       if (!sessionId) throw new AppError("bad_request", "DELETE needs an Mcp-Session-Id header.");
-      const session = await loadSession(db, sessionId, key.id, key.session);
+      const session = await loadSession(db, sessionId, key);
       await db.transaction(async (tx) => {
         await tx.update(mcpSessions).set({ endedAt: new Date() }).where(eq(mcpSessions.id, session.id));
         await sessionCache.invalidate(tx);
@@ -75,7 +78,7 @@ async function serve(req: ApiRequest): Promise<Response> {
       throw err;
     }
     if (Array.isArray(body)) {
-      const session = sessionId ? await loadSession(db, sessionId, key.id, key.session) : null;
+      const session = sessionId ? await loadSession(db, sessionId, key) : null;
       return batch(req, key, session, body, version ?? session?.protocolVersion ?? DEFAULT_PROTOCOL);
     }
     const parsed = jsonRpcMessage.safeParse(body);
@@ -83,11 +86,12 @@ async function serve(req: ApiRequest): Promise<Response> {
     const msg = parsed.data;
     if (!("method" in msg)) return new Response(null, { status: 202 }); // a response from the client: nothing to do
     if (msg.method === "initialize" && "id" in msg) return initialize(req, key, msg);
-    const session = sessionId ? await loadSession(db, sessionId, key.id, key.session) : null;
+    const session = sessionId ? await loadSession(db, sessionId, key) : null;
     if (!("id" in msg)) {
       handleNotification(key, session, msg);
       return new Response(null, { status: 202 });
     }
+    if (key.kind === "grant" && msg.method === "tools/call") refuseUngranted(key, msg);
     return respond(req, [dispatchRequest(req, key, session, msg)]);
   } catch (err) {
     return transportError(err);
@@ -99,7 +103,7 @@ async function serve(req: ApiRequest): Promise<Response> {
  * requests are answered together, as a JSON array or on one SSE stream; a batch of notifications gets 202.
  * As in the SDK's transport, one invalid member refuses the whole batch, and initialize must come alone.
  */
-function batch(req: ApiRequest, key: Key, session: Parameters<typeof dispatchRequest>[2], body: unknown[], version: string) {
+function batch(req: ApiRequest, key: McpPrincipal, session: Parameters<typeof dispatchRequest>[2], body: unknown[], version: string) {
   if (version !== BATCH_PROTOCOL) {
     return rpcError(400, null, rpcErrors.invalidRequest, `JSON-RPC batches exist only in protocol ${BATCH_PROTOCOL}; this is ${version}.`);
   }
@@ -125,7 +129,7 @@ function batch(req: ApiRequest, key: Key, session: Parameters<typeof dispatchReq
   return respond(req, pending, { batch: true });
 }
 
-async function initialize(req: ApiRequest, key: Key, msg: JSONRPCRequest) {
+async function initialize(req: ApiRequest, key: McpPrincipal, msg: JSONRPCRequest) {
   // A new session writes a row and a ledger entry, so it counts as a call (429 over HTTP: there is no tool to answer).
   takeCallToken(key.id);
   const params = initializeParams.safeParse(msg.params);
@@ -140,13 +144,19 @@ async function initialize(req: ApiRequest, key: Key, msg: JSONRPCRequest) {
     const row = {
       id,
       projectId: key.projectId,
-      keyId: key.id,
+      ...sessionPrincipal(key),
       protocolVersion,
       clientName: params.data.clientInfo.name,
       clientVersion: params.data.clientInfo.version ?? null,
     };
     await tx.insert(mcpSessions).values(row);
-    const actor = keyActor(key, req.headers, "mcp", { ...row, agent: null, platform: null, createdAt: new Date(), endedAt: null });
+    const actor = principalActor(key, req.headers, {
+      ...row,
+      agent: null,
+      platform: null,
+      createdAt: new Date(),
+      endedAt: null,
+    });
     await appendEntry(tx, { actor, op: "mcp.initialize", subject: id, input: params.data.clientInfo });
   });
   const result = {
@@ -156,4 +166,11 @@ async function initialize(req: ApiRequest, key: Key, msg: JSONRPCRequest) {
     instructions: INSTRUCTIONS,
   };
   return respond(req, [{ id: msg.id, run: async () => result }], { headers: { "Mcp-Session-Id": id } });
+}
+
+/** A grant calling a tool its scopes do not cover is told so at the HTTP level, where an OAuth client looks. */
+function refuseUngranted(principal: McpPrincipal, msg: JSONRPCRequest) {
+  const name = (msg.params as { name?: unknown } | undefined)?.name;
+  const tool = typeof name === "string" ? findTool(name) : undefined;
+  if (tool && !keyMayUse(tool, principal.scopes)) throw insufficientScope(principal, tool.name, scopesOf(tool));
 }

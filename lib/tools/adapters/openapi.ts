@@ -7,6 +7,24 @@ import { restRoutes } from "@/lib/tools/adapters/rest-routes";
 
 let cached: unknown;
 
+/** Which of the owner's projects an owner route acts on; without it, the owner's first project. */
+const projectHeader = {
+  name: "X-Brynth-Project",
+  in: "header",
+  required: false,
+  schema: { type: "string" },
+  description: "The project to act on (an id from GET /api/v1/projects); default: the owner's first project.",
+};
+
+/**
+ * A tool takes an API key, or the owner's own credentials (acting on X-Brynth-Project with every scope, as the
+ * dashboard does: lib/auth/owner-principal.ts); an owner route takes only the owner's. The header is described on
+ * the schemes rather than listed on every tool, whose parameters are its arguments.
+ */
+const OWNER_PROJECT = "The owner acts on the project named by the X-Brynth-Project header (default: their first), on a tool with every scope.";
+const ownerSecurity = [{ ownerBasic: [] }, { ownerCookie: [] }];
+const toolSecurity = [{ bearer: [] }, ...ownerSecurity];
+
 /** Generated from the registry: the operationId is the tool name, parameters come from the tool's input schema. */
 export function openApiDocument(): unknown {
   if (cached) return cached;
@@ -28,18 +46,21 @@ export function openApiDocument(): unknown {
       return { name, in: "path", required: true, schema, ...(description ? { description } : {}) };
     });
     const bodyless = r.method === "GET" || r.method === "DELETE";
-    const inQuery = bodyless
-      ? Object.entries(props)
-          .filter(([name]) => !r.params.includes(name))
-          .map(([name, schema]) => ({ name, in: "query", required: required.has(name), schema, description: schema.description }))
-      : [];
+    // A tool whose body is one argument (rest.body) takes its other arguments in the query, as a GET does.
+    const bodyArg = r.kind === "tool" ? r.tool.rest.body : undefined;
+    const inQuery =
+      bodyless || bodyArg
+        ? Object.entries(props)
+            .filter(([name]) => !r.params.includes(name) && name !== bodyArg)
+            .map(([name, schema]) => ({ name, in: "query", required: required.has(name), schema, description: schema.description }))
+        : [];
     const op: Record<string, unknown> = {
       operationId: def.name,
       summary: def.description.split(". ")[0],
       description: def.description,
       tags: [r.kind === "tool" ? r.tool.family : "owner"],
-      parameters: [...inPath, ...inQuery, ...ifMatchHeader(r), ...idempotencyHeader(r)],
-      security: r.kind === "tool" ? [{ bearer: [] }] : [{ ownerBasic: [] }, { ownerCookie: [] }],
+      parameters: [...inPath, ...inQuery, ...ifMatchHeader(r), ...idempotencyHeader(r), ...(r.kind === "owner" ? [projectHeader] : [])],
+      security: r.kind === "tool" ? toolSecurity : ownerSecurity,
       "x-scopes": r.kind === "tool" ? scopesOf(r.tool) : ["owner"],
       responses: {
         [String(r.kind === "owner" ? (r.route.status ?? 200) : 200)]: {
@@ -53,7 +74,9 @@ export function openApiDocument(): unknown {
         default: { description: "Error", content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } },
       },
     };
-    if (!bodyless) {
+    if (!bodyless && bodyArg) {
+      op.requestBody = { required: required.has(bodyArg), content: { "application/json": { schema: props[bodyArg] ?? {} } } };
+    } else if (!bodyless) {
       const { properties, required: _, ...rest } = input;
       const bodyProps = Object.fromEntries(Object.entries(properties ?? {}).filter(([n]) => !r.params.includes(n)));
       const bodyRequired = [...required].filter((n) => !r.params.includes(n));
@@ -71,8 +94,13 @@ export function openApiDocument(): unknown {
     components: {
       securitySchemes: {
         bearer: { type: "http", scheme: "bearer", description: "API key brk_live_…" },
-        ownerBasic: { type: "http", scheme: "basic", description: "Owner email and password" },
-        ownerCookie: { type: "apiKey", in: "cookie", name: "next-auth.session-token" },
+        ownerBasic: { type: "http", scheme: "basic", description: `Owner email and password. ${OWNER_PROJECT}` },
+        ownerCookie: {
+          type: "apiKey",
+          in: "cookie",
+          name: "next-auth.session-token",
+          description: `The dashboard's session, from this instance's own origin only. ${OWNER_PROJECT}`,
+        },
       },
       schemas: {
         Error: {

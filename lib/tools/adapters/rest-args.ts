@@ -35,9 +35,9 @@ function coerce(value: string[], prop: JsonSchema | undefined): unknown {
 
 /**
  * The tool's arguments from a REST request: path params, the query, and the JSON body (POST/PUT/PATCH), all
- * parsed afterwards by the tool's own schema.
+ * parsed afterwards by the tool's own schema. With `bodyArg` the body is that one argument's value.
  */
-export async function restArgs(req: ApiRequest, url: URL, input: z.ZodType, params: Record<string, string>) {
+export async function restArgs(req: ApiRequest, url: URL, input: z.ZodType, params: Record<string, string>, bodyArg?: string) {
   const props = propertyTypes(input);
   let args: Record<string, unknown> = {};
   if (req.method === "GET" || req.method === "DELETE") {
@@ -47,7 +47,7 @@ export async function restArgs(req: ApiRequest, url: URL, input: z.ZodType, para
     if (body !== undefined && (typeof body !== "object" || body === null || Array.isArray(body))) {
       throw new AppError("validation_error", "The request body must be a JSON object.", { fix: "Send the tool's arguments as a JSON object." });
     }
-    args = (body as Record<string, unknown>) ?? {};
+    args = bodyArg ? (body === undefined ? {} : { [bodyArg]: body }) : ((body as Record<string, unknown>) ?? {});
     // A query parameter of a write is an argument too (`POST /lists/receive/block?inbox_id=…`), as long as the body
     // does not also give it.
     for (const key of new Set(url.searchParams.keys())) {

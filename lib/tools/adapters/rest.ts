@@ -5,8 +5,10 @@ import { clientIp, isAllowedOrigin } from "@/lib/http/request-info";
 import { preflight, withCors } from "@/lib/http/cors";
 import { authenticateKey } from "@/lib/keys/authenticate-key";
 import { keyActor } from "@/lib/keys/key-actor";
-import { authenticateOwner } from "@/lib/auth/authenticate-owner";
-import { ownerActor } from "@/lib/owner-api/owner-actor";
+import { authenticateOwnerRequest, carriesOwnerCredential, ownerPrincipal } from "@/lib/auth/owner-principal";
+import type { Actor } from "@/lib/actor";
+import { takeCallToken } from "@/lib/keys/call-rate-limit";
+import { routeActor } from "@/lib/owner-api/route-actor";
 import { parseOrThrow } from "@/lib/validation";
 import { runTool } from "@/lib/tools/run-tool";
 import { toolView } from "@/lib/tools/casing/tool-casing";
@@ -40,22 +42,39 @@ async function serveRest(req: ApiRequest): Promise<Response> {
       throw new AppError("not_found", `No API route ${req.method} ${path}.`, { fix: "See GET /api/v1/openapi.json." });
     }
     if (route.kind === "tool") {
-      const key = await authenticateKey(req.headers.get("authorization"), clientIp(req));
-      const args = idempotencyArgs(req, route.tool, ifMatchArgs(req, route.tool, await restArgs(req, url, toolView(route.tool, "rest").input, params!)));
-      const actor = keyActor(key, req.headers, "rest");
+      const actor = await toolActor(req);
+      const args = idempotencyArgs(
+        req,
+        route.tool,
+        ifMatchArgs(req, route.tool, await restArgs(req, url, toolView(route.tool, "rest").input, params!, route.tool.rest.body)),
+      );
       const { output, text, value } = await runTool(route.tool, actor, args, req.signal);
       if (route.tool.rest.respond) return await route.tool.rest.respond(value, { actor, method: req.method });
       return jsonTextResponse(200, text, etagHeader(route.tool, output));
     }
-    const { owner } = await authenticateOwner(req);
+    const { owner, sessionId } = await authenticateOwnerRequest(req, "owner REST");
     const db = await getDb();
-    const actor = await ownerActor(db, owner, req.headers.get("x-brynth-project"), "rest");
+    // A route on one project (`/projects/{project_id}`) acts on that one; the others on the header's.
+    const actor = await routeActor(db, owner, route.route, params?.project_id, req.headers.get("x-brynth-project"));
     const input = parseOrThrow(route.route.input, await restArgs(req, url, route.route.input, params!));
     const { op, ledgerInput } = route.route;
     const call = { actor, op, input: ledgerInput ? ledgerInput(input) : input };
-    const out = await ledgeredTransaction(db, call, (tx, entry) => route.route.handler(Object.assign(entry, { actor, owner, db: tx }), input));
+    const out = await ledgeredTransaction(db, call, (tx, entry) => route.route.handler(Object.assign(entry, { actor, owner, db: tx, sessionId }), input));
     return jsonResponse(route.route.status ?? 200, out);
   } catch (err) {
     return errorResponse(err);
   }
+}
+
+/**
+ * Who calls a tool over REST: an API key (`Bearer brk_live_…`, its scopes and mailbox), or the owner's own
+ * credentials (HTTP Basic, or the dashboard cookie from our own origin), acting as in the dashboard on the project of
+ * X-Brynth-Project (lib/auth/owner-principal.ts, shared with /mcp). OAuth tokens stay /mcp's (authenticateKey refuses
+ * them). runTool counts a key's calls; the owner's are counted here, in a bucket of the owner's id (as /mcp does).
+ */
+async function toolActor(req: ApiRequest): Promise<Actor> {
+  if (!carriesOwnerCredential(req)) return keyActor(await authenticateKey(req.headers.get("authorization"), clientIp(req)), req.headers, "rest");
+  const { owner, actor } = await ownerPrincipal(req, "rest", "the REST API");
+  takeCallToken(owner.id);
+  return actor;
 }

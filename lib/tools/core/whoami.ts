@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { env } from "@/lib/env";
 import { defineTool } from "@/lib/tools/define-tool";
 import { readOnly } from "@/lib/tools/fields";
+import { publicUrl } from "@/lib/settings/remote-access";
 
 export const whoami = defineTool({
   name: "whoami",
@@ -29,7 +29,7 @@ export const whoami = defineTool({
   rest: { method: "GET", path: "/whoami" },
   // The actor already holds everything (loaded with the key), so the call costs only its ledger entry.
   handler: async ({ actor }) => {
-    const base = env().publicUrl;
+    const base = publicUrl();
     return {
       project: { id: actor.projectId, name: actor.projectName ?? "" },
       key: {

@@ -12,6 +12,8 @@ import { requireOwner } from "@/lib/auth/current-owner";
 import { getDb } from "@/lib/db/client";
 import { getRequestDetail } from "@/lib/approvals/get-request-detail";
 import { decideAction } from "../actions";
+import { principalName } from "@/lib/text/principal-name";
+import { formatAmount } from "@/lib/text/format-amount";
 
 export const metadata: Metadata = { title: "Request" };
 
@@ -49,7 +51,7 @@ export default async function RequestPage({ params }: { params: Promise<{ reques
               <CardContent>
                 <dl className="grid gap-3 sm:grid-cols-2">
                   {fact("Status", <RequestStatusBadge status={r.status} />)}
-                  {fact("Decided by", r.decidedBy ?? "—")}
+                  {fact("Decided by", principalName(r.decidedBy))}
                   {fact("Through channel", label(r.decidedChannelId))}
                   {fact("Decided", r.decidedAt ? <RelativeTime date={r.decidedAt} /> : "—")}
                   {r.decision && fact("Decision", r.decision)}
@@ -84,8 +86,8 @@ export default async function RequestPage({ params }: { params: Promise<{ reques
             <dl className="grid gap-3">
               {fact("Asked by", `${r.agent ?? "—"}${r.keyName ? ` (key ${r.keyName})` : ""}`)}
               {fact("Asked", <RelativeTime date={r.createdAt} />)}
-              {fact("Expires", r.expiresAt.toISOString())}
-              {r.amount !== null && fact("Amount", r.amount)}
+              {fact("Expires", <RelativeTime date={r.expiresAt} />)}
+              {r.amount !== null && fact("Amount", formatAmount(r.amount))}
               {fact("Policy", r.rule ? `rule ${r.rule} (version ${r.policyVersion})` : `no rule (version ${r.policyVersion})`)}
               {fact("Asked on", r.approvers.map(label).join(", ") || "—")}
               {found.deliveries.length > 0 &&

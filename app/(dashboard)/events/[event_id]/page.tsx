@@ -8,7 +8,7 @@ import { RelativeTime } from "@/components/ui/relative-time";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { formatBytes } from "@/components/events/format-bytes";
 import { PayloadViewer } from "@/components/events/payload-viewer";
-import { RequeueButton } from "@/components/events/requeue-button";
+import { EventActions } from "@/components/events/event-actions";
 import { StatusBadge } from "@/components/events/status-badge";
 import { requireOwner } from "@/lib/auth/current-owner";
 import { getDb } from "@/lib/db/client";
@@ -64,13 +64,10 @@ export default async function EventPage({ params }: { params: Promise<{ event_id
       <PageHeader
         title={<span className="font-mono">{e.type}</span>}
         description={<span className="font-mono text-xs">{e.id}</span>}
-        actions={
-          <>
-            <StatusBadge status={e.status} />
-            {(e.status === "dead" || e.status === "failed") && <RequeueButton eventId={e.id} requeueAction={requeueEventsAction} />}
-          </>
-        }
-      />
+        actions={<StatusBadge status={e.status} />}
+      >
+        <EventActions event={e} requeueAction={requeueEventsAction} />
+      </PageHeader>
       <div className="grid gap-4 lg:grid-cols-3">
         <Card className="lg:col-span-2">
           <CardHeader>

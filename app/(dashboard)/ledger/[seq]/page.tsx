@@ -8,6 +8,7 @@ import { Card, CardContent } from "@/components/ui/card";
 import { CopyButton } from "@/components/ui/copy-button";
 import { PageHeader } from "@/components/ui/page-header";
 import { RelativeTime } from "@/components/ui/relative-time";
+import { subjectHref } from "@/components/ledger/subject-href";
 import { requireOwner } from "@/lib/auth/current-owner";
 import { getDb } from "@/lib/db/client";
 import { listKeys } from "@/lib/keys/list-keys";
@@ -77,8 +78,9 @@ export default async function LedgerEntryPage({ params }: { params: Params }) {
             <Row label="Seq" mono>
               {seq}
             </Row>
-            <Row label="Time" mono>
-              {entry.ts.toISOString()}
+            {/* Relative like every date; the exact instant (as hashed) is on hover and one copy away. */}
+            <Row label="Time" copy={entry.ts.toISOString()}>
+              <RelativeTime date={entry.ts} />
             </Row>
             <Row label="Op" mono>
               <FilterLink name="op" value={entry.op} />
@@ -97,7 +99,7 @@ export default async function LedgerEntryPage({ params }: { params: Params }) {
             <Row label="Platform">{entry.platform}</Row>
             <Row label="Via">{entry.via}</Row>
             <Row label="Subject" mono copy={entry.subject}>
-              {entry.subject && <FilterLink name="subject" value={entry.subject} />}
+              {entry.subject && <SubjectLinks op={entry.op} subject={entry.subject} />}
             </Row>
             <Row label="Input digest" mono copy={entry.inputDigest}>
               {entry.inputDigest}
@@ -124,6 +126,22 @@ function FilterLink({ name, value }: { name: string; value: string }) {
     <Link className="hover:underline" href={`/ledger?${new URLSearchParams({ [name]: value })}`}>
       {value}
     </Link>
+  );
+}
+
+/** The subject opens its object (when it has a screen) and, beside it, the ledger filtered by it. */
+function SubjectLinks({ op, subject }: { op: string; subject: string }) {
+  const href = subjectHref(op, subject);
+  if (!href) return <FilterLink name="subject" value={subject} />;
+  return (
+    <>
+      <Link className="underline underline-offset-2" href={href}>
+        {subject}
+      </Link>{" "}
+      <Link className="ml-2 font-sans text-muted-foreground hover:underline" href={`/ledger?${new URLSearchParams({ subject })}`}>
+        All entries
+      </Link>
+    </>
   );
 }
 

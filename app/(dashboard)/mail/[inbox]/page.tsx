@@ -152,8 +152,8 @@ export default async function MailboxPage({ params, searchParams }: { params: Pa
       <div className="mb-4">
         <SendPolicySelect inboxId={mailbox.id} address={mailbox.address} value={mailbox.sendPolicy} setAction={setSendPolicyAction} />
       </div>
-      <div className="grid gap-4 lg:grid-cols-[minmax(20rem,26rem)_1fr]">
-        <section aria-label="Thread list" className="grid content-start gap-2">
+      <div className="grid grid-cols-1 gap-4 lg:grid-cols-[minmax(20rem,26rem)_minmax(0,1fr)]">
+        <section aria-label="Thread list" className="grid min-w-0 grid-cols-1 content-start gap-2">
           <ThreadFilters inboxId={mailbox.id} values={search} />
           <div className="rounded-lg border">
             {threads.length === 0 ? (
@@ -190,12 +190,12 @@ export default async function MailboxPage({ params, searchParams }: { params: Pa
           />
           <MailKeyboard threads={listed} current={open?.thread.threadId ?? null} closedHref={closed} trashAction={trashThreadAction} />
         </section>
-        <section aria-label="Conversation" className="grid min-w-0 content-start gap-3">
+        <section aria-label="Conversation" className="grid min-w-0 grid-cols-1 content-start gap-3">
           {open ? (
             <>
               <div className="flex flex-wrap items-start justify-between gap-2">
                 <h2 className="min-w-0 text-base font-semibold break-words">{open.thread.subject || "(no subject)"}</h2>
-                <div className="flex items-center gap-2">
+                <div className="flex flex-wrap items-center gap-2">
                   <nav aria-label="Body view" className="inline-flex h-8 items-center rounded-lg bg-muted p-[3px] text-xs">
                     {(["extracted", "full"] as const).map((v) => (
                       <Link

@@ -28,15 +28,15 @@ export default async function MailDomainsPage() {
       >
         <MailTabs current="/mail/domains" />
       </PageHeader>
-      <div className="grid gap-4">
+      <div className="grid grid-cols-1 gap-4">
         {domains.map((d) => {
           const checked = new Map((d.dnsCheck?.records ?? []).map((r) => [r.kind, r]));
           return (
             <Card key={d.id} data-domain={d.domain}>
-              <CardHeader className="flex flex-row items-start justify-between gap-4">
-                <div className="grid gap-1">
-                  <CardTitle className="flex items-center gap-2 text-sm">
-                    <span className="font-mono">{d.domain}</span>
+              <CardHeader className="flex flex-row flex-wrap items-start justify-between gap-4">
+                <div className="grid min-w-0 gap-1">
+                  <CardTitle className="flex flex-wrap items-center gap-2 text-sm">
+                    <span className="font-mono break-all">{d.domain}</span>
                     {d.isDefault && <Badge variant="secondary">Default</Badge>}
                     {d.verified ? <Badge variant="success">Receiving</Badge> : <Badge variant="warning">Not verified</Badge>}
                   </CardTitle>

@@ -15,6 +15,7 @@ import { ResolveUnknownButtons } from "@/components/mail/resolve-unknown-buttons
 import { requireOwner } from "@/lib/auth/current-owner";
 import { getDb } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
+import { heldRequestsOf } from "@/lib/mail/outbound/held-requests";
 import { listOutbound, outboundStatuses } from "@/lib/mail/outbound/list-outbound";
 import { outboundCounts } from "@/lib/mail/outbound/outbound-counts";
 import { relayFor } from "@/lib/mail/outbound/relay-config";
@@ -49,11 +50,18 @@ export default async function OutboundMailPage({ searchParams }: { searchParams:
     return s.size ? `/mail/outbound?${s}` : "/mail/outbound";
   };
   const total = Object.values(counts).reduce((a, b) => a + b, 0);
-  const deliveries = await deliveriesOf(
-    db,
-    actor.projectId,
-    page.items.map((m) => m.id),
-  );
+  const [deliveries, requests] = await Promise.all([
+    deliveriesOf(
+      db,
+      actor.projectId,
+      page.items.map((m) => m.id),
+    ),
+    heldRequestsOf(
+      db,
+      actor.projectId,
+      page.items.filter((m) => m.status === "pending").map((m) => m.batchId),
+    ),
+  ]);
 
   return (
     <>
@@ -141,6 +149,7 @@ export default async function OutboundMailPage({ searchParams }: { searchParams:
               createdAt: m.createdAt.toISOString(),
               sentAt: m.sentAt?.toISOString() ?? null,
               deliveries: deliveries.get(m.id) ?? [],
+              requestId: m.batchId ? (requests.get(m.batchId) ?? null) : null,
               resolve: m.status === "unknown" ? <ResolveUnknownButtons messageId={m.id} resolveAction={resolveUnknownAction} /> : undefined,
             }))}
           />

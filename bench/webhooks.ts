@@ -1,0 +1,312 @@
+/**
+ * Webhook deliveries (issue 18 "Benchmarks"): real mail events fanned out to 10 webhooks on a local keep-alive
+ * receiver (its own process, verifying every signature with the `standardwebhooks` package), delivered by the job
+ * runner's webhook lane through safeFetch. Three figures, on PostgreSQL:
+ *   - burst, once per VARIANT in the same run: EVENTS events (×10 deliveries) committed first, then a runner started:
+ *     deliveries/s until all arrive, and this process's CPU per delivery. A variant is `grouped|single:<slots>` plus
+ *     `:each` for one load query per delivery: `single:8:each` is the code before the speed work, the last variant
+ *     (default `grouped:32`, with loads read together) is the shipped one and also runs the steady phase;
+ *   - steady: RATE events/s for SECONDS while the runner runs: commit → receiver latency of every delivery;
+ *   - baseline: a plain node:http POST loop (LANE workers, keep-alive, the same body size and signature headers) to
+ *     the same receiver, before and after the bursts; `ratio` = shipped burst deliveries/s ÷ baseline POSTs/s.
+ * Targets: ≥ 300 deliveries/s, p99 commit→receiver ≤ 250 ms, ratio ≥ 0.5.
+ * Run: npx tsx bench/webhooks.ts   (EVENTS=300 RATE=30 SECONDS=10 VARIANTS=… to change the load)
+ * Measured 2026-12-02 10:40 on the shared 2-vCPU VM, load average 12-14 (EVENTS=100, variants run twice,
+ * interleaved): single:8:each 62 / 77 deliveries/s (3.8 / 3.4 ms CPU each), grouped:8:each 98 / 75,
+ * grouped:32:each 171 / 133, grouped:32 243 / 149 (1.1 / 1.3 ms CPU each). The machine was saturated by other
+ * work; absolute figures are far below what a quiet machine gives, the ratios between variants are the finding.
+ */
+import { Agent, request } from "node:http";
+import type { ChildProcess } from "node:child_process";
+import { eq } from "drizzle-orm";
+import { getDb } from "@/lib/db/client";
+import { mailWebhooks } from "@/lib/db/schema/mail-webhooks";
+import { migrateDb } from "@/lib/db/migrate";
+import { resetEnvCache } from "@/lib/env";
+import { JobRunner } from "@/lib/jobs/job-runner";
+import { emitMailEvent } from "@/lib/mail/events/emit-mail-event";
+import { defaultMailbox } from "@/lib/mail/project-address";
+import { createWebhook } from "@/lib/mail/webhooks/create-webhook";
+import { signWebhook } from "@/lib/mail/webhooks/sign-webhook";
+import { deliveryLoads } from "@/lib/mail/webhooks/send-webhook";
+import { webhookDeliveryJob } from "@/lib/mail/webhooks/webhook-delivery-job";
+import { openWebhookSecret } from "@/lib/mail/webhooks/webhook-secret";
+import { seedProject } from "@/lib/testing/seed";
+import { percentiles } from "./support/load";
+import { freshDatabase, startProcess } from "./support/processes";
+
+const EVENTS = Number(process.env.EVENTS ?? 300);
+const RATE = Number(process.env.RATE ?? 30);
+const SECONDS = Number(process.env.SECONDS ?? 10);
+const ENDPOINTS = 10;
+/** The webhook lane's slots as shipped (JOBS_WEBHOOK_CONCURRENCY's default): the baseline loop's workers too. */
+const LANE = 32;
+/**
+ * Burst variants, `grouped|single:<lane slots>`, run in this order in the same run; the last one is the shipped
+ * setting and also runs the steady phase.
+ */
+const VARIANTS = process.env.VARIANTS ?? `single:8:each,grouped:${LANE}:each,grouped:${LANE}`;
+interface Variant {
+  name: string;
+  group: boolean;
+  lane: number;
+  /** Deliveries started together are read with one query (send-webhook.ts), or (`:each`) one query each. */
+  loadTogether: boolean;
+}
+const now = () => performance.timeOrigin + performance.now();
+
+/** The receiver process, and what it has seen of the webhooks' deliveries (the baseline's POSTs are not counted). */
+async function startReceiver(endpoints: Record<string, { secrets: string[] }>) {
+  const arrivals = new Map<string, number[]>();
+  let count = 0;
+  let unverified = 0;
+  let waiter: { n: number; resolve: () => void } | null = null;
+  const { child, match } = await startProcess(
+    process.execPath,
+    ["--import", "tsx", "bench/support/webhook-receiver-process.ts"],
+    { ...process.env, ENDPOINTS: JSON.stringify(endpoints) },
+    /ready (\d+)/,
+  );
+  let buffered = "";
+  child.stdout!.on("data", (d: Buffer) => {
+    buffered += d.toString();
+    const lines = buffered.split("\n");
+    buffered = lines.pop() ?? "";
+    for (const line of lines) {
+      const m = /^got (\S+) (\S+) (\S+) ([01])$/.exec(line);
+      if (!m) continue;
+      if (m[1] === "/baseline") continue;
+      count++;
+      if (m[4] === "0") unverified++;
+      const list = arrivals.get(m[2]) ?? [];
+      list.push(Number(m[3]));
+      arrivals.set(m[2], list);
+      if (waiter && count >= waiter.n) waiter.resolve();
+    }
+  });
+  return {
+    child: child as ChildProcess,
+    port: Number(match[1]),
+    arrivals,
+    get count() {
+      return count;
+    },
+    get unverified() {
+      return unverified;
+    },
+    reach: (n: number, ms: number) =>
+      new Promise<boolean>((resolve) => {
+        if (count >= n) return resolve(true);
+        const timer = setTimeout(() => resolve(false), ms);
+        waiter = {
+          n,
+          resolve: () => {
+            clearTimeout(timer);
+            resolve(true);
+          },
+        };
+      }),
+  };
+}
+
+/** `n` POSTs of `body` from `workers` keep-alive workers, signed as deliveries are: POSTs/s. */
+async function plainPostLoop(port: number, path: string, secret: string, body: string, n: number, workers: number) {
+  const agent = new Agent({ keepAlive: true });
+  let sent = 0;
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: workers }, async () => {
+      while (sent < n) {
+        const i = sent++;
+        const headers = {
+          "content-type": "application/json",
+          "content-length": String(Buffer.byteLength(body)),
+          ...signWebhook({ id: `base_${i}`, body, secrets: [secret] }),
+        };
+        await new Promise<void>((resolve, reject) => {
+          const req = request({ host: "127.0.0.1", port, path, method: "POST", agent, headers }, (res) => {
+            res.resume();
+            res.on("end", resolve);
+          });
+          req.on("error", reject);
+          req.end(body);
+        });
+      }
+    }),
+  );
+  const seconds = (performance.now() - t0) / 1000;
+  agent.destroy();
+  return { posts: n, seconds: Number(seconds.toFixed(2)), per_second: Math.round(n / seconds) };
+}
+
+async function main() {
+  const database = await freshDatabase("brynth_bench_webhooks");
+  process.env.DATABASE_URL = database.url;
+  resetEnvCache();
+  await migrateDb();
+  const db = await getDb();
+  const { actor, project } = await seedProject({ name: "Webhook bench" });
+  const mailbox = await defaultMailbox(db, project.id);
+
+  // The webhooks first (their secrets are made with them), then the receiver that knows the secrets, then the URLs.
+  const hooks = [];
+  for (let i = 0; i < ENDPOINTS; i++) {
+    const { webhook } = await createWebhook(db, { actor, webhook: { url: "https://placeholder.example/", eventTypes: ["message.received"] } });
+    hooks.push({ id: webhook.id, path: `/e${i}`, secret: openWebhookSecret(webhook) });
+  }
+  const baselineSecret = hooks[0].secret;
+  const receiver = await startReceiver(
+    Object.fromEntries([...hooks.map((h) => [h.path, { secrets: [h.secret] }]), ["/baseline", { secrets: [baselineSecret] }]]),
+  );
+  for (const h of hooks)
+    await db
+      .update(mailWebhooks)
+      .set({ url: `http://127.0.0.1:${receiver.port}${h.path}` })
+      .where(eq(mailWebhooks.id, h.id));
+  process.env.OUTBOUND_ALLOW_HOSTS = `127.0.0.1:${receiver.port}`;
+  resetEnvCache();
+
+  const commits = new Map<string, number>();
+  const emit = async (k: number) => {
+    const id = await db.transaction((tx) =>
+      emitMailEvent(tx, {
+        projectId: project.id,
+        mailboxId: mailbox.id,
+        type: "message.received",
+        messageId: null,
+        threadId: null,
+        summary: { from: "ada@example.org", to: [mailbox.address], subject: `Event ${k}`, preview: "A short preview of the message.", labels: ["received"] },
+      }),
+    );
+    commits.set(id, now());
+    return id;
+  };
+  // The body a delivery of these events carries (no message row: the summary's fields), for the baseline's size.
+  const sampleBody = JSON.stringify({
+    type: "event",
+    event_type: "message.received",
+    event_id: "mev_0000000000000000000000",
+    created_at: new Date().toISOString(),
+    message: {
+      inbox_id: mailbox.id,
+      message_id: "msg_0000000000000000000000",
+      thread_id: null,
+      from: "ada@example.org",
+      to: [mailbox.address],
+      subject: "Event 0",
+      preview: "A short preview of the message.",
+      labels: ["received"],
+    },
+  });
+
+  const runner = new JobRunner(db, {
+    concurrency: 4,
+    pollMs: 200,
+    lanes: [{ kinds: [webhookDeliveryJob.kind], concurrency: LANE }],
+    onError: (e) => console.error(e),
+  });
+
+  // Warm-up: connections, statement caches, JIT.
+  await runner.start();
+  for (let k = 0; k < 20; k++) await emit(-k);
+  await receiver.reach(20 * ENDPOINTS, 60_000);
+  await runner.stop();
+
+  const baseA = await plainPostLoop(receiver.port, "/baseline", baselineSecret, sampleBody, EVENTS * ENDPOINTS, LANE);
+
+  // Burst, once per variant (same run, same receiver): every event committed, then a runner drains the backlog.
+  const burst = async (v: Variant) => {
+    for (let k = 0; k < EVENTS; k++) await emit(k);
+    const target = receiver.count + EVENTS * ENDPOINTS;
+    deliveryLoads.together = v.loadTogether;
+    const r = new JobRunner(db, {
+      concurrency: 4,
+      pollMs: 200,
+      lanes: [{ kinds: [webhookDeliveryJob.kind], concurrency: v.lane }],
+      groupFinishes: v.group,
+      onError: (e) => console.error(e),
+    });
+    const t0 = performance.now();
+    const cpu0 = process.cpuUsage();
+    await r.start();
+    const allArrived = await receiver.reach(target, 300_000);
+    const seconds = (performance.now() - t0) / 1000;
+    const cpu = process.cpuUsage(cpu0);
+    const cpuMsPerDelivery = Number(((cpu.user + cpu.system) / 1000 / (EVENTS * ENDPOINTS)).toFixed(3));
+    return {
+      runner: r,
+      result: {
+        ...v,
+        all_arrived: allArrived,
+        seconds: Number(seconds.toFixed(2)),
+        deliveries_per_second: Math.round((EVENTS * ENDPOINTS) / seconds),
+        bench_process_cpu_ms_per_delivery: cpuMsPerDelivery,
+      },
+    };
+  };
+  const variants: Variant[] = VARIANTS.split(",").map((name) => {
+    const [group, lane, load] = name.split(":");
+    return { name, group: group === "grouped", lane: Number(lane), loadTogether: load !== "each" };
+  });
+  const bursts = [];
+  let burstRunner: JobRunner | null = null;
+  for (const [i, v] of variants.entries()) {
+    const { runner: r, result } = await burst(v);
+    bursts.push(result);
+    // The last variant (the shipped setting) keeps running for the steady phase.
+    if (i < variants.length - 1) await r.stop();
+    else burstRunner = r;
+  }
+  const shipped = bursts[bursts.length - 1];
+  const target = receiver.count;
+  const baseB = await plainPostLoop(receiver.port, "/baseline", baselineSecret, sampleBody, EVENTS * ENDPOINTS, LANE);
+
+  // Steady: RATE events a second while the runner runs; latency from each event's commit to each arrival.
+  const steadyIds: string[] = [];
+  const steadyStart = performance.now();
+  for (let k = 0; k < RATE * SECONDS; k++) {
+    const due = steadyStart + (k * 1000) / RATE;
+    const wait = due - performance.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    steadyIds.push(await emit(100_000 + k));
+  }
+  const steadyDone = await receiver.reach(target + RATE * SECONDS * ENDPOINTS, 120_000);
+  const latencies: number[] = [];
+  for (const id of steadyIds) for (const at of receiver.arrivals.get(id) ?? []) latencies.push(at - (commits.get(id) ?? at));
+  await burstRunner?.stop();
+
+  const perSecond = shipped.deliveries_per_second;
+  const baseline = Math.round((baseA.per_second + baseB.per_second) / 2);
+  const duplicates = [...receiver.arrivals.values()].filter((a) => a.length > ENDPOINTS).length;
+  console.log(
+    JSON.stringify(
+      {
+        database: "postgres",
+        endpoints: ENDPOINTS,
+        body_bytes: Buffer.byteLength(sampleBody),
+        burst: { events: EVENTS, deliveries: EVENTS * ENDPOINTS, variants: bursts },
+        steady: {
+          events_per_second: RATE,
+          seconds: SECONDS,
+          deliveries: latencies.length,
+          all_arrived: steadyDone,
+          commit_to_receiver: { ...percentiles(latencies), max_ms: Number(Math.max(...latencies).toFixed(2)) },
+        },
+        baseline_plain_post_loop: { before: baseA, after: baseB, per_second: baseline },
+        ratio: Number((perSecond / baseline).toFixed(2)),
+        unverified: receiver.unverified,
+        events_delivered_more_than_once_per_endpoint: duplicates,
+      },
+      null,
+      2,
+    ),
+  );
+  receiver.child.kill("SIGTERM");
+  await database.drop();
+  process.exit(0);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,37 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { toast } from "sonner";
+import { Button } from "@/components/ui/button";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import type { ActionResult } from "@/lib/auth/owner-action";
+
+type Props = {
+  version: number;
+  revertAction: (input: { version: number }) => Promise<ActionResult<{ version: number; reverted_to: number }>>;
+};
+
+/** One confirmation, then the old rules are in force as a new version. */
+export function RevertButton({ version, revertAction }: Props) {
+  const router = useRouter();
+  async function revert() {
+    const res = await revertAction({ version });
+    if (!res.ok) throw new Error(res.error);
+    toast.success(`Version ${version} is back in force as version ${res.data.version}`);
+    router.refresh();
+  }
+  return (
+    <ConfirmDialog
+      trigger={
+        <Button size="sm" variant="outline">
+          Revert to v{version}
+        </Button>
+      }
+      title={`Revert to version ${version}?`}
+      description={`Its rules go back into force as a new version. Your draft, if any, is kept.`}
+      actionLabel="Revert"
+      destructive={false}
+      onConfirm={revert}
+    />
+  );
+}

@@ -1,0 +1,36 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { toast } from "sonner";
+import { Button } from "@/components/ui/button";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import type { ActionResult } from "@/lib/auth/owner-action";
+
+type Props = {
+  grantId: string;
+  clientName: string;
+  revokeAction: (input: { grantId: string }) => Promise<ActionResult<{ id: string }>>;
+};
+
+export function RevokeGrantButton({ grantId, clientName, revokeAction }: Props) {
+  const router = useRouter();
+  return (
+    <ConfirmDialog
+      trigger={
+        <Button variant="ghost" size="xs" className="text-destructive hover:text-destructive" aria-label={`Revoke ${clientName}`}>
+          Revoke
+        </Button>
+      }
+      title={`Revoke ${clientName}?`}
+      description="Its tokens stop working on its next request, and its MCP sessions end. It can connect again only if you approve it again."
+      confirmText={clientName}
+      actionLabel="Revoke access"
+      onConfirm={async () => {
+        const res = await revokeAction({ grantId });
+        if (!res.ok) throw new Error(res.error);
+        toast.success(`${clientName} revoked`);
+        router.refresh();
+      }}
+    />
+  );
+}

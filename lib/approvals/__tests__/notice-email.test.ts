@@ -1,0 +1,49 @@
+import { and, eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { approvalsHarness, ok } from "@/lib/approvals/__tests__/helpers";
+import { getDb } from "@/lib/db/client";
+import { approvalChannels } from "@/lib/db/schema/approvals";
+import { mailMessages } from "@/lib/db/schema/mail";
+import { newId } from "@/lib/ids";
+
+const { h, call, setPolicy } = approvalsHarness();
+
+/** Mail sent to an address on this instance (no relay needed), read back from the outbound queue. */
+async function mailTo(address: string) {
+  const rows = await (await getDb()).select().from(mailMessages).where(eq(mailMessages.projectId, h.seeded.project.id));
+  return rows.filter((m) => m.to.includes(address));
+}
+
+describe("request emails", () => {
+  it("a notice (auto_approve_notify) says it was approved and speaks of no link it does not carry; a request's mail carries its link", async () => {
+    const address = "notified@brynth.localhost";
+    const channel = newId("chn");
+    await (await getDb())
+      .insert(approvalChannels)
+      .values({ id: channel, projectId: h.seeded.project.id, kind: "email", label: "notified", address, status: "active" });
+    await setPolicy([
+      { id: "small", action: "refund", amount_lte: 50, effect: "auto_approve_notify", approvers: [channel] },
+      { id: "big", action: "refund", effect: "require_approval", approvers: [channel] },
+    ]);
+
+    const small = ok(await call("ask_approval", { action: "refund", summary: "Refund 20 €?", amount: 20, wait_seconds: 0 }));
+    expect(small.status).toBe("approved");
+    const [notice] = await mailTo(address);
+    expect(notice.subject).toBe("Approved: Refund 20 €?");
+    expect(notice.text).toContain("This is a notice; nothing to decide.");
+    expect(notice.text).toContain(`Request ${small.request_id}.`);
+    for (const body of [notice.text ?? "", notice.html ?? ""]) {
+      expect(body).not.toMatch(/link|\/decide\//i);
+    }
+
+    const big = ok(await call("ask_approval", { action: "refund", summary: "Refund 900 €?", amount: 900, wait_seconds: 0 }));
+    const request = (await mailTo(address)).find((m) => m.subject === "Approval requested: Refund 900 €?");
+    expect(request?.text).toMatch(/Open to decide: \S+\/decide\/\w+/);
+    expect(request?.text).toContain(`Request ${big.request_id}. The link works once`);
+    const [row] = await (await getDb())
+      .select()
+      .from(approvalChannels)
+      .where(and(eq(approvalChannels.id, channel), eq(approvalChannels.projectId, h.seeded.project.id)));
+    expect(row.status).toBe("active");
+  });
+});

@@ -1,0 +1,122 @@
+import { eq, getTableColumns, inArray } from "drizzle-orm";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { getDb } from "@/lib/db/client";
+import { jobs } from "@/lib/db/schema/jobs";
+import { mailMessages } from "@/lib/db/schema/mail";
+import { mailWebhookAttempts, mailWebhooks } from "@/lib/db/schema/mail-webhooks";
+import { newId } from "@/lib/ids";
+import { claimJobs } from "@/lib/jobs/claim-jobs";
+import { JobRunner } from "@/lib/jobs/job-runner";
+import { waitFor } from "@/lib/mail/__tests__/helpers";
+import { sendEmail } from "@/lib/mail/outbound/send-email";
+import { defaultMailbox } from "@/lib/mail/project-address";
+import { createWebhook } from "@/lib/mail/webhooks/create-webhook";
+import { webhookDeliveryJob } from "@/lib/mail/webhooks/webhook-delivery-job";
+import { openWebhookSecret } from "@/lib/mail/webhooks/webhook-secret";
+import { envSettings } from "@/lib/testing/env-settings";
+import { emitBareMailEvent } from "@/lib/testing/mail-events";
+import { seedProject } from "@/lib/testing/seed";
+import { startWebhookReceiver, type WebhookReceiver } from "@/lib/testing/webhook-receiver";
+
+/** Job runner lanes (design D11): webhook deliveries have slots of their own, so hanging endpoints never delay mail. */
+const settings = envSettings("OUTBOUND_");
+let receiver: WebhookReceiver;
+let seeded: Awaited<ReturnType<typeof seedProject>>;
+let runner: JobRunner | null = null;
+
+beforeAll(async () => {
+  receiver = await startWebhookReceiver();
+  settings.set({ OUTBOUND_ALLOW_HOSTS: receiver.host });
+  seeded = await seedProject({ name: "Lanes" });
+});
+afterEach(async () => {
+  receiver.releaseHanging();
+  await runner?.stop();
+  runner = null;
+});
+afterAll(async () => {
+  settings.restore();
+  await receiver.close();
+});
+
+describe("claimJobs", () => {
+  it("takes at most `limit` due jobs, of the kinds asked or of every kind but those excepted", async () => {
+    const db = await getDb();
+    const insert = (kind: string, count: number) =>
+      db.insert(jobs).values(Array.from({ length: count }, () => ({ id: newId("job"), projectId: null, kind, payload: {}, maxAttempts: 3 })));
+    await insert("test.lane-a", 10);
+    await insert("test.lane-b", 3);
+    const two = await claimJobs(db, { limit: 2, kinds: ["test.lane-a"] });
+    expect(two.map((j) => j.kind)).toEqual(["test.lane-a", "test.lane-a"]);
+    expect(two.every((j) => j.status === "running" && j.attempts === 1)).toBe(true);
+    expect(Object.keys(two[0]).sort()).toEqual(Object.keys(getTableColumns(jobs)).sort());
+    const others = await claimJobs(db, { limit: 50, exceptKinds: ["test.lane-a"] });
+    expect(others.map((j) => j.kind)).toEqual(["test.lane-b", "test.lane-b", "test.lane-b"]);
+    const rest = await claimJobs(db, { limit: 50, kinds: ["test.lane-a"] });
+    expect(rest).toHaveLength(8);
+  });
+});
+
+describe("job runner lanes", () => {
+  /** Four webhooks whose endpoints never answer, and one event that fans out to all four. */
+  async function fourHangingWebhooks() {
+    const db = await getDb();
+    await db.update(mailWebhooks).set({ enabled: false }).where(eq(mailWebhooks.projectId, seeded.project.id));
+    for (let i = 0; i < 4; i++) {
+      const path = `/hang-${newId("p")}`;
+      const { webhook } = await createWebhook(db, {
+        actor: seeded.actor,
+        webhook: { url: `http://${receiver.host}${path}`, eventTypes: ["message.received"] },
+      });
+      receiver.endpoint(path, { secrets: [openWebhookSecret(webhook)], answers: ["hang"] });
+    }
+    const mailbox = await defaultMailbox(db, seeded.project.id);
+    const before = receiver.received.length;
+    await emitBareMailEvent({ projectId: seeded.project.id, mailboxId: mailbox.id }, { to: [mailbox.address] });
+    return before;
+  }
+
+  /** A mail to the project's own address (delivered locally by a mail.deliver job). */
+  async function sendMail() {
+    const db = await getDb();
+    const mailbox = await defaultMailbox(db, seeded.project.id);
+    const sent = await db.transaction((tx) =>
+      sendEmail(tx, { actor: seeded.actor, to: [mailbox.address], subject: "lane", text: "t", attachments: [], reply_to_inbox: true }),
+    );
+    return sent.messages[0].message_id;
+  }
+  const statusOf = async (id: string) =>
+    (await (await getDb()).select({ status: mailMessages.status }).from(mailMessages).where(eq(mailMessages.id, id)))[0].status;
+
+  it("runs a mail.deliver job while every webhook slot waits on a hanging endpoint", async () => {
+    const db = await getDb();
+    runner = new JobRunner(db, { concurrency: 4, pollMs: 60_000, lanes: [{ kinds: [webhookDeliveryJob.kind], concurrency: 4 }] });
+    await runner.start();
+    const before = await fourHangingWebhooks();
+    await receiver.waitFor(before + 4);
+    const messageId = await sendMail();
+    await waitFor(async () => (await statusOf(messageId)) === "sent", 5_000);
+    // The four requests are still open: no attempt has been logged, their jobs still run.
+    expect(await db.select().from(mailWebhookAttempts).where(eq(mailWebhookAttempts.projectId, seeded.project.id))).toHaveLength(0);
+    const running = await db
+      .select()
+      .from(jobs)
+      .where(inArray(jobs.status, ["running"]));
+    expect(running.filter((j) => j.kind === webhookDeliveryJob.kind)).toHaveLength(4);
+    expect(runner.busy).toBe(4);
+  }, 30_000);
+
+  it("without a lane, the same four endpoints hold every slot and the mail waits (the control)", async () => {
+    const db = await getDb();
+    runner = new JobRunner(db, { concurrency: 4, pollMs: 60_000 });
+    await runner.start();
+    const before = await fourHangingWebhooks();
+    await receiver.waitFor(before + 4);
+    const messageId = await sendMail();
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(await statusOf(messageId)).toBe("queued");
+    // The endpoints give up (connection closed): the slots come free and the mail goes.
+    receiver.releaseHanging();
+    await waitFor(async () => (await statusOf(messageId)) === "sent", 5_000);
+  }, 30_000);
+});

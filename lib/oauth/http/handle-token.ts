@@ -1,0 +1,53 @@
+import { getDb } from "@/lib/db/client";
+import type { ApiRequest } from "@/lib/http/api-request";
+import { checkAuthThrottle, noteAuthFailure } from "@/lib/http/auth-throttle";
+import { jsonResponse } from "@/lib/http/json-response";
+import { clientIp } from "@/lib/http/request-info";
+import { authenticateClient } from "@/lib/oauth/authenticate-client";
+import { exchangeCode } from "@/lib/oauth/exchange-code";
+import { NO_STORE, OAuthError, oauthErrorResponse } from "@/lib/oauth/oauth-error";
+import { refreshGrant } from "@/lib/oauth/refresh-grant";
+import { readForm, requirePost } from "@/lib/oauth/http/oauth-request";
+import { withOauthCors } from "@/lib/oauth/http/oauth-cors";
+
+export const TOKEN_PATH = "/oauth/token";
+
+/**
+ * The token endpoint (RFC 6749 §3.2): authorization_code and refresh_token only. Failed client authentication and
+ * bad grants count toward the address's throttle, so codes and refresh tokens cannot be guessed at speed.
+ */
+export function handleToken(req: ApiRequest): Promise<Response> {
+  return withOauthCors(req, "POST", async () => {
+    const ip = clientIp(req);
+    try {
+      requirePost(req);
+      checkAuthThrottle(ip);
+      const form = await readForm(req);
+      const db = await getDb();
+      const client = await authenticateClient(db, req.headers.get("authorization"), form);
+      const grantType = form.get("grant_type");
+      const answer = await db.transaction(async (tx) => {
+        if (grantType === "authorization_code") {
+          return exchangeCode(tx, {
+            client,
+            code: form.get("code"),
+            redirectUri: form.get("redirect_uri"),
+            verifier: form.get("code_verifier"),
+            resource: form.get("resource"),
+          });
+        }
+        if (grantType === "refresh_token") {
+          return refreshGrant(tx, { client, refreshToken: form.get("refresh_token"), scope: form.get("scope"), resource: form.get("resource") });
+        }
+        throw grantType
+          ? new OAuthError("unsupported_grant_type", `grant_type ${grantType} is not supported; use authorization_code or refresh_token.`)
+          : new OAuthError("invalid_request", "grant_type is missing.");
+      });
+      if ("error" in answer) throw answer.error;
+      return jsonResponse(200, answer.tokens, NO_STORE);
+    } catch (err) {
+      if (err instanceof OAuthError && (err.error === "invalid_client" || err.error === "invalid_grant")) noteAuthFailure(ip);
+      return oauthErrorResponse(err);
+    }
+  });
+}

@@ -1,0 +1,163 @@
+import { and, eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { confirmEmailChannel } from "@/lib/channels/verify-link";
+import { getDb } from "@/lib/db/client";
+import { mailMessages } from "@/lib/db/schema/mail";
+import { resetEnvCache } from "@/lib/env";
+import { namesFields, ownerClient } from "@/lib/owner-api/__tests__/owner-client";
+import { stopAllBots } from "@/lib/telegram/bot-runner";
+import { FAKE_BOT, type FakeTelegram, startFakeTelegram } from "@/lib/testing/fake-telegram";
+import { toolOpOf } from "@/lib/tools/registry";
+
+/**
+ * The Channels screen's actions over owner REST (HTTP Basic), with the verification mail read back from the outbound
+ * queue and confirmed through the verify page's own function, and the Telegram bot against a local Bot API server.
+ */
+let c: Awaited<ReturnType<typeof ownerClient>>;
+let tg: FakeTelegram;
+const BOT_TOKEN = `${FAKE_BOT.id}:AAtest-token-of-thirty-plus-characters`;
+
+beforeAll(async () => {
+  delete process.env.SMTP_RELAY_URL;
+  tg = await startFakeTelegram();
+  process.env.TELEGRAM_API_ROOT = tg.apiRoot;
+  process.env.TELEGRAM_MODE = "polling";
+  resetEnvCache();
+  c = await ownerClient("Channels REST");
+});
+afterAll(async () => {
+  await stopAllBots();
+  await c.server.close();
+  await tg.close();
+});
+
+/** The verification mail sent to `address`, and the token its link carries. */
+async function verificationMail(address: string) {
+  const db = await getDb();
+  const rows = await db
+    .select()
+    .from(mailMessages)
+    .where(and(eq(mailMessages.projectId, c.seeded.project.id), eq(mailMessages.subject, "Confirm this address for Brynth approvals")));
+  const mail = rows.find((m) => m.to.includes(address));
+  if (!mail?.text) throw new Error(`no verification mail to ${address}`);
+  const token = /\/verify\/([A-Za-z0-9]+)/.exec(mail.text)?.[1];
+  if (!token) throw new Error("the mail carries no link");
+  return { text: mail.text, html: mail.html ?? "", token };
+}
+const confirm = async (token: string) => (await getDb()).transaction((tx) => confirmEmailChannel(tx, token));
+const channelIds = async () => (await c.call("GET", "/owner/channels")).body.channels.map((ch: { id: string }) => ch.id);
+
+describe("owner REST: channels", () => {
+  it("lists the owner channel first, with addresses unmasked", async () => {
+    const res = await c.call("GET", "/owner/channels");
+    expect(res.status).toBe(200);
+    expect(res.body.channels[0]).toMatchObject({ kind: "owner", status: "active" });
+  });
+
+  it("adds an email channel the owner's way: the mail says confirming activates it, and confirming does", async () => {
+    const address = "reviewer@brynth.localhost";
+    const added = await c.call("POST", "/owner/channels", { kind: "email", address, label: "reviewer" });
+    expect(added.status).toBe(201);
+    expect(added.body).toMatchObject({ kind: "email", label: "reviewer", status: "unverified" });
+    expect(added.body.hint).toMatch(/it becomes active/);
+    expect(added.body.hint).not.toMatch(/approv/);
+    expect((await c.entry(toolOpOf("channel_add")))?.subject).toBe(added.body.channel_id);
+
+    const mail = await verificationMail(address);
+    expect(mail.text).toMatch(/Once you confirm, the channel is active/);
+    expect(mail.text).not.toMatch(/owner (still )?approves/);
+    expect(mail.html).toContain(`/verify/${mail.token}`);
+    expect((await confirm(mail.token))?.status).toBe("active");
+    const listed = (await c.call("GET", "/owner/channels")).body.channels.find((ch: { id: string }) => ch.id === added.body.channel_id);
+    expect(listed).toMatchObject({ status: "active", active: true, address });
+  });
+
+  it("approves a channel an agent added, whose mail said so, once verified; 409 before and after, 404 when unknown", async () => {
+    const address = "agent-pick@brynth.localhost";
+    const byAgent = await fetch(`${c.server.url}/api/v1/channels`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${c.seeded.secret}`, "content-type": "application/json" },
+      body: JSON.stringify({ kind: "email", address, label: "agent-pick" }),
+    });
+    const { channel_id: id, hint } = await byAgent.json();
+    expect(hint).toMatch(/waits for the owner's approval/);
+    expect((await c.call("POST", `/owner/channels/${id}/approve`)).status).toBe(409);
+
+    const mail = await verificationMail(address);
+    expect(mail.text).toMatch(/the project owner still approves it/);
+    expect((await confirm(mail.token))?.status).toBe("awaiting_approval");
+    const approved = await c.call("POST", `/owner/channels/${id}/approve`);
+    expect(approved.status).toBe(200);
+    expect(approved.body).toEqual({ id, label: "agent-pick" });
+    expect((await c.entry("channel.approve"))?.subject).toBe(id);
+    expect((await c.call("POST", `/owner/channels/${id}/approve`)).status).toBe(409);
+    expect((await c.call("POST", "/owner/channels/chn_unknown123/approve")).status).toBe(404);
+
+    const removed = await c.call("DELETE", `/owner/channels/${id}`);
+    expect(removed.body).toMatchObject({ channel_id: id, status: "removed" });
+    expect((await c.entry(toolOpOf("channel_remove")))?.subject).toBe(id);
+    expect((await c.call("DELETE", `/owner/channels/${id}`)).status).toBe(404);
+  });
+
+  it("refuses bad input by field, a duplicate with 409, the owner channel with 403, and outside mail with no relay with 503, writing nothing", async () => {
+    const noAddress = await c.call("POST", "/owner/channels", { kind: "email" });
+    expect(noAddress.status).toBe(400);
+    expect(namesFields(noAddress.body, ["address"])).toBe(true);
+    const badFields = await c.call("POST", "/owner/channels", { kind: "pigeon", address: "not-mail", label: "x".repeat(41) });
+    expect(badFields.status).toBe(400);
+    expect(namesFields(badFields.body, ["kind", "address", "label"])).toBe(true);
+    const badId = await c.call("DELETE", "/owner/channels/12345");
+    expect(badId.status).toBe(400);
+    expect(namesFields(badId.body, ["channel_id"])).toBe(true);
+
+    await c.call("POST", "/owner/channels", { kind: "email", address: "twice@brynth.localhost" });
+    const dup = await c.call("POST", "/owner/channels", { kind: "email", address: "TWICE@brynth.localhost" });
+    expect(dup.status).toBe(409);
+
+    const owner = (await c.call("GET", "/owner/channels")).body.channels[0];
+    expect((await c.call("DELETE", `/owner/channels/${owner.id}`)).status).toBe(403);
+
+    const before = await channelIds();
+    const outside = await c.call("POST", "/owner/channels", { kind: "email", address: "someone@example.net" });
+    expect(outside.status).toBe(503);
+    expect(outside.body.error.code).toBe("service_unavailable");
+    expect(outside.body.error.fix).toMatch(/relay/);
+    expect(await channelIds()).toEqual(before);
+  });
+
+  it("sets, shows and removes the Telegram bot token (never ledgered), then adds a Telegram channel", async () => {
+    const none = await c.call("POST", "/owner/channels", { kind: "telegram", label: "phone" });
+    // No bot yet: refused before anything is written, saying what to set.
+    expect(none.status).toBe(503);
+    expect(none.body.error.code).toBe("service_unavailable");
+
+    const bad = await c.call("PUT", "/owner/telegram", { token: "nope" });
+    expect(bad.status).toBe(400);
+    expect(namesFields(bad.body, ["token"])).toBe(true);
+    const set = await c.call("PUT", "/owner/telegram", { token: BOT_TOKEN });
+    expect(set.status).toBe(200);
+    expect(set.body).toEqual({ username: FAKE_BOT.username, bot_id: String(FAKE_BOT.id) });
+    const entry = await c.entry("telegram.configure");
+    expect(entry?.subject).toBe(`telegram:@${FAKE_BOT.username}`);
+    expect(JSON.stringify(entry)).not.toContain(BOT_TOKEN);
+    expect((await c.call("GET", "/owner/telegram")).body).toMatchObject({ configured: true, username: FAKE_BOT.username });
+
+    const phone = await c.call("POST", "/owner/channels", { kind: "telegram", label: "phone" });
+    expect(phone.status).toBe(201);
+    expect(phone.body.link).toContain(`t.me/${FAKE_BOT.username}?start=`);
+
+    expect((await c.call("DELETE", "/owner/telegram")).body).toEqual({ removed: true });
+    expect((await c.entry("telegram.remove"))?.subject).toBe("telegram");
+    expect((await c.call("GET", "/owner/telegram")).body.configured).toBe(false);
+  });
+
+  it("reveals and rotates the callback secret, each ledgered", async () => {
+    const first = await c.call("GET", "/owner/callback-secret");
+    expect(first.body.secret.length).toBeGreaterThan(20);
+    expect((await c.entry("callback_secret.reveal"))?.subject).toBe("callback-secret");
+    const rotated = await c.call("POST", "/owner/callback-secret/rotate");
+    expect(rotated.body.secret).not.toBe(first.body.secret);
+    expect((await c.call("GET", "/owner/callback-secret")).body.secret).toBe(rotated.body.secret);
+    expect(await c.entry("callback_secret.rotate")).toBeDefined();
+  });
+});

@@ -1,0 +1,115 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { resetEnvCache } from "@/lib/env";
+import { startSink } from "@/lib/mail/__tests__/helpers";
+import { closeRelayTransports } from "@/lib/mail/outbound/relay-transport";
+import { namesFields, ownerClient } from "@/lib/owner-api/__tests__/owner-client";
+
+/**
+ * Mail settings (the relay) and the Domains screen over owner REST (HTTP Basic), the relay tested against a real
+ * smtp-server sink. DNS checks run against this machine's resolver, which has no internet: they report what they
+ * could not find, and verify nothing.
+ */
+let c: Awaited<ReturnType<typeof ownerClient>>;
+let sink: Awaited<ReturnType<typeof startSink>>;
+
+beforeAll(async () => {
+  delete process.env.SMTP_RELAY_URL;
+  process.env.MAIL_DNS_TIMEOUT_MS = "300";
+  resetEnvCache();
+  sink = await startSink();
+  c = await ownerClient("Mail settings REST");
+});
+afterAll(async () => {
+  closeRelayTransports();
+  await c.server.close();
+  await sink.close();
+  delete process.env.MAIL_DNS_TIMEOUT_MS;
+  resetEnvCache();
+});
+
+describe("owner REST: relay", () => {
+  it("saves the relay (password never shown nor ledgered), sends a test through it, keeps the password when left out, and removes it", async () => {
+    expect((await c.call("GET", "/owner/mail/relay")).body).toEqual({ relay: null, env_relay: false });
+    const noRelay = await c.call("POST", "/owner/mail/relay/test", { to: "owner@example.com" });
+    expect(noRelay.status).toBe(503);
+
+    const relay = { host: "127.0.0.1", port: sink.port, security: "none", username: "agent-mail", password: "s3cret-pass" };
+    const saved = await c.call("PUT", "/owner/mail/relay", relay);
+    expect(saved.status).toBe(200);
+    expect(saved.body).toEqual({ host: "127.0.0.1", port: sink.port, security: "none", username: "agent-mail", has_password: true });
+    const entry = await c.entry("mail.relay_set");
+    expect(entry?.subject).toBe(c.seeded.project.id);
+    expect(JSON.stringify(entry)).not.toContain("s3cret");
+
+    const test = await c.call("POST", "/owner/mail/relay/test", { to: "owner@example.com" });
+    expect(test.status).toBe(200);
+    expect(test.body).toMatchObject({ origin: "project" });
+    expect(test.body.response).toMatch(/^250/);
+    expect(sink.received.at(-1)?.to).toEqual(["owner@example.com"]);
+    expect(sink.logins.at(-1)).toEqual({ username: "agent-mail", password: "s3cret-pass" });
+    expect(await c.entry("mail.relay_test")).toBeDefined();
+
+    const kept = await c.call("PUT", "/owner/mail/relay", { ...relay, password: undefined, port: String(sink.port) });
+    expect(kept.body.has_password).toBe(true);
+    const cleared = await c.call("PUT", "/owner/mail/relay", { ...relay, password: undefined, clear_password: true });
+    expect(cleared.body.has_password).toBe(false);
+    expect((await c.call("GET", "/owner/mail/relay")).body.relay).toMatchObject({ host: "127.0.0.1", has_password: false });
+
+    expect((await c.call("DELETE", "/owner/mail/relay")).body).toEqual({ removed: true });
+    expect(await c.entry("mail.relay_remove")).toBeDefined();
+    expect((await c.call("GET", "/owner/mail/relay")).body.relay).toBeNull();
+  });
+
+  it("names the fields of a bad relay and of a bad test address, and saves nothing", async () => {
+    const bad = await c.call("PUT", "/owner/mail/relay", { host: "smtp example", port: 70000, security: "ssl", clearPassword: true });
+    expect(bad.status).toBe(400);
+    expect(namesFields(bad.body, ["host", "port", "security", "clearPassword"])).toBe(true);
+    expect((await c.call("GET", "/owner/mail/relay")).body.relay).toBeNull();
+    const badTo = await c.call("POST", "/owner/mail/relay/test", { to: "not an address" });
+    expect(badTo.status).toBe(400);
+    expect(badTo.body.error.code).toBe("validation_error");
+  });
+});
+
+describe("owner REST: domains", () => {
+  it("adds a domain with its DNS records, lists it after the default one, checks its DNS and removes it", async () => {
+    const added = await c.call("POST", "/owner/mail/domains", { domain: "Mail.Example.org" });
+    expect(added.status).toBe(201);
+    expect(added.body).toMatchObject({ domain: "mail.example.org" });
+    expect(added.body.records.map((r: { kind: string }) => r.kind).sort()).toEqual(["DKIM", "DMARC", "MX", "SPF"]);
+    expect((await c.entry("mail.domain_add"))?.subject).toBe(added.body.id);
+
+    const listed = (await c.call("GET", "/owner/mail/domains")).body.domains;
+    expect(listed[0]).toMatchObject({ is_default: true, verified: true });
+    expect(listed.find((d: { id: string }) => d.id === added.body.id)).toMatchObject({ is_default: false, verified: false, dns_check: null });
+
+    const checked = await c.call("POST", `/owner/mail/domains/${added.body.id}/check`);
+    expect(checked.status).toBe(200);
+    expect(checked.body).toMatchObject({ domain: "mail.example.org", verified: false });
+    expect(checked.body.records).toHaveLength(4);
+    expect((await c.entry("mail.domain_check"))?.subject).toBe(added.body.id);
+
+    expect((await c.call("DELETE", `/owner/mail/domains/${added.body.id}`)).body).toEqual({ domain: "mail.example.org" });
+    expect((await c.entry("mail.domain_remove"))?.subject).toBe(added.body.id);
+    expect((await c.call("DELETE", `/owner/mail/domains/${added.body.id}`)).status).toBe(404);
+  });
+
+  it("refuses a bad name by field, a taken or default domain with 409, and unknown or shared domains with 404", async () => {
+    const bad = await c.call("POST", "/owner/mail/domains", { domain: "not a domain" });
+    expect(bad.status).toBe(400);
+    expect(namesFields(bad.body, ["domain"])).toBe(true);
+    const missing = await c.call("POST", "/owner/mail/domains", {});
+    expect(namesFields(missing.body, ["domain"])).toBe(true);
+
+    expect((await c.call("POST", "/owner/mail/domains", { domain: "brynth.localhost" })).status).toBe(409);
+    expect((await c.call("POST", "/owner/mail/domains", { domain: "taken.example.org" })).status).toBe(201);
+    const taken = await c.call("POST", "/owner/mail/domains", { domain: "taken.example.org" });
+    expect(taken.status).toBe(409);
+    expect(taken.body.error.code).toBe("CONFLICT");
+
+    const defaultId = (await c.call("GET", "/owner/mail/domains")).body.domains[0].id;
+    expect((await c.call("DELETE", `/owner/mail/domains/${defaultId}`)).status).toBe(404);
+    expect((await c.call("DELETE", "/owner/mail/domains/dom_unknown")).status).toBe(404);
+    expect((await c.call("POST", "/owner/mail/domains/dom_unknown/check")).status).toBe(404);
+  });
+});

@@ -1,0 +1,41 @@
+import type { Actor } from "@/lib/actor";
+import type { Executor } from "@/lib/db/client";
+import { AppError } from "@/lib/errors";
+import { checkRuleApprovers } from "@/lib/approvals/propose-policy";
+import { applyPolicy } from "@/lib/policy/apply-policy";
+import { ownerVia } from "@/lib/policy/apply-policy-draft";
+import { getPolicy, getPolicyVersion } from "@/lib/policy/get-policy";
+import { ownerWho } from "@/lib/policy/policy-draft";
+import type { Rule } from "@/lib/policy/policy-schema";
+
+/**
+ * Puts an earlier version's rules back in force as a new version: history only grows, so the revert itself can be
+ * seen, diffed and reverted. A draft, if any, is left alone.
+ */
+export async function revertPolicy(
+  tx: Executor,
+  opts: { actor: Actor; version: number; note?: string | null },
+): Promise<{ version: number; reverted_to: number }> {
+  const projectId = opts.actor.projectId;
+  const old = await getPolicyVersion(tx, projectId, opts.version);
+  if (!old) {
+    throw new AppError("NOT_FOUND", `Policy version ${opts.version} not found.`, { fix: "List the versions with GET /api/v1/owner/policy/history." });
+  }
+  const current = await getPolicy(tx, projectId);
+  if (current.version === old.version) {
+    throw new AppError("CONFLICT", `Version ${old.version} is already in force.`, { fix: "Revert to an earlier version." });
+  }
+  const policy = { rules: old.rules as Rule[] };
+  // The old rules may name a channel removed since; applying them would silently send those requests to the owner.
+  await checkRuleApprovers(tx, projectId, policy);
+  const who = ownerWho(opts.actor);
+  const applied = await applyPolicy(tx, {
+    actor: opts.actor,
+    policy,
+    note: opts.note ?? `Revert to version ${old.version}`,
+    proposedBy: who,
+    approvedBy: who,
+    approvedVia: ownerVia(opts.actor),
+  });
+  return { version: applied.version, reverted_to: old.version };
+}

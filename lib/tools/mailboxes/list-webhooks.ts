@@ -1,0 +1,36 @@
+import { z } from "zod";
+import { listWebhooks } from "@/lib/mail/webhooks/list-webhooks";
+import { defineTool } from "@/lib/tools/define-tool";
+import { mailboxRead } from "@/lib/tools/mailboxes/annotations";
+import { ascendingField, listInput } from "@/lib/tools/mailboxes/list-fields";
+import { pageAfter, pageOfRows } from "@/lib/tools/mailboxes/list-page";
+import { webhookInboxIdField, webhookOutput, webhookView } from "@/lib/tools/mailboxes/webhook-fields";
+
+const NAME = "list_webhooks";
+
+export const listWebhooksTool = defineTool({
+  name: NAME,
+  family: "mailboxes",
+  scope: "webhook_read",
+  description:
+    "Lists the webhooks this key created (never another key's or the owner's), newest first, each with its URL, event types, inboxes, state and signing secret. With `inboxId`, only the webhooks that watch that inbox. 10 a page by default, `limit` up to 100; pass `next_page_token` back as `pageToken`.",
+  input: listInput(NAME, {
+    inboxId: webhookInboxIdField.describe("Only webhooks that watch this inbox (id or address)."),
+    ascending: ascendingField,
+  }),
+  output: z.object({
+    count: z.number().int().describe("Webhooks on this page."),
+    limit: z.number().int(),
+    nextPageToken: z.string().nullable().describe("Pass as `pageToken` for the next page; null on the last page."),
+    webhooks: z.array(webhookOutput),
+  }),
+  annotations: { ...mailboxRead, title: "List webhooks" },
+  rest: { method: "GET", path: "/webhooks" },
+  example: { inboxId: "{{inbox}}" },
+  handler: async (ctx, input) => {
+    const { mailboxId, rows } = await listWebhooks(ctx.db, { actor: ctx.actor, ...input, limit: input.limit + 1, after: pageAfter(NAME, input) });
+    ctx.subject = mailboxId;
+    const { items, head } = pageOfRows(NAME, input, rows);
+    return { ...head, webhooks: items.map(webhookView) };
+  },
+});
