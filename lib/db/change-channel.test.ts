@@ -34,6 +34,38 @@ describe("change channel", () => {
     }
   });
 
+  it("keeps the order changes were told in, across notifications that overlap (one flush at a time)", async () => {
+    const channel = changeChannel("test_order", z.object({ n: z.number() }));
+    const seen: number[] = [];
+    const unsubscribe = await channel.subscribe((c) => seen.push(c.n));
+    try {
+      const db = await getDb();
+      // Each change told while the previous NOTIFY may still be on its way: on parallel connections they would race.
+      for (let n = 0; n < 150; n++) {
+        channel.notify(db, { n });
+        await sleep(n % 3);
+      }
+      await expect.poll(() => seen.length, { timeout: 10_000 }).toBe(150);
+      expect(seen).toEqual(Array.from({ length: 150 }, (_, n) => n));
+    } finally {
+      unsubscribe();
+    }
+  });
+
+  it("sends a held change before a change told at once after it (a claim, then a release)", async () => {
+    const channel = changeChannel("test_overtake", z.object({ n: z.number() }), { gatherMs: (c) => (c.n === 1 ? 60_000 : 0) });
+    const seen: number[] = [];
+    const unsubscribe = await channel.subscribe((c) => seen.push(c.n));
+    try {
+      const db = await getDb();
+      channel.notify(db, { n: 1 });
+      channel.notify(db, { n: 2 });
+      await expect.poll(() => seen, { timeout: 5000 }).toEqual([1, 2]);
+    } finally {
+      unsubscribe();
+    }
+  });
+
   it("tells a change made in a transaction only once it has committed, and never one that rolled back", async () => {
     const channel = changeChannel("test_commit", z.object({ n: z.number() }));
     const seen: number[] = [];
