@@ -1,13 +1,13 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { coalesce } from "@/lib/db/coalesce";
 import { getDb, type Executor, type Tx } from "@/lib/db/client";
-import { mailEvents } from "@/lib/db/schema/mail-events";
+import { mailEvents, type MailEvent } from "@/lib/db/schema/mail-events";
 import { mailWebhookAttempts, mailWebhookDeliveries, mailWebhooks, type MailWebhook, type MailWebhookDelivery } from "@/lib/db/schema/mail-webhooks";
 import { UnreadableSecretError } from "@/lib/crypto/secret-box";
 import { safeFetch } from "@/lib/http/safe-fetch";
 import { newId } from "@/lib/ids";
 import { PermanentJobError, type JobContext, type JobFinish } from "@/lib/jobs/define-job-kind";
-import { buildEventPayload, WEBHOOK_PAYLOAD_MAX_BYTES } from "@/lib/mail/events/event-payload";
+import { buildEventPayloads, WEBHOOK_PAYLOAD_MAX_BYTES } from "@/lib/mail/events/event-payload";
 import { recordDelivered } from "@/lib/mail/webhooks/delivery-statements";
 import { openPreviousWebhookSecret } from "@/lib/mail/webhooks/rotate-secret";
 import { disableWebhook, GONE_REASON, SUSTAINED_FAILURE_MS, SUSTAINED_FAILURE_REASON, tellOwnerWebhookDisabled } from "@/lib/mail/webhooks/disable-webhook";
@@ -17,14 +17,11 @@ import { openWebhookHeaders } from "@/lib/mail/webhooks/webhook-headers";
 import { openWebhookSecret } from "@/lib/mail/webhooks/webhook-secret";
 
 /**
- * The delivery, its webhook and its event, read together with those of every delivery the lane started in the
- * same moment: a claim of 32 starts 32 handlers at once, and one query for all of them costs one round trip and
+ * The delivery, its webhook and its event's body, read together with those of every delivery the lane started in
+ * the same moment: a claim of 32 starts 32 handlers at once, and one query for all of them costs one round trip and
  * one connection instead of 32 (the pool has 10; bench/webhooks.ts).
  */
 const loadDelivery = coalesce("mail.webhook.load", 64, readDeliveries);
-
-/** bench/webhooks.ts's A/B switch: `together: false` reads each delivery with a query of its own, as before. */
-export const deliveryLoads = { together: true };
 
 async function readDeliveries(db: Executor, ids: string[]) {
   const rows = await db
@@ -33,7 +30,13 @@ async function readDeliveries(db: Executor, ids: string[]) {
     .innerJoin(mailWebhooks, and(eq(mailWebhooks.id, mailWebhookDeliveries.webhookId), eq(mailWebhooks.projectId, mailWebhookDeliveries.projectId)))
     .leftJoin(mailEvents, and(eq(mailEvents.id, mailWebhookDeliveries.eventId), eq(mailEvents.projectId, mailWebhookDeliveries.projectId)))
     .where(inArray(mailWebhookDeliveries.id, ids));
-  const byId = new Map(rows.map((r) => [r.delivery.id, r]));
+  // One body per event, the events' payloads built with a few set-based reads for all: an event goes to each of
+  // its webhooks, and building it once per delivery was four reads and a serialisation each.
+  const events = new Map<string, MailEvent>();
+  for (const r of rows) if (r.event && r.delivery.status === "pending") events.set(r.event.id, r.event);
+  const payloads = await buildEventPayloads(db, [...events.values()], { maxBytes: WEBHOOK_PAYLOAD_MAX_BYTES });
+  const bodies = new Map([...events.keys()].map((id, i) => [id, JSON.stringify(payloads[i])]));
+  const byId = new Map(rows.map((r) => [r.delivery.id, { ...r, body: r.event ? (bodies.get(r.event.id) ?? null) : null }]));
   return ids.map((id) => byId.get(id));
 }
 
@@ -65,7 +68,7 @@ export async function sendWebhook(
   ctx: Pick<JobContext, "lastAttempt" | "attempt"> & { retryDelaysMs: readonly number[] },
 ): Promise<JobFinish | undefined> {
   const db = await getDb();
-  const found = deliveryLoads.together ? await loadDelivery(deliveryId) : (await readDeliveries(db, [deliveryId]))[0];
+  const found = await loadDelivery(deliveryId);
   // Gone with its webhook (cascade) or its project, settled by an earlier run, or cancelled: nothing to send.
   if (found?.delivery.status !== "pending") return;
   const { delivery, webhook } = found;
@@ -73,12 +76,9 @@ export async function sendWebhook(
   if (webhook.deletedAt || (!webhook.enabled && !isTestEventId(delivery.eventId))) {
     return (tx) => settle(tx, delivery, { status: "cancelled", lastError: webhook.deletedAt ? "the webhook was deleted" : "the webhook is disabled" });
   }
-  const payload = isTestEventId(delivery.eventId)
-    ? await testEventPayload(db, delivery, webhook.inboxIds)
-    : found.event && (await buildEventPayload(db, found.event, { maxBytes: WEBHOOK_PAYLOAD_MAX_BYTES }));
-  if (!payload) return (tx) => settle(tx, delivery, { status: "cancelled", lastError: "the event is no longer kept (7 days)" });
+  const body = isTestEventId(delivery.eventId) ? JSON.stringify(await testEventPayload(db, delivery, webhook.inboxIds)) : found.body;
+  if (!body) return (tx) => settle(tx, delivery, { status: "cancelled", lastError: "the event is no longer kept (7 days)" });
 
-  const body = JSON.stringify(payload);
   let headers: Record<string, string>;
   try {
     const secrets = [openWebhookSecret(webhook), openPreviousWebhookSecret(webhook)].filter((s): s is string => s !== null);
