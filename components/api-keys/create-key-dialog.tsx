@@ -10,6 +10,7 @@ import { FieldError } from "@/components/ui/field-error";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { NativeSelect } from "@/components/ui/native-select";
+import { FormAlert } from "@/components/ui/form-alert";
 import { ScopePicker } from "@/components/api-keys/scope-picker";
 import { KeySecret } from "@/components/api-keys/key-secret";
 import type { ActionResult } from "@/lib/auth/owner-action";
@@ -117,11 +118,7 @@ export function CreateKeyDialog({ publicUrl, defaultOpen, mailboxes, createActio
               {errors.scopes && <FieldError id="key-scopes-error">{errors.scopes}</FieldError>}
               <ScopePicker selected={scopes} onChange={setScopes} />
             </fieldset>
-            {errors.form && (
-              <p role="alert" className="text-sm text-destructive">
-                {errors.form}
-              </p>
-            )}
+            <FormAlert>{errors.form}</FormAlert>
             <DialogFooter className="sticky -bottom-6 -mx-6 -mb-6 border-t bg-background px-6 py-4">
               <span className="mr-auto self-center text-xs text-muted-foreground tabular-nums">{plural(scopes.size, "scope")} selected</span>
               <Button type="button" variant="outline" onClick={() => onOpenChange(false)}>

@@ -12,7 +12,7 @@ import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { NativeSelect } from "@/components/ui/native-select";
 import type { ActionResult } from "@/lib/auth/owner-action";
-import { type FormErrors, formErrors } from "@/lib/forms/form-errors";
+import { useActionForm } from "@/lib/forms/use-action-form";
 
 const expiries = [
   { label: "10 minutes", seconds: 600 },
@@ -56,21 +56,20 @@ export function CreateLinkDialog({
 }) {
   const [open, setOpen] = React.useState(false);
   const [link, setLink] = React.useState<LinkResult | null>(null);
-  const [errors, setErrors] = React.useState<FormErrors<"expiresIn">>({});
-  const [pending, start] = React.useTransition();
+  const { errors, setErrors, submit, pending } = useActionForm(["expiresIn"]);
   const id = React.useId();
 
   function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const expiresIn = Number(new FormData(event.currentTarget).get("expires"));
-    start(async () => {
-      const res = await linkAction({ path, expiresIn });
-      // In the dialog, where the owner is looking: the expiry's problem on it, anything else (a quota) below it.
-      if (!res.ok) return void setErrors(formErrors(res, ["expiresIn"]));
-      setErrors({});
-      setLink(res.data);
-      toast.success("Link created");
-    });
+    // In the dialog, where the owner is looking: the expiry's problem on it, anything else (a quota) below it.
+    submit(
+      () => linkAction({ path, expiresIn }),
+      (made) => {
+        setLink(made);
+        toast.success("Link created");
+      },
+    );
   }
 
   return (

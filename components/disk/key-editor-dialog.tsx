@@ -9,6 +9,7 @@ import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, D
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { Textarea } from "@/components/ui/textarea";
+import { FormAlert } from "@/components/ui/form-alert";
 import type { ActionResult } from "@/lib/auth/owner-action";
 import { sentence } from "@/lib/forms/plain-issue";
 import { diskHref } from "@/components/disk/format";
@@ -113,11 +114,7 @@ export function KeyEditorDialog({ saveAction, existing, prefix }: Props) {
           >
             <Input name="ttl" inputMode="numeric" autoComplete="off" className="w-48" />
           </FormField>
-          {errors.form && (
-            <p role="alert" className="text-sm text-destructive">
-              {errors.form}
-            </p>
-          )}
+          <FormAlert>{errors.form}</FormAlert>
         </form>
         <DialogFooter>
           <Button type="submit" form="key-editor" disabled={pending}>

@@ -11,7 +11,7 @@ import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { NativeSelect } from "@/components/ui/native-select";
 import type { ActionResult } from "@/lib/auth/owner-action";
-import { type FormErrors, formErrors } from "@/lib/forms/form-errors";
+import { useActionForm } from "@/lib/forms/use-action-form";
 
 type Security = "starttls" | "tls" | "none";
 type Relay = { host: string; port: number; security: Security; username: string | null; hasPassword: boolean; updatedAt: string };
@@ -31,8 +31,7 @@ export function RelayForm({ current, saveAction, removeAction }: Props) {
   const router = useRouter();
   const [security, setSecurity] = React.useState<Security>(current?.security ?? "starttls");
   const [port, setPort] = React.useState(String(current?.port ?? 587));
-  const [errors, setErrors] = React.useState<FormErrors<(typeof FIELDS)[number]>>({});
-  const [pending, startTransition] = React.useTransition();
+  const { errors, submit, pending } = useActionForm(FIELDS);
 
   function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -46,13 +45,13 @@ export function RelayForm({ current, saveAction, removeAction }: Props) {
       password: String(form.get("password") ?? "") || undefined,
       clearPassword: form.get("clearPassword") === "on",
     };
-    startTransition(async () => {
-      const res = await saveAction(input);
-      if (!res.ok) return void setErrors(formErrors(res, FIELDS));
-      setErrors({});
-      toast.success("Relay saved");
-      router.refresh();
-    });
+    submit(
+      () => saveAction(input),
+      () => {
+        toast.success("Relay saved");
+        router.refresh();
+      },
+    );
   }
 
   return (

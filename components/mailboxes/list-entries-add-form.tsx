@@ -1,6 +1,6 @@
 "use client";
 
-import * as React from "react";
+import type * as React from "react";
 import { useRouter } from "next/navigation";
 import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
@@ -9,7 +9,7 @@ import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { NativeSelect } from "@/components/ui/native-select";
 import type { ActionResult } from "@/lib/auth/owner-action";
-import { type FormErrors, formErrors } from "@/lib/forms/form-errors";
+import { useActionForm } from "@/lib/forms/use-action-form";
 import type { ListDirectionView } from "@/components/mailboxes/list-entries-search";
 
 type Props = {
@@ -27,8 +27,7 @@ type Props = {
 /** Adds an address or domain to this scope's allow or block list for the current direction. */
 export function ListEntriesAddForm({ direction, inboxId, addAction }: Props) {
   const router = useRouter();
-  const [pending, startTransition] = React.useTransition();
-  const [errors, setErrors] = React.useState<FormErrors<"entry" | "type" | "reason">>({});
+  const { errors, setErrors, submit, pending } = useActionForm(["entry", "type", "reason"]);
 
   function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -42,16 +41,16 @@ export function ListEntriesAddForm({ direction, inboxId, addAction }: Props) {
       entry: String(data.get("entry") ?? ""),
       reason: reason || undefined,
     };
-    startTransition(async () => {
-      const res = await addAction(input);
-      if (!res.ok) return void setErrors(formErrors(res, ["entry", "type", "reason"]));
-      // Already listed: nothing was added, so the entry says why, where the owner typed it.
-      if (!res.data.created) return void setErrors({ entry: `${res.data.entry} is on the ${res.data.type} list already.` });
-      setErrors({});
-      form.reset();
-      toast.success(`${res.data.entry} added to the ${res.data.type} list`);
-      router.refresh();
-    });
+    submit(
+      () => addAction(input),
+      (added) => {
+        // Already listed: nothing was added, so the entry says why, where the owner typed it.
+        if (!added.created) return void setErrors({ entry: `${added.entry} is on the ${added.type} list already.` });
+        form.reset();
+        toast.success(`${added.entry} added to the ${added.type} list`);
+        router.refresh();
+      },
+    );
   }
 
   return (

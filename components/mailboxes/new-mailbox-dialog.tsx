@@ -11,7 +11,7 @@ import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { NativeSelect } from "@/components/ui/native-select";
 import type { ActionResult } from "@/lib/auth/owner-action";
-import { type FormErrors, formErrors } from "@/lib/forms/form-errors";
+import { useActionForm } from "@/lib/forms/use-action-form";
 
 type CreateInput = { username: string; domain: string; displayName?: string };
 type Props = {
@@ -26,8 +26,7 @@ const FIELDS = ["username", "domain", "displayName"] as const;
 export function NewMailboxDialog({ domains, createAction }: Props) {
   const router = useRouter();
   const [open, setOpen] = React.useState(false);
-  const [errors, setErrors] = React.useState<FormErrors<(typeof FIELDS)[number]>>({});
-  const [pending, startTransition] = React.useTransition();
+  const { errors, setErrors, submit, pending } = useActionForm(FIELDS);
 
   function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -37,14 +36,14 @@ export function NewMailboxDialog({ domains, createAction }: Props) {
       domain: String(form.get("domain") ?? ""),
       displayName: String(form.get("displayName") ?? "").trim() || undefined,
     };
-    startTransition(async () => {
-      const res = await createAction(input);
-      if (!res.ok) return void setErrors(formErrors(res, FIELDS));
-      setErrors({});
-      setOpen(false);
-      toast.success(`${res.data.address} created`);
-      router.push(`/mail/${res.data.id}`);
-    });
+    submit(
+      () => createAction(input),
+      (created) => {
+        setOpen(false);
+        toast.success(`${created.address} created`);
+        router.push(`/mail/${created.id}`);
+      },
+    );
   }
 
   return (

@@ -8,6 +8,7 @@ import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { Textarea } from "@/components/ui/textarea";
+import { FormAlert } from "@/components/ui/form-alert";
 import type { ActionResult } from "@/lib/auth/owner-action";
 
 type Props = {
@@ -77,11 +78,7 @@ export function DraftEditor({ initial, initialNote, hasDraft, nextVersion, saveA
       <FormField id="policy-note" label="Note (optional)" description="Why this change; kept with the version." error={errors.note}>
         <Input value={note} onChange={(e) => setNote(e.target.value)} maxLength={500} />
       </FormField>
-      {errors.form && (
-        <p role="alert" className="text-sm text-destructive">
-          {errors.form}
-        </p>
-      )}
+      <FormAlert>{errors.form}</FormAlert>
       <div className="flex flex-wrap items-center gap-2">
         <Button onClick={save} disabled={pending || (hasDraft && !edited)} variant={hasDraft && !edited ? "outline" : "default"}>
           {pending ? "Saving…" : "Save draft"}

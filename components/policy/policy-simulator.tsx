@@ -5,6 +5,7 @@ import { Button } from "@/components/ui/button";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { NativeSelect } from "@/components/ui/native-select";
+import { FormAlert } from "@/components/ui/form-alert";
 import type { ActionResult } from "@/lib/auth/owner-action";
 import { EffectBadge } from "@/components/policy/effect-badge";
 
@@ -112,11 +113,7 @@ export function PolicySimulator({ simulateAction }: { simulateAction: (input: Si
           Simulate
         </Button>
       </div>
-      {error && (
-        <p role="alert" className="text-sm text-destructive">
-          {error}
-        </p>
-      )}
+      <FormAlert>{error}</FormAlert>
       {result && (
         <div role="status" className="grid grid-cols-1 gap-2 sm:grid-cols-2">
           <VerdictPanel title={`In force (version ${result.inForce.version})`} verdict={result.inForce} />

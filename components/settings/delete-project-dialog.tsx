@@ -6,6 +6,7 @@ import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
+import { FormAlert } from "@/components/ui/form-alert";
 import type { ActionResult } from "@/lib/auth/owner-action";
 import { plural } from "@/lib/utils";
 
@@ -68,11 +69,7 @@ export function DeleteProjectDialog({ project, footprint, onlyProject, deleteAct
           <FormField id="delete-confirm" label={`Type ${project.name} to confirm`} error={errors.confirmName}>
             <Input name="confirmName" value={typed} onChange={(e) => setTyped(e.target.value)} autoComplete="off" />
           </FormField>
-          {errors.form && (
-            <p role="alert" className="text-sm text-destructive">
-              {errors.form}
-            </p>
-          )}
+          <FormAlert>{errors.form}</FormAlert>
           <DialogFooter>
             <Button type="button" variant="outline" onClick={() => onOpenChange(false)}>
               Cancel

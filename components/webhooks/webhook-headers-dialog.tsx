@@ -10,7 +10,7 @@ import { FormAlert } from "@/components/ui/form-alert";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import type { ActionResult } from "@/lib/auth/owner-action";
-import { type FormErrors, formErrors } from "@/lib/forms/form-errors";
+import { useActionForm } from "@/lib/forms/use-action-form";
 
 export type UpdateHeaders = (input: {
   webhookId: string;
@@ -30,19 +30,18 @@ export function WebhookHeadersDialog({ webhookId, url, names, updateAction, trig
   const [name, setName] = React.useState("");
   const [value, setValue] = React.useState("");
   // A header's problem on its Name or Value box (a full set of headers reads as the name's); others below the form.
-  const [errors, setErrors] = React.useState<FormErrors<"name" | "value">>({});
-  const [pending, startTransition] = React.useTransition();
+  const { errors, setErrors, submit, pending } = useActionForm({ name: "name", value: "value", headers: "name" });
 
   function save(headers: Record<string, string>, removeHeaders: string[], done: string) {
-    startTransition(async () => {
-      const res = await updateAction({ webhookId, headers, removeHeaders });
-      if (!res.ok) return void setErrors(formErrors(res, { name: "name", value: "value", headers: "name" }));
-      setErrors({});
-      setName("");
-      setValue("");
-      toast.success(done);
-      router.refresh();
-    });
+    submit(
+      () => updateAction({ webhookId, headers, removeHeaders }),
+      () => {
+        setName("");
+        setValue("");
+        toast.success(done);
+        router.refresh();
+      },
+    );
   }
 
   return (
