@@ -50,11 +50,13 @@ export function publish(channel: string, item: unknown): void {
   outbox.flushing = true;
   runLater(0, async () => {
     while (outbox.items.size) {
-      const batch = [...outbox.items].flatMap(([ch, items]) => payloads(items).map((p) => sql`pg_notify(${ch}, ${p})`));
+      const round = [...outbox.items];
       outbox.items.clear();
       try {
+        const batch = round.flatMap(([ch, items]) => payloads(items).map((p) => sql`pg_notify(${ch}, ${p})`));
         await (await getDb()).execute(sql`select ${sql.join(batch, sql`, `)}`);
       } catch (err) {
+        // That round is lost, as a NOTIFY is on a crash; the flush goes on with what came meanwhile.
         console.error("[brynth] change notification failed", err);
       }
     }
