@@ -1,6 +1,6 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { getDb, type Executor } from "@/lib/db/client";
-import { mailboxes, mailMessages, messageColumns } from "@/lib/db/schema/mail";
+import { mailboxes, mailMessages } from "@/lib/db/schema/mail";
 import { type DeliveryStatus, mailDeliveries, type MailDelivery } from "@/lib/db/schema/mail-send";
 import { newId } from "@/lib/ids";
 import { PermanentJobError, type JobContext, type JobFinish } from "@/lib/jobs/define-job-kind";
@@ -14,6 +14,7 @@ import { relayFor } from "@/lib/mail/outbound/relay-config";
 import { relayTransport, sendRaw } from "@/lib/mail/outbound/relay-transport";
 import { mayHaveBeenAccepted } from "@/lib/mail/outbound/relay-errors";
 import { settleMessage } from "@/lib/mail/outbound/settle-message";
+import { type MessageRow, recordDeliveryResult, startDelivery } from "@/lib/mail/outbound/statements";
 
 /** Relay, local domains and the sender mailbox are re-read at most this often by deliveries. */
 const SETTINGS_TTL_MS = 5000;
@@ -40,17 +41,11 @@ export async function deliverMessage(payload: { delivery_id?: string; message_id
   const projectId = ctx.job.projectId ?? "";
   const deliveryId = payload.delivery_id ?? (await legacyDelivery(db, projectId, payload.message_id ?? ""));
   if (!deliveryId) return;
-  const [d] = await db
-    .update(mailDeliveries)
-    .set({ status: "sending", attempts: sql`${mailDeliveries.attempts} + 1`, updatedAt: sql`now()` })
-    .where(and(eq(mailDeliveries.projectId, projectId), eq(mailDeliveries.id, deliveryId), inArray(mailDeliveries.status, ["queued", "sending"])))
-    .returning();
-  if (!d) return;
+  const [started] = await startDelivery(db, projectId, deliveryId);
+  if (!started) return;
   // Read, not written: the message row changes once per outcome, in settleMessage.
-  const [m] = await db
-    .select(messageColumns)
-    .from(mailMessages)
-    .where(and(eq(mailMessages.projectId, projectId), eq(mailMessages.id, d.messageId)));
+  const { deliveryRoute: route, deliveryRecipients: recipients, ...m } = started;
+  const d: Delivery = { id: deliveryId, projectId, messageId: m.id, route, recipients };
   try {
     const mailbox = await memo("mailbox", m.mailboxId, SETTINGS_TTL_MS, async () => {
       const [row] = await db
@@ -62,7 +57,7 @@ export async function deliverMessage(payload: { delivery_id?: string; message_id
     const raw = await outboundRaw(db, m, mailbox);
     const result =
       d.route === "local" ? await deliverLocally(raw, mailbox.address, d.recipients) : await deliverByRelay(raw, projectId, mailbox.address, d.recipients);
-    return (tx) => finishDelivery(tx, d, result, raw.byteLength);
+    return (tx) => finishDelivery(tx, d, m, result, raw.byteLength);
   } catch (err) {
     // Back to queued for the retry (a PermanentJobError's onFailure then fails it); the message follows.
     await db.transaction(async (tx) => {
@@ -76,32 +71,24 @@ export async function deliverMessage(payload: { delivery_id?: string; message_id
   }
 }
 
-async function finishDelivery(tx: Executor, d: MailDelivery, r: RouteResult, size: number): Promise<void> {
-  await tx
-    .update(mailDeliveries)
-    .set({
-      status: r.status,
-      response: r.response.slice(0, 1000),
-      accepted: r.accepted,
-      rejected: r.rejected,
-      lastError: r.status === "sent" ? null : r.response.slice(0, 1000),
-      sentAt: r.status === "sent" ? sql`now()` : null,
-      updatedAt: sql`now()`,
-    })
-    .where(and(eq(mailDeliveries.projectId, d.projectId), eq(mailDeliveries.id, d.id)));
+/** What the delivery path knows of a delivery once it has taken it. */
+type Delivery = Pick<MailDelivery, "id" | "projectId" | "messageId" | "route" | "recipients">;
+
+async function finishDelivery(tx: Executor, d: Delivery, m: MessageRow, r: RouteResult, size: number): Promise<void> {
+  const response = r.response.slice(0, 1000);
+  await recordDeliveryResult(
+    tx,
+    d.projectId,
+    d.id,
+    r.status,
+    response,
+    JSON.stringify(r.accepted),
+    JSON.stringify(r.rejected),
+    r.status === "sent" ? null : response,
+    r.status === "sent",
+  );
   await settleMessage(tx, { projectId: d.projectId, messageId: d.messageId, response: r.response });
   if (d.route === "local" && r.status === "sent") {
-    const [m] = await tx
-      .select({
-        mailboxId: mailMessages.mailboxId,
-        threadId: mailMessages.threadId,
-        subject: mailMessages.subject,
-        preview: mailMessages.preview,
-        labels: mailMessages.labels,
-        from: mailMessages.fromAddress,
-      })
-      .from(mailMessages)
-      .where(and(eq(mailMessages.projectId, d.projectId), eq(mailMessages.id, d.messageId)));
     // Only a local delivery is known to have arrived; a relay's 250 says nothing about the last hop.
     await emitMailEvent(tx, {
       projectId: d.projectId,
@@ -109,7 +96,7 @@ async function finishDelivery(tx: Executor, d: MailDelivery, r: RouteResult, siz
       type: "message.delivered",
       messageId: d.messageId,
       threadId: m.threadId,
-      summary: { from: m.from, to: d.recipients, subject: m.subject, preview: m.preview, labels: m.labels },
+      summary: { from: m.fromAddress, to: d.recipients, subject: m.subject, preview: m.preview, labels: m.labels },
     });
   }
   await recordSystemAct(tx, {

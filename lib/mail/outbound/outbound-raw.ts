@@ -1,20 +1,17 @@
-import { and, eq, isNull, sql } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Executor } from "@/lib/db/client";
-import { mailAttachments, mailMessages, type Mailbox, type MailMessage } from "@/lib/db/schema/mail";
+import { mailAttachments, mailMessages, type Mailbox } from "@/lib/db/schema/mail";
 import { signingKey } from "@/lib/mail/domains/domain-key";
 import { putMailBlob, readMailBlob } from "@/lib/mail/mail-blob";
 import { composeMessage } from "@/lib/mail/outbound/compose-message";
+import { type MessageRow, recordRawBlob } from "@/lib/mail/outbound/statements";
 
 /**
  * The signed bytes of an outbound message, composed once and kept in the blob store (`raw_blob_key`): every
  * delivery of it, a resend and the raw download send exactly these bytes. Two deliveries composing at once both
  * try to record theirs; the first wins and the other uses it (MIME boundaries and the signature differ per compose).
  */
-export async function outboundRaw(
-  db: Executor,
-  m: Omit<MailMessage, "search">,
-  mailbox: Pick<Mailbox, "address" | "displayName" | "domainId">,
-): Promise<Buffer> {
+export async function outboundRaw(db: Executor, m: MessageRow, mailbox: Pick<Mailbox, "address" | "displayName" | "domainId">): Promise<Buffer> {
   if (m.rawBlobKey) return readMailBlob(m.rawBlobKey);
   const rows = await db
     .select()
@@ -28,11 +25,7 @@ export async function outboundRaw(
     key: await signingKey(db, mailbox.domainId),
   });
   const key = await putMailBlob(m.projectId, raw, "message/rfc822");
-  const [won] = await db
-    .update(mailMessages)
-    .set({ rawBlobKey: key, sizeBytes: raw.byteLength, updatedAt: sql`now()` })
-    .where(and(eq(mailMessages.projectId, m.projectId), eq(mailMessages.id, m.id), isNull(mailMessages.rawBlobKey)))
-    .returning({ id: mailMessages.id });
+  const [won] = await recordRawBlob(db, m.projectId, m.id, key, raw.byteLength);
   if (won) return raw;
   const [row] = await db
     .select({ rawBlobKey: mailMessages.rawBlobKey })

@@ -1,10 +1,10 @@
-import { and, eq, sql } from "drizzle-orm";
 import type { Executor } from "@/lib/db/client";
-import { mailMessages, messageColumns, type MailMessage, type MessageStatus } from "@/lib/db/schema/mail";
-import { type DeliveryStatus, mailDeliveries } from "@/lib/db/schema/mail-send";
+import type { MessageStatus } from "@/lib/db/schema/mail";
+import type { DeliveryStatus } from "@/lib/db/schema/mail-send";
 import { emitEvent } from "@/lib/events/emit-event";
 import { recordSystemAct } from "@/lib/ledger/record-system-act";
 import { emitMailEvent } from "@/lib/mail/events/emit-mail-event";
+import { lockMessage, type MessageRow, messageRoutes, recordMessageState } from "@/lib/mail/outbound/statements";
 
 /**
  * A message's state follows its deliveries: still going while any is queued or sending; `unknown` (send_status
@@ -24,23 +24,9 @@ export async function settleMessage(
     lastError?: string;
   },
 ): Promise<void> {
-  const [m] = await tx
-    .select(messageColumns)
-    .from(mailMessages)
-    .where(and(eq(mailMessages.projectId, o.projectId), eq(mailMessages.id, o.messageId)))
-    .for("update");
+  const [m] = await lockMessage(tx, o.projectId, o.messageId);
   if (!m) return;
-  const routes = await tx
-    .select({
-      status: mailDeliveries.status,
-      recipients: mailDeliveries.recipients,
-      rejected: mailDeliveries.rejected,
-      lastError: mailDeliveries.lastError,
-      response: mailDeliveries.response,
-      attempts: mailDeliveries.attempts,
-    })
-    .from(mailDeliveries)
-    .where(and(eq(mailDeliveries.projectId, o.projectId), eq(mailDeliveries.messageId, o.messageId)));
+  const routes = await messageRoutes(tx, o.projectId, o.messageId);
   const next = messageState(routes);
   // The message row is written once per delivery outcome, here: each UPDATE rewrites the whole row (its search
   // vector recomputed, its indexes touched), so the delivery path has no other write to it.
@@ -51,20 +37,8 @@ export async function settleMessage(
   const same =
     next.status === m.status && next.sendReason === m.sendReason && attempts === m.attempts && response === m.deliveryResponse && lastError === m.lastError;
   if (same) return;
-  const [after] = await tx
-    .update(mailMessages)
-    .set({
-      status: next.status,
-      sendStatus: next.sendStatus,
-      sendReason: next.sendReason,
-      attempts,
-      deliveryResponse: response,
-      lastError,
-      sentAt: next.status === "sent" ? (m.sentAt ?? sql`now()`) : m.sentAt,
-      updatedAt: sql`now()`,
-    })
-    .where(and(eq(mailMessages.projectId, o.projectId), eq(mailMessages.id, o.messageId)))
-    .returning(messageColumns);
+  await recordMessageState(tx, o.projectId, o.messageId, next.status, next.sendStatus, next.sendReason, attempts, response, lastError);
+  const after = { ...m, status: next.status, sendStatus: next.sendStatus, sendReason: next.sendReason, attempts, deliveryResponse: response, lastError };
   if (next.status === "sent" && m.status !== "sent") await emitSent(tx, after);
   if (next.status === "failed" && m.status !== "failed") await emitFailed(tx, after, next.sendReason ?? "failed");
 }
@@ -103,11 +77,9 @@ export function messageState(routes: Route[]): { status: MessageStatus; sendStat
   return { status: "failed", sendStatus: "failed", sendReason: why };
 }
 
-type Row = Omit<MailMessage, "search">;
+const summaryOf = (m: MessageRow) => ({ from: m.fromAddress, to: [...m.to, ...m.cc], subject: m.subject, preview: m.preview, labels: m.labels });
 
-const summaryOf = (m: Row) => ({ from: m.fromAddress, to: [...m.to, ...m.cc], subject: m.subject, preview: m.preview, labels: m.labels });
-
-function emitSent(tx: Executor, m: Row) {
+function emitSent(tx: Executor, m: MessageRow) {
   return emitMailEvent(tx, {
     projectId: m.projectId,
     mailboxId: m.mailboxId,
@@ -123,7 +95,7 @@ function emitSent(tx: Executor, m: Row) {
  * A message no recipient got: `message.rejected` in the mailbox's outbox (the relay or local delivery refused it, or
  * its attempts ran out), and for email_send's messages `email.failed` in the project inbox, as before.
  */
-async function emitFailed(tx: Executor, m: Row, error: string) {
+async function emitFailed(tx: Executor, m: MessageRow, error: string) {
   await emitMailEvent(tx, {
     projectId: m.projectId,
     mailboxId: m.mailboxId,
