@@ -1,7 +1,5 @@
 import { KEY_MAX_BYTES } from "@/lib/disk/limits";
-
-/** False for text with lone UTF-16 surrogates, which cannot be stored as UTF-8 unchanged. */
-export const wellFormed = (s: string) => !/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(s);
+import { wellFormed } from "@/lib/text/well-formed";
 
 /** Keys under this prefix belong to state_save. */
 export const STATE_PREFIX = "state/";

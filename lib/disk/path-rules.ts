@@ -1,4 +1,4 @@
-import { wellFormed } from "@/lib/disk/key-rules";
+import { wellFormed } from "@/lib/text/well-formed";
 import { PATH_MAX_BYTES, SEGMENT_MAX_BYTES } from "@/lib/disk/limits";
 
 export const REF_SCHEME = "disk://";

@@ -4,7 +4,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { getDb } from "@/lib/db/client";
 import { getKey } from "@/lib/disk/get-key";
 import { query } from "@/lib/db/statement";
-import { wellFormed } from "@/lib/disk/key-rules";
+import { wellFormed } from "@/lib/text/well-formed";
 import { MAX_BYTES, MAX_KEYS } from "@/lib/disk/limits";
 import { adjustUsage } from "@/lib/disk/usage";
 import { startApiServer } from "@/lib/testing/api-server";

@@ -121,10 +121,17 @@ describe("arguments", () => {
     }
   });
 
-  it("refuses a NUL anywhere in a mailbox tool's arguments, naming the field as the caller wrote it", () => {
+  it("refuses a NUL or a lone surrogate anywhere in a mailbox tool's arguments, naming the field as the caller wrote it", () => {
     expect(refusal("mcp", { inboxId: "mbx_\u0000x" }).fields).toEqual(["inboxId"]);
     expect(refusal("rest", { inbox_id: "mbx_\u0000x" }).fields).toEqual(["inbox_id"]);
     expect(refusal("rest", { inbox_id: "m", metadata: { "k\u0000": "v" } }).fields).toEqual(["metadata.k\u0000"]);
+    expect(refusal("mcp", { inboxId: "m", replyTo: "caf\uD800" })).toEqual({
+      message: expect.stringContaining("replyTo: must not contain a lone surrogate"),
+      fields: ["replyTo"],
+    });
+    expect(refusal("rest", { inbox_id: "m", metadata: { "\uDC00k": "v" } }).fields).toEqual(["metadata.\uDC00k"]);
+    // A surrogate pair is one character, not a lone surrogate.
+    expect(() => parseToolArgs(mailTool, "mcp", { inboxId: "m", replyTo: "\uD83D\uDE00" })).not.toThrow();
     // Brynth tools keep their own rules: a NUL inside a JSON value is data there.
     expect(() => parseToolArgs(brynthTool, "mcp", { inboxId: "m", metadata: { k: "a\u0000b" } })).not.toThrow();
   });

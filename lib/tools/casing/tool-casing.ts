@@ -4,7 +4,7 @@ import { parseSnakeArgs } from "@/lib/tools/casing/parse-snake-args";
 import { snakePath, toSnakeKeys } from "@/lib/tools/casing/rename-keys";
 import { AppError } from "@/lib/errors";
 import { fieldError } from "@/lib/disk/field-error";
-import { nulField } from "@/lib/tools/casing/nul-field";
+import { unstorableField } from "@/lib/tools/casing/unstorable-field";
 import { snakeSchema } from "@/lib/tools/casing/snake-schema";
 import type { ToolDefinition } from "@/lib/tools/define-tool";
 import { parseOrThrow } from "@/lib/validation";
@@ -27,12 +27,13 @@ export function toolView(tool: CasedTool, transport: Transport): { input: z.ZodT
 
 /**
  * Parses a call's arguments, written in the transport's casing, into the tool's own (camelCase) input. Mailbox
- * tools also refuse a NUL anywhere in their arguments, named as the caller wrote it (mail is stored in text columns).
+ * tools also refuse a NUL or a lone surrogate anywhere in their arguments, named as the caller wrote it (mail is
+ * stored in text and jsonb columns).
  */
 export function parseToolArgs<I extends z.ZodType>(tool: { family: CasedTool["family"]; input: I }, transport: Transport, args: unknown): z.output<I> {
   const input = snakeArgs(tool, transport) ? parseSnakeArgs(tool.input, args) : parseOrThrow(tool.input, args);
-  const nul = tool.family === "mailboxes" ? nulField(args) : null;
-  if (nul) throw fieldError(nul.join(".") || "(input)", "must not contain a NUL character (U+0000)");
+  const bad = tool.family === "mailboxes" ? unstorableField(args) : null;
+  if (bad) throw fieldError(bad.path.join(".") || "(input)", `must not contain ${bad.problem}`);
   return input;
 }
 

@@ -78,6 +78,10 @@ describe("send_message refuses a bad subject, body or header", () => {
     ["a line break in the subject", { subject: "Hi\r\nBcc: a@evil.example" }, ["subject"]],
     ["a subject over 998 characters", { subject: "s".repeat(999) }, ["subject"]],
     ["a missing subject", { subject: undefined }, ["subject"]],
+    // Neither has a UTF-8 form; the message's event (JSON in Postgres) could not be stored, and the send would fail late.
+    ["a NUL in the subject", { subject: "Hi\u0000there" }, ["subject"]],
+    ["a lone surrogate in the subject", { subject: "caf\uD800" }, ["subject"]],
+    ["a lone surrogate in the text", { text: "\uDC00 hello" }, ["text"]],
     ["neither text nor html", { text: undefined }, ["text"]],
     ["text over 256 KB", { text: "x".repeat(256 * 1024 + 1) }, ["text"]],
     ["html over 256 KB", { html: `<p>${"é".repeat(128 * 1024)}</p>` }, ["html"]],
