@@ -1,8 +1,6 @@
-import { getTableColumns, getTableName, type Table } from "drizzle-orm";
-import type { PgColumn } from "drizzle-orm/pg-core";
-import type { Executor } from "@/lib/db/client";
+import { getTableColumns } from "drizzle-orm";
 import { mailMessages, mailThreads, type MailMessage, type MailThread } from "@/lib/db/schema/mail";
-import { statement } from "@/lib/db/statement";
+import { insertRows, statement } from "@/lib/db/statement";
 import type { ListMatch } from "@/lib/mail/inbound/list-verdict";
 
 /*
@@ -54,62 +52,16 @@ export const addToThread = statement<{ id: string }, AddToThreadParams>(`
   where project_id = $1 and id = $2
   returning id`);
 
-/**
- * An INSERT of one row into `table`, its columns `keys`, rendered once from the schema: drizzle's builder walks
- * every column of a 48-column row on each call (some 0.5 ms of CPU a message). Values go to the driver as drizzle
- * sends them (its own column mapping: JSON text for jsonb, ISO strings for timestamps), cast to the column's type.
- */
-function insertRow<T extends Record<string, unknown>>(table: Table, keys: readonly (keyof T & string)[]) {
-  const all = getTableColumns(table) as Record<string, PgColumn>;
-  const columns = keys.map((key) => {
-    const column = all[key];
-    if (!column || column.generated) throw new Error(`insertRow: ${key} is not a writable column of ${getTableName(table)}`);
-    return { key, column };
-  });
-  const insert = statement<never, unknown[]>(
-    `insert into "${getTableName(table)}" (${columns.map((c) => `"${c.column.name}"`).join(", ")})
-     values (${columns.map((c, i) => `$${i + 1}::${c.column.getSQLType()}`).join(", ")})`,
-  );
-  return (db: Executor, row: T) => {
-    const params = columns.map(({ key, column }) => {
-      const value = row[key];
-      return value === null || value === undefined ? null : column.mapToDriverValue(value);
-    });
-    return insert(db, ...params);
-  };
-}
-
 export type InboundMessageRow = Omit<MailMessage, "search">;
 
 /** Every column of mail_messages but the generated search vector. */
 const messageKeys = Object.keys(getTableColumns(mailMessages)).filter((k) => k !== "search") as (keyof InboundMessageRow & string)[];
 
 /** A received message, every column given (store-inbound.ts builds the whole row). */
-export const insertMessage = insertRow<InboundMessageRow>(mailMessages, messageKeys);
+export const insertMessage = insertRows<InboundMessageRow>(mailMessages, messageKeys);
 
-export type NewThreadRow = Pick<
-  MailThread,
-  | "id"
-  | "projectId"
-  | "mailboxId"
-  | "subject"
-  | "baseSubject"
-  | "messageCount"
-  | "lastMessageAt"
-  | "lastMessageId"
-  | "preview"
-  | "senders"
-  | "recipients"
-  | "lastReceivedAt"
-  | "lastSentAt"
-  | "sizeBytes"
-  | "attachmentCount"
-  | "labels"
-  | "visibleAt"
->;
-
-/** A thread that starts with a received message; created_at and updated_at take their defaults. */
-export const insertThread = insertRow<NewThreadRow>(mailThreads, [
+/** The columns a new thread is written with, its summary included; created_at and updated_at take their defaults. */
+export const NEW_THREAD_KEYS = [
   "id",
   "projectId",
   "mailboxId",
@@ -127,7 +79,12 @@ export const insertThread = insertRow<NewThreadRow>(mailThreads, [
   "attachmentCount",
   "labels",
   "visibleAt",
-]);
+] as const;
+
+export type NewThreadRow = Pick<MailThread, (typeof NEW_THREAD_KEYS)[number]>;
+
+/** A thread that starts with a received message. */
+export const insertThread = insertRows<NewThreadRow>(mailThreads, NEW_THREAD_KEYS);
 
 export interface InboundContextRow {
   dupId: string | null;

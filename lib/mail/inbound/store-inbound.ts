@@ -126,7 +126,7 @@ export async function writeInbound(
     () =>
       related.threadId
         ? addToThreadSummary(tx, { projectId, threadId, message: summary })
-        : insertThread(tx, { id: threadId, projectId, mailboxId: mailbox.id, subject, baseSubject: baseSubject(subject), ...newThreadSummary(summary) }),
+        : insertThread(tx, [{ id: threadId, projectId, mailboxId: mailbox.id, subject, baseSubject: baseSubject(subject), ...newThreadSummary(summary) }]),
     !!emit &&
       (async () => {
         const payload = { ...receivedPayload(message, mailbox.address, c.attachments), reply_to: related.repliedTo?.id ?? null };
@@ -143,7 +143,7 @@ export async function writeInbound(
   ]);
   const eventId = message.eventId;
   await together([
-    () => insertMessage(tx, message),
+    () => insertMessage(tx, [message]),
     c.attachments.length > 0 &&
       (() => tx.insert(mailAttachments).values(c.attachments.map((a) => ({ id: newId("att"), projectId, messageId: message.id, ...a })))),
     // The disk module's table for `evt_…/name`, pointing at the same blobs as the mail store (no second copy).

@@ -1,6 +1,6 @@
 import { and, eq, inArray } from "drizzle-orm";
 import type { Executor } from "@/lib/db/client";
-import { mailAttachments, mailMessages, mailThreads, type Mailbox } from "@/lib/db/schema/mail";
+import { mailAttachments, type Mailbox } from "@/lib/db/schema/mail";
 import { mailDeliveries } from "@/lib/db/schema/mail-send";
 import { together } from "@/lib/db/together";
 import { newId } from "@/lib/ids";
@@ -11,6 +11,7 @@ import { isLocalDomain } from "@/lib/mail/inbound/resolve-recipient";
 import type { StoredBlob } from "@/lib/mail/inbound/store-inbound";
 import { addToThreadSummary, newThreadSummary } from "@/lib/mail/inbound/thread-summary";
 import { deliverMessageJob } from "@/lib/mail/outbound/deliver-message-job";
+import { insertDeliveries, insertNewThreads, insertOutboundMessages, type OutboundMessageRow } from "@/lib/mail/outbound/statements";
 
 /** One outbound message: its recipients, content and, for a reply, the thread it joins. */
 export interface OutboundItem {
@@ -98,7 +99,7 @@ export async function queueOutbound(tx: Executor, o: QueueOutboundOptions): Prom
     labels: r.labels,
     category: "normal",
   });
-  const messageRow = (r: (typeof rows)[number]) => ({
+  const messageRow = (r: (typeof rows)[number]): OutboundMessageRow => ({
     id: r.id,
     projectId,
     mailboxId: o.mailbox.id,
@@ -138,7 +139,8 @@ export async function queueOutbound(tx: Executor, o: QueueOutboundOptions): Prom
   await together([
     fresh.length > 0 &&
       (() =>
-        tx.insert(mailThreads).values(
+        insertNewThreads(
+          tx,
           fresh.map((r) => ({
             id: r.threadId,
             projectId,
@@ -151,7 +153,11 @@ export async function queueOutbound(tx: Executor, o: QueueOutboundOptions): Prom
     ...rows.filter((r) => r.it.thread).map((r) => () => addToThreadSummary(tx, { projectId, threadId: r.threadId, message: summary(r) })),
   ]);
   await together([
-    () => tx.insert(mailMessages).values(rows.map((r) => messageRow(r))),
+    () =>
+      insertOutboundMessages(
+        tx,
+        rows.map((r) => messageRow(r)),
+      ),
     status === "queued" &&
       (() =>
         enqueueDeliveries(
@@ -163,7 +169,7 @@ export async function queueOutbound(tx: Executor, o: QueueOutboundOptions): Prom
   await together([
     o.attachments.length > 0 &&
       (() => tx.insert(mailAttachments).values(rows.flatMap((r) => o.attachments.map((a) => ({ id: newId("att"), projectId, messageId: r.id, ...a }))))),
-    () => tx.insert(mailDeliveries).values(deliveries),
+    () => insertDeliveries(tx, deliveries),
   ]);
   return rows.map((r) => ({ id: r.id, threadId: r.threadId, to: r.it.to, status }));
 }

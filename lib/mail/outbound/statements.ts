@@ -1,12 +1,59 @@
-import { messageColumns, type MailMessage } from "@/lib/db/schema/mail";
-import type { DeliveryStatus, MailDelivery } from "@/lib/db/schema/mail-send";
-import { columnList, statement } from "@/lib/db/statement";
+import { mailMessages, mailThreads, messageColumns, type MailMessage } from "@/lib/db/schema/mail";
+import { type DeliveryStatus, mailDeliveries, type MailDelivery } from "@/lib/db/schema/mail-send";
+import { columnList, insertRows, statement } from "@/lib/db/statement";
+import { NEW_THREAD_KEYS, type NewThreadRow } from "@/lib/mail/inbound/statements";
 
 /*
- * The delivery path's hand-written statements (lib/db/statement.ts): every outbound message runs each of them once
- * or more, and drizzle's builder spent more CPU on their 45-column selections than Postgres spent running them
+ * The send and delivery paths' hand-written statements (lib/db/statement.ts): every outbound message runs each of
+ * them once or more, and drizzle's builder spent more CPU on their 45-column rows than Postgres spent on them
  * (bench/mail-send.ts).
  */
+
+const OUTBOUND_MESSAGE_KEYS = [
+  "id",
+  "projectId",
+  "mailboxId",
+  "threadId",
+  "direction",
+  "status",
+  "rfcMessageId",
+  "inReplyTo",
+  "references",
+  "inReplyToMessageId",
+  "fromAddress",
+  "fromName",
+  "to",
+  "cc",
+  "bcc",
+  "replyToAddresses",
+  "subject",
+  "text",
+  "html",
+  "extractedText",
+  "extractedHtml",
+  "preview",
+  "msgAt",
+  "labels",
+  "sendStatus",
+  "headers",
+  "customHeaders",
+  "draftId",
+  "batchId",
+  "replyToInbox",
+  "countsQuota",
+  "keyId",
+  "agent",
+] as const;
+
+/** What queueOutbound writes of a message; every other column takes its default. */
+export type OutboundMessageRow = Pick<MailMessage, (typeof OUTBOUND_MESSAGE_KEYS)[number]>;
+export const insertOutboundMessages = insertRows<OutboundMessageRow>(mailMessages, OUTBOUND_MESSAGE_KEYS);
+
+/** A thread an outbound message starts, with its summary (the same columns as a received message's). */
+export const insertNewThreads = insertRows<NewThreadRow>(mailThreads, NEW_THREAD_KEYS);
+
+export type NewDeliveryRow = Pick<MailDelivery, "id" | "projectId" | "messageId" | "route" | "recipients">;
+export const insertDeliveries = insertRows<NewDeliveryRow>(mailDeliveries, ["id", "projectId", "messageId", "route", "recipients"]);
 
 const MESSAGE = columnList(messageColumns);
 
