@@ -21,9 +21,16 @@
  * Quiet machine, 2026-12-02 01:15 (load about 2), Postgres: 116 msg/s threaded (4.62 ms server CPU a message),
  * threading 100 %, plain 114 msg/s (4.89 ms), ratio 1.02. The server then uses about half a core: the bench's own
  * SMTP clients (about 3.4 ms a message) and Postgres (the 20 KB tsvector, inserts, WAL) share the two cores.
+ * Idle machine, 2026-12-03 00:55 (nothing else running), messages composed before the clock: 194 msg/s threaded,
+ * 2.85 ms server CPU and 4.51 ms Postgres CPU a message, threading 100 %; plain 188 msg/s (3.10 + 4.55 ms); ratio
+ * 1.03. Postgres is the larger cost, and the stored search vector most of it: the same run with the `search` column
+ * dropped gave 246 msg/s and 2.49 ms Postgres CPU a message (to_tsvector over 20 KB is about 2.2 ms). GIN
+ * maintenance (index dropped: no change), TOAST compression (lz4 instead of pglz: 4.58 ms) and commit fsyncs
+ * (synchronous_commit off: 200 msg/s) are not what bounds it; 8 connections instead of 4 gave 218 msg/s.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { sql } from "drizzle-orm";
+import { postgresCpuMs } from "./support/cpu-time";
 import { freshDatabase, startProcess } from "./support/processes";
 
 const N = Number(process.env.THREADED ?? 2000);
@@ -74,9 +81,13 @@ async function main() {
   process.env.DATA_DIR ??= tmp;
   process.env.LOG_LEVEL = "warn";
   let drop = async () => {};
+  // The Postgres backends' CPU (PGlite runs inside this process, in its CPU already).
+  let pgCpu = () => 0;
   if (PGLITE) delete process.env.DATABASE_URL;
   else {
     const database = await freshDatabase("brynth_bench_threaded");
+    const name = new URL(database.url).pathname.slice(1);
+    pgCpu = () => postgresCpuMs(name);
     process.env.DATABASE_URL = database.url;
     process.env.DATABASE_POOL_SIZE = "20";
     drop = database.drop;
@@ -110,8 +121,10 @@ async function main() {
   // drift in the machine's load (or the tables' growth) weighs on both sides alike.
   const plainRuns: Array<Awaited<ReturnType<typeof pump>>> = [];
   const cpuP = process.cpuUsage();
+  const pgP = pgCpu();
   plainRuns.push(await pump(listener.port, roots(addresses, N / 2, "plain-a"), "plain-a"));
   let plainCpu = process.cpuUsage(cpuP);
+  let plainPg = pgCpu() - pgP;
 
   // Threaded: N/2 conversations of a root and one reply (same mailbox); a fifth of the replies go first.
   const pairs = roots(addresses, N / 2, "thr").map((root, i) => ({
@@ -128,13 +141,17 @@ async function main() {
     pairs.filter((p) => !p.early).map((p) => p.reply),
   );
   const cpuT = process.cpuUsage();
+  const pgT = pgCpu();
   const r1 = await pump(listener.port, round1, "round1");
   const r2 = await pump(listener.port, round2, "round2");
   const threadedCpu = process.cpuUsage(cpuT);
+  const threadedPg = pgCpu() - pgT;
   const seconds = r1.seconds + r2.seconds;
   const cpuP2 = process.cpuUsage();
+  const pgP2 = pgCpu();
   plainRuns.push(await pump(listener.port, roots(addresses, N / 2, "plain-b"), "plain-b"));
   const cpuB = process.cpuUsage(cpuP2);
+  plainPg += pgCpu() - pgP2;
   plainCpu = { user: plainCpu.user + cpuB.user, system: plainCpu.system + cpuB.system };
   const plainSeconds = plainRuns[0].seconds + plainRuns[1].seconds;
   const plainErrors = plainRuns[0].errors + plainRuns[1].errors;
@@ -177,8 +194,14 @@ async function main() {
           threading_correct_percent: Number(((correct / N) * 100).toFixed(2)),
           mail_events: events,
           cpu_ms_per_message: cpuMs(threadedCpu, N),
+          postgres_cpu_ms_per_message: Number((threadedPg / N).toFixed(2)),
         },
-        baseline_plain_same_path: { ...plain, rounds: plainRuns, cpu_ms_per_message: cpuMs(plainCpu, N) },
+        baseline_plain_same_path: {
+          ...plain,
+          rounds: plainRuns,
+          cpu_ms_per_message: cpuMs(plainCpu, N),
+          postgres_cpu_ms_per_message: Number((plainPg / N).toFixed(2)),
+        },
         ratio: Number((perSecond / plain.per_second).toFixed(2)),
       },
       null,

@@ -4,9 +4,13 @@
  * pooled nodemailer connections, all queued at once, and prints `done {"messages":…,"errors":…,"seconds":…,"per_second":…}`.
  * A root is a plain 20 KB text; a reply is a short answer over the parent's text quoted Gmail-style (`On … wrote:`
  * and `> ` lines), so reply extraction has a real quote to remove.
+ * Every message is composed (MIME, quoted-printable) before the clock starts, as real senders compose theirs on
+ * their own machines: composing 20 KB took this process about 3 ms a message, more CPU than the server spent
+ * receiving it, on the same two cores.
  */
 import { readFileSync } from "node:fs";
 import nodemailer from "nodemailer";
+import MailComposer from "nodemailer/lib/mail-composer";
 
 interface Planned {
   to: string;
@@ -35,22 +39,25 @@ async function main() {
     maxMessages: Infinity,
     ignoreTLS: true,
   });
+  const from = "sender@bench.example";
+  const composed = await Promise.all(
+    planned.map(async (m) => ({
+      to: m.to,
+      raw: await new MailComposer({
+        from,
+        to: m.to,
+        subject: m.subject,
+        text: m.kind === "reply" ? quoted : body,
+        messageId: m.messageId,
+        ...(m.inReplyTo ? { inReplyTo: m.inReplyTo, references: [m.inReplyTo] } : {}),
+      })
+        .compile()
+        .build(),
+    })),
+  );
   const t0 = performance.now();
   let errors = 0;
-  await Promise.all(
-    planned.map((m) =>
-      t
-        .sendMail({
-          from: "sender@bench.example",
-          to: m.to,
-          subject: m.subject,
-          text: m.kind === "reply" ? quoted : body,
-          messageId: m.messageId,
-          ...(m.inReplyTo ? { inReplyTo: m.inReplyTo, references: [m.inReplyTo] } : {}),
-        })
-        .catch(() => errors++),
-    ),
-  );
+  await Promise.all(composed.map((m) => t.sendMail({ envelope: { from, to: [m.to] }, raw: m.raw }).catch(() => errors++)));
   const seconds = (performance.now() - t0) / 1000;
   t.close();
   const count = planned.length;

@@ -29,7 +29,8 @@ export async function settleMessage(
   const routes = await messageRoutes(tx, o.projectId, o.messageId);
   const next = messageState(routes);
   // The message row is written once per delivery outcome, here: each UPDATE rewrites the whole row (its search
-  // vector recomputed, its indexes touched), so the delivery path has no other write to it.
+  // vector recomputed, its indexes touched), so the delivery path's only other write to it records the composed
+  // bytes, once (outbound-raw.ts).
   const attempts = routes.reduce((n, r) => n + r.attempts, 0);
   const response = o.response?.slice(0, 1000) ?? m.deliveryResponse;
   const failed = next.status === "failed" || next.status === "bounced";
