@@ -4,6 +4,7 @@ import { isTransaction } from "@/lib/db/transaction";
 import { notifiedCache } from "@/lib/db/notified-cache";
 import { policyVersions, type PolicyVersion } from "@/lib/db/schema/approvals";
 import type { Policy, Rule } from "@/lib/policy/policy-schema";
+import { latestPolicyVersion } from "@/lib/policy/statements";
 
 export interface CurrentPolicy {
   version: number;
@@ -29,7 +30,7 @@ export async function getPolicy(db: Executor, projectId: string): Promise<Curren
 }
 
 async function readPolicy(db: Executor, projectId: string): Promise<CurrentPolicy> {
-  const [row] = await db.select().from(policyVersions).where(eq(policyVersions.projectId, projectId)).orderBy(desc(policyVersions.version)).limit(1);
+  const [row] = await latestPolicyVersion(db, projectId);
   if (!row) return { version: 0, policy: { rules: [] }, row: null };
   return { version: row.version, policy: { rules: row.rules as Rule[] }, row };
 }

@@ -4,6 +4,7 @@ import { mailboxes, mailDomains, type Mailbox } from "@/lib/db/schema/mail";
 import { sources } from "@/lib/db/schema/events";
 import { defaultMailDomain } from "@/lib/mail/domains/mail-domain-name";
 import { defaultMailbox } from "@/lib/mail/project-address";
+import { verifiedDomain } from "@/lib/mail/inbound/statements";
 
 export type Recipient =
   | { kind: "mailbox"; mailbox: Mailbox }
@@ -51,9 +52,6 @@ async function sourceAlias(db: Executor, address: string): Promise<Mailbox | nul
 export async function isLocalDomain(db: Executor, domain: string): Promise<boolean> {
   const d = domain.toLowerCase();
   if (d === defaultMailDomain()) return true;
-  const [row] = await db
-    .select({ id: mailDomains.id })
-    .from(mailDomains)
-    .where(and(eq(mailDomains.domain, d), sql`${mailDomains.verifiedAt} is not null`));
+  const [row] = await verifiedDomain(db, d);
   return !!row;
 }

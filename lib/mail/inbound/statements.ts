@@ -166,3 +166,7 @@ export const selectRelated = statement<RelatedRow, [projectId: string, mailboxId
      and m."references" @> jsonb_build_array($4::text)
    order by m.msg_at, m.id
    limit $5::int)`);
+
+/** A custom domain of this instance that passed verification. */
+export const verifiedDomain = statement<{ id: string }, [domain: string]>(`
+  select id from mail_domains where domain = $1 and verified_at is not null`);

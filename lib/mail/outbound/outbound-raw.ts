@@ -1,10 +1,10 @@
 import { and, eq } from "drizzle-orm";
 import type { Executor } from "@/lib/db/client";
-import { mailAttachments, mailMessages, type Mailbox } from "@/lib/db/schema/mail";
+import { mailMessages, type Mailbox } from "@/lib/db/schema/mail";
 import { signingKey } from "@/lib/mail/domains/domain-key";
 import { putMailBlob, readMailBlob } from "@/lib/mail/mail-blob";
 import { composeMessage } from "@/lib/mail/outbound/compose-message";
-import { type MessageRow, recordRawBlob } from "@/lib/mail/outbound/statements";
+import { messageAttachments, type MessageRow, recordRawBlob } from "@/lib/mail/outbound/statements";
 
 /**
  * The signed bytes of an outbound message, composed once and kept in the blob store (`raw_blob_key`): every
@@ -13,10 +13,7 @@ import { type MessageRow, recordRawBlob } from "@/lib/mail/outbound/statements";
  */
 export async function outboundRaw(db: Executor, m: MessageRow, mailbox: Pick<Mailbox, "address" | "displayName" | "domainId">): Promise<Buffer> {
   if (m.rawBlobKey) return readMailBlob(m.rawBlobKey);
-  const rows = await db
-    .select()
-    .from(mailAttachments)
-    .where(and(eq(mailAttachments.projectId, m.projectId), eq(mailAttachments.messageId, m.id)));
+  const rows = await messageAttachments(db, m.projectId, m.id);
   const attachments = await Promise.all(rows.map(async (a) => ({ ...a, content: await readMailBlob(a.blobKey) })));
   const raw = await composeMessage({
     message: m,

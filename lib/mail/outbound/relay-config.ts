@@ -1,10 +1,11 @@
-import { eq } from "drizzle-orm";
+
 import type { Executor } from "@/lib/db/client";
 import { mailRelays, type RelaySecurity } from "@/lib/db/schema/mail";
 import { decryptSecret, UnreadableSecretError } from "@/lib/crypto/secret-box";
 import { secretSlot } from "@/lib/crypto/secret-slot";
 import { AppError } from "@/lib/errors";
 import { env } from "@/lib/env";
+import { projectRelay } from "@/lib/mail/outbound/statements";
 
 export interface RelayConfig {
   host: string;
@@ -18,7 +19,7 @@ export interface RelayConfig {
 
 /** The relay a project's outside mail goes through, or null (then only same-instance recipients can be reached). */
 export async function relayFor(db: Executor, projectId: string): Promise<RelayConfig | null> {
-  const [row] = await db.select().from(mailRelays).where(eq(mailRelays.projectId, projectId));
+  const [row] = await projectRelay(db, projectId);
   if (row) {
     return {
       host: row.host,

@@ -1,4 +1,14 @@
-import { mailMessages, mailThreads, messageColumns, type MailMessage } from "@/lib/db/schema/mail";
+import { getTableColumns } from "drizzle-orm";
+import {
+  mailAttachments,
+  mailMessages,
+  mailRelays,
+  mailThreads,
+  messageColumns,
+  type MailAttachment,
+  type MailMessage,
+  type MailRelay,
+} from "@/lib/db/schema/mail";
 import { type DeliveryStatus, mailDeliveries, type MailDelivery } from "@/lib/db/schema/mail-send";
 import { columnList, insertRows, statement } from "@/lib/db/statement";
 import { NEW_THREAD_KEYS, type NewThreadRow } from "@/lib/mail/inbound/statements";
@@ -118,3 +128,11 @@ export const recordRawBlob = statement<{ id: string }, [projectId: string, messa
   update mail_messages set raw_blob_key = $3, size_bytes = $4, updated_at = now()
   where project_id = $1 and id = $2 and raw_blob_key is null
   returning id`);
+
+/** A message's attachments, to compose it. */
+export const messageAttachments = statement<MailAttachment, [projectId: string, messageId: string]>(`
+  select ${columnList(getTableColumns(mailAttachments))} from mail_attachments where project_id = $1 and message_id = $2`);
+
+/** The project's own SMTP relay (Mail settings), if it has one. */
+export const projectRelay = statement<MailRelay, [projectId: string]>(`
+  select ${columnList(getTableColumns(mailRelays))} from mail_relays where project_id = $1`);
