@@ -63,11 +63,11 @@ export function insertRows<Row extends Record<string, unknown>>(table: PgTable, 
 }
 
 /**
- * JSON for Postgres. JSON.stringify escapes a lone surrogate (`\ud800`), which Postgres refuses in JSON; it becomes
+ * JSON for a json or jsonb parameter. JSON.stringify escapes a lone surrogate (`\ud800`), which Postgres refuses in JSON; it becomes
  * U+FFFD, as it does when postgres.js sends the same string as a text parameter. JSON.stringify escapes nothing
  * else in that range (a pair is written as is), and an escaped backslash before the `u` means literal text.
  */
-function storableJson(value: unknown): string {
+export function storableJson(value: unknown): string {
   return JSON.stringify(value).replace(/(?<!\\)((?:\\\\)*)\\ud[89a-f][0-9a-f]{2}/g, "$1\\ufffd");
 }
 

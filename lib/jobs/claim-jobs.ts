@@ -1,49 +1,19 @@
-import { and, asc, eq, getTableColumns, inArray, lte, notInArray, sql } from "drizzle-orm";
+import { and, eq, inArray, lte, sql } from "drizzle-orm";
 import type { Executor } from "@/lib/db/client";
 import { jobs, type JobRow } from "@/lib/db/schema/jobs";
+import { claimDueJobs } from "@/lib/jobs/statements";
 
 /** How long a claim holds a job; a handler is aborted well before (its kind's timeout). */
 export const CLAIM_LEASE_S = 300;
 
-/**
- * Takes up to `limit` due jobs. SKIP LOCKED lets concurrent runners (threads of one process or other instances)
- * pick disjoint rows without waiting on each other; the scan uses only the partial index of pending rows.
- *
- * The due rows are picked in a CTE, which runs once: as an `id IN (subquery … LIMIT n FOR UPDATE SKIP LOCKED)` the
- * planner made a nested-loop semi join that ran the subquery again for every pending row, each run skipping the
- * rows the earlier ones had locked, so a claim of 2 took every due job (measured on PostgreSQL 15 and PGlite) and
- * no concurrency limit held.
- */
+/** Takes up to `limit` due jobs (claimDueJobs). */
 export async function claimJobs(
   db: Executor,
   opts: { limit: number; kinds?: readonly string[]; exceptKinds?: readonly string[]; leaseSeconds?: number },
 ): Promise<JobRow[]> {
   if (opts.limit <= 0) return [];
-  const except = opts.exceptKinds?.length ? notInArray(jobs.kind, [...opts.exceptKinds]) : undefined;
-  const due = db.$with("due").as(
-    db
-      .select({ dueId: jobs.id })
-      .from(jobs)
-      .where(and(eq(jobs.status, "pending"), lte(jobs.runAt, sql`now()`), opts.kinds ? inArray(jobs.kind, [...opts.kinds]) : undefined, except))
-      .orderBy(asc(jobs.runAt))
-      .limit(opts.limit)
-      .for("update", { skipLocked: true }),
-  );
-  return (
-    db
-      .with(due)
-      .update(jobs)
-      .set({
-        status: "running",
-        attempts: sql`${jobs.attempts} + 1`,
-        lockedUntil: sql`now() + make_interval(secs => ${opts.leaseSeconds ?? CLAIM_LEASE_S})`,
-        updatedAt: sql`now()`,
-      })
-      .from(due)
-      .where(and(eq(jobs.id, due.dueId), eq(jobs.status, "pending")))
-      // The job's columns only (a bare returning() would add the CTE's).
-      .returning(getTableColumns(jobs))
-  );
+  const except = opts.exceptKinds?.length ? [...opts.exceptKinds] : null;
+  return claimDueJobs(db, opts.limit, opts.kinds ? [...opts.kinds] : null, except, opts.leaseSeconds ?? CLAIM_LEASE_S);
 }
 
 /**

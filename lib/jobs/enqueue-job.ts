@@ -3,8 +3,10 @@ import type { Executor } from "@/lib/db/client";
 import { jobs } from "@/lib/db/schema/jobs";
 import { z } from "zod";
 import { changeChannel } from "@/lib/db/change-channel";
+import { storableJson } from "@/lib/db/statement";
 import { newId } from "@/lib/ids";
 import { resolveNumber, type JobKind } from "@/lib/jobs/define-job-kind";
+import { insertJobs } from "@/lib/jobs/statements";
 
 /** Wakes the job runners of every instance: the kind of the jobs that became due. */
 export const jobWakeups = changeChannel("brynth_jobs", z.string());
@@ -32,21 +34,21 @@ export async function enqueueJobs<P>(tx: Executor, kind: JobKind<P>, items: Arra
   const maxAttempts = resolveNumber(kind.maxAttempts, 5);
   const rows = items.map((it) => ({
     id: newId("job"),
-    projectId: it.projectId,
+    project_id: it.projectId,
     kind: kind.kind,
     payload: kind.payload.parse(it.payload) as object,
-    runAt: it.runAt ?? sql`now()`,
-    maxAttempts,
-    dedupeKey: it.dedupeKey ?? null,
+    run_at: it.runAt ?? null,
+    max_attempts: maxAttempts,
+    dedupe_key: it.dedupeKey ?? null,
   }));
-  const inserted = new Set((await tx.insert(jobs).values(rows).onConflictDoNothing().returning({ id: jobs.id })).map((r) => r.id));
+  const inserted = new Set((await insertJobs(tx, storableJson(rows))).map((r) => r.id));
   const ids: string[] = [];
   for (const r of rows) {
-    if (inserted.has(r.id) || r.dedupeKey === null) {
+    if (inserted.has(r.id) || r.dedupe_key === null) {
       ids.push(r.id);
       continue;
     }
-    const [first] = await tx.select({ id: jobs.id }).from(jobs).where(sql`${jobs.kind} = ${kind.kind} and ${jobs.dedupeKey} = ${r.dedupeKey}`);
+    const [first] = await tx.select({ id: jobs.id }).from(jobs).where(sql`${jobs.kind} = ${kind.kind} and ${jobs.dedupeKey} = ${r.dedupe_key}`);
     ids.push(first?.id ?? r.id);
   }
   if (inserted.size > 0) jobWakeups.notify(tx, kind.kind);
