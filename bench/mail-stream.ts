@@ -24,6 +24,8 @@
  * Measured 2026-12-02 15:00, 200 sockets, alternated in one sitting with e4762f1's seq-and-holes tail (load 4-6
  * from other work): (xid, seq) p50/p99 8.9/200 and 17.6/323 ms, seq-and-holes 15.3/383 and 24.9/445 ms; 0 lost and
  * 0 repeated on every run, the 20 reconnected sockets included. Target p99 100 ms: not met on this shared machine.
+ * Idle machine, 2026-12-03: p50/p99 3.7/25.9 ms at 00:21 and 3.7/34.1 ms at 01:16 (max 69 and 84 ms), 0 lost and
+ * 0 repeated of 400,000 frames, the 20 reconnected sockets included; LISTEN/NOTIFY alone p99 1.5 ms.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";

@@ -23,6 +23,16 @@
  * - Same day, start of session, same machine state: list_messages 428/s (p99 51 ms), get_thread 102/s, before the
  *   read path became one fixed-text statement a page, prefixed content reads over MCP and windowed search_threads.
  * PGlite at load ~20: raw statement p50 16-103 ms except the phrase (1 s); search_messages over MCP 4-9 calls/s.
+ * Idle 2-vCPU VM, 2026-12-03 01:17 (nothing else running), Postgres, 100k messages, calls/s (p50/p99 ms):
+ * - search_messages over MCP: common 623 (5.7/17.2), rare 491 (7.8/14.9), two-term 579 (6.4/12.9), or 460
+ *   (8.3/16.3), phrase 164 (23.7/43.4); search_threads: 496 (7.8/14.2), 298 (13.2/21.7), 155 (25.1/47.3), 311
+ *   (12.6/24.1), 114 (35.4/62.8); raw statement: 5427 (0.6/3.9), 1246 (3.1/7.5), 1501 (2.5/6.3), 1126 (3.5/8.1),
+ *   217 (18.0/34.3). The phrase's plan (BENCH_EXPLAIN=1): a bitmap of the project's 2,000 messages holding both
+ *   words, each rechecked on the heap for the word order, then filtered to the mailbox (all 2,000 removed there).
+ * - list_messages: 1,156 calls/s, p99 16.5 ms, largest result 7,359 bytes (0.83 ms API + 0.35 ms Postgres CPU a
+ *   call); whoami 3,564/s. At 00:20 in the same state: 984/s, p99 23.9 ms.
+ * - get_thread 50 x 20 KB: MCP 350 calls/s (p99 66 ms), all 1,773 results within 19,000 bytes (6,650 bytes); REST
+ *   103/s. At 00:20: 361/s.
  */
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -16,6 +16,9 @@
  * (p50) none 222 (211) / 211 (165) ms, healthy 336 (285) / 381 (301), hanging 248 (177): hanging vs none 1.15×
  * mean, 0.94× p50 (inside ±20%: hanging endpoints do not hold mail back); hanging vs healthy 0.69× (outside the band
  * on the fast side); healthy vs none 1.66× (the CPU the 800 deliveries take on two cores).
+ * Idle machine, 2026-12-03 01:15: mean (p50) none 8.8 (8.2) / 8.8 (8.1) ms, healthy 8.4 (7.8) / 9.1 (8.2), hanging
+ * 8.8 (8.3): hanging vs healthy 1.01× mean, 1.04× p50; hanging vs none 1.00×; healthy vs none 0.99× (means at 00:23:
+ * 1.01×, 1.04×, 1.04×). With CPU to spare, neither the hanging endpoints nor the healthy deliveries move the mail.
  */
 import { and, eq } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";

@@ -17,6 +17,10 @@
  * alternated three times with the code before payloads were built together per claim: 299 / 255 / 186
  * deliveries/s at 1.38 / 1.50 / 1.80 ms CPU each, against 99 / 175 / 184 at 3.22 / 2.59 / 2.44 ms; the plain loop
  * made 1,365–2,757 POSTs/s, ratio 0.07–0.17. The machine was saturated by other work.
+ * Idle machine, 2026-12-03, EVENTS=300 (3,000 deliveries): grouped:32 1,503 deliveries/s at 00:22 and 1,072 at
+ * 01:15 (0.42-0.49 ms CPU each), single:8 560-568/s; steady 30 events/s, commit → receiver p50 6.9-7.6 ms, p99
+ * 11.7-12.0 ms; every signature verified, no event twice per endpoint. The plain loop made 12,079-12,107 POSTs/s
+ * (ratio 0.09-0.12): it writes nothing down, while each delivery is a claimed job, an attempt row and a commit.
  */
 import { Agent, request } from "node:http";
 import type { ChildProcess } from "node:child_process";
