@@ -4,7 +4,8 @@ import { columnList, statement } from "@/lib/db/statement";
 
 /*
  * The job runner's hand-written statements (lib/db/statement.ts): a claim runs every time a lane has room, and an
- * insert with every queued job; drizzle's builder spent more CPU on each than Postgres did (bench/mail-send.ts).
+ * insert with every queued job. Built by drizzle they cost a sent message about 0.4 ms of API CPU, 8 % of it
+ * (bench/mail-send.ts, A/B in the commit that wrote them).
  */
 
 /**

@@ -1,4 +1,3 @@
-
 import type { Executor } from "@/lib/db/client";
 import { mailRelays, type RelaySecurity } from "@/lib/db/schema/mail";
 import { decryptSecret, UnreadableSecretError } from "@/lib/crypto/secret-box";
