@@ -1,5 +1,6 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { getDb, type Executor } from "@/lib/db/client";
+import { storableJson } from "@/lib/db/statement";
 import { mailboxes, mailMessages } from "@/lib/db/schema/mail";
 import { type DeliveryStatus, mailDeliveries, type MailDelivery } from "@/lib/db/schema/mail-send";
 import { newId } from "@/lib/ids";
@@ -82,8 +83,8 @@ async function finishDelivery(tx: Executor, d: Delivery, m: MessageRow, r: Route
     d.id,
     r.status,
     response,
-    JSON.stringify(r.accepted),
-    JSON.stringify(r.rejected),
+    storableJson(r.accepted),
+    storableJson(r.rejected),
     r.status === "sent" ? null : response,
     r.status === "sent",
   );

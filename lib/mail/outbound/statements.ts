@@ -15,8 +15,8 @@ import { NEW_THREAD_KEYS, type NewThreadRow } from "@/lib/mail/inbound/statement
 
 /*
  * The send and delivery paths' hand-written statements (lib/db/statement.ts): every outbound message runs each of
- * them once or more, and drizzle's builder spent more CPU on their 45-column rows than Postgres spent on them
- * (bench/mail-send.ts).
+ * them once or more. Built by drizzle, whose builder walks the message's 45 columns on every call, they cost a sent
+ * message about 1.4 ms of API CPU (bench/mail-send.ts, A/B in the commits that wrote them).
  */
 
 const OUTBOUND_MESSAGE_KEYS = [
