@@ -301,6 +301,31 @@ describe("inbound SMTP", () => {
     expect((await latestEvents(seeded.project.id, "email.received"))[0].payload.subject).toBe("Still alive");
   });
 
+  it("stores mail whose UTF-16 text and subject hold lone surrogates, with U+FFFD in their place", async () => {
+    // A high surrogate with no low one after it: the decoders hand JavaScript a string Postgres cannot take as JSON.
+    const lone = (text: string) => Buffer.concat([Buffer.from([0x00, 0xd8]), Buffer.from(text, "utf16le")]);
+    const raw = Buffer.from(
+      [
+        `From: odd@sender.example`,
+        `To: ${address}`,
+        `Subject: =?UTF-16LE?B?${lone("subject").toString("base64")}?=`,
+        `Message-ID: <lone-1@sender.example>`,
+        `MIME-Version: 1.0`,
+        `Content-Type: text/plain; charset=utf-16le`,
+        `Content-Transfer-Encoding: base64`,
+        ``,
+        lone("body text").toString("base64"),
+        ``,
+      ].join("\r\n"),
+    );
+    await sendTo(listener.port, { envelope: { from: "odd@sender.example", to: [address] }, raw });
+    const [row] = await (await getDb()).select().from(mailMessages).where(eq(mailMessages.rfcMessageId, "lone-1@sender.example"));
+    expect(row.subject).toBe("\uFFFDsubject");
+    expect(row.text).toBe("\uFFFDbody text");
+    const [event] = await latestEvents(seeded.project.id, "email.received");
+    expect(event.payload.subject).toBe("\uFFFDsubject");
+  });
+
   it("survives garbage sessions and a failing handler (451, then the next message goes through)", async () => {
     await new Promise<void>((resolve) => {
       const s = connect(listener.port, "127.0.0.1", () => {

@@ -1,5 +1,6 @@
 import { simpleParser, type AddressObject, type HeaderValue, type ParsedMail } from "mailparser";
 import { plainText, plainTextBody } from "@/lib/mail/inbound/plain-text-body";
+import { toWellFormed } from "@/lib/text/well-formed";
 
 export interface ParsedAttachment {
   filename: string | null;
@@ -79,11 +80,34 @@ export function idList(value: string | null | undefined): string[] {
  */
 export async function parseMessage(raw: Buffer): Promise<ParsedMessage> {
   const plain = plainTextBody(raw);
-  return plain ? parseWith(raw, plain.head, plainText(plain.body)) : parseWith(raw, raw);
+  return wellFormedText(await (plain ? parseWith(raw, plain.head, plainText(plain.body)) : parseWith(raw, raw)));
 }
 
 /** mailparser over the whole message, without the plain text path: what parseMessage must equal. */
-export const parseWholeMessage = (raw: Buffer): Promise<ParsedMessage> => parseWith(raw, raw);
+export const parseWholeMessage = async (raw: Buffer): Promise<ParsedMessage> => wellFormedText(await parseWith(raw, raw));
+
+/**
+ * Every text of a parsed message as valid Unicode: a UTF-16 part (or encoded word) can decode to a lone surrogate,
+ * which Postgres refuses inside JSON (the message's event, its thread summary), so such mail failed with 451 on
+ * every attempt and never arrived. Each one becomes U+FFFD, as the text columns would store it anyway.
+ */
+function wellFormedText(m: ParsedMessage): ParsedMessage {
+  const t = (s: string | null) => (s === null ? null : toWellFormed(s));
+  return {
+    ...m,
+    from: m.from && { address: toWellFormed(m.from.address), name: t(m.from.name) },
+    to: m.to.map(toWellFormed),
+    cc: m.cc.map(toWellFormed),
+    replyTo: m.replyTo.map(toWellFormed),
+    subject: t(m.subject),
+    text: t(m.text),
+    html: t(m.html),
+    headers: Object.fromEntries(Object.entries(m.headers).map(([k, v]) => [k, toWellFormed(v)])),
+    contentType: t(m.contentType),
+    attachments: m.attachments.map((a) => ({ ...a, filename: t(a.filename), contentType: toWellFormed(a.contentType), contentId: t(a.contentId) })),
+    parseError: t(m.parseError),
+  };
+}
 
 /** `input` to mailparser (the whole message, or its header block when the text is given). */
 async function parseWith(raw: Buffer, input: Buffer, text?: string | null): Promise<ParsedMessage> {
