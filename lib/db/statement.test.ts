@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { eq, sql } from "drizzle-orm";
 import { bigint, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 import { getDb } from "@/lib/db/client";
-import { query, statement } from "@/lib/db/statement";
+import { insertRows, query, statement, storableJson } from "@/lib/db/statement";
 
 // The hand-written SQL entry point must give what drizzle's builder gives, on both drivers: if a drizzle, postgres.js
 // or PGlite upgrade changes how rows come back, these fail.
@@ -82,5 +82,40 @@ describe("the SQL entry point", () => {
     const { PGlite } = await import("@electric-sql/pglite");
     const foreign = drizzle(new PGlite()) as never;
     await expect(selectProbe(foreign, "a")).rejects.toThrow(/not opened through lib\/db/);
+  });
+
+  it("inserts rows with insertRows as drizzle would, the columns left out taking their defaults", async () => {
+    const db = await getDb();
+    const insert = insertRows<Pick<typeof probe.$inferInsert, "id" | "createdAt" | "sizeBytes" | "body" | "note">>(probe, [
+      "id",
+      "createdAt",
+      "sizeBytes",
+      "body",
+      "note",
+    ]);
+    const at = new Date("2026-03-04T05:06:07.089Z");
+    await insert(db, [
+      { id: "r1", createdAt: at, sizeBytes: 42, body: { nested: { list: [1, "two"] }, quote: 'a "b" \\u0041' }, note: "plain" },
+      { id: "r2", createdAt: at, sizeBytes: 0, body: null, note: "caf\uD800 and \uD83D\uDE00" },
+    ]);
+    await insert(db, []);
+    const rows = await db.select().from(probe).where(sql`${probe.id} in ('r1', 'r2')`).orderBy(probe.id);
+    expect(rows).toEqual([
+      { id: "r1", createdAt: at, expiresAt: null, sizeBytes: 42, body: { nested: { list: [1, "two"] }, quote: 'a "b" \\u0041' }, note: "plain" },
+      // A lone surrogate becomes U+FFFD, as postgres.js writes it in a text parameter; a pair is kept.
+      { id: "r2", createdAt: at, expiresAt: null, sizeBytes: 0, body: null, note: "caf\uFFFD and \uD83D\uDE00" },
+    ]);
+  });
+
+  it("writes JSON Postgres accepts: lone surrogates as U+FFFD, escaped backslashes and pairs untouched", () => {
+    const cases: [unknown, unknown][] = [
+      ["a\uD800b", "a\uFFFDb"],
+      ["x\uDC00", "x\uFFFD"],
+      ["\\ud800", "\\ud800"],
+      ["\\\uD800", "\\\uFFFD"],
+      ["\uD83D\uDE00", "\uD83D\uDE00"],
+      [{ "k\uD800": ["\uDBFF"] }, { "k\uFFFD": ["\uFFFD"] }],
+    ];
+    for (const [value, stored] of cases) expect(JSON.parse(storableJson(value))).toEqual(stored);
   });
 });

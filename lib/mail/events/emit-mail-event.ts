@@ -1,6 +1,7 @@
 import type { Executor } from "@/lib/db/client";
 import { isTransaction } from "@/lib/db/transaction";
 import { newId } from "@/lib/ids";
+import { storableJson } from "@/lib/db/statement";
 import { resolveNumber } from "@/lib/jobs/define-job-kind";
 import { jobWakeups } from "@/lib/jobs/enqueue-job";
 import type { MailEventType } from "@/lib/mail/events/event-types";
@@ -49,7 +50,7 @@ export async function emitMailEvent(tx: Executor, e: MailEventInput): Promise<st
     labels: e.summary.labels,
     ...(e.summary.domain ? { domain: e.summary.domain } : {}),
   };
-  const row = [id, e.projectId, e.mailboxId, e.type, e.messageId, e.threadId, e.draftId ?? null, JSON.stringify(summary)] as const;
+  const row = [id, e.projectId, e.mailboxId, e.type, e.messageId, e.threadId, e.draftId ?? null, storableJson(summary)] as const;
   if (await mayHaveWebhooks(tx, e.projectId)) {
     const [fanOut] = await insertMailEvent(tx, ...row, webhookDeliveryJob.kind, resolveNumber(webhookDeliveryJob.maxAttempts, 5));
     // The runners' wake-up enqueueJob sends, once per transaction; nothing to wake when no webhook wanted it.
