@@ -33,6 +33,11 @@
  *   call); whoami 3,564/s. At 00:20 in the same state: 984/s, p99 23.9 ms.
  * - get_thread 50 x 20 KB: MCP 350 calls/s (p99 66 ms), all 1,773 results within 19,000 bytes (6,650 bytes); REST
  *   103/s. At 00:20: 361/s.
+ * 2026-12-03 04:10 (load 1.3 at the start), after GIN over (mailbox_id, search) replaced GIN over search (drizzle/0024):
+ * - search_messages over MCP: common 495 (7.5/19.8), rare 501 (7.5/15.5), two-term 470 (8.0/16.3), or 506
+ *   (7.4/15.5), phrase 331 (11.6/24.2); search_threads: 416 (9.2/17.1), 282 (13.6/26.6), 219 (16.4/41.6), 340
+ *   (11.4/23.5), 222 (17.5/34.5); raw statement: 3593 (0.9/5.2), 1398 (2.6/8.2), 1132 (3.2/9.5), 1101 (3.1/11.3),
+ *   573 (5.5/22.7). The phrase's bitmap now holds only the inbox's 500 messages with both words.
  */
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";

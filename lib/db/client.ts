@@ -79,6 +79,7 @@ async function open(): Promise<DbHandle> {
   }
   const { PGlite } = await import("@electric-sql/pglite");
   const { openPglite } = await import("@/lib/db/pglite-driver");
+  const { pgliteExtensions } = await import("@/lib/db/pglite-extensions");
   let dataDir: string | undefined;
   let release = () => {};
   if (!url) {
@@ -86,7 +87,7 @@ async function open(): Promise<DbHandle> {
     mkdirSync(dataDir, { recursive: true });
     release = acquireDataDirLock(dataDir);
   }
-  const pglite = await PGlite.create(dataDir ?? "memory://", { loadDataDir: dataDir ? undefined : memoryTemplate });
+  const pglite = await PGlite.create(dataDir ?? "memory://", { loadDataDir: dataDir ? undefined : memoryTemplate, extensions: pgliteExtensions });
   return {
     db: openPglite(pglite),
     kind: "pglite",

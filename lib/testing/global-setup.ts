@@ -8,6 +8,7 @@ import { drizzle } from "drizzle-orm/postgres-js";
 import { migrate } from "drizzle-orm/postgres-js/migrator";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+import { pgliteExtensions } from "@/lib/db/pglite-extensions";
 
 /**
  * On PostgreSQL (DATABASE_URL set): migrate one template database per run; each test file then gets its own
@@ -20,7 +21,7 @@ export default async function setup(project: TestProject) {
     project.provide("dbTemplate", "");
     const dir = mkdtempSync(join(tmpdir(), "brynth-pglite-template-"));
     const file = join(dir, "pgdata.tar.gz");
-    const pglite = await PGlite.create("memory://");
+    const pglite = await PGlite.create("memory://", { extensions: pgliteExtensions });
     await migratePglite(drizzlePglite({ client: pglite }), { migrationsFolder: "drizzle" });
     writeFileSync(file, Buffer.from(await (await pglite.dumpDataDir("gzip")).arrayBuffer()));
     await pglite.close();

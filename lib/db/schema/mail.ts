@@ -234,7 +234,11 @@ export const mailMessages = pgTable(
     index("mail_messages_event_idx").on(t.eventId).where(sql`event_id is not null`),
     index("mail_messages_mailbox_at_idx").on(t.mailboxId, t.msgAt, t.id),
     index("mail_messages_project_at_idx").on(t.projectId, t.msgAt, t.id),
-    index("mail_messages_search_idx").using("gin", t.search),
+    // Search is per mailbox: GIN over (mailbox_id, search) (btree_gin, drizzle/0024) intersects the mailbox with the
+    // query's words inside the index. On `search` alone, a quoted phrase rechecked the word order on the heap for every
+    // message of the project holding both words, before the mailbox filter dropped most of them (44 ms → 15 ms at
+    // 100k messages). Project-wide search uses the same index on its second column.
+    index("mail_messages_mailbox_search_idx").using("gin", t.mailboxId, t.search),
     index("mail_messages_labels_idx").using("gin", t.labels),
     index("mail_messages_references_idx").using("gin", t.references),
     // Quarantine lists only what is held back: without it, a listing walks every normal message of the project.

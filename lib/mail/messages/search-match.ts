@@ -2,8 +2,8 @@ import { sql, type SQL } from "drizzle-orm";
 import { mailMessages } from "@/lib/db/schema/mail";
 
 /**
- * The full-text match both search tools share (design §2.7, D9): the stored `search` vector (GIN) against
- * `websearch_to_tsquery('simple', q)`, with `q` a bound parameter. websearch syntax never raises an error: odd input
+ * The full-text match both search tools share (design §2.7, D9): the stored `search` vector (in a GIN index beside
+ * mailbox_id) against `websearch_to_tsquery('simple', q)`, with `q` a bound parameter. websearch syntax never raises an error: odd input
  * like `&&|!(` parses to an empty query, which matches nothing. Spam and trash are left out, as the spec says;
  * results are newest first, never ranked (ts_rank on a common term costs 70–190 ms at 100k messages).
  */

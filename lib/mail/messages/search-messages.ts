@@ -11,7 +11,8 @@ import { searchMatch } from "@/lib/mail/messages/search-match";
 
 /**
  * Messages matching `q` in a mailbox (or the key's scope), newest first by (msg_at, id). The planner walks the
- * (mailbox_id, msg_at, id) index for common terms and takes a GIN bitmap for rare ones; both stay bounded.
+ * (mailbox_id, msg_at, id) index for common terms and takes a GIN bitmap of (mailbox_id, search) for rare ones and
+ * phrases; both stay bounded.
  */
 export async function searchMessages(
   db: Executor,
