@@ -53,11 +53,13 @@ export function closeOutboundAgents(): void {
 /**
  * The only way Brynth calls URLs that users give it (approval callbacks, mail webhooks). The address is checked where the
  * connection is made, so a name that resolves to a private address (or re-resolves to one: DNS rebinding) is
- * refused; redirects are not followed; the whole exchange has a deadline and the body a size cap.
+ * refused; redirects are not followed; the whole exchange has a deadline and the body a size cap. `signal` cuts the
+ * exchange short: a job runner that stops aborts its jobs, and one waiting on a silent endpoint must not hold the
+ * shutdown for the whole deadline.
  */
 export function safeFetch(
   rawUrl: string,
-  init: { method?: string; headers?: Record<string, string>; body?: string; timeoutMs?: number; maxBytes?: number } = {},
+  init: { method?: string; headers?: Record<string, string>; body?: string; timeoutMs?: number; maxBytes?: number; signal?: AbortSignal } = {},
 ): Promise<SafeResponse> {
   const problem = outboundUrlProblem(rawUrl);
   if (problem) return Promise.reject(new OutboundError(`URL ${problem}`));
@@ -72,11 +74,13 @@ export function safeFetch(
       lookup: trusted ? undefined : guardedLookup,
       agent: agentFor(url),
       timeout: init.timeoutMs ?? 10_000,
+      signal: init.signal,
     });
     const deadline = setTimeout(() => req.destroy(new OutboundError("timed out")), init.timeoutMs ?? 10_000);
     req.on("timeout", () => req.destroy(new OutboundError("timed out")));
     req.on("error", (err) => {
       clearTimeout(deadline);
+      if (init.signal?.aborted) return reject(new OutboundError("cancelled before an answer came (the job was stopped)"));
       reject(err instanceof OutboundError ? err : new OutboundError(err.message));
     });
     req.on("response", (res) => {

@@ -106,6 +106,24 @@ describe("job runner lanes", () => {
     expect(runner.busy).toBe(4);
   }, 30_000);
 
+  it("stop() cuts the requests of webhook jobs waiting on hanging endpoints: it returns at once, each attempt logged as cancelled", async () => {
+    const db = await getDb();
+    runner = new JobRunner(db, { concurrency: 4, pollMs: 60_000, lanes: [{ kinds: [webhookDeliveryJob.kind], concurrency: 4 }] });
+    await runner.start();
+    const before = await fourHangingWebhooks();
+    await receiver.waitFor(before + 4);
+    const attemptsOf = () => db.select().from(mailWebhookAttempts).where(eq(mailWebhookAttempts.projectId, seeded.project.id));
+    const earlier = new Set((await attemptsOf()).map((a) => a.id));
+    const started = performance.now();
+    await runner.stop();
+    runner = null;
+    // Without the job's signal reaching the request, stop() waited out the 10 s request deadline.
+    expect(performance.now() - started).toBeLessThan(3_000);
+    const attempts = (await attemptsOf()).filter((a) => !earlier.has(a.id));
+    expect(attempts).toHaveLength(4);
+    expect(attempts.every((a) => !a.ok && /cancelled before an answer came/.test(a.error ?? ""))).toBe(true);
+  }, 30_000);
+
   it("without a lane, the same four endpoints hold every slot and the mail waits (the control)", async () => {
     const db = await getDb();
     runner = new JobRunner(db, { concurrency: 4, pollMs: 60_000 });

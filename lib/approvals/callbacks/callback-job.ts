@@ -34,7 +34,7 @@ export const callbackJob = defineJobKind({
   maxAttempts: CALLBACK_RETRY_DELAYS_MS.length + 1,
   retryDelaysMs: CALLBACK_RETRY_DELAYS_MS,
   timeoutMs: 30_000,
-  handler: async (p) => {
+  handler: async (p, ctx) => {
     const secret = await callbackSecret(await getDb(), p.projectId);
     const sentAt = new Date(Math.floor(Date.now() / 1000) * 1000);
     const signature = new Webhook(secret).sign(p.eventId, sentAt, p.body);
@@ -43,6 +43,7 @@ export const callbackJob = defineJobKind({
       body: p.body,
       timeoutMs: 10_000,
       maxBytes: 4096,
+      signal: ctx.signal,
       headers: {
         "content-type": "application/json",
         "webhook-id": p.eventId,

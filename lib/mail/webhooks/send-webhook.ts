@@ -65,7 +65,7 @@ export interface AttemptOutcome {
  */
 export async function sendWebhook(
   deliveryId: string,
-  ctx: Pick<JobContext, "lastAttempt" | "attempt"> & { retryDelaysMs: readonly number[] },
+  ctx: Pick<JobContext, "lastAttempt" | "attempt" | "signal"> & { retryDelaysMs: readonly number[] },
 ): Promise<JobFinish | undefined> {
   const db = await getDb();
   const found = await loadDelivery(deliveryId);
@@ -93,7 +93,7 @@ export async function sendWebhook(
     });
     throw new PermanentJobError(error);
   }
-  const outcome = await post(webhook.url, body, headers);
+  const outcome = await post(webhook.url, body, headers, ctx.signal);
 
   if (outcome.ok) {
     // Sent with the COMMIT that marks the job done: no round trip of its own.
@@ -137,7 +137,7 @@ function customHeaders(w: MailWebhook): Record<string, string> {
   return Object.fromEntries(Object.entries(openWebhookHeaders(w)).filter(([name]) => !ours.has(name.toLowerCase())));
 }
 
-async function post(url: string, body: string, headers: Record<string, string>): Promise<AttemptOutcome> {
+async function post(url: string, body: string, headers: Record<string, string>, signal: AbortSignal): Promise<AttemptOutcome> {
   const started = performance.now();
   const ms = () => Math.round(performance.now() - started);
   try {
@@ -146,6 +146,7 @@ async function post(url: string, body: string, headers: Record<string, string>):
       body,
       timeoutMs: WEBHOOK_TIMEOUT_MS,
       maxBytes: RESPONSE_READ_BYTES,
+      signal,
       // Ours last: a custom header never replaces the content type or a signature header.
       headers: { ...headers, "content-type": "application/json" },
     });

@@ -23,5 +23,6 @@ export const webhookDeliveryJob = defineJobKind({
   timeoutMs: 30_000,
   // A delivery's success is one short write: committed with the others finishing at the same moment.
   groupFinish: true,
-  handler: (p, ctx) => sendWebhook(p.delivery_id, { attempt: ctx.attempt, lastAttempt: ctx.lastAttempt, retryDelaysMs: WEBHOOK_RETRY_DELAYS_MS }),
+  handler: (p, ctx) =>
+    sendWebhook(p.delivery_id, { attempt: ctx.attempt, lastAttempt: ctx.lastAttempt, signal: ctx.signal, retryDelaysMs: WEBHOOK_RETRY_DELAYS_MS }),
 });
