@@ -20,7 +20,7 @@
  * clients on a saturated machine (10 / 216 a second is 46 ms before any work), not a slow path.
  */
 import { serverCpuPerCall } from "./support/cpu-time";
-import { closedLoop, percentiles } from "./support/load";
+import { closedLoop, openLoop, percentiles } from "./support/load";
 import { mcpSession } from "./support/mcp-session";
 import { freshDatabase, startProcess } from "./support/processes";
 import { relaySink } from "./support/relay-sink";
@@ -29,6 +29,8 @@ import { startSendServer } from "./support/send-server-process";
 const SECONDS = Number(process.env.SECONDS ?? 10);
 const BYTES = Number(process.env.BYTES ?? 2048);
 const CLIENTS = Number(process.env.CLIENTS ?? 10);
+/** The open-loop phase's offered sends a second: the target's 150 messages/s. */
+const RATE = Number(process.env.RATE ?? 150);
 const RECIPIENTS = ["ann@relay.example", "bob@relay.example", "cy@relay.example"];
 const body = Array.from({ length: 400 }, (_, i) => `Line ${i} of the message body, plain ASCII text.`)
   .join("\n")
@@ -69,6 +71,14 @@ async function main() {
   const baselinePerSecond = Math.round((baseA.per_second + baseB.per_second) / 2);
   const sinkPerSecond = Math.round(accepted / atSink);
 
+  // At the target's rate rather than flat out: RATE sends a second on a fixed schedule over the same clients, each
+  // call's latency taken from its scheduled start, and the sink's pace over the same messages.
+  const openBefore = relay.stats().messages;
+  const o0 = performance.now();
+  const atRate = await serverCpuPerCall(child.pid!, database, () => openLoop(RATE, SECONDS, CLIENTS, (w) => send(w, `rate ${n++}`).then(() => undefined)));
+  const openReached = await relay.reach(openBefore + atRate.requests, 120_000);
+  const openAtSink = (performance.now() - o0) / 1000;
+
   // Idempotent retry storm: 100 concurrent identical sends with one key, then replays of that key one at a time.
   const storm = () => send(0, "storm", { idempotencyKey: "storm-1" });
   const stormAnswers = await Promise.all(
@@ -104,6 +114,12 @@ async function main() {
           all_at_sink: reached,
           seconds_until_all_at_sink: Number(atSink.toFixed(2)),
           sink_messages_per_second: sinkPerSecond,
+        },
+        send_message_at_target_rate: {
+          ...atRate,
+          all_at_sink: openReached,
+          seconds_until_all_at_sink: Number(openAtSink.toFixed(2)),
+          sink_messages_per_second: Math.round(atRate.requests / openAtSink),
         },
         baseline_nodemailer_pool_to_sink: { before: baseA, after: baseB, per_second: baselinePerSecond },
         ratio: Number((sinkPerSecond / baselinePerSecond).toFixed(2)),
