@@ -4,6 +4,7 @@ import { jobRunner } from "@/lib/services/job-runner";
 import { smtpListener } from "@/lib/services/smtp-listener";
 import { approvalsExpiry } from "@/lib/services/approvals-expiry";
 import { telegramBots } from "@/lib/services/telegram-bots";
+import { embeddedAutovacuum } from "@/lib/services/embedded-autovacuum";
 
 /**
  * Background services of one process (SMTP listener, job runner, Telegram bot, …). Each entry starts once per
@@ -11,7 +12,7 @@ import { telegramBots } from "@/lib/services/telegram-bots";
  */
 export type Service = { name: string; start: () => Promise<() => Promise<void>> };
 
-export const services: Service[] = [ledgerSealer, diskJanitor, jobRunner, smtpListener, approvalsExpiry, telegramBots];
+export const services: Service[] = [ledgerSealer, diskJanitor, jobRunner, smtpListener, approvalsExpiry, telegramBots, embeddedAutovacuum];
 
 export async function startServices(log: (line: string) => void = console.log): Promise<() => Promise<void>> {
   const stops: Array<() => Promise<void>> = [];
