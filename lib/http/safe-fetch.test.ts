@@ -80,12 +80,11 @@ describe("safeFetch", () => {
   it("gives up after the timeout", async () => {
     await expect(safeFetch(`${base}/slow`, { timeoutMs: 300 })).rejects.toThrow(/timed out/);
   });
-  it("stops waiting when its signal aborts, well before the deadline", async () => {
+  it("stops waiting when its signal aborts, before the deadline", async () => {
     const abort = new AbortController();
-    const started = performance.now();
     setTimeout(() => abort.abort(), 100);
-    await expect(safeFetch(`${base}/slow`, { timeoutMs: 10_000, signal: abort.signal })).rejects.toThrow(/cancelled before an answer came/);
-    expect(performance.now() - started).toBeLessThan(2_000);
+    // Cancelled, not "timed out": the signal ended the wait, not the (test-outliving) deadline.
+    await expect(safeFetch(`${base}/slow`, { timeoutMs: 120_000, signal: abort.signal })).rejects.toThrow(/cancelled before an answer came/);
   });
   it("caps the body it reads", async () => {
     const res = await safeFetch(`${base}/big`, { maxBytes: 1000 });

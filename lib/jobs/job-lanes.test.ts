@@ -106,7 +106,7 @@ describe("job runner lanes", () => {
     expect(runner.busy).toBe(4);
   }, 30_000);
 
-  it("stop() cuts the requests of webhook jobs waiting on hanging endpoints: it returns at once, each attempt logged as cancelled", async () => {
+  it("stop() cuts the requests of webhook jobs waiting on hanging endpoints, each attempt logged as cancelled", async () => {
     const db = await getDb();
     runner = new JobRunner(db, { concurrency: 4, pollMs: 60_000, lanes: [{ kinds: [webhookDeliveryJob.kind], concurrency: 4 }] });
     await runner.start();
@@ -114,13 +114,11 @@ describe("job runner lanes", () => {
     await receiver.waitFor(before + 4);
     const attemptsOf = () => db.select().from(mailWebhookAttempts).where(eq(mailWebhookAttempts.projectId, seeded.project.id));
     const earlier = new Set((await attemptsOf()).map((a) => a.id));
-    const started = performance.now();
     await runner.stop();
     runner = null;
-    // Without the job's signal reaching the request, stop() waited out the 10 s request deadline.
-    expect(performance.now() - started).toBeLessThan(3_000);
     const attempts = (await attemptsOf()).filter((a) => !earlier.has(a.id));
     expect(attempts).toHaveLength(4);
+    // Cut by the runner's signal. Without it, stop() waited out the 10 s request deadline and each attempt said "timed out".
     expect(attempts.every((a) => !a.ok && /cancelled before an answer came/.test(a.error ?? ""))).toBe(true);
   }, 30_000);
 
