@@ -4,7 +4,8 @@ import { getDb, type Executor } from "@/lib/db/client";
 import { events } from "@/lib/db/schema/events";
 import { query } from "@/lib/db/statement";
 import { CLOSED_AFTER_MS, closedHourRollup, forgetClosedHours } from "@/lib/charts/closed-hour-rollup";
-import { eventsPerHour } from "@/lib/events/events-per-hour";
+import { eventSourceNames, eventsPerHour } from "@/lib/events/events-per-hour";
+import { sourceColors } from "@/lib/charts/source-colors";
 import { seedEvents } from "@/lib/testing/events";
 import { seedProject } from "@/lib/testing/seed";
 
@@ -149,5 +150,23 @@ describe("closedHourRollup", () => {
       { hour: hourOf(t - 2 * HOUR), source: "billing", count: 1 },
       { hour: hourOf(t - 60_000), source: "shop", count: 1 },
     ]);
+  });
+
+  it("names every source with events in the window whatever the filters, so a filter never recolours a source", async () => {
+    const db = await getDb();
+    const { actor } = await seedProject({ name: "Rollup colours" });
+    const t = NOW.getTime();
+    // `agent-2` has no source row (an agent's own, or a deleted source), sorts first and hashes to billing's colour.
+    await eventsAt(actor.projectId, "agent-2", "note", [new Date(t - 3 * HOUR)]);
+    await eventsAt(actor.projectId, "billing", "invoice.paid", [new Date(t - 2 * HOUR)]);
+    const names = await eventSourceNames(db, { projectId: actor.projectId, hours: 168, now: NOW });
+    expect(names).toEqual(["agent-2", "billing"]);
+    const colourIn = async (source?: string) => {
+      const points = await eventsPerHour(db, { projectId: actor.projectId, hours: 168, now: NOW, source });
+      return sourceColors([...names, ...points.map((p) => p.source)]).get("billing");
+    };
+    expect(await colourIn("billing")).toBe(await colourIn());
+    // From the filtered points alone (the screen before), billing took the slot agent-2 holds unfiltered.
+    expect(sourceColors(["billing"]).get("billing")).not.toBe(await colourIn());
   });
 });

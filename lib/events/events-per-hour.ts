@@ -52,3 +52,15 @@ export async function eventsPerHour(
     .sort((a, b) => a.hour - b.hour || (a.source < b.source ? -1 : a.source > b.source ? 1 : 0))
     .map((c) => ({ hour: `${new Date(c.hour).toISOString().slice(0, 13)}:00Z`, source: c.source, count: c.count }));
 }
+
+/**
+ * Every source with events in the last `hours`, whatever the screen's filters: with the project's sources, the set the
+ * chart's colours come from (lib/charts/source-colors.ts). A source without a row of its own (Brynth's mail, a deleted
+ * webhook source, an agent's own) shows up in the unfiltered chart only; left out of the set, it took a colour slot
+ * there but not in a filtered view, and a source after it in name order changed colour with the filter.
+ */
+export async function eventSourceNames(db: Executor, opts: { projectId: string; hours: number; now?: Date }): Promise<string[]> {
+  const now = opts.now ?? new Date();
+  const rows = await eventHours.rows(db, { projectId: opts.projectId, since: new Date(now.getTime() - opts.hours * HOUR), now });
+  return [...new Set(rows.map((r) => r.source))].sort();
+}

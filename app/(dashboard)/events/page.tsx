@@ -17,7 +17,7 @@ import { eventStatuses } from "@/lib/db/schema/events";
 import { MAX_WINDOW_HOURS } from "@/lib/charts/time-window";
 import { asksForBookkeeping } from "@/lib/events/bookkeeping";
 import { countEventsByStatus } from "@/lib/events/count-events-by-status";
-import { eventsPerHour } from "@/lib/events/events-per-hour";
+import { eventSourceNames, eventsPerHour } from "@/lib/events/events-per-hour";
 import { listEvents } from "@/lib/events/list-events";
 import { previousCursor } from "@/lib/events/previous-cursor";
 import { listSources } from "@/lib/sources/list-sources";
@@ -65,11 +65,12 @@ export default async function EventsPage({ searchParams }: { searchParams: Searc
   // Brynth's request.resolved bookkeeping stays out of the list, the counts and the chart unless asked for.
   const hideBookkeeping = parsed.data.bookkeeping !== "1" && !asksForBookkeeping(type);
   const filter = { status: status === "all" ? undefined : status, source, type, hideBookkeeping };
-  const [sources, counts, page, perHour] = await Promise.all([
+  const [sources, counts, page, perHour, windowSources] = await Promise.all([
     sourceNames,
     countEventsByStatus(db, { projectId: actor.projectId, source, type, hideBookkeeping, doneUpTo: DONE_SHOWN }),
     listEvents(db, { actor, ...filter, cursor, limit: PAGE, order: "desc", inlineLimit: 0 }),
     eventsPerHour(db, { projectId: actor.projectId, hours: MAX_WINDOW_HOURS, source, type, hideBookkeeping }),
+    eventSourceNames(db, { projectId: actor.projectId, hours: MAX_WINDOW_HOURS }),
   ]);
   const first = page.events[0];
   const prev = cursor && first ? await previousCursor(db, { actor, ...filter, limit: PAGE, first }) : undefined;
@@ -85,7 +86,7 @@ export default async function EventsPage({ searchParams }: { searchParams: Searc
       {header(sources)}
       {perHour.length > 0 && (
         <div className="mb-4 rounded-lg border p-3">
-          <EventsChart points={perHour} now={new Date().toISOString()} allSources={sources} />
+          <EventsChart points={perHour} now={new Date().toISOString()} allSources={[...sources, ...windowSources]} />
         </div>
       )}
       <nav aria-label="Status" className="mb-4 flex flex-wrap items-center gap-1 border-b">
