@@ -38,6 +38,9 @@
  *   (7.4/15.5), phrase 331 (11.6/24.2); search_threads: 416 (9.2/17.1), 282 (13.6/26.6), 219 (16.4/41.6), 340
  *   (11.4/23.5), 222 (17.5/34.5); raw statement: 3593 (0.9/5.2), 1398 (2.6/8.2), 1132 (3.2/9.5), 1101 (3.1/11.3),
  *   573 (5.5/22.7). The phrase's bitmap now holds only the inbox's 500 messages with both words.
+ * 06:04 and 06:07, the VM slower (see bench/mail-send.ts), seed now VACUUMed: search_messages p99 common 21.5-24.6,
+ *   rare 14.8-15.9, two-term 26.1-35.9, or 12.7-15.8, phrase 25.3-28.8 ms; raw statement calls/s common 2,708-2,745,
+ *   rare 4,810-4,864, two-term 912-1,082, or 6,109-6,608, phrase 795-864 (GIN's entry counts now known to the planner).
  */
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
