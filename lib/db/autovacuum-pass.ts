@@ -18,6 +18,13 @@ const THRESHOLDS = sql`
   from t where dead > 50 + 0.2 * rows or inserted > 1000 + 0.2 * rows or changed > 50 + 0.1 * rows
   order by name`;
 
+/** What one table got in a pass, and how long it took. */
+export interface TableUpkeep {
+  table: string;
+  work: "vacuum (analyze)" | "vacuum" | "analyze";
+  ms: number;
+}
+
 /**
  * One pass of what autovacuum does on a PostgreSQL server, for embedded PGlite, which has none: without it an
  * embedded database never has statistics (every plan is costed on default guesses), a GIN index keeps the entry
@@ -26,9 +33,9 @@ const THRESHOLDS = sql`
  * connection run between them. ANALYZE is the dear part (2.6 s for 10,000 messages of 20 KB: the search vectors'
  * lexeme statistics), which is why a table is not analyzed on every pass. Returns what each table got and its time.
  */
-export async function autovacuumPass(db: Db): Promise<{ table: string; work: string; ms: number }[]> {
+export async function autovacuumPass(db: Db): Promise<TableUpkeep[]> {
   const due = await query<{ name: string; vacuum: boolean; analyze: boolean }>(db, THRESHOLDS);
-  const done: { table: string; work: string; ms: number }[] = [];
+  const done: TableUpkeep[] = [];
   for (const t of due) {
     const work = t.vacuum && t.analyze ? "vacuum (analyze)" : t.vacuum ? "vacuum" : "analyze";
     const started = performance.now();
