@@ -1,3 +1,14 @@
+/** One call of `fn` on `worker`: its latency counted from `since` into `latencies`; false when it failed. */
+async function timed(fn: (worker: number) => Promise<void>, worker: number, since: number, latencies: number[]): Promise<boolean> {
+  try {
+    await fn(worker);
+    latencies.push(performance.now() - since);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Closed-loop load: `clients` workers call `fn` back to back for `seconds`; returns req/s and latency percentiles. */
 export async function closedLoop(clients: number, seconds: number, fn: (worker: number) => Promise<void>) {
   const latencies: number[] = [];
@@ -7,13 +18,7 @@ export async function closedLoop(clients: number, seconds: number, fn: (worker: 
   await Promise.all(
     Array.from({ length: clients }, async (_, w) => {
       while (performance.now() < end) {
-        const t = performance.now();
-        try {
-          await fn(w);
-          latencies.push(performance.now() - t);
-        } catch {
-          errors++;
-        }
+        if (!(await timed(fn, w, performance.now(), latencies))) errors++;
       }
     }),
   );
@@ -39,12 +44,7 @@ export async function openLoop(rate: number, seconds: number, clients: number, f
         const due = start + (next++ * 1000) / rate;
         const wait = due - performance.now();
         if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-        try {
-          await fn(w);
-          latencies.push(performance.now() - due);
-        } catch {
-          errors++;
-        }
+        if (!(await timed(fn, w, due, latencies))) errors++;
       }
     }),
   );

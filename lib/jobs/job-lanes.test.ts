@@ -85,15 +85,23 @@ describe("job runner lanes", () => {
     );
     return sent.messages[0].message_id;
   }
+  /** A runner with four slots (plus a webhook lane of four, or none), once the four hanging requests have arrived. */
+  async function startRunnerHeldByFourHangingWebhooks(opts: { webhookLane: boolean }) {
+    runner = new JobRunner(await getDb(), {
+      concurrency: 4,
+      pollMs: 60_000,
+      lanes: opts.webhookLane ? [{ kinds: [webhookDeliveryJob.kind], concurrency: 4 }] : [],
+    });
+    await runner.start();
+    const before = await fourHangingWebhooks();
+    await receiver.waitFor(before + 4);
+  }
   const statusOf = async (id: string) =>
     (await (await getDb()).select({ status: mailMessages.status }).from(mailMessages).where(eq(mailMessages.id, id)))[0].status;
 
   it("runs a mail.deliver job while every webhook slot waits on a hanging endpoint", async () => {
     const db = await getDb();
-    runner = new JobRunner(db, { concurrency: 4, pollMs: 60_000, lanes: [{ kinds: [webhookDeliveryJob.kind], concurrency: 4 }] });
-    await runner.start();
-    const before = await fourHangingWebhooks();
-    await receiver.waitFor(before + 4);
+    await startRunnerHeldByFourHangingWebhooks({ webhookLane: true });
     const messageId = await sendMail();
     await waitFor(async () => (await statusOf(messageId)) === "sent", 5_000);
     // The four requests are still open: no attempt has been logged, their jobs still run.
@@ -103,18 +111,15 @@ describe("job runner lanes", () => {
       .from(jobs)
       .where(inArray(jobs.status, ["running"]));
     expect(running.filter((j) => j.kind === webhookDeliveryJob.kind)).toHaveLength(4);
-    expect(runner.busy).toBe(4);
+    expect(runner?.busy).toBe(4);
   }, 30_000);
 
   it("stop() cuts the requests of webhook jobs waiting on hanging endpoints, each attempt logged as cancelled", async () => {
     const db = await getDb();
-    runner = new JobRunner(db, { concurrency: 4, pollMs: 60_000, lanes: [{ kinds: [webhookDeliveryJob.kind], concurrency: 4 }] });
-    await runner.start();
-    const before = await fourHangingWebhooks();
-    await receiver.waitFor(before + 4);
+    await startRunnerHeldByFourHangingWebhooks({ webhookLane: true });
     const attemptsOf = () => db.select().from(mailWebhookAttempts).where(eq(mailWebhookAttempts.projectId, seeded.project.id));
     const earlier = new Set((await attemptsOf()).map((a) => a.id));
-    await runner.stop();
+    await runner?.stop();
     runner = null;
     const attempts = (await attemptsOf()).filter((a) => !earlier.has(a.id));
     expect(attempts).toHaveLength(4);
@@ -123,11 +128,7 @@ describe("job runner lanes", () => {
   }, 30_000);
 
   it("without a lane, the same four endpoints hold every slot and the mail waits (the control)", async () => {
-    const db = await getDb();
-    runner = new JobRunner(db, { concurrency: 4, pollMs: 60_000 });
-    await runner.start();
-    const before = await fourHangingWebhooks();
-    await receiver.waitFor(before + 4);
+    await startRunnerHeldByFourHangingWebhooks({ webhookLane: false });
     const messageId = await sendMail();
     await new Promise((r) => setTimeout(r, 1500));
     expect(await statusOf(messageId)).toBe("queued");
