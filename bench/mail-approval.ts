@@ -18,10 +18,13 @@ import { http } from "./support/http";
 import { freshDatabase } from "./support/processes";
 import { relaySink } from "./support/relay-sink";
 import { BENCH_APP_SECRET, startSendServer } from "./support/send-server-process";
+import { machineSpeed } from "./support/machine-speed";
 
 const REQUESTS = Number(process.env.REQUESTS ?? 200);
 
 async function main() {
+  // Taken before any load: the yardstick beside this run's figures.
+  const machine = machineSpeed();
   const relay = await relaySink();
   const database = await freshDatabase("brynth_bench_mail_approval");
   process.env.DATABASE_URL = database.url;
@@ -112,6 +115,7 @@ async function main() {
   console.log(
     JSON.stringify(
       {
+        machine,
         database: "postgres",
         drafts: REQUESTS,
         approve_post_to_sink: percentiles(roundTrip),

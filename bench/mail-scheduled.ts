@@ -16,12 +16,15 @@ import { http } from "./support/http";
 import { freshDatabase } from "./support/processes";
 import { relaySink } from "./support/relay-sink";
 import { startSendServer } from "./support/send-server-process";
+import { machineSpeed } from "./support/machine-speed";
 
 const DRAFTS = Number(process.env.DRAFTS ?? 1000);
 /** Time to create every draft before they fall due. */
 const LEAD_SECONDS = Number(process.env.LEAD_SECONDS ?? 40);
 
 async function main() {
+  // Taken before any load: the yardstick beside this run's figures.
+  const machine = machineSpeed();
   const relay = await relaySink();
   const database = await freshDatabase("brynth_bench_scheduled");
   // One instance first (it migrates and seeds the database), then the second on the same database.
@@ -61,6 +64,7 @@ async function main() {
   console.log(
     JSON.stringify(
       {
+        machine,
         database: "postgres",
         instances: 2,
         drafts: DRAFTS,

@@ -29,6 +29,7 @@ import { mcpSession } from "./support/mcp-session";
 import { freshDatabase, startProcess } from "./support/processes";
 import { relaySink } from "./support/relay-sink";
 import { startSendServer } from "./support/send-server-process";
+import { machineSpeed } from "./support/machine-speed";
 
 const SECONDS = Number(process.env.SECONDS ?? 10);
 const BYTES = Number(process.env.BYTES ?? 2048);
@@ -51,6 +52,8 @@ async function nodemailerBaseline(port: number, count: number) {
 }
 
 async function main() {
+  // Taken before any load: the yardstick beside this run's figures.
+  const machine = machineSpeed();
   const relay = await relaySink();
   const db = await freshDatabase("brynth_bench_send");
   const { child, base, key, inbox } = await startSendServer({ databaseUrl: db.url, relayPort: relay.port });
@@ -109,6 +112,7 @@ async function main() {
   console.log(
     JSON.stringify(
       {
+        machine,
         database: "postgres",
         message_bytes: BYTES,
         recipients_per_message: RECIPIENTS.length,

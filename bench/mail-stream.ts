@@ -35,6 +35,7 @@ import postgres from "postgres";
 import { runtimeEnv } from "../scripts/runtime-env.mjs";
 import { percentiles } from "./support/load";
 import { freshDatabase, startProcess } from "./support/processes";
+import { machineSpeed } from "./support/machine-speed";
 
 const SECONDS = Number(process.env.SECONDS ?? 20);
 const RATE = Number(process.env.RATE ?? 100);
@@ -92,6 +93,8 @@ async function until(test: () => boolean, ms: number): Promise<boolean> {
 }
 
 async function main() {
+  // Taken before any load: the yardstick beside this run's figures.
+  const machine = machineSpeed();
   const fresh = await freshDatabase("brynth_bench_stream");
   process.env.DATABASE_URL = fresh.url;
   process.env.DATABASE_POOL_SIZE = "10";
@@ -185,6 +188,7 @@ async function main() {
   const latencies = reports.flatMap((r) => r.latencies);
   const sum = (k: "steady" | "reconnected", f: "sockets" | "lost" | "duplicates") => reports.reduce((n, r) => n + r[k][f], 0);
   const result = {
+    machine,
     bench: "mail-stream",
     database: "postgres",
     instances: 2,
@@ -195,7 +199,7 @@ async function main() {
     frames_received: state.counts[0] + state.counts[1] - before,
     lost: sum("steady", "lost"),
     duplicates: sum("steady", "duplicates"),
-    commit_to_frame: { samples: latencies.length, ...percentiles(latencies), max_ms: Number(latencies.reduce((m, v) => (v > m ? v : m), 0).toFixed(2)) },
+    commit_to_frame: { samples: latencies.length, ...percentiles(latencies), max_ms: Number(latencies.reduce((m, v) => Math.max(m, v), 0).toFixed(2)) },
     reconnect: { sockets: sum("reconnected", "sockets"), lost: sum("reconnected", "lost"), duplicates: sum("reconnected", "duplicates") },
     baseline_listen_notify_rtt: baseline,
     target: { p99_ms: 100, lost: 0 },

@@ -32,6 +32,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { sql } from "drizzle-orm";
 import { postgresCpuMs } from "./support/cpu-time";
 import { freshDatabase, startProcess } from "./support/processes";
+import { machineSpeed } from "./support/machine-speed";
 
 const N = Number(process.env.THREADED ?? 2000);
 const MAILBOXES = 10;
@@ -77,6 +78,8 @@ const interleave = <T>(a: T[], b: T[]) =>
     .filter((x): x is T => !!x);
 
 async function main() {
+  // Taken before any load: the yardstick beside this run's figures.
+  const machine = machineSpeed();
   mkdirSync(tmp, { recursive: true });
   process.env.DATA_DIR ??= tmp;
   process.env.LOG_LEVEL = "warn";
@@ -179,6 +182,7 @@ async function main() {
   console.log(
     JSON.stringify(
       {
+        machine,
         database: PGLITE ? "pglite" : "postgres",
         message_bytes: 20 * 1024,
         smtp_connections: CONNECTIONS,

@@ -51,6 +51,7 @@ import { closedLoop, percentiles } from "./support/load";
 import { http } from "./support/http";
 import { mcpSession } from "./support/mcp-session";
 import { freshDatabase, startProcess } from "./support/processes";
+import { machineSpeed } from "./support/machine-speed";
 
 const SECONDS = Number(process.env.SECONDS ?? 5);
 /** PHASES=list,thread runs only those (search, list, thread); every phase by default. */
@@ -84,6 +85,8 @@ async function phase(name: string, warmup: number, call: (w: number) => Promise<
 }
 
 async function main() {
+  // Taken before any load: the yardstick beside this run's figures.
+  const machine = machineSpeed();
   const dataDir = mkdtempSync(join(tmpdir(), "brynth-bench-mailbox-"));
   const db = PGLITE ? null : await freshDatabase("brynth_bench_mailbox_read");
   const { child, match } = await startProcess(
@@ -156,6 +159,7 @@ async function main() {
   console.log(
     JSON.stringify(
       {
+        machine,
         bench: "mailbox read path",
         database: PGLITE ? "pglite" : "postgres",
         messages: Number(process.env.MESSAGES ?? 100_000),

@@ -15,12 +15,15 @@ import { closedLoop, percentiles } from "./support/load";
 import { mcpSession } from "./support/mcp-session";
 import { oauthAccessToken } from "./support/oauth-token";
 import { freshDatabase, startProcess } from "./support/processes";
+import { machineSpeed } from "./support/machine-speed";
 
 const CLIENTS = Number(process.env.CLIENTS ?? 10);
 const SECONDS = Number(process.env.SECONDS ?? 10);
 const SLICES = Number(process.env.SLICES ?? 4);
 
 async function main() {
+  // Taken before any load: the yardstick beside this run's figures.
+  const machine = machineSpeed();
   const db = await freshDatabase("brynth_bench_oauth");
   const brynth = await startProcess(
     process.execPath,
@@ -65,6 +68,7 @@ async function main() {
     console.log(
       JSON.stringify(
         {
+          machine,
           benchmark: "oauth-whoami",
           clients: CLIENTS,
           seconds: SECONDS,

@@ -36,12 +36,15 @@ import { seedProject } from "@/lib/testing/seed";
 import { percentiles } from "./support/load";
 import { freshDatabase, startProcess } from "./support/processes";
 import { relaySink } from "./support/relay-sink";
+import { machineSpeed } from "./support/machine-speed";
 
 const MAILS = Number(process.env.MAILS ?? 200);
 const RATE = Number(process.env.RATE ?? 20);
 const HOOKS = 4;
 
 async function main() {
+  // Taken before any load: the yardstick beside this run's figures.
+  const machine = machineSpeed();
   const relay = await relaySink();
   const database = await freshDatabase("brynth_bench_lanes");
   Object.assign(process.env, {
@@ -135,6 +138,7 @@ async function main() {
   console.log(
     JSON.stringify(
       {
+        machine,
         database: "postgres",
         mails_per_run: MAILS,
         mails_per_second: RATE,

@@ -44,6 +44,7 @@ import { openWebhookSecret } from "@/lib/mail/webhooks/webhook-secret";
 import { seedProject } from "@/lib/testing/seed";
 import { percentiles } from "./support/load";
 import { freshDatabase, startProcess } from "./support/processes";
+import { machineSpeed } from "./support/machine-speed";
 
 const EVENTS = Number(process.env.EVENTS ?? 300);
 const RATE = Number(process.env.RATE ?? 30);
@@ -151,6 +152,8 @@ async function plainPostLoop(port: number, path: string, secret: string, body: s
 }
 
 async function main() {
+  // Taken before any load: the yardstick beside this run's figures.
+  const machine = machineSpeed();
   const database = await freshDatabase("brynth_bench_webhooks");
   process.env.DATABASE_URL = database.url;
   resetEnvCache();
@@ -294,6 +297,7 @@ async function main() {
   console.log(
     JSON.stringify(
       {
+        machine,
         database: "postgres",
         endpoints: ENDPOINTS,
         body_bytes: Buffer.byteLength(sampleBody),
