@@ -10,10 +10,16 @@ import { nextAuthSecret } from "@/lib/auth/auth-secret";
 
 const COOKIE_NAMES = ["__Secure-next-auth.session-token", "next-auth.session-token"];
 
+/** A cookie's value; one that is not valid percent-encoding is no credential (absent), never a server error. */
 export function readCookie(header: string | null, name: string): string | undefined {
   for (const part of (header ?? "").split(";")) {
     const [k, ...v] = part.trim().split("=");
-    if (k === name) return decodeURIComponent(v.join("="));
+    if (k !== name) continue;
+    try {
+      return decodeURIComponent(v.join("="));
+    } catch {
+      return undefined;
+    }
   }
   return undefined;
 }

@@ -36,6 +36,7 @@ export async function approveConsent(
     scopes: opts.scopes,
     mailboxId: opts.mailboxId,
     redirectUri: opts.request.redirectUri,
+    redirectUriGiven: opts.request.redirectUriGiven,
     codeChallenge: opts.request.codeChallenge,
     resource: opts.request.resource,
     expiresAt: new Date(Date.now() + CODE_TTL_MS),

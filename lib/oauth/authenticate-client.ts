@@ -18,10 +18,10 @@ export async function authenticateClient(db: Executor, authorization: string | n
     const decoded = Buffer.from(authorization.slice(6).trim(), "base64").toString("utf8");
     const sep = decoded.indexOf(":");
     if (sep < 0 || secret !== undefined) throw invalidClient();
-    const basicId = decodeURIComponent(decoded.slice(0, sep).replace(/\+/g, " "));
+    const basicId = formDecode(decoded.slice(0, sep));
     if (id !== undefined && id !== basicId) throw invalidClient();
     id = basicId;
-    secret = decodeURIComponent(decoded.slice(sep + 1).replace(/\+/g, " "));
+    secret = formDecode(decoded.slice(sep + 1));
     via = "client_secret_basic";
   }
   if (!id) throw new OAuthError("invalid_request", "client_id is missing.");
@@ -33,6 +33,15 @@ export async function authenticateClient(db: Executor, authorization: string | n
   }
   if (via === "none" || !secret || !client.clientSecretHash || !safeEqual(hashSecret(secret), client.clientSecretHash)) throw invalidClient();
   return client;
+}
+
+/** A Basic credential part, form-decoded (§2.3.1); a broken `%` escape is a failed authentication, not a server error. */
+function formDecode(part: string): string {
+  try {
+    return decodeURIComponent(part.replace(/\+/g, " "));
+  } catch {
+    throw invalidClient();
+  }
 }
 
 const invalidClient = () =>

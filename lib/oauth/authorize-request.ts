@@ -10,6 +10,8 @@ import { CHALLENGE } from "@/lib/oauth/token-format";
 export interface AuthorizeRequest {
   client: OauthClient;
   redirectUri: string;
+  /** The request named redirect_uri (rather than relying on the client's only one): the token request must repeat it. */
+  redirectUriGiven: boolean;
   state: string | null;
   codeChallenge: string;
   resource: string;
@@ -57,7 +59,7 @@ export async function checkAuthorizeRequest(db: Executor, query: URLSearchParams
   if (resource !== mcpResource()) return fail("invalid_target", `resource must be ${mcpResource()}, the only resource tokens are issued for.`);
   if (state !== null && state.length > 1000) return fail("invalid_request", "state is longer than 1000 characters.");
   const scopes = [...new Set((query.get("scope") ?? "").split(" ").filter(isScope))];
-  return { ok: true, request: { client, redirectUri, state, codeChallenge: challenge, resource, scopes } };
+  return { ok: true, request: { client, redirectUri, redirectUriGiven: asked !== null, state, codeChallenge: challenge, resource, scopes } };
 }
 
 /** The client's redirect URI with the answer's parameters added (its own query is kept, RFC 6749 §3.1.2). */

@@ -43,7 +43,16 @@ export async function exchangeCode(
     return fail("invalid_grant", "The code was already used; the tokens issued for it are revoked.");
   }
   if (code.expiresAt.getTime() <= Date.now()) return fail("invalid_grant", "The code expired (codes last 10 minutes).");
-  if (opts.redirectUri !== code.redirectUri) return fail("invalid_grant", "redirect_uri differs from the one of the authorization request.");
+  // Required, and identical, when the authorization request named one (RFC 6749 §4.1.3); otherwise the client's only
+  // registered URI was used, and the token request may omit it or name that one.
+  if (code.redirectUriGiven ? opts.redirectUri !== code.redirectUri : opts.redirectUri !== undefined && opts.redirectUri !== code.redirectUri) {
+    return fail(
+      "invalid_grant",
+      code.redirectUriGiven && opts.redirectUri === undefined
+        ? "redirect_uri is missing: the authorization request named one, so the token request must repeat it."
+        : "redirect_uri differs from the one of the authorization request.",
+    );
+  }
   if (!VERIFIER.test(opts.verifier) || s256(opts.verifier) !== code.codeChallenge) {
     return fail("invalid_grant", "code_verifier does not match the code_challenge.");
   }

@@ -97,4 +97,11 @@ describe("owner REST: sessions", () => {
     expect((await c.call("DELETE", `/owner/sessions/${session.id}`)).status).toBe(200);
     expect(await withCookie()).toBe(401);
   });
+
+  it("answers a session cookie that is not valid percent-encoding with 401, not a server error", async () => {
+    for (const cookie of ["next-auth.session-token=%zz", "other=%E0%A4%A; next-auth.session-token=%"]) {
+      const res = await fetch(`${c.server.url}/api/v1/owner/channels`, { headers: { cookie, "x-brynth-project": c.seeded.project.id } });
+      expect(res.status, cookie).toBe(401);
+    }
+  });
 });

@@ -1,4 +1,4 @@
-import { index, jsonb, pgTable, text } from "drizzle-orm/pg-core";
+import { boolean, index, jsonb, pgTable, text } from "drizzle-orm/pg-core";
 import { ts } from "../columns";
 import { owners } from "./owners";
 import { projects } from "./projects";
@@ -39,6 +39,8 @@ export const oauthCodes = pgTable("oauth_codes", {
   scopes: jsonb("scopes").$type<string[]>().notNull(),
   mailboxId: text("mailbox_id"),
   redirectUri: text("redirect_uri").notNull(),
+  /** Whether the authorization request named redirect_uri: only then must the token request repeat it (RFC 6749 §4.1.3). */
+  redirectUriGiven: boolean("redirect_uri_given").notNull().default(true),
   codeChallenge: text("code_challenge").notNull(),
   resource: text("resource").notNull(),
   expiresAt: ts("expires_at").notNull(),
