@@ -1,3 +1,4 @@
+import { unstorableText } from "@/lib/db/storable";
 import { fieldError } from "@/lib/disk/field-error";
 
 /** Opaque cursors: the last key or path of the page, base64url-encoded. */
@@ -6,7 +7,8 @@ export const encodeCursor = (last: string) => Buffer.from(last, "utf8").toString
 export function decodeCursor(cursor: string | undefined): string | null {
   if (cursor === undefined || cursor === "") return null;
   const text = /^[A-Za-z0-9_-]+$/.test(cursor) ? Buffer.from(cursor, "base64url").toString("utf8") : "";
-  if (!text || encodeCursor(text) !== cursor)
+  // A hand-made cursor decodes to any text; one the query cannot hold (a NUL) failed it as a 500.
+  if (!text || encodeCursor(text) !== cursor || unstorableText(text) !== null)
     throw fieldError("cursor", "is not a next_cursor this API returned", "Pass next_cursor back unchanged, or omit it for the first page.");
   return text;
 }

@@ -69,6 +69,11 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
    * and arguments gets the first call's answer and runs nothing; the same key with other arguments is a CONFLICT.
    */
   idempotencyKey?: boolean;
+  /**
+   * Arguments taken as any JSON and kept as the JSON text the caller sent (kv_set's `value`): a NUL or a lone
+   * surrogate is an escape there, so they are exempt from the refusal of unstorable text (tool-casing.ts).
+   */
+  jsonText?: ReadonlySet<string>;
   /** Ledger operation name; default: the tool name with its first `_` as `.` (`session_hello` → `session.hello`). */
   op?: string;
   /**

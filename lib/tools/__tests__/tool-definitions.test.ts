@@ -23,6 +23,12 @@ describe("tool definitions", () => {
     expect(tool.annotations.title!.length).toBeLessThanOrEqual(40);
   });
 
+  it("exempts from the refusal of unstorable text only arguments kept as JSON text", () => {
+    // inbox_ack's `result` is any JSON too, but it is stored as jsonb, which refuses a NUL: it stays checked.
+    const exempt = tools.flatMap((t) => [...(t.jsonText ?? [])].map((k) => `${t.name}.${k}`));
+    expect(exempt.sort()).toEqual(["kv_set.value", "state_save.state"]);
+  });
+
   it("has titles that tell the tools apart", () => {
     const titles = tools.map((t) => t.annotations.title);
     expect(new Set(titles).size).toBe(titles.length);

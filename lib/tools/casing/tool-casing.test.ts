@@ -121,7 +121,7 @@ describe("arguments", () => {
     }
   });
 
-  it("refuses a NUL or a lone surrogate anywhere in a mailbox tool's arguments, naming the field as the caller wrote it", () => {
+  it("refuses a NUL or a lone surrogate anywhere in a tool's arguments, naming the field as the caller wrote it", () => {
     expect(refusal("mcp", { inboxId: "mbx_\u0000x" }).fields).toEqual(["inboxId"]);
     expect(refusal("rest", { inbox_id: "mbx_\u0000x" }).fields).toEqual(["inbox_id"]);
     expect(refusal("rest", { inbox_id: "m", metadata: { "k\u0000": "v" } }).fields).toEqual(["metadata.k\u0000"]);
@@ -132,8 +132,13 @@ describe("arguments", () => {
     expect(refusal("rest", { inbox_id: "m", metadata: { "\uDC00k": "v" } }).fields).toEqual(["metadata.\uDC00k"]);
     // A surrogate pair is one character, not a lone surrogate.
     expect(() => parseToolArgs(mailTool, "mcp", { inboxId: "m", replyTo: "\uD83D\uDE00" })).not.toThrow();
-    // Brynth tools keep their own rules: a NUL inside a JSON value is data there.
-    expect(() => parseToolArgs(brynthTool, "mcp", { inboxId: "m", metadata: { k: "a\u0000b" } })).not.toThrow();
+    // Every family: a ledger filter or an event source with a NUL failed inside the database, as a 500.
+    expect(refusal("mcp", { inboxId: "m", metadata: { k: "a\u0000b" } }, brynthTool).fields).toEqual(["metadata.k"]);
+    expect(refusal("mcp", { inboxId: "m", ccAddresses: ["\uDBFF"] }, brynthTool).fields).toEqual(["ccAddresses.0"]);
+    // An argument kept as the JSON text sent (jsonText) holds both as escapes: it is data there; any other is checked.
+    const anything = { inboxId: "m", anything: { k: "a\u0000b", "\uD800": "\uDC00" } };
+    expect(() => parseToolArgs({ ...brynthTool, jsonText: new Set(["anything"]) }, "mcp", anything)).not.toThrow();
+    expect(refusal("mcp", anything, brynthTool).fields).toEqual(["anything.k"]);
   });
 
   it("refuses the other transport's casing as unknown, never as a synonym", () => {

@@ -26,13 +26,18 @@ export function toolView(tool: CasedTool, transport: Transport): { input: z.ZodT
 }
 
 /**
- * Parses a call's arguments, written in the transport's casing, into the tool's own (camelCase) input. Mailbox
- * tools also refuse a NUL or a lone surrogate anywhere in their arguments, named as the caller wrote it (mail is
- * stored in text and jsonb columns).
+ * Parses a call's arguments, written in the transport's casing, into the tool's own (camelCase) input. Every tool
+ * also refuses a NUL or a lone surrogate in its arguments, named as the caller wrote it: they are stored in text and
+ * jsonb columns, and matched against them (a ledger filter, an event source), which refuse both. The tool's
+ * `jsonText` arguments are exempt: they are kept as the JSON text the caller sent, where both are escapes.
  */
-export function parseToolArgs<I extends z.ZodType>(tool: { family: CasedTool["family"]; input: I }, transport: Transport, args: unknown): z.output<I> {
+export function parseToolArgs<I extends z.ZodObject>(
+  tool: { family: CasedTool["family"]; input: I; jsonText?: ReadonlySet<string> },
+  transport: Transport,
+  args: unknown,
+): z.output<I> {
   const input = snakeArgs(tool, transport) ? parseSnakeArgs(tool.input, args) : parseOrThrow(tool.input, args);
-  const bad = tool.family === "mailboxes" ? unstorableField(args) : null;
+  const bad = unstorableField(args, [], tool.jsonText);
   if (bad) throw fieldError(bad.path.join(".") || "(input)", `must not contain ${bad.problem}`);
   return input;
 }

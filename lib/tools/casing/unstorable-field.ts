@@ -1,8 +1,4 @@
-import { wellFormed } from "@/lib/text/well-formed";
-
-/** Text PostgreSQL cannot store as given, and why. */
-const problem = (s: string) =>
-  s.includes("\u0000") ? "a NUL character (U+0000)" : !wellFormed(s) ? "a lone surrogate (a character that is not valid Unicode text)" : null;
+import { unstorableText } from "@/lib/db/storable";
 
 /**
  * The first place a call's arguments hold text PostgreSQL cannot store — a NUL character (U+0000), which text and
@@ -11,9 +7,14 @@ const problem = (s: string) =>
  * caller's error: otherwise a statement fails inside the database (at once, or later in a job) and the caller gets
  * a 500.
  */
-export function unstorableField(value: unknown, path: (string | number)[] = []): { path: (string | number)[]; problem: string } | null {
+export function unstorableField(
+  value: unknown,
+  path: (string | number)[] = [],
+  /** Top-level keys not checked: arguments kept as the JSON text sent (a tool's `jsonText`). */
+  skip: ReadonlySet<string> = new Set(),
+): { path: (string | number)[]; problem: string } | null {
   if (typeof value === "string") {
-    const p = problem(value);
+    const p = unstorableText(value);
     return p ? { path, problem: p } : null;
   }
   if (Array.isArray(value)) {
@@ -25,7 +26,8 @@ export function unstorableField(value: unknown, path: (string | number)[] = []):
   }
   if (value && typeof value === "object") {
     for (const [k, v] of Object.entries(value)) {
-      const p = problem(k);
+      if (path.length === 0 && skip.has(k)) continue;
+      const p = unstorableText(k);
       if (p) return { path: [...path, k], problem: p };
       const at = unstorableField(v, [...path, k]);
       if (at) return at;

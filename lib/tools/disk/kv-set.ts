@@ -9,6 +9,7 @@ export const kvSet = defineTool({
   scope: "disk",
   description:
     "Saves any JSON `value` under `key` in the project disk, shared by every agent and platform with a `disk` key. Saving an existing key replaces its value. `ttl_seconds` (1 s to 365 days) makes the key expire; without it the key lives until `kv_delete`. Values up to 256 KB; a project holds up to 10,000 keys and 1 GB (`QUOTA_EXCEEDED`). Keys under `state/` belong to `state_save`. Returns `{key, size_bytes, expires_at}`.",
+  jsonText: new Set(["value"]),
   input: z
     .object({
       key: keyField,

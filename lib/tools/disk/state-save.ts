@@ -10,6 +10,7 @@ export const stateSave = defineTool({
   scope: "disk",
   description:
     "Saves where a task stands, so that this or another session on any platform can resume it with `state_load`. Call it before stopping on a `pending` approval and at the end of a session with work left. `state` is any JSON (what is done, what comes next, IDs such as `request_id`), up to 256 KB; `note` is a one-line summary of up to 500 characters. It replaces the previous state of `task_id` and never expires. Returns `{task_id, key, saved_at}`.",
+  jsonText: new Set(["state"]),
   input: z
     .object({
       task_id: taskIdField,

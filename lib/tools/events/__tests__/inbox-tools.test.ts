@@ -80,6 +80,7 @@ describe("inbox_list", () => {
   });
 
   it("refuses bad filters with validation_error naming the field", async () => {
+    const forged = (v: unknown) => Buffer.from(JSON.stringify(v)).toString("base64url");
     for (const [q, field] of [
       ["since=yesterday", "since"],
       ["since=2026-13-45T00:00:00Z", "since"],
@@ -87,6 +88,11 @@ describe("inbox_list", () => {
       ["limit=101", "limit"],
       ["type=in*voice", "type"],
       ["cursor=garbage", "cursor"],
+      // Shaped like an issued cursor, holding what the query cannot read: each answered 500.
+      [`cursor=${forged(["2026-01-01T00:00:00Z", "evt_\u0000"])}`, "cursor"],
+      [`cursor=${forged(["0000-01-01T00:00:00Z", "evt_x"])}`, "cursor"],
+      ["since=0000-06-01", "since"],
+      ["source=a%00b", "source"],
     ]) {
       const res = await restCall(server.url, project.secret, "GET", `/events?${q}`);
       expect(res.status, q).toBe(400);
