@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { eventStatuses } from "@/lib/db/schema/events";
+import { decodeCursor } from "@/lib/events/event-cursor";
 import { typeFilter } from "@/lib/events/type-filter";
 
 const text = (schema: z.ZodString) =>
@@ -10,22 +11,28 @@ const text = (schema: z.ZodString) =>
     .transform((v) => v || undefined)
     .pipe(schema.optional());
 
+const issuedCursor = (cursor: string) => {
+  try {
+    decodeCursor(cursor);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
 /** The Events screen's URL: filters and cursor, so views are shareable and the back button works. */
 export const eventsSearch = z.object({
   status: z.enum([...eventStatuses, "all"]).default("all"),
   source: text(z.string().max(64)),
   type: text(typeFilter),
-  cursor: text(z.string().max(500)),
+  // Checked here, so a cursor the page did not issue shows as a filter error instead of failing the list's query.
+  cursor: text(z.string().max(500).refine(issuedCursor, "not a cursor this page issued; open the first page")),
   /** `1`: show Brynth's own request.resolved events, which are hidden by default (lib/events/bookkeeping.ts). */
   bookkeeping: z.enum(["1"]).optional().catch(undefined),
 });
 export type EventsSearch = z.output<typeof eventsSearch>;
 
 export const FILTER_KEYS = ["status", "source", "type", "bookkeeping"] as const;
-
-export function firstValues(params: Record<string, string | string[] | undefined>): Record<string, string | undefined> {
-  return Object.fromEntries(Object.entries(params).map(([k, v]) => [k, Array.isArray(v) ? v[0] : v]));
-}
 
 /** The current filters plus overrides (undefined drops a key); a filter change starts again at the first page. */
 export function eventsHref(raw: Record<string, string | undefined>, changes: Record<string, string | undefined> = {}) {

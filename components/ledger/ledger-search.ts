@@ -41,11 +41,6 @@ export type LedgerSearch = z.output<typeof ledgerSearch>;
 
 export const FILTER_KEYS = ["op", "agent", "platform", "subject", "since", "until"] as const;
 
-/** Next's searchParams (a value may repeat) as plain strings: the first of each. */
-export function firstValues(params: Record<string, string | string[] | undefined>): Record<string, string | undefined> {
-  return Object.fromEntries(Object.entries(params).map(([k, v]) => [k, Array.isArray(v) ? v[0] : v]));
-}
-
 /** The current filters as a query string plus overrides (undefined drops a key), for links that keep them. */
 export function ledgerHref(raw: Record<string, string | undefined>, changes: Record<string, string | undefined> = {}) {
   const q = new URLSearchParams();

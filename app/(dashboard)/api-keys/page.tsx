@@ -19,14 +19,15 @@ import { listKeys } from "@/lib/keys/list-keys";
 import { listMailboxes } from "@/lib/mail/mailboxes/list-mailboxes";
 import { createKeyAction, revokeKeyAction } from "./actions";
 import { publicUrl } from "@/lib/settings/remote-access";
+import { pageParams } from "@/lib/http/page-params";
 
 export const metadata: Metadata = { title: "API keys" };
 
-type Search = Promise<{ revoked?: string; create?: string; unused?: string }>;
+type Search = Promise<Record<string, string | string[] | undefined>>;
 
 export default async function ApiKeysPage({ searchParams }: { searchParams: Search }) {
   const { actor } = await requireOwner();
-  const params = await searchParams;
+  const params = pageParams(await searchParams);
   const showRevoked = params.revoked === "1";
   // `?unused=30`: the Overview's "keys unused for 30 days" lands on exactly those keys (1 to 365 days).
   const unusedDays = /^\d{1,3}$/.test(params.unused ?? "") && Number(params.unused) >= 1 && Number(params.unused) <= 365 ? Number(params.unused) : undefined;

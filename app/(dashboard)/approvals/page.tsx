@@ -15,14 +15,15 @@ import { getDb } from "@/lib/db/client";
 import { listPendingRequests, listRequestHistory, outcomeCounts } from "@/lib/approvals/list-requests";
 import { cn } from "@/lib/utils";
 import { decideAction } from "./actions";
+import { pageParams } from "@/lib/http/page-params";
 
 export const metadata: Metadata = { title: "Approvals" };
 
-type Search = Promise<Record<string, string | undefined>>;
+type Search = Promise<Record<string, string | string[] | undefined>>;
 
 export default async function ApprovalsPage({ searchParams }: { searchParams: Search }) {
   const { project } = await requireOwner();
-  const params = await searchParams;
+  const params = pageParams(await searchParams);
   const history = params.view === "history";
   const db = await getDb();
   const [pending, counts] = await Promise.all([listPendingRequests(db, project.id), outcomeCounts(db, project.id)]);

@@ -7,6 +7,7 @@ import { KeysPanel } from "@/components/disk/keys-panel";
 import { LinksPanel } from "@/components/disk/links-panel";
 import { StatesPanel } from "@/components/disk/states-panel";
 import { UsageBars } from "@/components/disk/usage-bars";
+import { pageParams } from "@/lib/http/page-params";
 import { requireOwner } from "@/lib/auth/current-owner";
 import { getDb } from "@/lib/db/client";
 import { MAX_BYTES, MAX_KEYS, MONTHLY_DOWNLOAD_BYTES } from "@/lib/disk/limits";
@@ -24,9 +25,10 @@ import {
 
 export const metadata: Metadata = { title: "Disk" };
 
-const one = z.preprocess((v) => (Array.isArray(v) ? v[0] : v), z.string().max(2000).optional());
+// A value past the limit is dropped (the screen opens unfiltered), never thrown: parse() would fail the page.
+const one = z.string().max(2000).optional().catch(undefined);
 const search = z.object({
-  tab: z.preprocess((v) => (Array.isArray(v) ? v[0] : v), z.enum(["keys", "states", "files", "links"]).catch("keys").default("keys")),
+  tab: z.enum(["keys", "states", "files", "links"]).catch("keys").default("keys"),
   prefix: one,
   after: one,
   before: one,
@@ -38,7 +40,7 @@ type Search = Promise<Record<string, string | string[] | undefined>>;
 
 export default async function DiskPage({ searchParams }: { searchParams: Search }) {
   const { actor } = await requireOwner();
-  const q = search.parse(await searchParams);
+  const q = search.parse(pageParams(await searchParams));
   const tab: DiskTab = q.tab;
   const usage = await getUsage(await getDb(), actor.projectId);
   // A folder is "" or ends with "/"; anything else from the URL is normalised to that shape.

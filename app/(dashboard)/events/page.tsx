@@ -7,7 +7,8 @@ import { PageHeader } from "@/components/ui/page-header";
 import { Pagination } from "@/components/ui/pagination";
 import { EventFilters } from "@/components/events/event-filters";
 import { EventsChart } from "@/components/events/events-chart";
-import { eventsHref, eventsSearch, FILTER_KEYS, firstValues } from "@/components/events/events-search";
+import { eventsHref, eventsSearch, FILTER_KEYS } from "@/components/events/events-search";
+import { pageParams } from "@/lib/http/page-params";
 import { EventsTable } from "@/components/events/events-table";
 import { LiveRefresh } from "@/components/events/live-refresh";
 import { RequeueAll } from "@/components/events/requeue-all";
@@ -33,7 +34,7 @@ type Search = Promise<Record<string, string | string[] | undefined>>;
 
 export default async function EventsPage({ searchParams }: { searchParams: Search }) {
   const { actor } = await requireOwner();
-  const raw = firstValues(await searchParams);
+  const raw = pageParams(await searchParams);
   const parsed = eventsSearch.safeParse(raw);
   const db = await getDb();
   // Started now, read after the list's queries are on their way too: each page query waits on none of the others.

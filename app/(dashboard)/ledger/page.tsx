@@ -7,7 +7,8 @@ import { PageHeader } from "@/components/ui/page-header";
 import { Pagination } from "@/components/ui/pagination";
 import { ExportMenu } from "@/components/ledger/export-menu";
 import { LedgerFilters } from "@/components/ledger/ledger-filters";
-import { FILTER_KEYS, firstValues, ledgerHref, ledgerSearch } from "@/components/ledger/ledger-search";
+import { FILTER_KEYS, ledgerHref, ledgerSearch } from "@/components/ledger/ledger-search";
+import { pageParams } from "@/lib/http/page-params";
 import { LedgerTable } from "@/components/ledger/ledger-table";
 import { VerifyChain } from "@/components/ledger/verify-chain";
 import { requireOwner } from "@/lib/auth/current-owner";
@@ -28,7 +29,7 @@ type Search = Promise<Record<string, string | string[] | undefined>>;
 
 export default async function LedgerPage({ searchParams }: { searchParams: Search }) {
   const { actor } = await requireOwner();
-  const raw = firstValues(await searchParams);
+  const raw = pageParams(await searchParams);
   const parsed = ledgerSearch.safeParse(raw);
   const filtered = FILTER_KEYS.some((k) => raw[k]);
   const exportQuery = new URLSearchParams();

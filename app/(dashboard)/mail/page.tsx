@@ -15,15 +15,16 @@ import { listDomains } from "@/lib/mail/domains/list-domains";
 import { listMailboxes } from "@/lib/mail/mailboxes/list-mailboxes";
 import { plural } from "@/lib/utils";
 import { createMailboxAction, deleteMailboxAction } from "./mailbox-actions";
+import { pageParams } from "@/lib/http/page-params";
 
 export const metadata: Metadata = { title: "Mailboxes" };
 
 const PAGE = 50;
-type Search = Promise<{ cursor?: string }>;
+type Search = Promise<Record<string, string | string[] | undefined>>;
 
 export default async function MailboxesPage({ searchParams }: { searchParams: Search }) {
   const { actor } = await requireOwner();
-  const params = await searchParams;
+  const params = pageParams(await searchParams);
   const db = await getDb();
   const [rows, domains] = await Promise.all([
     listMailboxes(db, { actor, limit: PAGE + 1, ascending: false, after: decodeCursor(params.cursor) }),

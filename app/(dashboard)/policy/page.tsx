@@ -19,17 +19,18 @@ import { listPolicyHistory } from "@/lib/policy/policy-history";
 import type { Rule } from "@/lib/policy/policy-schema";
 import { principalName } from "@/lib/text/principal-name";
 import { applyDraftAction, discardDraftAction, revertPolicyAction, saveDraftAction, simulatePolicyAction } from "./actions";
+import { pageParams } from "@/lib/http/page-params";
 
 export const metadata: Metadata = { title: "Policy" };
 
-type Search = Promise<{ version?: string }>;
+type Search = Promise<Record<string, string | string[] | undefined>>;
 
 const asJson = (rules: unknown) => JSON.stringify({ rules }, null, 2);
 
 export default async function PolicyPage({ searchParams }: { searchParams: Search }) {
   const { project } = await requireOwner();
   const db = await getDb();
-  const params = await searchParams;
+  const params = pageParams(await searchParams);
   const [current, draft, history, channels] = await Promise.all([
     getPolicy(db, project.id),
     getPolicyDraft(db, project.id),

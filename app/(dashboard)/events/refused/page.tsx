@@ -11,17 +11,18 @@ import { getDb } from "@/lib/db/client";
 import { refusalReasons } from "@/lib/db/schema/events";
 import { listRefusals } from "@/lib/sources/intake-refusals";
 import { cn, plural } from "@/lib/utils";
+import { pageParams } from "@/lib/http/page-params";
 
 export const metadata: Metadata = { title: "Refused webhook deliveries" };
 
 const DAY = 24 * 3600_000;
 const reasonLabel = { bad_signature: "Bad signature", unknown_source: "Unknown source" } as const;
-type Search = Promise<{ reason?: string }>;
+type Search = Promise<Record<string, string | string[] | undefined>>;
 
 /** The Overview's "Webhooks refused, 24 h" opens here: the same hour buckets it counts, per source and reason. */
 export default async function RefusedDeliveriesPage({ searchParams }: { searchParams: Search }) {
   const { actor } = await requireOwner();
-  const params = await searchParams;
+  const params = pageParams(await searchParams);
   const reason = refusalReasons.find((r) => r === params.reason);
   const rows = await listRefusals(await getDb(), { projectId: actor.projectId, since: new Date(Date.now() - DAY), reason });
   const total = rows.reduce((n, r) => n + r.count, 0);

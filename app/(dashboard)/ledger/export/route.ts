@@ -1,4 +1,5 @@
-import { firstValues, ledgerSearch } from "@/components/ledger/ledger-search";
+import { ledgerSearch } from "@/components/ledger/ledger-search";
+import { pageParams } from "@/lib/http/page-params";
 import { csvHeader, csvRow, ndjsonRow } from "@/lib/ledger/export-format";
 import { currentOwner } from "@/lib/auth/current-owner";
 import { getDb } from "@/lib/db/client";
@@ -15,7 +16,7 @@ const PAGE = 1000;
 export async function GET(req: Request) {
   const ctx = await currentOwner();
   if (!ctx) return errorResponse(new AppError("unauthorized", "Sign in to export the ledger."));
-  const params = firstValues(Object.fromEntries(new URL(req.url).searchParams));
+  const params = pageParams(Object.fromEntries(new URL(req.url).searchParams));
   const parsed = ledgerSearch.omit({ cursor: true, limit: true }).safeParse(params);
   if (!parsed.success) {
     const message = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");

@@ -34,6 +34,7 @@ import { plural } from "@/lib/utils";
 import { completeUploadAction, startUploadAction } from "../../disk/actions";
 import { markThreadReadAction, setThreadLabelsAction, trashThreadAction } from "../mailbox-actions";
 import { composeDraftAction, composeSendAction, setSendPolicyAction } from "../send-actions";
+import { pageParams } from "@/lib/http/page-params";
 
 const composeActions: ComposeActions = {
   sendAction: composeSendAction,
@@ -61,7 +62,7 @@ const notFoundOn = (err: unknown): never => {
 export default async function MailboxPage({ params, searchParams }: { params: Params; searchParams: Search }) {
   const { actor } = await requireOwner();
   const { inbox } = await params;
-  const search = readThreadSearch(await searchParams);
+  const search = readThreadSearch(pageParams(await searchParams));
   const db = await getDb();
   const mailbox = await findMailbox(db, actor, decodeURIComponent(inbox)).catch(notFoundOn);
 

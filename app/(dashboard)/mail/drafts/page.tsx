@@ -16,6 +16,7 @@ import { mailHtmlUrl } from "@/lib/mail/http/mail-html-url";
 import { cn } from "@/lib/utils";
 import { decideAction } from "../../approvals/actions";
 import { deleteDraftAction, sendDraftNowAction, updateDraftAction } from "../send-actions";
+import { pageParams } from "@/lib/http/page-params";
 
 export const metadata: Metadata = { title: "Drafts" };
 
@@ -24,7 +25,7 @@ const HTML_URL_TTL_MS = 60 * 60 * 1000;
 const TAB_LABELS: Record<DraftTab, string> = { approval: "Awaiting approval", scheduled: "Scheduled", failed: "Failed", all: "All" };
 const ownerActions = { sendNowAction: sendDraftNowAction, deleteAction: deleteDraftAction, updateAction: updateDraftAction };
 
-type Search = Promise<{ tab?: string; cursor?: string; draft?: string }>;
+type Search = Promise<Record<string, string | string[] | undefined>>;
 
 /**
  * Every mailbox's drafts: what waits for the owner's approval first, then scheduled, failed or rejected, and all.
@@ -32,7 +33,7 @@ type Search = Promise<{ tab?: string; cursor?: string; draft?: string }>;
  */
 export default async function DraftsPage({ searchParams }: { searchParams: Search }) {
   const { actor } = await requireOwner();
-  const params = await searchParams;
+  const params = pageParams(await searchParams);
   const tab = draftTabs.find((t) => t === params.tab) ?? "approval";
   const db = await getDb();
   const href = (q: { tab?: DraftTab; cursor?: string; draft?: string }) => {

@@ -7,7 +7,7 @@ import { ListEntriesAddForm } from "@/components/mailboxes/list-entries-add-form
 import { ListEntriesScope } from "@/components/mailboxes/list-entries-scope";
 import { directionMeaning, listDirections, listsHref, listsSearch } from "@/components/mailboxes/list-entries-search";
 import { ListEntriesTable } from "@/components/mailboxes/list-entries-table";
-import { firstValues } from "@/components/events/events-search";
+import { pageParams } from "@/lib/http/page-params";
 import { requireOwner } from "@/lib/auth/current-owner";
 import type { Actor } from "@/lib/actor";
 import { getDb, type Db } from "@/lib/db/client";
@@ -26,7 +26,7 @@ type ListType = "allow" | "block";
 
 export default async function ListsPage({ searchParams }: { searchParams: Search }) {
   const { actor } = await requireOwner();
-  const raw = firstValues(await searchParams);
+  const raw = pageParams(await searchParams);
   const db = await getDb();
   const mailboxes = await listMailboxes(db, { actor, limit: 500, ascending: true, after: null });
   const parsed = listsSearch.safeParse(raw);

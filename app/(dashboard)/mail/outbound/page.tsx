@@ -23,15 +23,16 @@ import { quotaUsage } from "@/lib/mail/outbound/reserve-quota";
 import { projectAddress } from "@/lib/mail/project-address";
 import { cn } from "@/lib/utils";
 import { resolveUnknownAction } from "./actions";
+import { pageParams } from "@/lib/http/page-params";
 
 export const metadata: Metadata = { title: "Outbound mail" };
 
-type Search = Promise<{ status?: string; cursor?: string }>;
+type Search = Promise<Record<string, string | string[] | undefined>>;
 const shownStatuses = ["queued", "sending", "sent", "failed", "bounced", "unknown"] as const;
 
 export default async function OutboundMailPage({ searchParams }: { searchParams: Search }) {
   const { actor } = await requireOwner();
-  const params = await searchParams;
+  const params = pageParams(await searchParams);
   const status = outboundStatuses.find((s) => s === params.status);
   const db = await getDb();
   const [address, quota, counts, relay, page] = await Promise.all([

@@ -9,7 +9,7 @@ import { MailTabs } from "@/components/mail/mail-tabs";
 import { QuarantineFilters } from "@/components/mailboxes/quarantine-filters";
 import { quarantineHref, quarantineSearch } from "@/components/mailboxes/quarantine-search";
 import { QuarantineTable } from "@/components/mailboxes/quarantine-table";
-import { firstValues } from "@/components/events/events-search";
+import { pageParams } from "@/lib/http/page-params";
 import { requireOwner } from "@/lib/auth/current-owner";
 import { getDb } from "@/lib/db/client";
 import { listMailboxes } from "@/lib/mail/mailboxes/list-mailboxes";
@@ -29,7 +29,7 @@ type Search = Promise<Record<string, string | string[] | undefined>>;
 
 export default async function QuarantinePage({ searchParams }: { searchParams: Search }) {
   const { actor } = await requireOwner();
-  const raw = firstValues(await searchParams);
+  const raw = pageParams(await searchParams);
   const db = await getDb();
   const mailboxes = await listMailboxes(db, { actor, limit: 500, ascending: true, after: null });
   const parsed = quarantineSearch.safeParse(raw);

@@ -8,7 +8,7 @@ import { Pagination } from "@/components/ui/pagination";
 import { MailTabs } from "@/components/mail/mail-tabs";
 import { RejectionsSearch } from "@/components/mailboxes/rejections-search";
 import { RejectionsTable } from "@/components/mailboxes/rejections-table";
-import { firstValues } from "@/components/events/events-search";
+import { pageParams } from "@/lib/http/page-params";
 import { requireOwner } from "@/lib/auth/current-owner";
 import { getDb } from "@/lib/db/client";
 import { listRejections } from "@/lib/mail/quarantine/list-rejections";
@@ -29,7 +29,7 @@ const href = (q: string | undefined, cursor?: string) => {
 
 export default async function RejectedMailPage({ searchParams }: { searchParams: Search }) {
   const { actor } = await requireOwner();
-  const raw = firstValues(await searchParams);
+  const raw = pageParams(await searchParams);
   const q = raw.q?.trim().slice(0, 320) || undefined;
   const paged = { q, limit: PAGE, page_token: raw.cursor || undefined };
   const token = paged.page_token ? readPageToken(paged.page_token, { tool: LIST, filter: { q }, ascending: false }) : null;

@@ -6,7 +6,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { Pagination } from "@/components/ui/pagination";
 import { MailTabs } from "@/components/mail/mail-tabs";
-import { firstValues } from "@/components/events/events-search";
+import { pageParams } from "@/lib/http/page-params";
 import { AttemptFilters } from "@/components/webhooks/attempt-filters";
 import { AttemptsChart } from "@/components/webhooks/attempts-chart";
 import { AttemptsTable } from "@/components/webhooks/attempts-table";
@@ -44,7 +44,7 @@ type Search = Promise<Record<string, string | string[] | undefined>>;
 
 export default async function WebhooksPage({ searchParams }: { searchParams: Search }) {
   const { actor } = await requireOwner();
-  const raw = firstValues(await searchParams);
+  const raw = pageParams(await searchParams);
   const db = await getDb();
   const [mailboxes, hooks, perHour] = await Promise.all([
     listMailboxes(db, { actor, limit: 500, ascending: true, after: null }),

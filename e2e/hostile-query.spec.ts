@@ -1,0 +1,56 @@
+import { FIXED_SCREENS, detailScreens } from "./dashboard-screens";
+import { type DetailData, seedDetailData } from "./detail-data";
+import { OWNER, expect, server, test } from "./fixtures";
+import { OwnerSession } from "./pages/owner-session";
+
+// A dashboard URL is the owner's to edit, and a shared link can carry anything. Every screen, with each query
+// parameter any screen reads set to what the database cannot take or a page did not issue, must answer as a page
+// (200, or 400/404), never 500: a NUL in `/ledger?op=`, a hand-made `/mail?cursor=` with the date 2026-99-99 and a
+// 3,000-character `/disk?prefix=` each failed their page before (lib/http/page-params.ts and the cursor decoders).
+
+let data: DetailData;
+test.beforeAll(async () => {
+  test.setTimeout(120_000);
+  data = await seedDetailData();
+});
+test.afterAll(async () => {
+  await data?.cleanup();
+});
+test.use({ trace: "off" });
+
+/** Every query parameter a dashboard screen reads (grep `searchParams` under app/(dashboard)). */
+const NAMES = [
+  ...["q", "cursor", "tab", "view", "status", "kind", "agent", "before", "after", "since", "until", "limit", "op", "platform"],
+  ...["subject", "source", "type", "reason", "version", "revoked", "unused", "create", "prefix", "key", "dir", "draft"],
+  ...["thread", "labels", "spam", "blocked", "unauth", "trash", "webhook", "bookkeeping", "format", "direction"],
+];
+/** Free-text parameters, each past the screens' limits (2,000 characters), in one URL under Node's 16 KB of headers. */
+const LONG = ["q", "prefix", "key", "dir", "subject", "source"];
+const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString("base64url");
+/** Cursors shaped like the screens' own, holding what their queries cannot read. */
+const FORGED_CURSORS = [
+  b64(["2026-99-99 00:00:00+00", "x"]),
+  b64(["2026-01-01T00:00:00Z", "evt_\u0000"]),
+  b64(["0000-01-01T00:00:00Z", "x"]),
+  "%E0%A4%A",
+  "AAAA",
+];
+
+test("every dashboard screen answers a hostile query string as a page, never with a server error", async ({ page }) => {
+  test.setTimeout(900_000);
+  await new OwnerSession(page).signIn(OWNER, server.setupUrl);
+  const screens = [...new Set([...FIXED_SCREENS, ...(await detailScreens(page, data))])];
+  const failures: string[] = [];
+  const get = async (url: string) => {
+    const res = await page.request.get(url, { maxRedirects: 0 });
+    if (res.status() >= 500) failures.push(`${res.status()} ${url.slice(0, 160)}`);
+  };
+  for (const screen of screens) {
+    const join = (query: string) => `${screen}${screen.includes("?") ? "&" : "?"}${query}`;
+    for (const name of NAMES) await get(join(`${name}=x%00y`));
+    for (const cursor of FORGED_CURSORS) await get(join(`cursor=${cursor}`));
+    await get(join(LONG.map((n) => `${n}=${"A".repeat(2_100)}`).join("&")));
+    await get(join(NAMES.map((n) => `${n}=a&${n}=b`).join("&")));
+  }
+  expect(failures).toEqual([]);
+});
