@@ -12,18 +12,23 @@ export interface GrantedAttachment {
 }
 
 /**
- * The attachment a capability names, only if its issuer may still read it now: the key is not revoked, still holds
- * `message_read`, and its mailbox restriction (as it is now) covers the attachment's mailbox, which still exists.
- * One statement, so the answer is one consistent snapshot. Null otherwise, whatever the reason.
+ * The attachment a capability names, only if its issuer may still read it now: the API key (or the OAuth grant, whose
+ * id an agent connected with a token acts under) is not revoked, still holds `message_read`, and its mailbox
+ * restriction (as it is now) covers the attachment's mailbox, which still exists. One statement, so the answer is
+ * one consistent snapshot. Null otherwise, whatever the reason.
  */
 export async function grantedAttachment(db: Executor, claim: AttachmentClaim): Promise<GrantedAttachment | null> {
   const issuer =
     claim.keyId === null
       ? sql`true`
-      : sql`exists (select 1 from api_keys k
-                    where k.project_id = a.project_id and k.id = ${claim.keyId} and k.revoked_at is null
-                      and k.scopes @> '["message_read"]'::jsonb
-                      and (k.mailbox_id is null or k.mailbox_id = m.mailbox_id))`;
+      : sql`(exists (select 1 from api_keys k
+                     where k.project_id = a.project_id and k.id = ${claim.keyId} and k.revoked_at is null
+                       and k.scopes @> '["message_read"]'::jsonb
+                       and (k.mailbox_id is null or k.mailbox_id = m.mailbox_id))
+             or exists (select 1 from oauth_grants g
+                        where g.project_id = a.project_id and g.id = ${claim.keyId} and g.revoked_at is null
+                          and g.scopes @> '["message_read"]'::jsonb
+                          and (g.mailbox_id is null or g.mailbox_id = m.mailbox_id)))`;
   const [row] = await query<GrantedAttachment>(
     db,
     sql`select a.project_id, a.blob_key, a.name, a.content_type, a.size_bytes

@@ -221,27 +221,6 @@ describe("token endpoint", () => {
     expect((await token(base, form)).status).toBe(200);
   });
 
-  it("asks the token request for redirect_uri only when the authorization request named it (RFC 6749 §4.1.3)", async () => {
-    const client = (await register(base)).body;
-    const codeFor = async (redirect: string | null) => {
-      const { verifier, challenge } = pkce();
-      const q = authorizeQuery(client.client_id, challenge, { redirect_uri: redirect });
-      const approved = await decide(base, q, { decision: "approve", project_id: seeded.project.id, scope: "ledger:read" });
-      expect(approved.target?.origin + (approved.target?.pathname ?? "")).toBe(REDIRECT);
-      return { grant_type: "authorization_code", code: approved.target?.searchParams.get("code") ?? "", client_id: client.client_id, code_verifier: verifier };
-    };
-    // Named: the token request must repeat it, and a refusal leaves the code usable.
-    const named = await codeFor(REDIRECT);
-    const missing = await token(base, named);
-    expect(missing.body).toMatchObject({ error: "invalid_grant", error_description: expect.stringContaining("redirect_uri is missing") });
-    expect((await token(base, { ...named, redirect_uri: REDIRECT })).status).toBe(200);
-    // Not named (the client registered one URI): the token request may omit it or name that one, but no other.
-    const omitted = await codeFor(null);
-    expect((await token(base, { ...omitted, redirect_uri: "http://127.0.0.1:8976/other" })).body.error).toBe("invalid_grant");
-    expect((await token(base, omitted)).status).toBe(200);
-    expect((await token(base, { ...(await codeFor(null)), redirect_uri: REDIRECT })).status).toBe(200);
-  });
-
   it("answers HTTP Basic client credentials with a broken percent-escape with invalid_client, not a server error", async () => {
     const client = (await register(base, { token_endpoint_auth_method: "client_secret_basic" })).body;
     for (const pair of [`${client.client_id}:%zz`, `%E0%A4%A:secret`]) {
