@@ -38,6 +38,8 @@ export async function draftRequest(db: Executor, draft: MailDraft, labels: { add
     thread: draft.threadId
       ? { id: draft.threadId, inReplyTo: draft.inReplyTo, references: draft.references, inReplyToMessageId: draft.inReplyToMessageId }
       : null,
+    // A plain draft's own References (create_draft `references`) have no thread to travel with.
+    references: draft.threadId ? undefined : draft.references,
     inReplyToMessageId: draft.inReplyToMessageId,
     forwardOfMessageId: draft.forwardOfMessageId,
     replyAll: draft.replyAll,

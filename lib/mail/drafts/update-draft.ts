@@ -48,6 +48,16 @@ export async function updateDraft(db: Executor, o: { actor: Actor; input: Update
   const { actor, input } = o;
   const { draft } = await findDraft(db, actor, input.inboxId, input.draftId, { lock: true });
   assertEditable(draft, "be changed");
+  const { sendAt, sendStatus } = schedule(draft, input.sendAt);
+  // A scheduled draft that stays scheduled gets a job for the new version: the edit decides what goes out, so it
+  // is scheduling and needs draft_send (the tool's extraScopes sees only `sendAt`, not the draft's state). Without
+  // this, a key that may edit but not send could redirect someone else's scheduled send.
+  if (sendStatus === "scheduled" && actor.type === "key" && !actor.scopes.includes("draft_send")) {
+    throw new AppError("missing_permission", `Draft ${draft.id} is scheduled: changing it schedules the new content, which needs \`draft_send\`.`, {
+      fix: "Unschedule it in the same call (sendAt: null), or use a key with the scope `draft_send` (API keys screen).",
+      details: { scopes: ["draft_send"] },
+    });
+  }
   const to = list(input.to, draft.to);
   const cc = list(input.cc, draft.cc);
   const bcc = list(input.bcc, draft.bcc);
@@ -72,7 +82,6 @@ export async function updateDraft(db: Executor, o: { actor: Actor; input: Update
     kept.map((f) => ({ name: f.name, contentType: f.contentType, sizeBytes: f.sizeBytes, blobKey: f.blobKey, contentId: f.contentId, inline: f.inline })),
   );
 
-  const { sendAt, sendStatus } = schedule(draft, input.sendAt);
   const remove = new Set([...(input.removeLabels ?? []), "scheduled"]);
   const labels = [...new Set([...draft.labels, ...(input.addLabels ?? [])])].filter((l) => !remove.has(l));
   if (sendStatus === "scheduled") labels.push("scheduled");

@@ -13,6 +13,9 @@ export const plainAddress = z
   .max(254)
   .refine((v) => PLAIN.test(v) && v.indexOf("@") <= 64, "must be a plain ASCII address local@domain, without a display name");
 
+/** A Message-ID fit for a References line: visible ASCII without angle brackets (an inbound id may smuggle `>\r\nBcc:`). */
+export const SAFE_ID = /^[\x21-\x3b\x3d\x3f-\x7e]{1,250}$/;
+
 /** One line: no CR, LF or other control characters (tab aside), so it cannot start a new header. */
 export const oneLine = (max: number) =>
   z

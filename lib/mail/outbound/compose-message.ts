@@ -3,9 +3,7 @@ import DKIM from "nodemailer/lib/dkim";
 import MailComposer from "nodemailer/lib/mail-composer";
 import type { MailAttachment, MailMessage } from "@/lib/db/schema/mail";
 import type { SigningKey } from "@/lib/mail/domains/domain-key";
-
-/** A Message-ID fit for a References line: visible ASCII without angle brackets (an inbound id may smuggle `>\r\nBcc:`). */
-const SAFE_ID = /^[\x21-\x3b\x3d\x3f-\x7e]{1,250}$/;
+import { SAFE_ID } from "@/lib/mail/outbound/address-rules";
 
 /**
  * The RFC 5322 bytes of an outbound message, DKIM-signed (relaxed/relaxed, rsa-sha256) with its domain's key.

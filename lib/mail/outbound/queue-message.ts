@@ -29,6 +29,8 @@ export interface OutboundItem {
   labels?: string[];
   /** A reply: the thread it joins and the ids its In-Reply-To and References carry. */
   thread?: { id: string; inReplyTo: string | null; references: string[]; inReplyToMessageId: string | null } | null;
+  /** A message that starts a thread may still cite others (a plain draft's `references`); a reply's come with `thread`. */
+  references?: string[];
   draftId?: string | null;
 }
 
@@ -108,7 +110,7 @@ export async function queueOutbound(tx: Executor, o: QueueOutboundOptions): Prom
     status,
     rfcMessageId: `${r.id}@${domain}`,
     inReplyTo: r.it.thread?.inReplyTo ?? null,
-    references: r.it.thread?.references ?? [],
+    references: r.it.thread?.references ?? r.it.references ?? [],
     inReplyToMessageId: r.it.thread?.inReplyToMessageId ?? null,
     fromAddress: o.mailbox.address,
     fromName: o.mailbox.displayName,

@@ -1,6 +1,8 @@
 import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
 import type { Mailbox } from "@/lib/db/schema/mail";
+import { fieldError } from "@/lib/disk/field-error";
+import { plainAddress } from "@/lib/mail/outbound/address-rules";
 import type { StoredMessage } from "@/lib/mail/lookup/find-message";
 import type { SendRequest } from "@/lib/mail/send/send-request";
 import type { AttachmentInput } from "@/lib/mail/send/attachment-input";
@@ -53,6 +55,21 @@ function distinct(list: readonly string[], minus: readonly string[]): string[] {
 }
 
 /**
+ * Derived recipients come from someone else's headers, which may hold addresses an agent could not give itself (a
+ * quoted local part `"a, b"@x`, an IP literal): the relay's envelope cannot carry them as written, and one was
+ * silently left out while the message showed it as a recipient. Such a reply is refused, naming the field to use.
+ */
+function assertPlain(list: readonly string[], field: string): void {
+  const odd = list.find((a) => !plainAddress.safeParse(a).success);
+  if (odd === undefined) return;
+  throw fieldError(
+    field,
+    `the original names ${JSON.stringify(odd)}, which is not a plain address local@domain that can be replied to`,
+    "Give the recipients yourself in to (and cc), as plain addresses.",
+  );
+}
+
+/**
  * A reply to a stored message as a send (reply_to_message, reply drafts): subject `Re: …`, the original's thread,
  * In-Reply-To its Message-ID and References the chain plus it. Recipients: the original's Reply-To, else its From;
  * answering our own sent message goes back to its recipients. `replyAll` adds the original's to and cc, never our
@@ -68,6 +85,8 @@ export async function replyRequest(
   const primary = ours ? m.to : m.replyToAddresses.length > 0 ? m.replyToAddresses : m.fromAddress ? [m.fromAddress] : [];
   const to = input.to ?? distinct(primary, ours ? [] : own);
   const cc = input.cc ?? (input.replyAll ? distinct(ours ? m.cc : [...m.to, ...m.cc], [...own, ...to]) : []);
+  if (input.to === undefined) assertPlain(to, "to");
+  if (input.cc === undefined) assertPlain(cc, "replyAll");
   return {
     kind: "reply",
     to,

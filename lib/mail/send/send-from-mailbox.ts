@@ -81,6 +81,7 @@ export async function sendFromMailbox(
         customHeaders: r.headers,
         labels: r.labels,
         thread: r.thread,
+        references: r.references,
         draftId: o.draft?.id ?? null,
       },
     ],
@@ -91,8 +92,9 @@ export async function sendFromMailbox(
     agent: o.draft?.agent ?? actor.agent,
   });
   // Last: the counters stay locked until commit, so every concurrent send of the project waits on them (a refusal
-  // rolls the queued message back with the transaction: nothing is written).
-  await reserveQuota(tx, mailbox.projectId, recipients.length);
+  // rolls the queued message back with the transaction: nothing is written). One count per recipient that gets the
+  // mail: queueOutbound delivers an address named twice (to and bcc, any case) once, so it is counted once.
+  await reserveQuota(tx, mailbox.projectId, new Set(recipients.map((f) => f.address.toLowerCase())).size);
   return { sent: { messageId: m.id, threadId: m.threadId, sendStatus: "queued" } };
 }
 

@@ -20,6 +20,8 @@ export interface SendRequest {
   /** Files already in the blob store (a forward's originals, a draft's): re-attached by reference, never copied. */
   kept: StoredBlob[];
   thread: OutboundItem["thread"];
+  /** Without a thread: the References a plain draft was given (create_draft `references`), sent as they are. */
+  references?: string[];
   inReplyToMessageId: string | null;
   forwardOfMessageId: string | null;
   replyAll: boolean;

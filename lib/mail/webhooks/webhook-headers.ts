@@ -36,8 +36,16 @@ export function webhookHeaderProblem(name: string): string | null {
   return null;
 }
 
+/**
+ * What node:http puts in a header value (its `checkInvalidHeaderChar`): tab, visible ASCII and space, and Latin-1.
+ * Anything else (other control characters, "日本") makes every request throw before it is sent, so a webhook
+ * holding it would fail each delivery until it is switched off: it is refused when set instead.
+ */
+const UNSENDABLE = /[^\t\x20-\x7e\x80-\xff]/;
+
 export function webhookHeaderValueProblem(value: string): string | null {
   if (value.includes("\r") || value.includes("\n") || value.includes("\u0000")) return "must not contain CR, LF or NUL";
+  if (UNSENDABLE.test(value)) return "must hold only printable ASCII, tab and Latin-1 characters (HTTP cannot carry the others in a header)";
   if (Buffer.byteLength(value) > MAX_WEBHOOK_HEADER_BYTES) return `must be at most ${MAX_WEBHOOK_HEADER_BYTES} bytes`;
   return null;
 }

@@ -4,7 +4,7 @@ import { createDraft as createDraftRow } from "@/lib/mail/drafts/create-draft";
 import { viewDraft } from "@/lib/mail/drafts/draft-view";
 import { defineTool } from "@/lib/tools/define-tool";
 import { mailboxCreate } from "@/lib/tools/mailboxes/annotations";
-import { draftContentFields, draftOutput, sendAtField } from "@/lib/tools/mailboxes/draft-fields";
+import { draftContentFields, draftOutput, messageIdRefField, sendAtField } from "@/lib/tools/mailboxes/draft-fields";
 import { inboxIdField } from "@/lib/tools/mailboxes/inbox-fields";
 import { labelField } from "@/lib/tools/mailboxes/label-fields";
 import { messageIdField } from "@/lib/tools/mailboxes/message-fields";
@@ -18,10 +18,10 @@ const input = z
     bcc: draftContentFields.bcc.optional(),
     replyTo: draftContentFields.replyTo.optional(),
     references: z
-      .array(z.string().min(1).max(998))
+      .array(messageIdRefField)
       .max(50)
       .optional()
-      .describe("Message-IDs for the References header; a reply draft derives them from `inReplyTo`."),
+      .describe("Message-IDs for the References header (`<id@domain>` or `id@domain`); a reply draft derives them from `inReplyTo`."),
     subject: draftContentFields.subject.optional().describe("One line; a reply draft derives `Re: …` and a forward `Fwd: …` when omitted."),
     text: draftContentFields.text.optional(),
     html: draftContentFields.html.optional(),

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { plainAddress, utf8Max } from "@/lib/mail/outbound/address-rules";
+import { plainAddress, SAFE_ID, utf8Max } from "@/lib/mail/outbound/address-rules";
 import { BODY_MAX_BYTES, MAX_RECIPIENTS } from "@/lib/mail/outbound/limits";
 import { subjectField } from "@/lib/tools/mailboxes/send-fields";
 
@@ -27,6 +27,16 @@ export const sendAtField = z
   .describe(
     `Send the draft at this time (ISO 8601, e.g. 2026-09-01T12:00:00Z), in the future and at most ${SEND_AT_MAX_DAYS} days ahead; adds the \`scheduled\` label.`,
   );
+
+/**
+ * One Message-ID of a References list, stored as the mail store keeps ids (without angle brackets): the composer
+ * writes only ids of this shape, so anything else (a space, a CR/LF, `>` inside) would vanish from the sent mail.
+ */
+export const messageIdRefField = z
+  .string()
+  .trim()
+  .overwrite((v) => v.replace(/^<(.*)>$/, "$1"))
+  .regex(SAFE_ID, "must be a Message-ID like <id@example.com>: visible ASCII, without spaces or angle brackets inside, up to 250 characters");
 
 const addressList = (what: string) => z.array(plainAddress).max(MAX_RECIPIENTS).describe(`${what}: plain addresses \`local@domain\`.`);
 

@@ -51,10 +51,11 @@ export const replyToMessage = defineTool({
     const n = request.to.length + request.cc.length + request.bcc.length;
     if (n === 0) throw fieldError("to", "the original names nobody to reply to (no From or Reply-To)", "Give the recipients in to.");
     if (n > MAX_RECIPIENTS) {
+      // Named by what made the list: replyAll's copies, or the original's own Reply-To (60 addresses) without it.
       throw fieldError(
-        "replyAll",
+        input.replyAll ? "replyAll" : "to",
         `the reply would go to ${n} recipients, more than ${MAX_RECIPIENTS}`,
-        "Reply without replyAll, or give at most 50 recipients in to, cc and bcc.",
+        input.replyAll ? "Reply without replyAll, or give at most 50 recipients in to, cc and bcc." : "Give at most 50 recipients yourself in to, cc and bcc.",
       );
     }
     const outcome = await sendFromMailbox(ctx.db, { actor: ctx.actor, mailbox, origin: "agent", tool: "reply_to_message", request });

@@ -16,7 +16,7 @@ export const updateDraft = defineTool({
   scope: "draft_update",
   extraScopes: (v) => (v.sendAt ? (["draft_send"] as const) : []),
   description:
-    "Changes a draft. An omitted field stays as it is; null (or [] for a list) clears it. The kind (plain, reply, forward) and thread never change. `sendAt` schedules or reschedules the send (needs draft_send); `sendAt: null` unschedules it. `addAttachments` takes the same files as send_message; `removeAttachments` takes attachment ids from get_draft. A draft being sent or waiting for the owner's approval cannot change (CONFLICT).",
+    "Changes a draft. An omitted field stays as it is; null (or [] for a list) clears it. The kind (plain, reply, forward) and thread never change. `sendAt` schedules or reschedules the send (needs draft_send), and so does any change to a draft that stays scheduled; `sendAt: null` unschedules it. `addAttachments` takes the same files as send_message; `removeAttachments` takes attachment ids from get_draft. A draft being sent or waiting for the owner's approval cannot change (CONFLICT).",
   input: z
     .object({
       inboxId: inboxIdField,

@@ -1,0 +1,112 @@
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getDb } from "@/lib/db/client";
+import type { Mailbox } from "@/lib/db/schema/mail";
+import { mailDrafts } from "@/lib/db/schema/mail-send";
+import { resetEnvCache } from "@/lib/env";
+import { drainJobs } from "@/lib/jobs/drain-jobs";
+import { startSink } from "@/lib/mail/__tests__/helpers";
+import { closeRelayTransports } from "@/lib/mail/outbound/relay-transport";
+import { seedMailbox } from "@/lib/testing/mail-fixture";
+import { createDraft } from "@/lib/tools/mailboxes/create-draft";
+import { sendDraft } from "@/lib/tools/mailboxes/send-draft";
+import { updateDraft } from "@/lib/tools/mailboxes/update-draft";
+import { draftWrites, dueNow, hoursAhead } from "./draft-test-helpers";
+import { call, projectWithKey, refusal, refusedFields } from "./inbox-test-helpers";
+import { otherKey } from "./mail-actors";
+
+/**
+ * Drafts as a hostile or careless agent uses them: a key that may edit but not send must not redirect a scheduled
+ * send, and the References a plain draft is given must be what goes out (or be refused), never silently dropped.
+ * Outside recipients go to a relay sink (a real smtp-server).
+ */
+let sink: Awaited<ReturnType<typeof startSink>>;
+let p: Awaited<ReturnType<typeof projectWithKey>>;
+let box: Mailbox;
+
+beforeAll(async () => {
+  sink = await startSink();
+  process.env.SMTP_RELAY_URL = sink.url;
+  resetEnvCache();
+  p = await projectWithKey("Hostile drafts");
+  box = await seedMailbox(p.project.id);
+});
+afterAll(async () => {
+  closeRelayTransports();
+  await sink.close();
+  delete process.env.SMTP_RELAY_URL;
+  resetEnvCache();
+});
+
+const draftRow = async (id: string) => (await (await getDb()).select().from(mailDrafts).where(eq(mailDrafts.id, id)))[0];
+const arrivedFor = (address: string) => sink.received.filter((m) => m.to.includes(address));
+
+describe("a scheduled draft and a key without draft_send", () => {
+  it("refuses to change a scheduled draft (missing_permission naming draft_send), and the scheduled send goes out as scheduled", async () => {
+    const scheduled = await call(createDraft, p.mcp, {
+      inboxId: box.id,
+      to: ["planned@example.com"],
+      subject: "Plan",
+      text: "As agreed.",
+      sendAt: hoursAhead(1),
+    });
+    const editor = await otherKey(p, ["draft_read", "draft_update"]);
+    const before = await draftWrites(p.project.id);
+
+    const err = await refusal(updateDraft, editor.actor("mcp"), { inboxId: box.id, draftId: scheduled.draft_id, to: ["attacker@example.com"] });
+    expect(err.code).toBe("missing_permission");
+    expect(err.message).toContain("draft_send");
+    expect(err.details).toEqual({ scopes: ["draft_send"] });
+    // A label-only change reschedules the same way: refused too.
+    expect((await refusal(updateDraft, editor.actor("rest"), { inbox_id: box.id, draft_id: scheduled.draft_id, add_labels: ["mine"] })).code).toBe(
+      "missing_permission",
+    );
+    expect(await draftWrites(p.project.id)).toEqual(before);
+
+    await dueNow(scheduled.draft_id);
+    await drainJobs();
+    expect(arrivedFor("attacker@example.com")).toHaveLength(0);
+    expect(arrivedFor("planned@example.com")).toHaveLength(1);
+  });
+
+  it("lets that key unschedule the draft in the same call (sendAt: null): nothing is sent at the old time", async () => {
+    const scheduled = await call(createDraft, p.mcp, { inboxId: box.id, to: ["later@example.com"], subject: "Later", text: "t", sendAt: hoursAhead(2) });
+    const editor = await otherKey(p, ["draft_read", "draft_update"]);
+    const out = await call(updateDraft, editor.actor("mcp"), { inboxId: box.id, draftId: scheduled.draft_id, to: ["other@example.com"], sendAt: null });
+    expect(out).toMatchObject({ to: ["other@example.com"], send_status: null, send_at: null });
+    expect(out.labels).not.toContain("scheduled");
+    await dueNow(scheduled.draft_id);
+    await drainJobs();
+    expect(arrivedFor("other@example.com")).toHaveLength(0);
+    expect(arrivedFor("later@example.com")).toHaveLength(0);
+    expect(await draftRow(scheduled.draft_id)).toMatchObject({ sendStatus: null, to: ["other@example.com"] });
+  });
+});
+
+describe("create_draft references", () => {
+  it("sends a plain draft's references in its References header, with or without angle brackets", async () => {
+    const draft = await call(createDraft, p.mcp, {
+      inboxId: box.id,
+      to: ["refs@example.com"],
+      subject: "Following up",
+      text: "See the earlier thread.",
+      references: ["<first@example.com>", " second@example.com "],
+    });
+    expect(draft.references).toEqual(["first@example.com", "second@example.com"]);
+    await call(sendDraft, p.mcp, { inboxId: box.id, draftId: draft.draft_id });
+    await drainJobs();
+    const [sent] = arrivedFor("refs@example.com");
+    expect(sent.raw.toString()).toMatch(/\r\nReferences: <first@example\.com> <second@example\.com>\r\n/);
+  });
+
+  it.each([
+    ["a header smuggled after the id", "a@b>\r\nBcc: evil@example.com"],
+    ["a space inside", "two words@example.com"],
+    ["an angle bracket inside", "<a<b@example.com>"],
+  ])("refuses %s, naming references.N, and writes nothing", async (_what, bad) => {
+    const before = await draftWrites(p.project.id);
+    const args = { inboxId: box.id, to: ["refs@example.com"], subject: "S", text: "t", references: ["ok@example.com", bad] };
+    expect(await refusedFields(createDraft, p.mcp, args)).toEqual(["references.1"]);
+    expect(await draftWrites(p.project.id)).toEqual(before);
+  });
+});
