@@ -1,6 +1,7 @@
 import type { Executor } from "@/lib/db/client";
 import { trashBlob } from "@/lib/disk/trash-blob";
 import { attachmentBlobs, deleteMessageRows, forgetParents, lockMessages, unreferencedBlobs } from "@/lib/mail/deletion/statements";
+import { lockThreads } from "@/lib/mail/labels/statements";
 import { rebuildThreadSummary } from "@/lib/mail/quarantine/rebuild-thread-summary";
 
 /** Outbound mail still on its way: erasing it would pull the row from under the delivery job or the approval. */
@@ -21,8 +22,13 @@ export async function eraseMessages(tx: Executor, o: { projectId: string; messag
   const blobs = [...rows.flatMap((r) => (r.rawBlobKey ? [r.rawBlobKey] : [])), ...(await attachmentBlobs(tx, projectId, ids)).map((a) => a.blobKey)];
   await forgetParents(tx, projectId, ids);
   await deleteMessageRows(tx, projectId, ids);
+  // Every message write first (forgetParents touches replies too), then the threads, locked together in the order
+  // applyLabels locks them: rebuilt one by one in another order, two erasures, or an erasure and a label change,
+  // could deadlock.
+  const threads = [...new Set(rows.map((r) => r.threadId))];
+  await lockThreads(tx, projectId, threads);
   const threadsDeleted: string[] = [];
-  for (const threadId of new Set(rows.map((r) => r.threadId))) {
+  for (const threadId of threads) {
     if (!(await rebuildThreadSummary(tx, { projectId, threadId }))) threadsDeleted.push(threadId);
   }
   if (blobs.length > 0) for (const { blobKey } of await unreferencedBlobs(tx, projectId, [...new Set(blobs)])) await trashBlob(tx, { projectId, blobKey });

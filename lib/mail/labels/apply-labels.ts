@@ -1,5 +1,5 @@
 import type { Executor } from "@/lib/db/client";
-import { refreshThreadLabels, relabelMessages } from "@/lib/mail/labels/statements";
+import { lockLabelTargets, lockThreads, refreshThreadLabels, relabelMessages } from "@/lib/mail/labels/statements";
 
 export interface LabelChange {
   add: readonly string[];
@@ -26,7 +26,13 @@ export async function applyLabels(
   if (add.length === 0 && remove.length === 0) return;
   const target = "threadIds" in o ? { threadIds: o.threadIds } : { messageIds: o.messageIds };
   if ((target.threadIds ?? target.messageIds ?? []).length === 0) return;
-  const changed = await relabelMessages(tx, { projectId: o.projectId, ...target, add, remove });
+  // Lock, then write, then lock the threads, then recompute: each step a statement of its own, so each reads what
+  // a concurrent change of the same rows committed (statements.ts says why; without it concurrent labels were lost).
+  const locked = await lockLabelTargets(tx, { projectId: o.projectId, ...target });
+  if (locked.length === 0) return;
+  const changed = await relabelMessages(tx, { projectId: o.projectId, messageIds: locked.map((m) => m.id), add, remove });
   const threads = [...new Set(changed.map((r) => r.threadId))];
-  if (threads.length > 0) await refreshThreadLabels(tx, o.projectId, threads);
+  if (threads.length === 0) return;
+  await lockThreads(tx, o.projectId, threads);
+  await refreshThreadLabels(tx, o.projectId, threads);
 }

@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
 import { mailMessages } from "@/lib/db/schema/mail";
-import { findMessage } from "@/lib/mail/lookup/find-message";
+import { findMessage, messageNotFound } from "@/lib/mail/lookup/find-message";
 import { applyLabels, labelChange } from "@/lib/mail/labels/apply-labels";
 
 /** update_message: one message's labels; its thread's union and visibility follow in the same transaction. */
@@ -16,5 +16,7 @@ export async function labelMessage(
     .select({ labels: mailMessages.labels })
     .from(mailMessages)
     .where(and(eq(mailMessages.projectId, o.actor.projectId), eq(mailMessages.id, message.id)));
+  // Erased (REST delete) between the lookup and the change: the same answer as a message that was never there.
+  if (!row) throw messageNotFound(o.messageId);
   return { messageId: message.id, threadId: message.threadId, labels: row.labels };
 }

@@ -10,22 +10,42 @@ import { query } from "@/lib/db/statement";
 const ids = (list: readonly string[]) => sql`(select jsonb_array_elements_text(${JSON.stringify(list)}::jsonb))`;
 
 /**
- * Adds and removes labels on the messages of some threads, or on some messages: each message's labels become the
- * sorted set (labels ∪ add) − remove. Only rows that change are written; their threads come back.
+ * Locks the messages a label change targets (every message of some threads, or some messages), in id order as
+ * eraseMessages locks them. Under READ COMMITTED the statements after it then read the labels as committed by any
+ * change that held these rows before: without it, two concurrent changes both start from the same old labels and
+ * the later commit drops the earlier one's labels.
  */
-export function relabelMessages(
-  tx: Executor,
-  o: { projectId: string; threadIds?: readonly string[]; messageIds?: readonly string[]; add: readonly string[]; remove: readonly string[] },
-) {
-  const target = o.threadIds ? sql`x.thread_id in ${ids(o.threadIds)}` : sql`x.id in ${ids(o.messageIds ?? [])}`;
+export function lockLabelTargets(tx: Executor, o: { projectId: string; threadIds?: readonly string[]; messageIds?: readonly string[] }) {
+  const target = o.threadIds ? sql`thread_id in ${ids(o.threadIds)}` : sql`id in ${ids(o.messageIds ?? [])}`;
+  return query<{ id: string; threadId: string }>(
+    tx,
+    sql`select id, thread_id from mail_messages where project_id = ${o.projectId} and ${target} order by id for update`,
+  );
+}
+
+/**
+ * Locks threads before their summary is recomputed from their messages, so the recomputing statement starts after
+ * any other change to the same threads has committed and sees its messages (a label change on another message of
+ * the thread, which lockLabelTargets does not wait for). Messages first, then threads: the order every writer of
+ * both takes (eraseMessages, the quarantine release), so these writers cannot deadlock one another.
+ */
+export function lockThreads(tx: Executor, projectId: string, threadIds: readonly string[]) {
+  return query<{ id: string }>(tx, sql`select id from mail_threads where project_id = ${projectId} and id in ${ids(threadIds)} order by id for update`);
+}
+
+/**
+ * Adds and removes labels on some messages (locked by lockLabelTargets): each message's labels become the sorted
+ * set (labels ∪ add) − remove, computed from the row being written. Only rows that change are written; their
+ * threads come back.
+ */
+export function relabelMessages(tx: Executor, o: { projectId: string; messageIds: readonly string[]; add: readonly string[]; remove: readonly string[] }) {
+  const next = sql`(select coalesce(jsonb_agg(distinct v order by v), '[]'::jsonb)
+                    from jsonb_array_elements_text(m.labels || ${JSON.stringify(o.add)}::jsonb) as e(v)
+                    where v not in ${ids(o.remove)})`;
   return query<{ threadId: string }>(
     tx,
-    sql`update mail_messages m set labels = n.labels, updated_at = now()
-        from (select x.id, (select coalesce(jsonb_agg(distinct v order by v), '[]'::jsonb)
-                            from jsonb_array_elements_text(x.labels || ${JSON.stringify(o.add)}::jsonb) as e(v)
-                            where v not in ${ids(o.remove)}) as labels
-              from mail_messages x where x.project_id = ${o.projectId} and ${target}) n
-        where m.project_id = ${o.projectId} and m.id = n.id and m.labels is distinct from n.labels
+    sql`update mail_messages m set labels = ${next}, updated_at = now()
+        where m.project_id = ${o.projectId} and m.id in ${ids(o.messageIds)} and m.labels is distinct from ${next}
         returning m.thread_id`,
   );
 }

@@ -1,7 +1,11 @@
 import { z } from "zod";
 import { mailboxStatuses, sendPolicies } from "@/lib/db/schema/mail";
 
-export const inboxIdField = z.string().min(1).max(320).describe("The inbox: its id (`mbx_…`, from list_inboxes) or its email address.");
+/**
+ * Ids and addresses are trimmed: an agent that copies ` support@x.com` was told that inbox does not exist (with the
+ * spaces invisible in the message). No id or address holds whitespace at either end.
+ */
+export const inboxIdField = z.string().trim().min(1).max(320).describe("The inbox: its id (`mbx_…`, from list_inboxes) or its email address.");
 
 export const metadataValue = z.union([z.string(), z.number(), z.boolean()]);
 

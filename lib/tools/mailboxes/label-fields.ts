@@ -27,7 +27,7 @@ export const removeLabelsField = labelList("remove (a label also in addLabels is
 
 export const labelsOutput = z.array(z.string()).describe("The labels now set, system labels included.");
 
-export const attachmentIdField = z.string().min(1).max(100).describe("The attachment: `att_…`, listed on its message by get_thread or get_message.");
+export const attachmentIdField = z.string().trim().min(1).max(100).describe("The attachment: `att_…`, listed on its message by get_thread or get_message.");
 
 /** At most 20 labels per call, added and removed together (each list alone is capped by its schema). */
 export function checkLabelCount(v: { addLabels: string[]; removeLabels: string[] }, ctx: z.RefinementCtx) {
@@ -46,5 +46,7 @@ export function checkBatchLabels(v: { action: string; addLabels: string[]; remov
   checkLabelCount(v, ctx);
   const given = v.addLabels.length + v.removeLabels.length > 0;
   if (v.action === "label" && !given) ctx.addIssue({ code: "custom", path: ["addLabels"], message: "action label needs addLabels or removeLabels" });
-  if (v.action !== "label" && given) ctx.addIssue({ code: "custom", path: ["addLabels"], message: `labels are only taken with action label, not ${v.action}` });
+  // Named as given: a call that sent only removeLabels must not be told to fix addLabels.
+  const field = v.addLabels.length > 0 ? "addLabels" : "removeLabels";
+  if (v.action !== "label" && given) ctx.addIssue({ code: "custom", path: [field], message: `labels are only taken with action label, not ${v.action}` });
 }

@@ -7,6 +7,7 @@ export const directionField = z
 export const listTypeField = z.enum(["allow", "block"]).describe("`block` refuses what matches; a non-empty `allow` list lets only what matches through.");
 export const listInboxIdField = z
   .string()
+  .trim()
   .min(1)
   .max(320)
   .optional()

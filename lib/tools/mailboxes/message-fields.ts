@@ -1,7 +1,9 @@
 import { z } from "zod";
 
+/** Trimmed, as inboxIdField (inbox-fields.ts): ` msg_…` was otherwise taken for an RFC Message-ID and not found. */
 export const messageIdField = z
   .string()
+  .trim()
   .min(1)
   .max(998)
   .describe("The message: `msg_…`, or its RFC Message-ID with or without angle brackets (`<abc@example.com>`).");

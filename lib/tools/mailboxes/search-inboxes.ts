@@ -20,6 +20,9 @@ export const searchInboxes = defineTool({
     ascending: ascendingField,
   }),
   output: inboxPage,
+  mcpBudget: {
+    fix: () => "A smaller limit fits more of each inbox; GET /api/v1/inboxes/search returns the page in full (REST results are never shortened).",
+  },
   annotations: { ...mailboxRead, title: "Search inboxes" },
   rest: { method: "GET", path: "/inboxes/search" },
   example: { q: "pro" },

@@ -1,10 +1,12 @@
 import { z } from "zod";
 import { messageOutput } from "@/lib/tools/mailboxes/message-fields";
 
-export const threadIdField = z.string().min(1).max(64).describe("The thread: `thr_…`, from list_threads or a message's `thread_id`.");
+/** Trimmed, as inboxIdField (inbox-fields.ts). */
+export const threadIdField = z.string().trim().min(1).max(64).describe("The thread: `thr_…`, from list_threads or a message's `thread_id`.");
 
 export const optionalInboxIdField = z
   .string()
+  .trim()
   .min(1)
   .max(320)
   .optional()

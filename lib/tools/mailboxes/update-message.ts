@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { labelMessage } from "@/lib/mail/labels/label-message";
+import { budgetedOutput } from "@/lib/tools/budgeted-output";
 import { defineTool } from "@/lib/tools/define-tool";
 import { mailboxUpdate } from "@/lib/tools/mailboxes/annotations";
 import { inboxIdField } from "@/lib/tools/mailboxes/inbox-fields";
@@ -16,7 +17,12 @@ export const updateMessage = defineTool({
     .object({ inboxId: inboxIdField, messageId: messageIdField, addLabels: addLabelsField, removeLabels: removeLabelsField })
     .strict()
     .superRefine(checkLabelCount),
-  output: z.object({ messageId: z.string(), threadId: z.string(), labels: labelsOutput }),
+  output: budgetedOutput(z.object({ messageId: z.string(), threadId: z.string(), labels: labelsOutput })),
+  // A message's labels have no cap (20 a call, any number of calls): over MCP the answer may come down to its ids.
+  mcpBudget: {
+    fix: (input, out) =>
+      `GET /api/v1/inboxes/${input.inboxId}/messages/${out.messageId} returns the message's labels in full (REST results are never shortened).`,
+  },
   annotations: { ...mailboxUpdate, title: "Label a message" },
   rest: { method: "PATCH", path: "/inboxes/{inbox_id}/messages/{message_id}" },
   example: { inboxId: "{{inbox}}", messageId: "{{message}}", removeLabels: ["unread"] },

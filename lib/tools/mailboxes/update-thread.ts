@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { labelThread } from "@/lib/mail/labels/label-thread";
+import { budgetedOutput } from "@/lib/tools/budgeted-output";
 import { defineTool } from "@/lib/tools/define-tool";
 import { mailboxUpdate } from "@/lib/tools/mailboxes/annotations";
 import { inboxIdField } from "@/lib/tools/mailboxes/inbox-fields";
@@ -16,7 +17,9 @@ export const updateThread = defineTool({
     .object({ threadId: threadIdField, inboxId: inboxIdField.optional(), addLabels: addLabelsField, removeLabels: removeLabelsField })
     .strict()
     .superRefine(checkLabelCount),
-  output: z.object({ threadId: z.string(), labels: labelsOutput }),
+  output: budgetedOutput(z.object({ threadId: z.string(), labels: labelsOutput })),
+  // A thread's labels have no cap (20 a call, any number of calls): over MCP the answer may come down to its id.
+  mcpBudget: { fix: (_input, out) => `GET /api/v1/threads/${out.threadId} returns the thread's labels in full (REST results are never shortened).` },
   annotations: { ...mailboxUpdate, title: "Label a thread" },
   rest: { method: "PATCH", path: "/threads/{thread_id}" },
   example: { threadId: "{{thread}}", addLabels: ["follow-up"], removeLabels: ["unread"] },
