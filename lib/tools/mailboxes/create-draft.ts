@@ -8,7 +8,7 @@ import { draftContentFields, draftOutput, messageIdRefField, sendAtField } from 
 import { inboxIdField } from "@/lib/tools/mailboxes/inbox-fields";
 import { labelField } from "@/lib/tools/mailboxes/label-fields";
 import { messageIdField } from "@/lib/tools/mailboxes/message-fields";
-import { attachmentsField, checkRecipientCount } from "@/lib/tools/mailboxes/send-fields";
+import { attachmentScopes, attachmentsField, checkRecipientCount } from "@/lib/tools/mailboxes/send-fields";
 
 const input = z
   .object({
@@ -52,6 +52,7 @@ export const createDraft = defineTool({
   extraScopes: (v): Scope[] => [
     ...(v.sendAt !== undefined ? (["draft_send"] as const) : []),
     ...(v.inReplyTo !== undefined || v.forwardOf !== undefined ? (["message_read"] as const) : []),
+    ...attachmentScopes(v.attachments),
   ],
   description:
     "Saves a draft in an inbox without sending it. Plain, a reply (`inReplyTo`: subject `Re: …`, recipients — Reply-To else From, `replyAll` adds the original's to and cc — and the thread are derived) or a forward (`forwardOf`: subject `Fwd: …`, the original quoted and its attachments kept; recipients may come later). `sendAt` (ISO 8601, future, at most 90 days ahead) schedules the send and adds the `scheduled` label; it needs draft_send. Replies and forwards need message_read. `clientId` makes retries safe. send_draft sends it, update_draft changes it.",

@@ -7,13 +7,14 @@ import { defineTool } from "@/lib/tools/define-tool";
 import { mailboxCreate } from "@/lib/tools/mailboxes/annotations";
 import { inboxIdField } from "@/lib/tools/mailboxes/inbox-fields";
 import { messageIdField } from "@/lib/tools/mailboxes/message-fields";
-import { checkRecipientCount, idempotencyKeyField, sendContentFields, sendOutput, subjectField } from "@/lib/tools/mailboxes/send-fields";
+import { attachmentScopes, checkRecipientCount, idempotencyKeyField, sendContentFields, sendOutput, subjectField } from "@/lib/tools/mailboxes/send-fields";
 import { sendAnswer } from "@/lib/tools/mailboxes/send-answer";
 
 export const forwardMessage = defineTool({
   name: "forward_message",
   family: "mailboxes",
   scope: ["message_send", "message_read"],
+  extraScopes: (v) => attachmentScopes(v.attachments),
   description:
     "Forwards a message of an inbox in a new thread: subject `Fwd: …` unless you give one, your `text`/`html` above the quoted original, and the original's attachments attached again (plus any you add; at most 10 files, 10 MB in total). `to` is required; `cc` and `bcc` as in send_message. `messageId` is `msg_…` or the RFC Message-ID; a message this inbox does not hold is NOT_FOUND. Returns `{message_id, thread_id, send_status}`. If the inbox needs the owner's approval, the answer is the error `approval_required` naming the draft that waits: tell the human and stop. Pass `idempotencyKey` to make retries safe.",
   input: z

@@ -9,13 +9,14 @@ import { defineTool } from "@/lib/tools/define-tool";
 import { mailboxCreate } from "@/lib/tools/mailboxes/annotations";
 import { inboxIdField } from "@/lib/tools/mailboxes/inbox-fields";
 import { messageIdField } from "@/lib/tools/mailboxes/message-fields";
-import { checkBody, checkRecipientCount, idempotencyKeyField, sendContentFields, sendOutput } from "@/lib/tools/mailboxes/send-fields";
+import { attachmentScopes, checkBody, checkRecipientCount, idempotencyKeyField, sendContentFields, sendOutput } from "@/lib/tools/mailboxes/send-fields";
 import { sendAnswer } from "@/lib/tools/mailboxes/send-answer";
 
 export const replyToMessage = defineTool({
   name: "reply_to_message",
   family: "mailboxes",
   scope: ["message_reply", "message_read"],
+  extraScopes: (v) => attachmentScopes(v.attachments),
   description:
     "Replies to a message of an inbox, in the same thread: subject `Re: …`, In-Reply-To and References from the original. It goes to the original's Reply-To, else its sender (your own sent message: its recipients); `replyAll: true` also copies the original's to and cc, never this inbox itself. Give `to`, `cc` or `bcc` to choose the recipients yourself (not together with `replyAll`). `messageId` is `msg_…` or the RFC Message-ID; a message this inbox does not hold is NOT_FOUND, never a new thread. Bodies, attachments and headers as in send_message. Returns `{message_id, thread_id, send_status}`. If the inbox needs the owner's approval, the answer is the error `approval_required` naming the draft that waits: tell the human and stop. Pass `idempotencyKey` to make retries safe.",
   input: z

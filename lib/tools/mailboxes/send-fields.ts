@@ -1,3 +1,4 @@
+import type { Scope } from "@/lib/keys/scopes";
 import { z } from "zod";
 import { oneLine, plainAddress, utf8Max } from "@/lib/mail/outbound/address-rules";
 import { ATTACHMENTS_MAX_BYTES, BODY_MAX_BYTES, MAX_ATTACHMENTS, MAX_RECIPIENTS } from "@/lib/mail/outbound/limits";
@@ -22,7 +23,15 @@ export const attachmentsField = z
     const inline = list.reduce((n, a) => n + (a.content ? base64Bytes(a.content) : 0), 0);
     if (inline > ATTACHMENTS_MAX_BYTES) ctx.addIssue({ code: "custom", message: `total ${inline} bytes, more than the 10 MB allowed per message` });
   })
-  .describe(`Up to ${MAX_ATTACHMENTS} files, 10 MB in total: \`{filename, contentType, content}\` (base64) or \`{path}\`.`);
+  .describe(`Up to ${MAX_ATTACHMENTS} files, 10 MB in total: \`{filename, contentType, content}\` (base64) or \`{path}\` (needs the \`disk\` scope).`);
+
+/**
+ * The scope a send's attachments need beyond the tool's own: one by `path` reads the project disk (or an inbound
+ * event's file) as file_get does, so it needs `disk`. Without it a key with no disk access, or one kept to a mailbox,
+ * could read any file of the project by mailing it to itself.
+ */
+export const attachmentScopes = (attachments: readonly { path?: string }[] | null | undefined): Scope[] =>
+  attachments?.some((a) => a.path !== undefined) ? ["disk"] : [];
 
 /** The content fields every send takes (send_message, reply_to_message, forward_message; drafts reuse them). */
 export const sendContentFields = {

@@ -1,3 +1,4 @@
+import type { Scope } from "@/lib/keys/scopes";
 import { z } from "zod";
 import { viewDraft } from "@/lib/mail/drafts/draft-view";
 import { updateDraft as updateDraftRow } from "@/lib/mail/drafts/update-draft";
@@ -6,7 +7,7 @@ import { mailboxUpdate } from "@/lib/tools/mailboxes/annotations";
 import { draftContentFields, draftIdField, draftOutput, sendAtField } from "@/lib/tools/mailboxes/draft-fields";
 import { inboxIdField } from "@/lib/tools/mailboxes/inbox-fields";
 import { addLabelsField, attachmentIdField, removeLabelsField } from "@/lib/tools/mailboxes/label-fields";
-import { attachmentsField, checkRecipientCount } from "@/lib/tools/mailboxes/send-fields";
+import { attachmentScopes, attachmentsField, checkRecipientCount } from "@/lib/tools/mailboxes/send-fields";
 
 const clearable = <T extends z.ZodType>(field: T) => field.nullable().optional();
 
@@ -14,7 +15,7 @@ export const updateDraft = defineTool({
   name: "update_draft",
   family: "mailboxes",
   scope: "draft_update",
-  extraScopes: (v) => (v.sendAt ? (["draft_send"] as const) : []),
+  extraScopes: (v): Scope[] => [...(v.sendAt ? (["draft_send"] as const) : []), ...attachmentScopes(v.addAttachments)],
   description:
     "Changes a draft. An omitted field stays as it is; null (or [] for a list) clears it. The kind (plain, reply, forward) and thread never change. `sendAt` schedules or reschedules the send (needs draft_send), and so does any change to a draft that stays scheduled; `sendAt: null` unschedules it. `addAttachments` takes the same files as send_message; `removeAttachments` takes attachment ids from get_draft. A draft being sent or waiting for the owner's approval cannot change (CONFLICT).",
   input: z

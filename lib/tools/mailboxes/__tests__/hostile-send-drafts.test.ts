@@ -10,6 +10,8 @@ import { closeRelayTransports } from "@/lib/mail/outbound/relay-transport";
 import { seedMailbox } from "@/lib/testing/mail-fixture";
 import { createDraft } from "@/lib/tools/mailboxes/create-draft";
 import { sendDraft } from "@/lib/tools/mailboxes/send-draft";
+import { sendMessage } from "@/lib/tools/mailboxes/send-message";
+import { filePut } from "@/lib/tools/disk/file-put";
 import { updateDraft } from "@/lib/tools/mailboxes/update-draft";
 import { draftWrites, dueNow, hoursAhead } from "./draft-test-helpers";
 import { call, projectWithKey, refusal, refusedFields } from "./inbox-test-helpers";
@@ -108,5 +110,38 @@ describe("create_draft references", () => {
     const args = { inboxId: box.id, to: ["refs@example.com"], subject: "S", text: "t", references: ["ok@example.com", bad] };
     expect(await refusedFields(createDraft, p.mcp, args)).toEqual(["references.1"]);
     expect(await draftWrites(p.project.id)).toEqual(before);
+  });
+});
+
+describe("attachments by path and a key without disk", () => {
+  it("refuses a path (missing_permission naming disk) in every send and draft tool, and sends the same file once the key has disk", async () => {
+    await call(filePut, p.mcp, { path: "private/salaries.csv", content_base64: Buffer.from("name,pay\n").toString("base64"), content_type: "text/csv" });
+    const sender = await otherKey(p, ["message_send", "draft_create", "draft_update", "draft_read"], box.id);
+    const attachments = [{ path: "private/salaries.csv" }];
+    const { draft_id } = await call(createDraft, p.mcp, { inboxId: box.id, to: ["me@example.com"], subject: "d", text: "t" });
+    const before = await draftWrites(p.project.id);
+    for (const [tool, args] of [
+      [sendMessage, { inboxId: box.id, to: ["me@example.com"], subject: "files", text: "t", attachments }],
+      [createDraft, { inboxId: box.id, to: ["me@example.com"], subject: "files", text: "t", attachments }],
+      [updateDraft, { inboxId: box.id, draftId: draft_id, addAttachments: attachments }],
+    ] as const) {
+      const err = await refusal(tool, sender.actor("mcp"), args);
+      expect(err.code, tool.name).toBe("missing_permission");
+      expect(err.message, tool.name).toContain("disk");
+    }
+    expect(await draftWrites(p.project.id)).toEqual(before);
+    // Inline bytes need nothing more, and with disk the path is read.
+    const inline = [{ filename: "a.txt", content: Buffer.from("hello").toString("base64") }];
+    expect(
+      await call(sendMessage, sender.actor("mcp"), { inboxId: box.id, to: ["me@example.com"], subject: "inline", text: "t", attachments: inline }),
+    ).toMatchObject({
+      send_status: "queued",
+    });
+    const withDisk = await otherKey(p, ["message_send", "disk"], box.id);
+    expect(
+      await call(sendMessage, withDisk.actor("mcp"), { inboxId: box.id, to: ["me@example.com"], subject: "by path", text: "t", attachments }),
+    ).toMatchObject({
+      send_status: "queued",
+    });
   });
 });
