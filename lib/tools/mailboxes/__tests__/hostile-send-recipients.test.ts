@@ -1,18 +1,17 @@
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
-import { mailMessages, mailQuota, type Mailbox } from "@/lib/db/schema/mail";
-import { env, resetEnvCache } from "@/lib/env";
+import { mailMessages, mailQuota } from "@/lib/db/schema/mail";
+import { env } from "@/lib/env";
 import { drainJobs } from "@/lib/jobs/drain-jobs";
-import { startSink } from "@/lib/mail/__tests__/helpers";
 import { receiveMessage } from "@/lib/mail/inbound/receive-message";
-import { closeRelayTransports } from "@/lib/mail/outbound/relay-transport";
 import { dayPeriod } from "@/lib/mail/outbound/reserve-quota";
 import { seedMailbox } from "@/lib/testing/mail-fixture";
 import { createDraft } from "@/lib/tools/mailboxes/create-draft";
 import { replyToMessage } from "@/lib/tools/mailboxes/reply-to-message";
 import { sendMessage } from "@/lib/tools/mailboxes/send-message";
 import { call, projectWithKey, refusal, refusedFields } from "./inbox-test-helpers";
+import { relaySinkFixture } from "./relay-sink-fixture";
 import { sendWrites } from "./send-writes";
 
 /**
@@ -20,30 +19,14 @@ import { sendWrites } from "./send-writes";
  * times is one recipient, for delivery and for the quota alike; a reply never goes to an address the relay's
  * envelope cannot carry as the message shows it; and errors name the field the caller can fix.
  */
-let sink: Awaited<ReturnType<typeof startSink>>;
-let p: Awaited<ReturnType<typeof projectWithKey>>;
-let box: Mailbox;
-
-beforeAll(async () => {
-  sink = await startSink();
-  process.env.SMTP_RELAY_URL = sink.url;
-  resetEnvCache();
-  p = await projectWithKey("Hostile recipients");
-  box = await seedMailbox(p.project.id);
-});
-afterAll(async () => {
-  closeRelayTransports();
-  await sink.close();
-  delete process.env.SMTP_RELAY_URL;
-  resetEnvCache();
-});
+const f = relaySinkFixture("Hostile recipients");
 
 /** One inbound message to `box` with these extra header lines (From, Reply-To, Cc…), through the real inbound path. */
 async function received(headerLines: string[]) {
   const raw = Buffer.from(
-    [...headerLines, `To: ${box.address}`, "Subject: Hello", `Message-ID: <${Math.random().toString(36).slice(2)}@example.org>`, "", "Hi.", ""].join("\r\n"),
+    [...headerLines, `To: ${f.box.address}`, "Subject: Hello", `Message-ID: <${Math.random().toString(36).slice(2)}@example.org>`, "", "Hi.", ""].join("\r\n"),
   );
-  const [stored] = await receiveMessage(raw, { mailFrom: "ada@example.org", recipients: [box], remote: "local" });
+  const [stored] = await receiveMessage(raw, { mailFrom: "ada@example.org", recipients: [f.box], remote: "local" });
   return stored.messageId;
 }
 
@@ -81,39 +64,39 @@ describe("an address named more than once", () => {
 describe("reply_to_message to addresses taken from the original", () => {
   it("refuses a Reply-To that is not a plain address (a quoted local part), naming to, and writes nothing", async () => {
     const id = await received(["From: Ada <ada@example.org>", 'Reply-To: "x@evil.example, y"@example.com, <victim@example.com>']);
-    const before = await sendWrites(p.project.id);
-    const err = await refusal(replyToMessage, p.mcp, { inboxId: box.id, messageId: id, text: "Thanks." });
+    const before = await sendWrites(f.p.project.id);
+    const err = await refusal(replyToMessage, f.p.mcp, { inboxId: f.box.id, messageId: id, text: "Thanks." });
     expect(err.code).toBe("validation_error");
     expect(err.details).toEqual([{ field: "to", message: expect.stringContaining("x@evil.example, y") }]);
-    expect(await sendWrites(p.project.id)).toEqual(before);
+    expect(await sendWrites(f.p.project.id)).toEqual(before);
     // A reply draft derives its recipients the same way, and is refused the same way.
-    expect(await refusedFields(createDraft, p.mcp, { inboxId: box.id, inReplyTo: id, text: "Thanks." })).toEqual(["to"]);
-    expect(await sendWrites(p.project.id)).toEqual(before);
+    expect(await refusedFields(createDraft, f.p.mcp, { inboxId: f.box.id, inReplyTo: id, text: "Thanks." })).toEqual(["to"]);
+    expect(await sendWrites(f.p.project.id)).toEqual(before);
 
     // Choosing the recipients is the fix the error gives, and it works.
-    const out = await call(replyToMessage, p.mcp, { inboxId: box.id, messageId: id, to: ["victim@example.com"], text: "Thanks." });
+    const out = await call(replyToMessage, f.p.mcp, { inboxId: f.box.id, messageId: id, to: ["victim@example.com"], text: "Thanks." });
     await drainJobs();
-    const [sent] = sink.received.filter((m) => m.raw.toString().includes(out.message_id));
+    const [sent] = f.sink.received.filter((m) => m.raw.toString().includes(out.message_id));
     expect(sent.to).toEqual(["victim@example.com"]);
   });
 
   it("refuses replyAll when the original's cc holds an address that is not plain (an IP literal), naming replyAll", async () => {
     const id = await received(["From: Ada <ada@example.org>", "Cc: bob@example.com, root@[127.0.0.1]"]);
-    const before = await sendWrites(p.project.id);
-    expect(await refusedFields(replyToMessage, p.mcp, { inboxId: box.id, messageId: id, replyAll: true, text: "All of you." })).toEqual(["replyAll"]);
-    expect(await sendWrites(p.project.id)).toEqual(before);
+    const before = await sendWrites(f.p.project.id);
+    expect(await refusedFields(replyToMessage, f.p.mcp, { inboxId: f.box.id, messageId: id, replyAll: true, text: "All of you." })).toEqual(["replyAll"]);
+    expect(await sendWrites(f.p.project.id)).toEqual(before);
     // Without replyAll the reply goes to Ada alone, which is fine.
-    expect((await call(replyToMessage, p.mcp, { inboxId: box.id, messageId: id, text: "Just you." })).send_status).toBe("queued");
+    expect((await call(replyToMessage, f.p.mcp, { inboxId: f.box.id, messageId: id, text: "Just you." })).send_status).toBe("queued");
   });
 
   it("names to, not replyAll, when the original's own Reply-To lists more than 50 addresses", async () => {
     const many = Array.from({ length: 60 }, (_, i) => `r${i}@example.com`).join(", ");
     const id = await received(["From: Ada <ada@example.org>", `Reply-To: ${many}`]);
-    const before = await sendWrites(p.project.id);
-    const err = await refusal(replyToMessage, p.rest, { inbox_id: box.id, message_id: id, text: "Too many." });
+    const before = await sendWrites(f.p.project.id);
+    const err = await refusal(replyToMessage, f.p.rest, { inbox_id: f.box.id, message_id: id, text: "Too many." });
     expect(err.code).toBe("validation_error");
     expect(err.details).toEqual([{ field: "to", message: expect.stringContaining("60 recipients") }]);
     expect(err.fix).not.toMatch(/replyAll/);
-    expect(await sendWrites(p.project.id)).toEqual(before);
+    expect(await sendWrites(f.p.project.id)).toEqual(before);
   });
 });
