@@ -1,7 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page, TestInfo } from "@playwright/test";
 import { FIXED_SCREENS, detailScreens } from "./dashboard-screens";
-import { type DetailData, seedDetailData } from "./detail-data";
+import { useDetailData } from "./detail-data";
 import { OWNER, expect, server, test } from "./fixtures";
 import { OwnerSession } from "./pages/owner-session";
 
@@ -12,14 +12,7 @@ import { OwnerSession } from "./pages/owner-session";
 
 // The detail screens are walked on data made here (an event, a request, an outbound message, a mailbox thread with a
 // received HTML mail, a draft, a webhook's log, a policy version, a key), not on what earlier specs happened to leave.
-let data: DetailData;
-test.beforeAll(async () => {
-  test.setTimeout(120_000);
-  data = await seedDetailData();
-});
-test.afterAll(async () => {
-  await data?.cleanup();
-});
+const seeded = useDetailData();
 
 // A trace of a hundred page loads costs more than the loads; the soft failures already name screen, theme and width.
 test.use({ trace: "off" });
@@ -107,7 +100,7 @@ for (const theme of THEMES) {
     test.setTimeout(900_000);
     await new OwnerSession(page).signIn(OWNER, server.setupUrl);
     await useTheme(page, theme);
-    for (const path of [...FIXED_SCREENS, ...(await detailScreens(page, data))]) {
+    for (const path of [...FIXED_SCREENS, ...(await detailScreens(page, seeded.data))]) {
       for (const width of WIDTHS) {
         await test.step(`${path} at ${width}px`, () => check(page, info, path, theme, width));
       }

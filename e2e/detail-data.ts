@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import nodemailer from "nodemailer";
-import { server } from "./fixtures";
+import { server, test } from "./fixtures";
 import { startRelaySink } from "./relay-sink";
 import { rest } from "./rest";
 
@@ -161,4 +161,20 @@ export async function seedDetailData(): Promise<DetailData> {
     await cleanup();
     throw err;
   }
+}
+
+/**
+ * A spec's detail data: made before its tests (a minute at most) and undone after them. Read `data` inside tests,
+ * once beforeAll has run.
+ */
+export function useDetailData(): { data: DetailData } {
+  const held = {} as { data: DetailData };
+  test.beforeAll(async () => {
+    test.setTimeout(120_000);
+    held.data = await seedDetailData();
+  });
+  test.afterAll(async () => {
+    await held.data?.cleanup();
+  });
+  return held;
 }

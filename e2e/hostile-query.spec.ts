@@ -1,5 +1,5 @@
 import { FIXED_SCREENS, detailScreens } from "./dashboard-screens";
-import { type DetailData, seedDetailData } from "./detail-data";
+import { useDetailData } from "./detail-data";
 import { OWNER, expect, server, test } from "./fixtures";
 import { OwnerSession } from "./pages/owner-session";
 
@@ -8,14 +8,7 @@ import { OwnerSession } from "./pages/owner-session";
 // (200, or 400/404), never 500: a NUL in `/ledger?op=`, a hand-made `/mail?cursor=` with the date 2026-99-99 and a
 // 3,000-character `/disk?prefix=` each failed their page before (lib/http/page-params.ts and the cursor decoders).
 
-let data: DetailData;
-test.beforeAll(async () => {
-  test.setTimeout(120_000);
-  data = await seedDetailData();
-});
-test.afterAll(async () => {
-  await data?.cleanup();
-});
+const seeded = useDetailData();
 test.use({ trace: "off" });
 
 /** Every query parameter a dashboard screen reads (grep `searchParams` under app/(dashboard)). */
@@ -39,7 +32,7 @@ const FORGED_CURSORS = [
 test("every dashboard screen answers a hostile query string as a page, never with a server error", async ({ page }) => {
   test.setTimeout(900_000);
   await new OwnerSession(page).signIn(OWNER, server.setupUrl);
-  const screens = [...new Set([...FIXED_SCREENS, ...(await detailScreens(page, data))])];
+  const screens = [...new Set([...FIXED_SCREENS, ...(await detailScreens(page, seeded.data))])];
   const failures: string[] = [];
   const get = async (url: string) => {
     const res = await page.request.get(url, { maxRedirects: 0 });
