@@ -69,6 +69,15 @@ describe("MCP transport", () => {
     expect((await unknownMethod.json()).error.code).toBe(-32601);
     const unknownTool = await rawMcp(server.url, call("no_such_tool"), auth());
     expect((await unknownTool.json()).error.code).toBe(-32602);
+    // Params that are not a call name the part that is wrong.
+    for (const [params, named] of [
+      [{ name: "whoami", arguments: [] }, "params.arguments"],
+      [{ name: "whoami", arguments: "{}" }, "params.arguments"],
+      [{ arguments: {} }, "params.name"],
+    ] as const) {
+      const res = await rawMcp(server.url, { jsonrpc: "2.0", id: 7, method: "tools/call", params }, auth());
+      expect((await res.json()).error, named).toMatchObject({ code: -32602, message: expect.stringContaining(`tools/call ${named}:`) });
+    }
     expect(await ledgerCount()).toBe(before);
   });
 

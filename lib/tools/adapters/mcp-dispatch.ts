@@ -25,7 +25,11 @@ export function dispatchRequest(req: ApiRequest, key: Key, session: McpSession |
       return answer({ tools: mcpToolList(key.scopes) });
     case "tools/call": {
       const params = callParams.safeParse(msg.params);
-      if (!params.success) return answer(rpcErrorMessage(rpcErrors.invalidParams, "tools/call needs params.name."));
+      if (!params.success) {
+        // Named: `arguments` sent as an array or a string is a different mistake from a missing `name`.
+        const issue = params.error.issues[0];
+        return answer(rpcErrorMessage(rpcErrors.invalidParams, `tools/call ${["params", ...issue.path].join(".")}: ${issue.message}.`));
+      }
       const tool = findTool(params.data.name);
       if (!tool || !onTransport(tool, "mcp")) return answer(rpcErrorMessage(rpcErrors.invalidParams, `Unknown tool: ${params.data.name}`));
       const actor = principalActor(key, req.headers, session);
