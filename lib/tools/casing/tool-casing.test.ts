@@ -135,6 +135,10 @@ describe("arguments", () => {
     // Every family: a ledger filter or an event source with a NUL failed inside the database, as a 500.
     expect(refusal("mcp", { inboxId: "m", metadata: { k: "a\u0000b" } }, brynthTool).fields).toEqual(["metadata.k"]);
     expect(refusal("mcp", { inboxId: "m", ccAddresses: ["\uDBFF"] }, brynthTool).fields).toEqual(["ccAddresses.0"]);
+    expect(refusal("rest", { inbox_id: "m", metadata: JSON.parse('{"__proto__": {"x": 1}, "k": 1}') })).toEqual({
+      message: expect.stringContaining("metadata.__proto__: must not contain the key __proto__"),
+      fields: ["metadata.__proto__"],
+    });
     // An argument kept as the JSON text sent (jsonText) holds both as escapes: it is data there; any other is checked.
     const anything = { inboxId: "m", anything: { k: "a\u0000b", "\uD800": "\uDC00" } };
     expect(() => parseToolArgs({ ...brynthTool, jsonText: new Set(["anything"]) }, "mcp", anything)).not.toThrow();

@@ -27,7 +27,9 @@ export function unstorableField(
   if (value && typeof value === "object") {
     for (const [k, v] of Object.entries(value)) {
       if (path.length === 0 && skip.has(k)) continue;
-      const p = unstorableText(k);
+      // JSON.parse makes `__proto__` an own key, but copying it into the parsed input sets a prototype instead: the
+      // key vanished without a word (update_inbox's metadata answered 200 without it).
+      const p = k === "__proto__" ? "the key __proto__, which cannot be kept as given" : unstorableText(k);
       if (p) return { path: [...path, k], problem: p };
       const at = unstorableField(v, [...path, k]);
       if (at) return at;
