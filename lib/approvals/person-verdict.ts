@@ -1,13 +1,23 @@
 import { z } from "zod";
 import type { ApprovalRequest } from "@/lib/db/schema/approvals";
+import { storableString } from "@/lib/db/storable";
+
+/**
+ * Text a person typed, which the decision stores as is. The emailed link's form and Telegram replies do not pass
+ * through the tool pipeline that refuses NUL characters, so this schema refuses them itself, naming the field:
+ * otherwise the decision's UPDATE fails inside the database and the person gets a 500.
+ */
+const typed = storableString;
+
+const comment = typed().max(2000);
 
 /** What a person can answer, from any channel. */
 export const personVerdictInput = z.discriminatedUnion("outcome", [
-  z.object({ outcome: z.literal("approve"), comment: z.string().max(2000).optional() }),
-  z.object({ outcome: z.literal("deny"), comment: z.string().max(2000).optional() }),
-  z.object({ outcome: z.literal("option"), option: z.string().min(1).max(40), comment: z.string().max(2000).optional() }),
-  z.object({ outcome: z.literal("answer"), text: z.string().trim().min(1, "write an answer").max(4000), comment: z.string().max(2000).optional() }),
-  z.object({ outcome: z.literal("needs_context"), comment: z.string().trim().min(1, "say what context is missing").max(2000) }),
+  z.object({ outcome: z.literal("approve"), comment: comment.optional() }),
+  z.object({ outcome: z.literal("deny"), comment: comment.optional() }),
+  z.object({ outcome: z.literal("option"), option: typed().min(1).max(40), comment: comment.optional() }),
+  z.object({ outcome: z.literal("answer"), text: typed().trim().min(1, "write an answer").max(4000), comment: comment.optional() }),
+  z.object({ outcome: z.literal("needs_context"), comment: typed().trim().min(1, "say what context is missing").max(2000) }),
 ]);
 export type PersonVerdict = z.infer<typeof personVerdictInput>;
 

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { wellFormed } from "@/lib/text/well-formed";
 
 /**
@@ -16,3 +17,13 @@ const LATEST = Date.parse("9999-12-31T23:59:59.999Z");
  * (year 0, year 275760, `9999-12-31T23:59:59-14:00`, which is year 10000), and such a time in a query fails it.
  */
 export const storableTime = (ms: number): boolean => ms >= EARLIEST && ms <= LATEST;
+
+/**
+ * A string schema that refuses, on its own field, text PostgreSQL cannot store (unstorableText): for input that
+ * reaches a query without passing the tools' own check (parseToolArgs), such as a form or a stream's subscription.
+ */
+export const storableString = () =>
+  z.string().superRefine((s, ctx) => {
+    const problem = unstorableText(s);
+    if (problem) ctx.addIssue({ code: "custom", message: `must not contain ${problem}` });
+  });

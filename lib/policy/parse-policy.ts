@@ -1,11 +1,18 @@
 import { AppError } from "@/lib/errors";
 import { issueWords } from "@/lib/forms/issue-words";
 import { policySchema, ruleSchema, type Policy, type Rule } from "@/lib/policy/policy-schema";
+import { sliceWhole } from "@/lib/text/well-formed";
 
 export interface PolicyProblem {
   field: string;
   message: string;
 }
+
+/**
+ * A rule's id as problems name it. Every problem of a rule repeats it, so an id of any length (a bad one is what
+ * gets refused) would come back many times over: a 1 MB id made a 12 MB answer. Cut to the longest valid id.
+ */
+const shownId = (id: string) => (id.length <= 64 ? id : `${sliceWhole(id, 64)}…`);
 
 /**
  * Checks a proposed policy and names the rule behind every problem (`rule 2 "big-refunds": effect: …`), since a
@@ -26,7 +33,7 @@ export function policyProblems(value: unknown, field = "policy"): { policy: Poli
   const seen = new Set<string>();
   outer.data.rules.forEach((raw, i) => {
     const id = typeof raw === "object" && raw !== null && typeof (raw as { id?: unknown }).id === "string" ? (raw as { id: string }).id : null;
-    const name = `rule ${i + 1}${id ? ` "${id}"` : ""}`;
+    const name = `rule ${i + 1}${id ? ` "${shownId(id)}"` : ""}`;
     const at = `${field}.rules.${i}`;
     const parsed = ruleSchema.safeParse(raw);
     if (!parsed.success) {

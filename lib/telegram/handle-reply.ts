@@ -2,6 +2,8 @@ import { and, eq } from "drizzle-orm";
 import type { Api } from "grammy";
 import type { Message } from "grammy/types";
 import { getDb } from "@/lib/db/client";
+import { unstorableText } from "@/lib/db/storable";
+import { sliceWhole } from "@/lib/text/well-formed";
 import { approvalDeliveries } from "@/lib/db/schema/approvals";
 import { loadRequest } from "@/lib/approvals/decide-request";
 import type { BotConfig } from "@/lib/telegram/bot-config";
@@ -21,8 +23,12 @@ export async function handleReply(api: Api, cfg: BotConfig, msg: Message) {
   const prompt = msg.reply_to_message;
   const marker = prompt && String(prompt.from?.id) === cfg.botId ? parsePromptMarker(prompt.text) : null;
   if (!marker) return reply("Use the buttons on a request, or reply to one of my prompts.");
-  const text = (msg.text ?? "").trim().slice(0, marker.mode === "answer" ? 4000 : 2000);
+  // Cut whole: half an emoji would be stored as U+FFFD.
+  const text = sliceWhole((msg.text ?? "").trim(), marker.mode === "answer" ? 4000 : 2000);
   if (!text) return reply("That reply is empty.");
+  // Stored as typed (a draft comment, a decision): text PostgreSQL refuses would fail the handler without an answer.
+  const unstorable = unstorableText(text);
+  if (unstorable) return reply(`That reply cannot be stored: it holds ${unstorable}.`);
   const request = await loadRequest(db, cfg.projectId, marker.requestId).catch(() => null);
   if (!request || !request.approvers.includes(channel.id)) return reply("That request was not sent to this chat.");
   if (marker.mode === "comment") {

@@ -10,3 +10,9 @@ export const wellFormed = (s: string) => !LONE_SURROGATE.test(s);
 
 /** The string with each lone surrogate replaced by U+FFFD, as a UTF-8 encoder writes it. */
 export const toWellFormed = (s: string) => (wellFormed(s) ? s : s.replace(EVERY_LONE_SURROGATE, "\uFFFD"));
+
+/** The first `max` UTF-16 units, one fewer where the cut would split a surrogate pair (an emoji) and leave half of it. */
+export const sliceWhole = (s: string, max: number) => {
+  const cut = s.slice(0, max);
+  return /[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut;
+};
