@@ -72,6 +72,17 @@ describe("owner actions", () => {
     ).toEqual([]);
   });
 
+  it("refuse text the database cannot store on its field, running nothing (a NUL failed the query; a lone surrogate became U+FFFD)", async () => {
+    const ctx = await owner();
+    let ran = false;
+    for (const key of ["a\u0000b", "a\ud800b"]) {
+      const res = await runOwnerAction(ctx, schema, async () => void (ran = true), { op: "test.unstorable" }, { key });
+      expect(res).toMatchObject({ ok: false, fieldErrors: { key: expect.stringMatching(/^Must not contain a (NUL character|lone surrogate)/) } });
+    }
+    expect(ran).toBe(false);
+    expect(await entriesOf(ctx.project.id, "test.unstorable")).toEqual([]);
+  });
+
   it("that declare no op change nothing in the ledger", async () => {
     const ctx = await owner();
     const before = await (await getDb()).select().from(ledgerEntries).where(eq(ledgerEntries.projectId, ctx.project.id));

@@ -4,6 +4,7 @@ import { AppError, toErrorBody } from "@/lib/errors";
 import { currentOwner, type OwnerContext } from "@/lib/auth/current-owner";
 import { appErrorFieldErrors, plainFieldErrors } from "@/lib/forms/plain-issue";
 import { ledgeredTransaction } from "@/lib/ledger/ledgered-transaction";
+import { unstorableField } from "@/lib/tools/casing/unstorable-field";
 
 export type ActionResult<T> = { ok: true; data: T } | { ok: false; error: string; fieldErrors?: Record<string, string> };
 
@@ -44,6 +45,14 @@ export async function runOwnerAction<S extends z.ZodType, T>(
     // Plain words per field (lib/forms/plain-issue.ts); `error` is the first of them, for a form that shows one line.
     const { "": whole, ...fieldErrors } = plainFieldErrors(parsed.error);
     return { ok: false, error: whole ?? Object.values(fieldErrors)[0] ?? "Check the form.", fieldErrors };
+  }
+  // Text PostgreSQL cannot store (a NUL, a lone surrogate) is the form's error, as it is a tool's (parseToolArgs):
+  // a NUL reached the query and showed "Something went wrong", a lone surrogate was saved as U+FFFD.
+  const bad = unstorableField(parsed.data);
+  if (bad) {
+    const field = bad.path.join(".");
+    const message = `Must not contain ${bad.problem}.`;
+    return { ok: false, error: message, fieldErrors: field ? { [field]: message } : {} };
   }
   try {
     const call = { actor: ctx.actor, op: ledger?.op, input: ledger?.input ? ledger.input(parsed.data) : parsed.data };

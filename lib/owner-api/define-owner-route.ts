@@ -2,6 +2,8 @@ import type { z } from "zod";
 import type { Actor } from "@/lib/actor";
 import type { Tx } from "@/lib/db/client";
 import type { Owner } from "@/lib/db/schema/owners";
+import { fieldError } from "@/lib/disk/field-error";
+import { unstorableField } from "@/lib/tools/casing/unstorable-field";
 
 /**
  * Owner operations (keys now; domains, transport … later) are REST-only: never MCP, never open to API keys.
@@ -30,7 +32,19 @@ export interface OwnerRoute<I extends z.ZodObject = z.ZodObject, O extends z.Zod
   handler: (ctx: { actor: Actor; owner: Owner; db: Tx; subject: string | null; sessionId: string | null }, input: z.output<I>) => Promise<z.input<O>>;
 }
 
-export const defineOwnerRoute = <I extends z.ZodObject, O extends z.ZodType>(r: OwnerRoute<I, O>) => r;
+/**
+ * Every owner route refuses a NUL or a lone surrogate in its input, named by field, before its handler runs, as
+ * tools do (parseToolArgs): its strings reach text columns (a project's name, an entry's subject) and queries (an id
+ * in the path), which fail inside the database on a NUL as a 500, and store a lone surrogate as U+FFFD, not as sent.
+ */
+export const defineOwnerRoute = <I extends z.ZodObject, O extends z.ZodType>(r: OwnerRoute<I, O>): OwnerRoute<I, O> => ({
+  ...r,
+  handler: async (ctx, input) => {
+    const bad = unstorableField(input);
+    if (bad) throw fieldError(bad.path.join(".") || "(input)", `must not contain ${bad.problem}`);
+    return r.handler(ctx, input);
+  },
+});
 
 /** A route's ledger op, for the dashboard action that does the same (a route without one fails at load). */
 export function routeOp(route: Pick<OwnerRoute, "name" | "op">): string {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { storableTime } from "@/lib/db/storable";
 import { MAIL_EVENT_TYPES } from "@/lib/mail/events/event-types";
 import { ownerListInput, ownerPageAfter, ownerPageOf } from "@/lib/mail/quarantine/owner-page";
 import { attemptOutcomes, listWebhookAttempts } from "@/lib/mail/webhooks/list-webhook-attempts";
@@ -11,7 +12,12 @@ import { webhookIdField } from "@/lib/owner-api/webhooks";
 /** The owner's delivery log over REST: every attempt of every webhook, with the screen's filters. Owner-only. */
 
 const ATTEMPTS = "owner_webhook_attempts_list";
-const instant = z.iso.datetime({ offset: true }).describe("An ISO 8601 time, e.g. 2026-12-01T00:00:00Z.");
+// The format alone lets through times timestamptz cannot read (`0000-01-01T00:00:00Z`, or `9999-12-31T23:59:59-14:00`,
+// which is year 10000), and the window's query failed on one as a 500.
+const instant = z.iso
+  .datetime({ offset: true })
+  .refine((s) => storableTime(Date.parse(s)), "must lie between 0001-01-01 and 9999-12-31 (UTC)")
+  .describe("An ISO 8601 time, e.g. 2026-12-01T00:00:00Z.");
 
 export const listWebhookAttemptsRoute = defineOwnerRoute({
   name: ATTEMPTS,

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
+import { storableString, storableTime } from "@/lib/db/storable";
 import { fieldError } from "@/lib/disk/field-error";
 import { AppError } from "@/lib/errors";
 import { eventPosition, START, type StreamPosition, type StreamRow } from "@/lib/http/stream/statements";
@@ -12,19 +13,25 @@ import { validationError } from "@/lib/validation";
 export const REPLAY_DAYS = 7;
 
 /**
+ * Text the subscription looks up (an inbox's id or address, an event id): a NUL failed that query inside the
+ * database, a 500 before the SSE stream opened and an internal_error frame on a socket.
+ */
+const lookupText = (max: number) => storableString().min(1).max(max);
+
+/**
  * What a client asks of the stream: the body of a WebSocket `subscribe` frame, or the SSE query. `inbox_ids` takes
  * ids or addresses (design D1); `since` an event id (`mev_…`) or an ISO time; `event_changes` the event inbox's
  * changes beside the mail events, `mail_events: false` those changes alone (the Events screen).
  */
 export const subscribeInput = z
   .object({
-    inbox_ids: z.array(z.string().min(1).max(320)).min(1).max(100).optional(),
+    inbox_ids: z.array(lookupText(320)).min(1).max(100).optional(),
     event_types: z
       .array(z.string().refine(isMailEventType, { message: `is not a mail event type (one of ${MAIL_EVENT_TYPES.join(", ")})` }))
       .min(1)
       .max(MAIL_EVENT_TYPES.length)
       .optional(),
-    since: z.string().min(1).max(100).optional(),
+    since: lookupText(100).optional(),
     event_changes: z.boolean().optional(),
     mail_events: z.boolean().optional(),
   })
@@ -125,6 +132,9 @@ async function sincePoint(db: Executor, projectId: string, since: string): Promi
     throw fieldError("since", "is neither an event id (mev_…) nor an ISO 8601 time", "Pass an event_id the stream sent, or a time like 2026-12-02T06:00:00Z.");
   const time = new Date(iso.data);
   if (time.getTime() < oldest) throw tooOld();
+  // Later than timestamptz holds (`9999-12-31T23:59:59-14:00` is year 10000): the replay's query would fail after
+  // `subscribed` was sent, as an internal_error frame.
+  if (!storableTime(time.getTime())) throw fieldError("since", "must lie before 10000-01-01 (UTC)", "Pass a time within the last 7 days.");
   return { after: START, afterTime: time };
 }
 
