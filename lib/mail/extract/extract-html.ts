@@ -1,6 +1,12 @@
 import { Parser } from "htmlparser2";
 import { isQuoteContainer } from "@/lib/mail/extract/quote-container";
 
+/**
+ * Nesting kept track of, as browsers' parsers cap it (Chromium at 512). htmlparser2's own stack costs O(depth) for
+ * every tag opened (it unshifts) and every close tag that matches nothing (it searches), so 2 MB of `<div>` then
+ * `</b>` took minutes; HTML nested deeper than this is kept whole, like a cut that is not ours to guess.
+ */
+const MAX_DEPTH = 512;
 /** Elements that never have content or a closing tag. */
 const VOID = new Set(["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source", "track", "wbr"]);
 
@@ -10,13 +16,14 @@ const VOID = new Set(["area", "base", "br", "col", "embed", "hr", "img", "input"
  * result is well-formed however the cut fell. Entities are not decoded, so text and attributes are copied as they
  * came; only an attribute's own double quotes are escaped, since every attribute is rewritten double-quoted.
  * Comments and processing instructions are dropped (conditional comments are Outlook's rendering hints).
- * Automatic mail is kept whole, as in extractText.
+ * Automatic mail is kept whole, as in extractText, and so is HTML nested deeper than MAX_DEPTH.
  */
 export function extractHtml(html: string | null, opts: { keepWhole: boolean }): string | null {
   if (html === null || opts.keepWhole) return html;
   const out: string[] = [];
   const open: string[] = [];
   let cut = false;
+  let tooDeep = false;
   // Outlook puts an <hr> just before #divRplyFwdMsg: where it started, while only whitespace followed it.
   let hrAt = -1;
   const parser = new Parser(
@@ -28,6 +35,8 @@ export function extractHtml(html: string | null, opts: { keepWhole: boolean }): 
           if (hrAt >= 0) out.length = hrAt;
           for (let i = open.length - 1; i >= 0; i--) out.push(`</${open[i]}>`);
           open.length = 0;
+          // Nothing after the cut is kept: the rest need not be read.
+          parser.pause();
           return;
         }
         const mark = out.length;
@@ -36,6 +45,10 @@ export function extractHtml(html: string | null, opts: { keepWhole: boolean }): 
         else {
           open.push(name);
           hrAt = -1;
+          if (open.length > MAX_DEPTH) {
+            tooDeep = true;
+            parser.pause();
+          }
         }
       },
       ontext(text) {
@@ -55,7 +68,9 @@ export function extractHtml(html: string | null, opts: { keepWhole: boolean }): 
     },
     { decodeEntities: false, recognizeSelfClosing: true },
   );
+  // A paused parser reads no further and calls nothing more, not even the closings of what was open.
   parser.end(html);
+  if (tooDeep) return html;
   for (let i = open.length - 1; i >= 0; i--) out.push(`</${open[i]}>`);
   return out.join("");
 }

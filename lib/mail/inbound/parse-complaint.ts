@@ -1,3 +1,4 @@
+import { citedIds } from "@/lib/mail/inbound/parse-dsn";
 import type { ParsedMessage } from "@/lib/mail/inbound/parse-message";
 
 export interface ComplaintReport {
@@ -8,6 +9,9 @@ export interface ComplaintReport {
   /** Message-IDs quoted in the report (the returned message or its headers), without brackets. */
   citedIds: string[];
 }
+
+/** A complaint is about one message and its recipients, at most a send's 50 (parse-dsn.ts says why more is refused). */
+const MAX_RECIPIENTS = 100;
 
 /**
  * A spam complaint in the Abuse Reporting Format (multipart/report; report-type=feedback-report, RFC 5965), or null.
@@ -20,8 +24,10 @@ export function parseComplaint(raw: Buffer, parsed: ParsedMessage): ComplaintRep
   const text = raw.toString("latin1").replace(/\r?\n[ \t]+/g, " ");
   const feedbackType = /^Feedback-Type:\s*([\w-]+)/im.exec(text)?.[1].toLowerCase();
   if (!feedbackType || feedbackType === "not-spam") return null;
-  const recipients = [...text.matchAll(/^Original-Rcpt-To:\s*<?([^>\s]+@[^>\s]+)>?/gim)].map((m) => m[1].toLowerCase());
-  const own = parsed.messageId;
-  const citedIds = [...text.matchAll(/^Message-ID:\s*<([^>\s]+)>/gim)].map((m) => m[1]).filter((id) => id !== own);
-  return { feedbackType, recipients: [...new Set(recipients)], citedIds: [...new Set(citedIds)] };
+  const recipients = new Set<string>();
+  for (const m of text.matchAll(/^Original-Rcpt-To:\s*<?([^>\s]+@[^>\s]+)>?/gim)) {
+    recipients.add(m[1].toLowerCase());
+    if (recipients.size === MAX_RECIPIENTS) break;
+  }
+  return { feedbackType, recipients: [...recipients], citedIds: citedIds(text, parsed.messageId) };
 }

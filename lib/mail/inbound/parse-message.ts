@@ -1,4 +1,5 @@
 import { simpleParser, type AddressObject, type HeaderValue, type ParsedMail } from "mailparser";
+import { noNul } from "@/lib/mail/mail-blob";
 import { plainText, plainTextBody } from "@/lib/mail/inbound/plain-text-body";
 import { toWellFormed } from "@/lib/text/well-formed";
 
@@ -73,6 +74,21 @@ export function idList(value: string | null | undefined): string[] {
 }
 
 /**
+ * References kept of a message: the thread's root and the newest 49, as our own replies write them
+ * (reply-request.ts). Threading reads only the newest 50 (find-related.ts); a sender's 25 MB of ids would
+ * otherwise be one jsonb row and as many GIN index entries, written inside a commit shared with other mail.
+ */
+const MAX_REFERENCES = 50;
+
+const keptReferences = (ids: string[]) => (ids.length <= MAX_REFERENCES ? ids : [ids[0], ...ids.slice(ids.length - (MAX_REFERENCES - 1))]);
+
+/**
+ * A Content-ID as stored: a msg-id (RFC 2392), visible ASCII like a Message-ID, else none. A sender's NUL in it
+ * failed the attachment row on every delivery attempt, so the message was answered 451 for ever and never arrived.
+ */
+const cleanContentId = (id: string | undefined) => (id ? cleanId(id) : null);
+
+/**
  * Parses as far as possible: mailparser is lenient with broken MIME; if it still throws, the header block is read by
  * hand and the body kept as text, and `parseError` says what failed. The raw bytes are stored regardless. A message
  * that is one part of plain text (plain-text-body.ts) has only its header block parsed by mailparser; its text is
@@ -127,7 +143,7 @@ async function parseWith(raw: Buffer, input: Buffer, text?: string | null): Prom
     messageId: cleanId(mail.messageId),
     // From the header as written (unfolded): mailparser re-brackets stray words, which would pass as ids.
     inReplyTo: idList(headers["in-reply-to"] ?? mail.inReplyTo)[0] ?? null,
-    references: idList(headers.references ?? refs.join(" ")),
+    references: keptReferences(idList(headers.references ?? refs.join(" "))),
     from: firstAddress(mail.from),
     to: addresses(mail.to),
     cc: addresses(mail.cc),
@@ -144,7 +160,7 @@ async function parseWith(raw: Buffer, input: Buffer, text?: string | null): Prom
       filename: a.filename ?? null,
       contentType: a.contentType || "application/octet-stream",
       content: a.content,
-      contentId: a.contentId ? bareId(a.contentId) : null,
+      contentId: cleanContentId(a.contentId),
       inline: a.contentDisposition === "inline" || a.related === true,
     })),
     parseError: null,
@@ -178,9 +194,12 @@ function headerText(v: HeaderValue | undefined): string | null {
   return null;
 }
 
-/** Last resort for input mailparser rejects: unfolded header lines, the rest as text. */
+/**
+ * Last resort for input mailparser rejects: unfolded header lines, the rest as text. NULs are dropped first, as
+ * mailparser drops them: an address holding one was refused by Postgres (text and jsonb), every attempt with 451.
+ */
 function fallbackParse(raw: Buffer, error: string): ParsedMessage {
-  const s = raw.toString("latin1");
+  const s = noNul(raw.toString("latin1"));
   const split = s.search(/\r?\n\r?\n/);
   const head = split < 0 ? s : s.slice(0, split);
   const body = split < 0 ? "" : s.slice(split).replace(/^\r?\n\r?\n/, "");
@@ -198,7 +217,7 @@ function fallbackParse(raw: Buffer, error: string): ParsedMessage {
   return {
     messageId: cleanId(headers["message-id"]),
     inReplyTo: idList(headers["in-reply-to"])[0] ?? null,
-    references: idList(headers.references),
+    references: keptReferences(idList(headers.references)),
     from: from ? { address: from, name: null } : null,
     to: addr(headers.to),
     cc: addr(headers.cc),
