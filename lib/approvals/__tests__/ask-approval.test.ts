@@ -3,7 +3,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
 import { approvalRequests } from "@/lib/db/schema/approvals";
 import { ledgerEntries } from "@/lib/db/schema/ledger";
-import { AppError } from "@/lib/errors";
+import type { AppError } from "@/lib/errors";
 import { expireRequests } from "@/lib/approvals/expire-requests";
 import { waitForRequest } from "@/lib/approvals/wait-for-request";
 import { approvalsHarness, sleep } from "@/lib/approvals/__tests__/helpers";
