@@ -1,7 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page, TestInfo } from "@playwright/test";
 import { FIXED_SCREENS, detailScreens } from "./dashboard-screens";
-import { useDetailData } from "./detail-data";
+import { detailDataForSpec } from "./detail-data";
 import { OWNER, expect, server, test } from "./fixtures";
 import { OwnerSession } from "./pages/owner-session";
 
@@ -12,7 +12,7 @@ import { OwnerSession } from "./pages/owner-session";
 
 // The detail screens are walked on data made here (an event, a request, an outbound message, a mailbox thread with a
 // received HTML mail, a draft, a webhook's log, a policy version, a key), not on what earlier specs happened to leave.
-const seeded = useDetailData();
+const seeded = detailDataForSpec();
 
 // A trace of a hundred page loads costs more than the loads; the soft failures already name screen, theme and width.
 test.use({ trace: "off" });

@@ -167,7 +167,7 @@ export async function seedDetailData(): Promise<DetailData> {
  * A spec's detail data: made before its tests (a minute at most) and undone after them. Read `data` inside tests,
  * once beforeAll has run.
  */
-export function useDetailData(): { data: DetailData } {
+export function detailDataForSpec(): { data: DetailData } {
   const held = {} as { data: DetailData };
   test.beforeAll(async () => {
     test.setTimeout(120_000);

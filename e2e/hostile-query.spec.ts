@@ -1,5 +1,5 @@
 import { FIXED_SCREENS, detailScreens } from "./dashboard-screens";
-import { useDetailData } from "./detail-data";
+import { detailDataForSpec } from "./detail-data";
 import { OWNER, expect, server, test } from "./fixtures";
 import { OwnerSession } from "./pages/owner-session";
 
@@ -8,7 +8,7 @@ import { OwnerSession } from "./pages/owner-session";
 // (200, or 400/404), never 500: a NUL in `/ledger?op=`, a hand-made `/mail?cursor=` with the date 2026-99-99 and a
 // 3,000-character `/disk?prefix=` each failed their page before (lib/http/page-params.ts and the cursor decoders).
 
-const seeded = useDetailData();
+const seeded = detailDataForSpec();
 test.use({ trace: "off" });
 
 /** Every query parameter a dashboard screen reads (grep `searchParams` under app/(dashboard)). */
