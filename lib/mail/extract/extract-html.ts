@@ -1,12 +1,7 @@
 import { Parser } from "htmlparser2";
 import { isQuoteContainer } from "@/lib/mail/extract/quote-container";
+import { MAX_HTML_DEPTH } from "@/lib/mail/html-depth";
 
-/**
- * Nesting kept track of, as browsers' parsers cap it (Chromium at 512). htmlparser2's own stack costs O(depth) for
- * every tag opened (it unshifts) and every close tag that matches nothing (it searches), so 2 MB of `<div>` then
- * `</b>` took minutes; HTML nested deeper than this is kept whole, like a cut that is not ours to guess.
- */
-const MAX_DEPTH = 512;
 /** Elements that never have content or a closing tag. */
 const VOID = new Set(["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source", "track", "wbr"]);
 
@@ -16,7 +11,7 @@ const VOID = new Set(["area", "base", "br", "col", "embed", "hr", "img", "input"
  * result is well-formed however the cut fell. Entities are not decoded, so text and attributes are copied as they
  * came; only an attribute's own double quotes are escaped, since every attribute is rewritten double-quoted.
  * Comments and processing instructions are dropped (conditional comments are Outlook's rendering hints).
- * Automatic mail is kept whole, as in extractText, and so is HTML nested deeper than MAX_DEPTH.
+ * Automatic mail is kept whole, as in extractText, and so is HTML nested deeper than MAX_HTML_DEPTH.
  */
 export function extractHtml(html: string | null, opts: { keepWhole: boolean }): string | null {
   if (html === null || opts.keepWhole) return html;
@@ -45,7 +40,8 @@ export function extractHtml(html: string | null, opts: { keepWhole: boolean }): 
         else {
           open.push(name);
           hrAt = -1;
-          if (open.length > MAX_DEPTH) {
+          // Deeper than a browser builds (html-depth.ts says what it cost): kept whole, a cut not ours to guess.
+          if (open.length > MAX_HTML_DEPTH) {
             tooDeep = true;
             parser.pause();
           }

@@ -60,6 +60,17 @@ describe("sanitizeMailHtml", () => {
     expect(sanitizeMailHtml('<p style="background-color: \\75rl(https://x.example/a)">x</p>').html).toBe("<p>x</p>");
   });
 
+  it("shows HTML nested deeper than a browser builds as its escaped text, at once (220,000 levels held the request a minute)", () => {
+    const deep = `${"<div>".repeat(220_000)}<b onclick="x()">Pay</b> &lt;now&gt;<script>alert(1)</script>${"</b>".repeat(220_000)}`;
+    const { html, remoteImages } = sanitizeMailHtml(deep);
+    expect(html).toContain("nests more deeply than a browser shows");
+    expect(html).toContain("Pay &amp;lt;now&amp;gt; alert(1)");
+    expect(html).not.toMatch(/<(div|b|script)\b/);
+    expect(remoteImages).toBe(0);
+    // Nesting a browser does build is sanitised as usual.
+    expect(sanitizeMailHtml(`${"<div>".repeat(500)}<b>ok</b>${"</div>".repeat(500)}`).html).toContain("<b>ok</b>");
+  });
+
   it("opens links in a new tab without a referrer", () => {
     expect(sanitizeMailHtml('<a href="https://example.com/">x</a>').html).toBe(
       '<a href="https://example.com/" target="_blank" rel="noopener noreferrer nofollow">x</a>',

@@ -1,4 +1,5 @@
 import sanitizeHtml from "sanitize-html";
+import { nestsTooDeep } from "@/lib/mail/html-depth";
 
 /**
  * Received HTML as the owner may see it (UI brief: mail HTML sanitised inside a sandboxed iframe). The CSP of
@@ -107,7 +108,22 @@ export interface SanitizedMail {
   remoteImages: number;
 }
 
+/**
+ * HTML nested deeper than a browser builds (nestsTooDeep) is shown as its text, escaped: sanitize-html on 220,000
+ * nested `<div>` held the owner's request, and the server's event loop, for about a minute.
+ */
+function tooDeepAsText(html: string): SanitizedMail {
+  const text = html
+    .replace(/<[^>]*>/g, " ")
+    .replace(/\s+/g, " ")
+    .trim()
+    .slice(0, 100_000);
+  const escaped = text.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c] ?? c);
+  return { html: `<p><em>This message's HTML nests more deeply than a browser shows; here is its text.</em></p><p>${escaped}</p>`, remoteImages: 0 };
+}
+
 export function sanitizeMailHtml(html: string): SanitizedMail {
+  if (nestsTooDeep(html)) return tooDeepAsText(html);
   let remoteImages = 0;
   const clean = sanitizeHtml(html, {
     allowedTags: TAGS,
