@@ -41,12 +41,15 @@ export function dsnReport(o: { to: string; rfcId: string; failed: string; status
   ].join("\r\n");
 }
 
-/** Hands a report to the listener the way DSNs come: with a null sender (MAIL FROM:<>). Returns the final reply. */
-export async function sendReport(port: number, rcpt: string, raw: string): Promise<string> {
+/**
+ * Hands a report to the listener the way DSNs come: with a null sender (MAIL FROM:<>), or `mailFrom` as a forger
+ * would send one. Returns the final reply.
+ */
+export async function sendReport(port: number, rcpt: string, raw: string, mailFrom = ""): Promise<string> {
   const conn = new SMTPConnection(port);
   await conn.open();
   await conn.cmd("EHLO relay.example");
-  await conn.cmd("MAIL FROM:<>");
+  await conn.cmd(`MAIL FROM:<${mailFrom}>`);
   await conn.cmd(`RCPT TO:<${rcpt}>`);
   await conn.cmd("DATA");
   const reply = await conn.cmd(`${raw}.`);

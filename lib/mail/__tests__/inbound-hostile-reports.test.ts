@@ -124,6 +124,21 @@ describe("hostile delivery reports", () => {
     expect(errors).toEqual([]);
   });
 
+  it("keeps a DSN that names a sender as ordinary mail: a forged one bounces nobody and blocks nobody", { timeout: 120_000 }, async () => {
+    const { mb, sent } = await sentMessage("dsn-forged", "victim@far.example");
+    const dsn = dsnReport({ to: mb.address, rfcId: sent.rfcMessageId, failed: "victim@far.example" });
+    expect(await sendReport(listener.port, mb.address, dsn, "cc-recipient@far.example")).toMatch(/^250/);
+
+    expect((await messagesOf(mb.id)).find((m) => m.direction === "inbound")?.subject).toBe("Undelivered Mail Returned to Sender");
+    expect((await deliveryOf(sent.id)).status).not.toBe("bounced");
+    expect((await mailEventsOf(sent.id)).map((e) => e.type)).not.toContain("message.bounced");
+    expect(await sendBlocks(mb.id)).toEqual([]);
+    // The same report with the null sender a real one has is acted on.
+    expect(await sendReport(listener.port, mb.address, dsn.replace("<dsn-", "<dsn-real-"))).toMatch(/^250/);
+    expect((await deliveryOf(sent.id)).status).toBe("bounced");
+    expect(errors).toEqual([]);
+  });
+
   // Each repeat was a rejected entry of the delivery and a list write of its own, inside the shared commit.
   it("counts a recipient a DSN repeats 5,000 times once", { timeout: 120_000 }, async () => {
     const { mb, sent } = await sentMessage("dsn-repeat", "twice@far.example");

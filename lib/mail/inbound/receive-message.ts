@@ -35,7 +35,10 @@ export async function receiveMessage(raw: Buffer, envelope: InboundEnvelope, opt
     envelope.remote === "local"
       ? Promise.resolve(localVerdicts())
       : authenticateMessage(raw, { ...envelope.remote, sender: envelope.mailFrom, resolver: opts.resolver ?? defaultMailResolver() });
-  const dsn = parseDsn(raw, parsed);
+  // A DSN comes with a null sender (RFC 3464 §2, RFC 5321 §4.5.5). One with a sender is any mail shaped like one:
+  // acting on it would let anyone who saw one of our Message-IDs (a cc'd recipient) bounce our other recipients onto
+  // the send block list. It is kept as ordinary mail.
+  const dsn = envelope.mailFrom ? null : parseDsn(raw, parsed);
   const complaint = dsn ? null : parseComplaint(raw, parsed);
   // CPU only, like parsing: done while authentication waits on DNS, and outside the commit.
   const extracted = extractReply(parsed, { keepWhole: parsed.autoSubmitted || dsn !== null || complaint !== null });
