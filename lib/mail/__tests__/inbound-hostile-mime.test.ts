@@ -126,6 +126,30 @@ describe("hostile MIME", () => {
     expect((await threadOf(parent.threadId)).messageCount).toBe(2);
   });
 
+  // Threading compared the whole subject with the stored one, cut to 2,000 characters: a reply never matched.
+  it("threads a reply to a subject longer than the 2,000 characters stored", async () => {
+    const mb = await mailbox("long-subject");
+    const long = `Plan ${"x".repeat(3_000)}`;
+    expect(
+      await deliver(
+        mb.address,
+        `${head(mb.address, "long-root@sender.example", long)}
+
+first
+`,
+      ),
+    ).toMatch(/^250/);
+    const reply = `${head(mb.address, "long-reply@sender.example", `Re: ${long}`)}
+In-Reply-To: <long-root@sender.example>
+
+second
+`;
+    expect(await deliver(mb.address, reply)).toMatch(/^250/);
+    const root = await messageByRfc(mb.id, "long-root@sender.example");
+    expect(root.subject).toHaveLength(2_000);
+    expect((await messageByRfc(mb.id, "long-reply@sender.example")).threadId).toBe(root.threadId);
+  });
+
   // The extraction runs in the listener's process: four minutes of backtracking stalled every connection.
   it("stores a 1 MB line of 'On ' whole as its own extracted text", { timeout: 30_000 }, async () => {
     const mb = await mailbox("on-line");

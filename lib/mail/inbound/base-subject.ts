@@ -1,3 +1,6 @@
+/** Characters of a subject a message and its thread keep (store-inbound.ts). */
+export const SUBJECT_MAX = 2000;
+
 /** Reply and forward markers of the common clients (English, German, Nordic, Dutch, French, Italian…), with `[n]` counts. */
 const PREFIX = /^(?:re|fwd?|fw|aw|sv|vs|antw|wg|tr)\s*(?:\[\d+\]|\(\d+\))?\s*:\s*/i;
 /** A list tag such as `[team]` or `[Bug 123]` in front. */
@@ -18,3 +21,10 @@ export function baseSubject(subject: string | null): string {
   }
   return s.toLowerCase();
 }
+
+/**
+ * Whether two base subjects are the same conversation's. Compared on their first 1,900 characters: a subject is
+ * stored cut to SUBJECT_MAX, so the stored base of a longer one ends early (a reply's full subject never matched
+ * it); the margin allows for the markers and runs of whitespace the cut subject lost from its base.
+ */
+export const sameBaseSubject = (a: string, b: string) => a.slice(0, SUBJECT_MAX - 100) === b.slice(0, SUBJECT_MAX - 100);

@@ -1,5 +1,5 @@
 import type { Executor } from "@/lib/db/client";
-import { baseSubject } from "@/lib/mail/inbound/base-subject";
+import { baseSubject, sameBaseSubject } from "@/lib/mail/inbound/base-subject";
 import { type RelatedRow, selectRelated } from "@/lib/mail/inbound/statements";
 
 export interface Related {
@@ -40,8 +40,8 @@ export async function findRelated(
   const here = citedRows.filter((r) => r.mailboxId === opts.mailboxId);
   // Threads holding one of our own sent messages that this message cites: its id is unguessable, so no subject check.
   const answered = new Set(here.filter((r) => r.direction === "outbound").map((r) => r.threadId));
-  const parent = here.find((r) => answered.has(r.threadId) || threadBase(r) === base);
-  const child = parent ? undefined : rows.find((r) => r.kind === "child" && threadBase(r) === base);
+  const parent = here.find((r) => answered.has(r.threadId) || sameBaseSubject(threadBase(r), base));
+  const child = parent ? undefined : rows.find((r) => r.kind === "child" && sameBaseSubject(threadBase(r), base));
   const sent = citedRows.find((r) => r.direction === "outbound");
   const inReplyTo = opts.inReplyTo ? here.find((r) => r.rfc === opts.inReplyTo) : undefined;
   return {

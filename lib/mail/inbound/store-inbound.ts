@@ -7,7 +7,7 @@ import { recordSystemAct } from "@/lib/ledger/record-system-act";
 import { noNul } from "@/lib/mail/mail-blob";
 import type { ExtractedReply } from "@/lib/mail/extract/extract-reply";
 import { emitMailEvent } from "@/lib/mail/events/emit-mail-event";
-import { baseSubject } from "@/lib/mail/inbound/base-subject";
+import { baseSubject, SUBJECT_MAX } from "@/lib/mail/inbound/base-subject";
 import { categorizeInbound, inboundLabels, type MessageCategory } from "@/lib/mail/inbound/categorize-inbound";
 import { findRelated, type Related } from "@/lib/mail/inbound/find-related";
 import { handleBounce } from "@/lib/mail/inbound/handle-bounce";
@@ -95,7 +95,7 @@ export async function writeInbound(
   const projectId = mailbox.projectId;
   if (context.duplicate) return { messageId: context.duplicate.id, eventId: context.duplicate.eventId, duplicate: true };
   const now = new Date();
-  const subject = parsed.subject === null ? null : noNul(parsed.subject).slice(0, 2000);
+  const subject = parsed.subject === null ? null : noNul(parsed.subject).slice(0, SUBJECT_MAX);
   const threadId = related.threadId ?? newId("thr");
   const category = categorizeInbound({ blocked: context.blocked, auth: c.auth, spamFlagged: parsed.spamFlagged, trustedRelay: c.trustedRelay });
   const message = inboundRow(c, { projectId, threadId, subject, category, inReplyToMessageId: related.inReplyToMessageId, now });
