@@ -15,11 +15,19 @@ export interface OutboundFile {
 /**
  * email_send's attachments: disk paths, `disk://` references or inbound attachments (`evt_…/name`), read through
  * the disk module (same path rules and NOT_FOUND as file_get). Sizes are checked from the rows before any byte is
- * read. The bytes are copied into the mail store, so replacing the file later does not change a queued message.
+ * read, with `otherBytes` a send's other attachments already hold, and errors name `attachments.<indexes[i]>` (the
+ * send's own list). The bytes are copied into the mail store, so replacing the file later does not change a queued
+ * message.
  */
-export async function resolveAttachments(db: Executor, actor: Actor, paths: readonly string[]): Promise<OutboundFile[]> {
+export async function resolveAttachments(
+  db: Executor,
+  actor: Actor,
+  paths: readonly string[],
+  o: { indexes?: readonly number[]; otherBytes?: number } = {},
+): Promise<OutboundFile[]> {
   const files = [];
-  for (const [i, path] of paths.entries()) {
+  for (const [j, path] of paths.entries()) {
+    const i = o.indexes?.[j] ?? j;
     try {
       files.push(await openDiskFile(db, { actor, path }));
     } catch (err) {
@@ -34,7 +42,7 @@ export async function resolveAttachments(db: Executor, actor: Actor, paths: read
       throw err;
     }
   }
-  const total = files.reduce((n, f) => n + f.sizeBytes, 0);
+  const total = files.reduce((n, f) => n + f.sizeBytes, o.otherBytes ?? 0);
   if (total > ATTACHMENTS_MAX_BYTES) {
     throw fieldError(
       "attachments",

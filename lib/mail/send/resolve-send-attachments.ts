@@ -1,6 +1,5 @@
 import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
-import { AppError } from "@/lib/errors";
 import { fieldError } from "@/lib/disk/field-error";
 import { attachmentNames } from "@/lib/mail/inbound/attachment-names";
 import type { StoredBlob } from "@/lib/mail/inbound/store-inbound";
@@ -28,23 +27,27 @@ export async function resolveSendAttachments(
   if (inputs.length + kept.length > MAX_ATTACHMENTS) {
     throw fieldError("attachments", `at most ${MAX_ATTACHMENTS} files per message (${inputs.length + kept.length} with the ones already attached)`);
   }
-  const fresh: OutboundFile[] = [];
-  for (const [i, a] of inputs.entries()) {
-    if (a.content !== undefined) {
-      fresh.push({ name: a.filename ?? "attachment", contentType: a.contentType ?? "application/octet-stream", bytes: Buffer.from(a.content, "base64") });
-      continue;
-    }
-    try {
-      const [file] = await resolveAttachments(db, actor, [a.path ?? ""]);
-      fresh.push({ ...file, name: a.filename ?? file.name, contentType: a.contentType ?? file.contentType });
-    } catch (err) {
-      // resolveAttachments names its own list's index; this list's is `i`.
-      if (err instanceof AppError && err.code === "validation_error") throw fieldError(`attachments.${i}`, err.message.replace(/^attachments(\.\d+)?: /, ""));
-      if (err instanceof AppError && err.code === "NOT_FOUND") throw new AppError("NOT_FOUND", `attachments.${i}: file ${a.path} not found.`, { fix: err.fix });
-      throw err;
-    }
+  const fresh: Array<OutboundFile | undefined> = inputs.map((a) =>
+    a.content === undefined
+      ? undefined
+      : { name: a.filename ?? "attachment", contentType: a.contentType ?? "application/octet-stream", bytes: Buffer.from(a.content, "base64") },
+  );
+  const held = fresh.reduce((n, f) => n + (f?.bytes.byteLength ?? 0), 0) + kept.reduce((n, k) => n + k.sizeBytes, 0);
+  // The files by path in one call, their sizes checked with the rest before any is read: one at a time, ten files of
+  // 10 MB were all read into memory before the total refused them.
+  const byPath = inputs.flatMap((a, i) => (a.content === undefined ? [i] : []));
+  const read = await resolveAttachments(
+    db,
+    actor,
+    byPath.map((i) => inputs[i].path ?? ""),
+    { indexes: byPath, otherBytes: held },
+  );
+  for (const [j, i] of byPath.entries()) {
+    const a = inputs[i];
+    fresh[i] = { ...read[j], name: a.filename ?? read[j].name, contentType: a.contentType ?? read[j].contentType };
   }
-  const total = fresh.reduce((n, f) => n + f.bytes.byteLength, 0) + kept.reduce((n, k) => n + k.sizeBytes, 0);
+  const files = fresh.filter((f): f is OutboundFile => f !== undefined);
+  const total = files.reduce((n, f) => n + f.bytes.byteLength, 0) + kept.reduce((n, k) => n + k.sizeBytes, 0);
   if (total > ATTACHMENTS_MAX_BYTES) {
     throw fieldError(
       "attachments",
@@ -52,9 +55,9 @@ export async function resolveSendAttachments(
       "Attach fewer or smaller files, or share large files with file_url links.",
     );
   }
-  const names = attachmentNames([...kept.map((k) => k.name), ...fresh.map((f) => f.name)]);
+  const names = attachmentNames([...kept.map((k) => k.name), ...files.map((f) => f.name)]);
   return {
     kept: kept.map((k, i) => ({ ...k, name: names[i] })),
-    fresh: fresh.map((f, i) => ({ ...f, name: names[kept.length + i] })),
+    fresh: files.map((f, i) => ({ ...f, name: names[kept.length + i] })),
   };
 }
