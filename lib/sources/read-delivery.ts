@@ -3,6 +3,7 @@ import { AppError } from "@/lib/errors";
 import { MAX_TYPE_LENGTH } from "@/lib/events/insert-event";
 import { refuseDeepJson } from "@/lib/json/json-depth";
 import { looksDuplicated } from "@/lib/sources/verify/hmac";
+import { sliceWhole, toWellFormed } from "@/lib/text/well-formed";
 
 /** Headers worth keeping with an event: what it is and which delivery it was. Never signatures or auth. */
 const KEPT_HEADERS = [
@@ -72,8 +73,12 @@ function field(value: unknown, path: string): unknown {
 }
 
 /** A type or id from the payload as text; NUL removed, as Postgres text cannot hold it and the event must be stored. */
+/**
+ * A type or id from the payload as stored: no NUL, no lone surrogate (jsonb refuses one: a batch holding such an
+ * event fell back to one INSERT per event), not split inside an emoji.
+ */
 const asType = (v: unknown) =>
-  typeof v === "string" || typeof v === "number" ? String(v).replaceAll("\0", "").trim().slice(0, MAX_TYPE_LENGTH) || null : null;
+  typeof v === "string" || typeof v === "number" ? sliceWhole(toWellFormed(String(v).replaceAll("\0", "").trim()), MAX_TYPE_LENGTH) || null : null;
 
 function typeOf(source: Source, value: unknown, headers: Pick<Headers, "get">): string {
   if (source.typeField) return asType(field(value, source.typeField)) ?? "webhook";
