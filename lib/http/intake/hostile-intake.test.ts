@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import Stripe from "stripe";
 import { Webhook } from "standardwebhooks";
 import { randomBytes } from "node:crypto";
-import { request } from "node:http";
+import { rawPost as postRaw } from "@/lib/http/intake/raw-post";
 import { startApiServer } from "@/lib/testing/api-server";
 import { eventsOf, seedSource } from "@/lib/testing/events";
 import { seedProject } from "@/lib/testing/seed";
@@ -17,18 +17,9 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-/** Raw node request: header values as bytes (latin-1), repeated headers kept apart. */
-function rawPost(url: string, body: string, headers: Record<string, string | string[]>): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { method: "POST", headers: { "content-type": "application/json", ...headers } }, (res) => {
-      let data = "";
-      res.on("data", (c) => (data += c));
-      res.on("end", () => resolve({ status: res.statusCode!, body: data }));
-    });
-    req.on("error", reject);
-    req.end(body);
-  });
-}
+/** A raw POST (raw-post.ts) of a JSON body unless the headers say otherwise. */
+const rawPost = (url: string, body: string, headers: Record<string, string | string[]>) =>
+  postRaw(url, body, { "content-type": "application/json", ...headers });
 
 describe("hostile signature headers", () => {
   it("refuses forged, stale, oversized and malformed Stripe signatures with 401 and stores nothing", async () => {

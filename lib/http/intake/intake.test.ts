@@ -3,7 +3,7 @@ import Stripe from "stripe";
 import { sign as signGithub } from "@octokit/webhooks-methods";
 import { Webhook } from "standardwebhooks";
 import { createHmac, randomBytes, randomUUID } from "node:crypto";
-import { request } from "node:http";
+import { rawPost } from "@/lib/http/intake/raw-post";
 import { getDb } from "@/lib/db/client";
 import { removeSource } from "@/lib/sources/remove-source";
 import { startApiServer } from "@/lib/testing/api-server";
@@ -22,19 +22,6 @@ afterAll(() => server.close());
 
 const post = (url: string, body: string | Uint8Array, headers: Record<string, string> | Headers = {}) =>
   fetch(url, { method: "POST", body: body as BodyInit, headers: headers instanceof Headers ? headers : { "content-type": "application/json", ...headers } });
-
-/** Raw node request, for what fetch will not send (repeated headers kept apart). */
-function rawPost(url: string, body: string, headers: Record<string, string | string[]>): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { method: "POST", headers }, (res) => {
-      let data = "";
-      res.on("data", (c) => (data += c));
-      res.on("end", () => resolve({ status: res.statusCode!, body: data }));
-    });
-    req.on("error", reject);
-    req.end(body);
-  });
-}
 
 describe("stripe source", () => {
   const secret = "whsec_stripe_test_secret";

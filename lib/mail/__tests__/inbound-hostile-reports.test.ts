@@ -4,11 +4,10 @@ import { getDb } from "@/lib/db/client";
 import { mailListEntries, mailMessages } from "@/lib/db/schema/mail";
 import { mailDeliveries } from "@/lib/db/schema/mail-send";
 import { startSmtpListener, type SmtpListener } from "@/lib/mail/inbound/smtp-listener";
-import { queueMessages } from "@/lib/mail/outbound/queue-message";
 import { seedProject } from "@/lib/testing/seed";
 import { dsnReport, sendReport } from "@/lib/mail/__tests__/delivery-reports";
 import { fakeResolver } from "@/lib/mail/__tests__/helpers";
-import { addMailbox, mailEventsOf, messagesOf } from "@/lib/mail/__tests__/mail-store-helpers";
+import { addMailbox, mailEventsOf, messagesOf, queueSent } from "@/lib/mail/__tests__/mail-store-helpers";
 
 /**
  * Delivery reports (DSN) and spam complaints (ARF) written to cost us, through the real listener: a genuine report
@@ -33,22 +32,7 @@ beforeEach(() => {
 /** One message of ours to `to`, queued from a fresh mailbox (its delivery waits: no job runner here). */
 async function sentMessage(local: string, to: string) {
   const mb = await addMailbox(seeded.project.id, local);
-  const db = await getDb();
-  await db.transaction((tx) =>
-    queueMessages(tx, {
-      mailbox: mb,
-      to: [to],
-      subject: "Quarterly update",
-      text: "Numbers attached.",
-      html: null,
-      attachments: [],
-      batchId: null,
-      replyToInbox: true,
-      countsQuota: false,
-      keyId: null,
-      agent: null,
-    }),
-  );
+  await queueSent(mb, { to: [to], subject: "Quarterly update", text: "Numbers attached." });
   const [sent] = await messagesOf(mb.id);
   return { mb, sent: sent as typeof sent & { rfcMessageId: string } };
 }

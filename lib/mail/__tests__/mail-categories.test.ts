@@ -7,11 +7,10 @@ import { newId } from "@/lib/ids";
 import { purgeMailEvents } from "@/lib/mail/events/purge-mail-events";
 import { purgeMailRejections } from "@/lib/mail/inbound/purge-rejections";
 import { startSmtpListener, type SmtpListener } from "@/lib/mail/inbound/smtp-listener";
-import { queueMessages } from "@/lib/mail/outbound/queue-message";
 import { envSettings } from "@/lib/testing/env-settings";
 import { seedProject } from "@/lib/testing/seed";
 import { fakeResolver, sendTo, waitFor } from "@/lib/mail/__tests__/helpers";
-import { addListEntry, addMailbox, mailEventsOf, messageByRfc, threadOf } from "@/lib/mail/__tests__/mail-store-helpers";
+import { addListEntry, addMailbox, mailEventsOf, messageByRfc, queueSent, threadOf } from "@/lib/mail/__tests__/mail-store-helpers";
 
 /** Categories (blocked, unauthenticated, spam), allow/block lists (L1) and the SMTP refusal log, through the listener. */
 let listener: SmtpListener;
@@ -81,22 +80,7 @@ describe("allow and block lists (L1)", () => {
     const mb = await mailbox("replies");
     // Only friends may start a conversation, but anyone we wrote to may answer.
     await addListEntry({ projectId: seeded.project.id, mailboxId: mb.id, direction: "receive", type: "allow", entry: "friend.example" });
-    const db = await getDb();
-    const [sent] = await db.transaction((tx) =>
-      queueMessages(tx, {
-        mailbox: mb,
-        to: ["dave@sender.example"],
-        subject: "Quote",
-        text: "Here is the quote.",
-        html: null,
-        attachments: [],
-        batchId: null,
-        replyToInbox: true,
-        countsQuota: false,
-        keyId: null,
-        agent: null,
-      }),
-    );
+    const [sent] = await queueSent(mb, { to: ["dave@sender.example"], subject: "Quote", text: "Here is the quote." });
     const rfc = `<${sent.id}@brynth.localhost>`;
     await sendTo(listener.port, {
       from: "dave@sender.example",

@@ -4,6 +4,7 @@ import { mailboxes, mailListEntries, mailMessages, mailThreads, messageColumns }
 import { mailEvents } from "@/lib/db/schema/mail-events";
 import { newId, randomBase62 } from "@/lib/ids";
 import { ensureDefaultDomain } from "@/lib/mail/domains/default-domain";
+import { queueMessages } from "@/lib/mail/outbound/queue-message";
 
 /** Another mailbox of the project on MAIL_DOMAIN (create_inbox's row, without the tool). */
 export async function addMailbox(projectId: string, local: string) {
@@ -52,4 +53,18 @@ export async function threadOf(threadId: string) {
 export async function mailEventsOf(messageId: string) {
   const db = await getDb();
   return db.select().from(mailEvents).where(eq(mailEvents.messageId, messageId));
+}
+
+/**
+ * email_send's rows for `to` from `mailbox`, queued as a send of the project address would be (no quota, no key),
+ * in a transaction of their own: what a test needs to receive a reply or a report about mail of ours.
+ */
+export async function queueSent(
+  mailbox: Parameters<typeof queueMessages>[1]["mailbox"],
+  m: { to: string[]; subject: string; text: string; status?: Parameters<typeof queueMessages>[1]["status"] },
+) {
+  const db = await getDb();
+  return db.transaction((tx) =>
+    queueMessages(tx, { mailbox, html: null, attachments: [], batchId: null, replyToInbox: true, countsQuota: false, keyId: null, agent: null, ...m }),
+  );
 }

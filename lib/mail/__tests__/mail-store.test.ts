@@ -1,14 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
-import { mailboxes } from "@/lib/db/schema/mail";
-import { eq } from "drizzle-orm";
 import { onMailEvents, type MailEventChange } from "@/lib/mail/events/mail-events-channel";
 import { startSmtpListener, type SmtpListener } from "@/lib/mail/inbound/smtp-listener";
-import { queueMessages } from "@/lib/mail/outbound/queue-message";
 import { lastActivity } from "@/components/mailboxes/owner-mail-reads";
 import { seedProject } from "@/lib/testing/seed";
 import { fakeResolver, sendTo, waitFor } from "@/lib/mail/__tests__/helpers";
-import { addMailbox, mailEventsOf, messageByRfc, messagesOf, threadOf } from "@/lib/mail/__tests__/mail-store-helpers";
+import { addMailbox, mailEventsOf, messageByRfc, messagesOf, queueSent, threadOf } from "@/lib/mail/__tests__/mail-store-helpers";
 import { gmailHtml, gmailText, outlookHtml } from "@/lib/mail/__tests__/reply-fixtures";
 
 /** The mail store behind the mailbox tools, through the real listener: threading, extraction, summary, outbox. */
@@ -139,22 +136,7 @@ describe("threading", () => {
 
   it("joins a reply to one of our own sent messages to its thread whatever the subject, and sets in_reply_to_message_id", async () => {
     const mb = await mailbox("ours");
-    const db = await getDb();
-    const [sent] = await db.transaction((tx) =>
-      queueMessages(tx, {
-        mailbox: mb,
-        to: ["dave@sender.example"],
-        subject: "Your order",
-        text: "It ships tomorrow.",
-        html: null,
-        attachments: [],
-        batchId: null,
-        replyToInbox: true,
-        countsQuota: false,
-        keyId: null,
-        agent: null,
-      }),
-    );
+    const [sent] = await queueSent(mb, { to: ["dave@sender.example"], subject: "Your order", text: "It ships tomorrow." });
     const [out] = await messagesOf(mb.id);
     await sendTo(listener.port, {
       from: "dave@sender.example",
@@ -259,21 +241,11 @@ describe("extraction, labels, summary and events", () => {
   it("gives email_send rows the sent label, send_status, msg_at, preview and a thread summary", async () => {
     const mb = await mailbox("outbound");
     const db = await getDb();
-    await db.transaction((tx) =>
-      queueMessages(tx, {
-        mailbox: mb,
-        to: ["x@sender.example", "y@sender.example"],
-        subject: "Re: Weekly   report",
-        text: "All green.\n\nOn Mon, Alice wrote:\n> status?",
-        html: null,
-        attachments: [],
-        batchId: null,
-        replyToInbox: true,
-        countsQuota: false,
-        keyId: null,
-        agent: null,
-      }),
-    );
+    await queueSent(mb, {
+      to: ["x@sender.example", "y@sender.example"],
+      subject: "Re: Weekly   report",
+      text: "All green.\n\nOn Mon, Alice wrote:\n> status?",
+    });
     const rows = await messagesOf(mb.id);
     expect(rows).toHaveLength(2);
     for (const m of rows) {
@@ -285,22 +257,7 @@ describe("extraction, labels, summary and events", () => {
       expect(t.visibleAt).toEqual(m.msgAt);
       expect(t.lastReceivedAt).toBeNull();
     }
-    const pending = await db.transaction((tx) =>
-      queueMessages(tx, {
-        mailbox: mb,
-        to: ["z@sender.example"],
-        subject: "Held",
-        text: "wait",
-        html: null,
-        attachments: [],
-        batchId: null,
-        replyToInbox: true,
-        countsQuota: false,
-        keyId: null,
-        agent: null,
-        status: "pending",
-      }),
-    );
+    const pending = await queueSent(mb, { to: ["z@sender.example"], subject: "Held", text: "wait", status: "pending" });
     const held = (await messagesOf(mb.id)).find((m) => m.id === pending[0].id)!;
     expect(held).toMatchObject({ labels: ["pending_approval"], sendStatus: "pending_approval" });
     expect((await lastActivity(db, seeded.project.id, [mb.id])).get(mb.id)).toEqual(held.msgAt);
