@@ -39,7 +39,8 @@ export function proposePolicy(db: Db, opts: { actor: Actor; signal?: AbortSignal
 export async function checkRuleApprovers(db: Executor, projectId: string, policy: Policy) {
   const known = new Set((await listChannels(db, projectId)).map((c) => c.id));
   const problems = policy.rules.flatMap((rule, i) =>
-    (rule.approvers ?? [])
+    // A channel listed twice in one rule is one problem, reported once.
+    [...new Set(rule.approvers ?? [])]
       .filter((id) => !known.has(id))
       .map((id) => ({ field: `policy.rules.${i}.approvers`, message: `rule ${i + 1} "${rule.id}": approvers: ${id} is not a channel of this project` })),
   );

@@ -169,6 +169,11 @@ describe("owner REST: policy drafts, simulate, apply, history, revert", () => {
       expect(res.body.error.message).toMatch(message);
       expect(res.body.error.details.map((d: { field: string }) => d.field)).toContain(field);
     }
+    const twice = await call("PUT", "/owner/policy/draft", {
+      policy: { rules: [{ id: "who", effect: "deny", approvers: ["chn_nobody", "chn_nobody"] }] },
+    });
+    expect(twice.body.error.message).toBe('rule 1 "who": approvers: chn_nobody is not a channel of this project');
+    expect(twice.body.error.details).toHaveLength(1);
     const tooLong = await call("PUT", "/owner/policy/draft", { policy: good, note: "x".repeat(501) });
     expect(tooLong.status).toBe(400);
     expect(tooLong.body.error.message).toMatch(/note/);
