@@ -128,10 +128,40 @@ describe("threading", () => {
     await sendTo(listener.port, { envelope: { from: "mallory@other.example", to: [mb.address] }, raw });
     const [row] = await messagesOf(mb.id);
     expect(row.subject).toBe("Injected");
-    expect(row.rfcMessageId).toBeNull();
+    // The injected id is dropped whole; the message gets one made from its bytes instead.
+    expect(row.rfcMessageId).toMatch(/^[0-9a-f]{40}@no-message-id\.invalid$/);
     // In-Reply-To may list several ids: the first clean one is kept, the rest of the line never is.
     expect(row.inReplyTo).toBe("a");
     expect(row.references).toEqual(["ok-1@other.example", "x", "a"]);
+  });
+
+  it("stores mail without a Message-ID once, however often it is redelivered, in every project it was sent to", async () => {
+    const other = await seedProject({ name: "Mail store, second project" });
+    const here = await mailbox("no-id");
+    const there = await addMailbox(other.project.id, "no-id-too");
+    const raw = (subject: string) =>
+      [
+        "From: carol@sender.example",
+        `To: ${here.address}, ${there.address}`,
+        `Subject: ${subject}`,
+        "Date: Tue, 1 Dec 2026 10:00:00 +0000",
+        "",
+        "No id here.",
+        "",
+      ].join("\r\n");
+    const deliver = (subject: string) =>
+      sendTo(listener.port, { envelope: { from: "carol@sender.example", to: [here.address, there.address] }, raw: raw(subject) });
+    // A sender retrying (its 250 lost, or one project's commit failed) sends the same bytes again.
+    await deliver("Quarterly numbers");
+    await deliver("Quarterly numbers");
+    // Other bytes are another message, though they lack an id too.
+    await deliver("Quarterly numbers, corrected");
+    for (const mb of [here, there]) {
+      const rows = await messagesOf(mb.id);
+      expect(rows.map((r) => r.subject)).toEqual(["Quarterly numbers", "Quarterly numbers, corrected"]);
+      expect(rows[0].rfcMessageId).not.toBe(rows[1].rfcMessageId);
+    }
+    expect((await messagesOf(here.id))[0].rfcMessageId).toBe((await messagesOf(there.id))[0].rfcMessageId);
   });
 
   it("joins a reply to one of our own sent messages to its thread whatever the subject, and sets in_reply_to_message_id", async () => {

@@ -6,6 +6,7 @@ import { putMailBlob } from "@/lib/mail/mail-blob";
 import { attachmentNames } from "@/lib/mail/inbound/attachment-names";
 import { authenticateMessage, localVerdicts } from "@/lib/mail/inbound/authenticate-message";
 import { commitInbound } from "@/lib/mail/inbound/commit-batcher";
+import { contentMessageId } from "@/lib/mail/inbound/content-message-id";
 import { defaultMailResolver, type MailDnsResolver } from "@/lib/mail/inbound/dns-resolver";
 import { parseComplaint } from "@/lib/mail/inbound/parse-complaint";
 import { parseDsn } from "@/lib/mail/inbound/parse-dsn";
@@ -27,7 +28,8 @@ export interface InboundEnvelope {
  * gets a temporary error and retries; a redelivered Message-ID is then skipped.
  */
 export async function receiveMessage(raw: Buffer, envelope: InboundEnvelope, opts: { resolver?: MailDnsResolver } = {}) {
-  const parsed = await parseMessage(raw);
+  const read = await parseMessage(raw);
+  const parsed = read.messageId === null ? { ...read, messageId: contentMessageId(raw) } : read;
   // Authentication (CPU and DNS), the reads and the blob writes overlap: on a busy listener latency, not work,
   // bounds throughput. Blobs are written before the transaction, so a stored row never points at missing bytes
   // (a failed transaction leaves at most unreferenced blobs).

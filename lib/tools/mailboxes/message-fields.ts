@@ -21,7 +21,12 @@ export const messageItemOutput = z.object({
   inboxId: z.string(),
   threadId: z.string(),
   messageId: z.string().describe("`msg_…`"),
-  rfcMessageId: z.string().nullable().describe("The Message-ID header, without angle brackets; `messageId` arguments accept it too."),
+  rfcMessageId: z
+    .string()
+    .nullable()
+    .describe(
+      "The Message-ID header, without angle brackets; `messageId` arguments accept it too. Mail that came without one gets an id made from its bytes, ending `@no-message-id.invalid`.",
+    ),
   labels: z.array(z.string()),
   timestamp: z.string().describe("When it was received (inbound) or sent (outbound)."),
   from: z.string().nullable().describe("`Name <address>` or the bare address."),
