@@ -1,9 +1,10 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { createWriteStream, existsSync, mkdtempSync, rmSync } from "node:fs";
+import { createWriteStream, mkdtempSync, rmSync } from "node:fs";
 import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import postgres from "postgres";
+import { buildNeeded } from "../scripts/build-freshness.mjs";
 import { runtimeEnv } from "../scripts/runtime-env.mjs";
 
 const root = resolve(__dirname, "..");
@@ -11,10 +12,12 @@ const root = resolve(__dirname, "..");
 /**
  * Starts the production server as a user would run it, on a free port with a fresh database (PGlite in a temporary
  * DATA_DIR, or a new database on DATABASE_URL's server), and hands the tests its URL and the setup link it prints.
- * Builds first only when there is no build.
+ * Builds first when there is no build or the sources changed since it (as `npm start` does).
  */
 export default async function globalSetup() {
-  if (!existsSync(join(root, "dist/server.mjs")) || !existsSync(join(root, ".next/BUILD_ID"))) {
+  const why = buildNeeded(root);
+  if (why) {
+    console.log(`Building (${why})…`);
     const build = spawnSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" });
     if (build.status !== 0) throw new Error("npm run build failed");
   }

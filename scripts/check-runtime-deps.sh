@@ -22,8 +22,9 @@ dist_dir="${NEXT_DIST_DIR:-.next}"
 [ -f "$src/$dist_dir/BUILD_ID" ] && [ -f "$src/dist/server.mjs" ] || { echo "no production build in $src: run npm run build first" >&2; exit 1; }
 
 # What `npm start` runs (scripts/start.mjs → dist/server.mjs) and what that reads from disk: Next's build (without
-# its cache) and config, the migrations. -p keeps modification times: start.mjs rebuilds when the lockfile is newer
-# than the build, and a rebuild would need the dev dependencies this check leaves out.
+# its cache) and config, the migrations. -p keeps modification times: start.mjs rebuilds when a source it can see (here
+# the migrations and the lockfile) is newer than the build, and a rebuild would need the dev dependencies this check
+# leaves out.
 mkdir -p "$app/.next"
 (cd "$src/$dist_dir" && tar --exclude=./cache -cf - .) | (cd "$app/.next" && tar -xpf -)
 cp -rp "$src/dist" "$src/drizzle" "$src/scripts" "$src/package.json" "$src/package-lock.json" "$src/next.config.ts" "$app/"

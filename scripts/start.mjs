@@ -1,12 +1,11 @@
-// `npm start`: build once when there is no build (or it is older than the sources), then run in production.
-import { existsSync, statSync } from "node:fs";
+// `npm start`: build when there is no build or it is older than the sources, then run in production.
 import { spawnSync, spawn } from "node:child_process";
+import { buildNeeded } from "./build-freshness.mjs";
 import { runtimeEnv } from "./runtime-env.mjs";
 
-const built = existsSync(".next/BUILD_ID") && existsSync("dist/server.mjs");
-const stale = built && statSync("package-lock.json", { throwIfNoEntry: false })?.mtimeMs > statSync(".next/BUILD_ID").mtimeMs;
-if (!built || stale || process.env.BRYNTH_REBUILD === "1") {
-  console.log("Building Brynth (first start only)…");
+const why = process.env.BRYNTH_REBUILD === "1" ? "BRYNTH_REBUILD=1" : buildNeeded(process.cwd());
+if (why) {
+  console.log(`Building Brynth (${why})…`);
   const r = spawnSync("npm", ["run", "build"], { stdio: "inherit" });
   if (r.status !== 0) process.exit(r.status ?? 1);
 }

@@ -1,0 +1,1 @@
+export declare function buildNeeded(root: string): string | null;
