@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { Scope } from "@/lib/keys/scopes";
 import { createDraft as createDraftRow } from "@/lib/mail/drafts/create-draft";
 import { viewDraft } from "@/lib/mail/drafts/draft-view";
+import { budgetedOutput } from "@/lib/tools/budgeted-output";
 import { defineTool } from "@/lib/tools/define-tool";
 import { mailboxCreate } from "@/lib/tools/mailboxes/annotations";
 import { draftContentFields, draftOutput, messageIdRefField, sendAtField } from "@/lib/tools/mailboxes/draft-fields";
@@ -57,7 +58,11 @@ export const createDraft = defineTool({
   description:
     "Saves a draft in an inbox without sending it. Plain, a reply (`inReplyTo`: subject `Re: …`, recipients — Reply-To else From, `replyAll` adds the original's to and cc — and the thread are derived) or a forward (`forwardOf`: subject `Fwd: …`, the original quoted and its attachments kept; recipients may come later). `sendAt` (ISO 8601, future, at most 90 days ahead) schedules the send and adds the `scheduled` label; it needs draft_send. Replies and forwards need message_read. `clientId` makes retries safe. send_draft sends it, update_draft changes it.",
   input,
-  output: draftOutput,
+  // The answer is the draft, bodies included (256 KB each): over MCP it follows the ladder as get_draft does.
+  output: budgetedOutput(draftOutput),
+  mcpBudget: {
+    fix: (_input, out) => `GET /api/v1/inboxes/${out.inboxId}/drafts/${out.draftId} returns the draft in full (REST results are never shortened).`,
+  },
   annotations: { ...mailboxCreate, title: "Create a draft" },
   rest: { method: "POST", path: "/inboxes/{inbox_id}/drafts" },
   example: { inboxId: "{{inbox}}", to: ["{{address}}"], subject: "Draft", text: "Not sent yet." },

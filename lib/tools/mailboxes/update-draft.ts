@@ -1,6 +1,7 @@
 import type { Scope } from "@/lib/keys/scopes";
 import { z } from "zod";
 import { viewDraft } from "@/lib/mail/drafts/draft-view";
+import { budgetedOutput } from "@/lib/tools/budgeted-output";
 import { updateDraft as updateDraftRow } from "@/lib/mail/drafts/update-draft";
 import { defineTool } from "@/lib/tools/define-tool";
 import { mailboxUpdate } from "@/lib/tools/mailboxes/annotations";
@@ -37,7 +38,11 @@ export const updateDraft = defineTool({
     })
     .strict()
     .superRefine((v, ctx) => checkRecipientCount({ to: v.to ?? [], cc: v.cc ?? [], bcc: v.bcc ?? [] }, ctx, { required: false })),
-  output: draftOutput,
+  // The answer is the draft, bodies included (256 KB each): over MCP it follows the ladder as get_draft does.
+  output: budgetedOutput(draftOutput),
+  mcpBudget: {
+    fix: (_input, out) => `GET /api/v1/inboxes/${out.inboxId}/drafts/${out.draftId} returns the draft in full (REST results are never shortened).`,
+  },
   annotations: { ...mailboxUpdate, title: "Change a draft" },
   rest: { method: "PATCH", path: "/inboxes/{inbox_id}/drafts/{draft_id}" },
   example: { inboxId: "{{inbox}}", draftId: "{{draft}}", subject: "Changed subject" },
