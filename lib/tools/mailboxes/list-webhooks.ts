@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { listWebhooks } from "@/lib/mail/webhooks/list-webhooks";
+import { budgetedOutput } from "@/lib/tools/budgeted-output";
 import { defineTool } from "@/lib/tools/define-tool";
 import { mailboxRead } from "@/lib/tools/mailboxes/annotations";
 import { ascendingField, listInput } from "@/lib/tools/mailboxes/list-fields";
@@ -18,12 +19,18 @@ export const listWebhooksTool = defineTool({
     inboxId: webhookInboxIdField.describe("Only webhooks that watch this inbox (id or address)."),
     ascending: ascendingField,
   }),
-  output: z.object({
-    count: z.number().int().describe("Webhooks on this page."),
-    limit: z.number().int(),
-    nextPageToken: z.string().nullable().describe("Pass as `pageToken` for the next page; null on the last page."),
-    webhooks: z.array(webhookOutput),
-  }),
+  // Under the MCP budget: a key's 20 webhooks with 2 KB URLs and every event type are about 60 KB.
+  output: budgetedOutput(
+    z.object({
+      count: z.number().int().describe("Webhooks on this page."),
+      limit: z.number().int(),
+      nextPageToken: z.string().nullable().describe("Pass as `pageToken` for the next page; null on the last page."),
+      webhooks: z.array(webhookOutput),
+    }),
+  ),
+  mcpBudget: {
+    fix: () => "A smaller limit fits each webhook whole; GET /api/v1/webhooks returns the page in full (REST results are never shortened).",
+  },
   annotations: { ...mailboxRead, title: "List webhooks" },
   rest: { method: "GET", path: "/webhooks" },
   example: { inboxId: "{{inbox}}" },
