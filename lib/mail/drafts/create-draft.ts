@@ -9,6 +9,7 @@ import { scheduleDraft } from "@/lib/mail/drafts/schedule-draft";
 import { findMessage } from "@/lib/mail/lookup/find-message";
 import { findMailbox } from "@/lib/mail/mailboxes/mailbox-scope";
 import { forwardRequest } from "@/lib/mail/send/forward-request";
+import { checkDerivedRecipientCount } from "@/lib/mail/send/recipient-limit";
 import { type DerivedSendInput, replyRequest } from "@/lib/mail/send/reply-request";
 import { resolveSendAttachments } from "@/lib/mail/send/resolve-send-attachments";
 import type { SendRequest } from "@/lib/mail/send/send-request";
@@ -96,6 +97,7 @@ async function draftSendRequest(db: Executor, actor: Actor, mailbox: Mailbox, in
   if (input.inReplyTo !== undefined) {
     const original = await findOriginal(db, actor, input.inboxId, input.inReplyTo, "inReplyTo");
     const r = await replyRequest(db, { actor, mailbox, original, input: fields });
+    checkDerivedRecipientCount(r, input.replyAll);
     return input.references?.length && r.thread ? { ...r, thread: { ...r.thread, references: input.references } } : r;
   }
   if (input.forwardOf !== undefined) {

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { fieldError } from "@/lib/disk/field-error";
 import { findMessage } from "@/lib/mail/lookup/find-message";
 import { findMailbox } from "@/lib/mail/mailboxes/mailbox-scope";
-import { MAX_RECIPIENTS } from "@/lib/mail/outbound/limits";
+import { checkDerivedRecipientCount } from "@/lib/mail/send/recipient-limit";
 import { replyRequest } from "@/lib/mail/send/reply-request";
 import { sendFromMailbox } from "@/lib/mail/send/send-from-mailbox";
 import { defineTool } from "@/lib/tools/define-tool";
@@ -51,14 +51,7 @@ export const replyToMessage = defineTool({
     // Derived recipients are checked here: the schema saw only the caller's.
     const n = request.to.length + request.cc.length + request.bcc.length;
     if (n === 0) throw fieldError("to", "the original names nobody to reply to (no From or Reply-To)", "Give the recipients in to.");
-    if (n > MAX_RECIPIENTS) {
-      // Named by what made the list: replyAll's copies, or the original's own Reply-To (60 addresses) without it.
-      throw fieldError(
-        input.replyAll ? "replyAll" : "to",
-        `the reply would go to ${n} recipients, more than ${MAX_RECIPIENTS}`,
-        input.replyAll ? "Reply without replyAll, or give at most 50 recipients in to, cc and bcc." : "Give at most 50 recipients yourself in to, cc and bcc.",
-      );
-    }
+    checkDerivedRecipientCount(request, input.replyAll);
     const outcome = await sendFromMailbox(ctx.db, { actor: ctx.actor, mailbox, origin: "agent", tool: "reply_to_message", request });
     return sendAnswer(ctx, outcome);
   },

@@ -99,4 +99,18 @@ describe("reply_to_message to addresses taken from the original", () => {
     expect(err.fix).not.toMatch(/replyAll/);
     expect(await sendWrites(f.p.project.id)).toEqual(before);
   });
+  it("a reply draft is held to the same 50: derived from a long Reply-To (naming to) or by replyAll (naming replyAll), nothing saved", async () => {
+    const many = Array.from({ length: 60 }, (_, i) => `r${i}@example.com`).join(", ");
+    const crowdedReplyTo = await received(["From: Ada <ada@example.org>", `Reply-To: ${many}`]);
+    const crowdedCc = await received(["From: Ada <ada@example.org>", `Cc: ${many}`]);
+    const before = await sendWrites(f.p.project.id);
+    const viaReplyTo = await refusal(createDraft, f.p.mcp, { inboxId: f.box.id, inReplyTo: crowdedReplyTo, text: "Too many." });
+    expect(viaReplyTo.code).toBe("validation_error");
+    expect(viaReplyTo.details).toEqual([{ field: "to", message: expect.stringContaining("60 recipients") }]);
+    const viaReplyAll = await refusal(createDraft, f.p.rest, { inbox_id: f.box.id, in_reply_to: crowdedCc, reply_all: true, text: "All of you." });
+    expect(viaReplyAll.details).toEqual([{ field: "reply_all", message: expect.stringContaining("61 recipients") }]);
+    expect(await sendWrites(f.p.project.id)).toEqual(before);
+    // Without replyAll the draft answers Ada alone, which is fine.
+    expect((await call(createDraft, f.p.mcp, { inboxId: f.box.id, inReplyTo: crowdedCc, text: "Just you." })).to).toEqual(["ada@example.org"]);
+  });
 });
