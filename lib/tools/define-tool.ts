@@ -48,6 +48,12 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
   rest: {
     method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
     path: string;
+    /**
+     * More paths the router serves the same operation on, with the same method (design Appendix B: list_threads
+     * also answers AgentMail's `GET /inboxes/{inbox_id}/threads`). OpenAPI documents `path` only: an operationId
+     * names one operation.
+     */
+    aliases?: readonly string[];
     /** Optimistic concurrency over HTTP: the argument an `If-Match` header fills (its ETag is the version). */
     ifMatch?: string;
     /** The output field sent back as the `ETag` header. */

@@ -30,6 +30,7 @@ export function openApiDocument(): unknown {
   if (cached) return cached;
   const paths: Record<string, Record<string, unknown>> = {};
   for (const r of restRoutes) {
+    if (r.kind === "tool" && r.alias) continue;
     const def = r.kind === "tool" ? r.tool : r.route;
     const { input, output } =
       r.kind === "tool"

@@ -6,7 +6,8 @@ import { AppError } from "@/lib/errors";
 import { onTransport } from "@/lib/tools/define-tool";
 
 export type RestRoute =
-  | { kind: "tool"; method: string; path: string; pattern: RegExp; params: string[]; tool: AnyTool }
+  /** `alias`: one of the tool's `rest.aliases`, served but not documented again in OpenAPI. */
+  | { kind: "tool"; method: string; path: string; pattern: RegExp; params: string[]; tool: AnyTool; alias: boolean }
   // biome-ignore lint/suspicious/noExplicitAny: any owner route whatever its schemas, as in owner-routes.ts
   | { kind: "owner"; method: string; path: string; pattern: RegExp; params: string[]; route: OwnerRoute<any, any> };
 
@@ -37,7 +38,16 @@ const depth = (path: string) => path.split("/").filter(Boolean).length;
 export const restRoutes: RestRoute[] = [
   ...tools
     .filter((tool) => onTransport(tool, "rest"))
-    .map((tool) => ({ kind: "tool" as const, method: tool.rest.method, path: tool.rest.path, tool, ...compile(tool.rest.path) })),
+    .flatMap((tool) =>
+      [tool.rest.path, ...(tool.rest.aliases ?? [])].map((path) => ({
+        kind: "tool" as const,
+        method: tool.rest.method,
+        path,
+        tool,
+        alias: path !== tool.rest.path,
+        ...compile(path),
+      })),
+    ),
   ...ownerRoutes.map((route) => ({ kind: "owner" as const, method: route.rest.method, path: route.rest.path, route, ...compile(route.rest.path) })),
 ].sort((a, b) => depth(b.path) - depth(a.path) || a.params.length - b.params.length || b.path.length - a.path.length);
 

@@ -30,7 +30,8 @@ export const listThreads = defineTool({
   output: budgetedOutput(threadPage),
   mcpBudget: { fix: () => `A smaller limit fits more of each item; GET /api/v1/threads returns the page in full (REST results are never shortened).` },
   annotations: { ...mailboxRead, title: "List threads" },
-  rest: { method: "GET", path: "/threads" },
+  // AgentMail's clients list an inbox's threads at /inboxes/{inbox_id}/threads (design Appendix B).
+  rest: { method: "GET", path: "/threads", aliases: ["/inboxes/{inbox_id}/threads"] },
   example: { inboxId: "{{inbox}}" },
   handler: async (ctx, input) => {
     const rows = await listThreadRows(ctx.db, {
