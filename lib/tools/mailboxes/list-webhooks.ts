@@ -14,9 +14,9 @@ export const listWebhooksTool = defineTool({
   family: "mailboxes",
   scope: "webhook_read",
   description:
-    "Lists the webhooks this key created (never another key's or the owner's), newest first, each with its URL, event types, inboxes, state and signing secret. With `inboxId`, only the webhooks that watch that inbox. 10 a page by default, `limit` up to 100; pass `next_page_token` back as `pageToken`.",
+    "Lists the webhooks this key created (never another key's or the owner's), newest first, each with its URL, event types, inboxes, state and signing secret. With `inboxId`, only the webhooks scoped to that inbox (it is in their `inbox_ids`); one with empty `inbox_ids` watches every inbox and is listed without `inboxId`. 10 a page by default, `limit` up to 100; pass `next_page_token` back as `pageToken`.",
   input: listInput(NAME, {
-    inboxId: webhookInboxIdField.describe("Only webhooks that watch this inbox (id or address)."),
+    inboxId: webhookInboxIdField.describe("Only webhooks scoped to this inbox (id or address): it is in their `inbox_ids`."),
     ascending: ascendingField,
   }),
   // Under the MCP budget: a key's 20 webhooks with 2 KB URLs and every event type are about 60 KB.

@@ -11,7 +11,9 @@ export const webhookInboxIdField = z
   .min(1)
   .max(320)
   .optional()
-  .describe("An inbox (id or address): the webhook must watch it. A key restricted to one inbox may omit it.");
+  .describe(
+    "An inbox (id or address): the webhook must be scoped to it (name it in `inbox_ids`; one watching every inbox is found without `inboxId`). A key restricted to one inbox may omit it.",
+  );
 
 /**
  * `request` is the REST body, in snake_case over MCP too (mailboxes spec "Webhooks"). Strict, but an unknown key is
