@@ -29,11 +29,12 @@ export async function holdForApproval(
   if (o.draft) {
     [draft] = await tx
       .update(mailDrafts)
-      // A scheduled draft now waits for the owner instead of its time: it leaves the `scheduled` list.
+      // A scheduled draft now waits for the owner instead of its time: it leaves the `scheduled` list for the
+      // `pending_approval` one.
       .set({
         sendStatus: "pending_approval",
         sendReason: null,
-        labels: sql`${mailDrafts.labels} - 'scheduled'`,
+        labels: sql`(${mailDrafts.labels} - 'scheduled' - 'pending_approval') || '["pending_approval"]'::jsonb`,
         version: sql`${mailDrafts.version} + 1`,
         updatedAt: sql`now()`,
       })

@@ -24,7 +24,9 @@ export async function insertDraft(
   },
 ): Promise<MailDraft> {
   const r = o.request;
-  const labels = [...new Set([...r.labels, ...(o.sendAt ? ["scheduled"] : [])])];
+  // The system labels say what the draft waits for, so list_drafts can filter by them.
+  const waits = o.sendStatus === "pending_approval" ? ["pending_approval"] : o.sendAt ? ["scheduled"] : [];
+  const labels = [...new Set([...r.labels, ...waits])];
   const [draft] = await tx
     .insert(mailDrafts)
     .values({

@@ -53,7 +53,7 @@ export async function settleDraftApproval(tx: Executor, r: ApprovalRequest): Pro
 async function stop(tx: Executor, draft: MailDraft, status: "rejected" | "failed", reason: string): Promise<void> {
   await tx
     .update(mailDrafts)
-    .set({ sendStatus: status, sendReason: reason.slice(0, 1000), updatedAt: sql`now()` })
+    .set({ sendStatus: status, sendReason: reason.slice(0, 1000), labels: sql`${mailDrafts.labels} - 'pending_approval'`, updatedAt: sql`now()` })
     .where(and(eq(mailDrafts.projectId, draft.projectId), eq(mailDrafts.id, draft.id)));
   if (status !== "rejected") return;
   await emitMailEvent(tx, {

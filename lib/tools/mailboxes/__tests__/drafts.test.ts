@@ -295,7 +295,7 @@ describe("scheduled sends", () => {
     await drainJobs();
     const [row] = await db.select().from(mailDrafts).where(eq(mailDrafts.id, d.draft_id));
     expect(row.sendStatus).toBe("pending_approval");
-    expect(row.labels).not.toContain("scheduled");
+    expect(row.labels).toEqual(["pending_approval"]);
     const [req] = await db.select().from(approvalRequests).where(eq(approvalRequests.id, row.approvalRequestId!));
     expect(req).toMatchObject({ status: "pending", action: "send_draft" });
   });
@@ -455,5 +455,21 @@ describe("send_draft in approval mode", () => {
     await drainJobs();
     const [out] = await db.select().from(mailMessages).where(eq(mailMessages.draftId, d.draft_id));
     expect(out).toMatchObject({ subject: "Approved one", sendStatus: "sent", mailboxId: box.id });
+    expect(out.labels).not.toContain("pending_approval");
+  });
+
+  it("labels a held draft pending_approval, so list_drafts finds it, until the owner decides", async () => {
+    const box = await seedMailbox(p.project.id);
+    const db = await getDb();
+    await db.update(mailboxes).set({ sendPolicy: "approval" }).where(eq(mailboxes.id, box.id));
+    const d = await call(createDraft, p.mcp, { inboxId: box.id, to: [b.address], subject: "Held", text: "x", labels: ["q4"] });
+    await call(createDraft, p.mcp, { inboxId: box.id, to: [b.address], subject: "Not held", text: "x" });
+    expect((await refusal(sendDraft, p.mcp, { inboxId: box.id, draftId: d.draft_id })).code).toBe("approval_required");
+    const held = await call(listDrafts, p.mcp, { inboxId: box.id, labels: ["pending_approval"] });
+    expect(held.drafts.map((x: { draft_id: string; labels: string[] }) => [x.draft_id, x.labels])).toEqual([[d.draft_id, ["q4", "pending_approval"]]]);
+    const [row] = await db.select().from(mailDrafts).where(eq(mailDrafts.id, d.draft_id));
+    await db.transaction((tx) => decideAsOwner(tx, { actor: p.actor, requestId: row.approvalRequestId!, verdict: { outcome: "deny", comment: "No." } }));
+    expect(await call(getDraft, p.mcp, { inboxId: box.id, draftId: d.draft_id })).toMatchObject({ send_status: "rejected", labels: ["q4"] });
+    expect((await call(listDrafts, p.mcp, { inboxId: box.id, labels: ["pending_approval"] })).drafts).toEqual([]);
   });
 });
