@@ -19,6 +19,7 @@ import { getRelayRoute, removeRelayRoute, setRelayRoute, testRelayRoute } from "
 import { endSessionRoute, listSessionsRoute } from "@/lib/owner-api/sessions";
 import { requeueEventsRoute } from "@/lib/owner-api/events";
 import { decideRequestRoute } from "@/lib/owner-api/approvals";
+import { approveDraftRoute, rejectDraftRoute } from "@/lib/owner-api/drafts";
 import { resolveUnknownRoute } from "@/lib/owner-api/resolve-unknown";
 import { setSendPolicyRoute } from "@/lib/owner-api/send-policy";
 import { addListEntryRoute, listListEntriesRoute, removeListEntryRoute } from "@/lib/owner-api/mail-lists";
@@ -82,6 +83,8 @@ export const ownerRoutes: readonly OwnerRoute<any, any>[] = [
   changePasswordRoute,
   requeueEventsRoute,
   decideRequestRoute,
+  approveDraftRoute,
+  rejectDraftRoute,
   listQuarantineRoute,
   releaseQuarantinedRoute,
   deleteQuarantinedRoute,

@@ -1,7 +1,8 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
-import { mailboxes } from "@/lib/db/schema/mail";
+import { mailboxes, mailMessages } from "@/lib/db/schema/mail";
+import { decideAsOwner } from "@/lib/approvals/decide-as-owner";
 import { type MailDraft, mailDrafts } from "@/lib/db/schema/mail-send";
 import { AppError } from "@/lib/errors";
 import { scheduleDraft } from "@/lib/mail/drafts/schedule-draft";
@@ -79,4 +80,38 @@ export async function ownerUpdateDraft(
     .returning();
   await scheduleDraft(db, row);
   return row;
+}
+
+/**
+ * "Approve" and "Reject" by draft id (owner REST; the Drafts screen decides through the request's own buttons): the
+ * decision goes to the draft's approval request, as on the Approvals screen, and settle-draft-approval.ts acts on
+ * it. Answers the message the approval sent, or the draft's state after a rejection.
+ */
+export async function ownerDecideDraft(
+  db: Executor,
+  o: { actor: Actor; draftId: string; approve: boolean; comment?: string },
+): Promise<{ requestId: string; messageId: string | null; sendStatus: string | null; sendReason: string | null }> {
+  const draft = await lockDraft(db, o.actor, o.draftId);
+  if (draft.sendStatus !== "pending_approval" || !draft.approvalRequestId) {
+    throw new AppError("CONFLICT", `Draft ${draft.id} is not awaiting approval (send_status ${draft.sendStatus ?? "null"}).`, {
+      fix: "Only a draft with send_status pending_approval can be approved or rejected; list them with GET /api/v1/drafts?labels=pending_approval.",
+    });
+  }
+  const requestId = draft.approvalRequestId;
+  await decideAsOwner(db, {
+    actor: o.actor,
+    requestId,
+    verdict: o.approve ? { outcome: "approve", comment: o.comment } : { outcome: "deny", comment: o.comment },
+  });
+  const [sent] = await db
+    .select({ id: mailMessages.id, sendStatus: mailMessages.sendStatus })
+    .from(mailMessages)
+    .where(and(eq(mailMessages.projectId, draft.projectId), eq(mailMessages.draftId, draft.id)))
+    .limit(1);
+  if (sent) return { requestId, messageId: sent.id, sendStatus: sent.sendStatus, sendReason: null };
+  const [after] = await db
+    .select({ sendStatus: mailDrafts.sendStatus, sendReason: mailDrafts.sendReason })
+    .from(mailDrafts)
+    .where(and(eq(mailDrafts.projectId, draft.projectId), eq(mailDrafts.id, draft.id)));
+  return { requestId, messageId: null, sendStatus: after?.sendStatus ?? null, sendReason: after?.sendReason ?? null };
 }
