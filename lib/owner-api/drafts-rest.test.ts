@@ -36,6 +36,9 @@ async function heldDraft(subject: string): Promise<string> {
 describe("owner REST: /owner/drafts/{draft_id}/approve and /reject", () => {
   it("approves a held draft: exactly it is sent, and the answer names the message", async () => {
     const id = await heldDraft("Approve me over REST");
+    // How a script finds what waits for it: the drafts route, with the owner's credentials.
+    const waiting = await client.call("GET", "/drafts?labels=pending_approval");
+    expect(waiting.body.drafts.map((d: { draft_id: string }) => d.draft_id)).toEqual([id]);
     const res = await client.call("POST", `/owner/drafts/${id}/approve`, {});
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ draft_id: id, request_id: expect.stringMatching(/^req_/), message_id: expect.stringMatching(/^msg_/), send_reason: null });
