@@ -66,6 +66,22 @@ describe("change channel", () => {
     }
   });
 
+  it("splits notifications by their size in bytes: items of non-ASCII text under the limit in characters still arrive", async () => {
+    // An event type of 200 CJK characters is 600 bytes of UTF-8. Chunked by characters, 20 such changes made one
+    // 12 KB payload, which pg_notify refused (8000 bytes at most): the round was lost and inbox_wait slept on.
+    const channel = changeChannel("test_bytes", z.object({ n: z.number(), type: z.string() }));
+    const seen: number[] = [];
+    const unsubscribe = await channel.subscribe((c) => seen.push(c.n));
+    try {
+      const db = await getDb();
+      for (let n = 0; n < 20; n++) channel.notify(db, { n, type: "請求書".repeat(66) });
+      await expect.poll(() => seen.length, { timeout: 5000 }).toBe(20);
+      expect(seen).toEqual(Array.from({ length: 20 }, (_, n) => n));
+    } finally {
+      unsubscribe();
+    }
+  });
+
   it("tells a change made in a transaction only once it has committed, and never one that rolled back", async () => {
     const channel = changeChannel("test_commit", z.object({ n: z.number() }));
     const seen: number[] = [];

@@ -8,20 +8,24 @@ import { listen } from "@/lib/db/notify";
 /** pg_notify refuses payloads of 8000 bytes and more. */
 const MAX_PAYLOAD = 7000;
 
-/** JSON arrays of the given items, each under the NOTIFY payload limit. */
+/**
+ * JSON arrays of the given items, each under the NOTIFY payload limit. Sized in bytes of UTF-8, as Postgres counts:
+ * sized in UTF-16 units, a round of items with non-ASCII text (event types) passed as small and was refused whole.
+ */
 function payloads(items: unknown[]): string[] {
   const out: string[] = [];
   let chunk: string[] = [];
   let size = 2;
   for (const c of items) {
     const item = JSON.stringify(c);
-    if (chunk.length && size + item.length + 1 > MAX_PAYLOAD) {
+    const bytes = Buffer.byteLength(item);
+    if (chunk.length && size + bytes + 1 > MAX_PAYLOAD) {
       out.push(`[${chunk.join(",")}]`);
       chunk = [];
       size = 2;
     }
     chunk.push(item);
-    size += item.length + 1;
+    size += bytes + 1;
   }
   if (chunk.length) out.push(`[${chunk.join(",")}]`);
   return out;
