@@ -39,6 +39,11 @@ describe("tool definitions", () => {
     expect(empty).toEqual([]);
   });
 
+  it("describes email_send's wait_seconds in the spec's words", () => {
+    const waitSeconds = toolSchemas(tools.find((t) => t.name === "email_send")!).input.properties!.wait_seconds;
+    expect(waitSeconds.description).toBe("Seconds to wait for an approval in this call, 0–120. Default 45.");
+  });
+
   it("documents policy_set's policy with the real rule schema", () => {
     const policy = toolSchemas(tools.find((t) => t.name === "policy_set")!).input.properties!.policy;
     expect(policy.required).toEqual(["rules"]);

@@ -22,13 +22,7 @@ export const emailSend = defineTool({
         .default([])
         .describe("Up to 10 disk paths, `disk://` references or `evt_…/name`; 10 MB in total."),
       reply_to_inbox: z.boolean().default(true).describe("Replies come back to the inbox with `reply_to` set. Default true."),
-      wait_seconds: z
-        .number()
-        .int()
-        .min(0)
-        .max(120)
-        .default(45)
-        .describe("When the policy asks a person: seconds to wait for the decision, 0 to 120. Default 45."),
+      wait_seconds: z.number().int().min(0).max(120).default(45).describe("Seconds to wait for an approval in this call, 0–120. Default 45."),
     })
     .strict(),
   output: z.object({
