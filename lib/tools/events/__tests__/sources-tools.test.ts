@@ -47,6 +47,26 @@ describe("source_add / source_list / source_remove", () => {
     expect(JSON.stringify(listed.body)).not.toContain("whsec_abcdefgh");
   });
 
+  it("shows the header an hmac_sha256 source reads its signature from: x-signature by default (spec), else the one given", async () => {
+    const plain = await mcpCall(client, "source_add", { type: "webhook", name: "hmac-default", verification: "hmac_sha256", secret: "abcdefgh12" });
+    expect(plain).toMatchObject({ ok: true, data: { verification: "hmac_sha256", signature_header: "x-signature" } });
+    const named = await mcpCall(client, "source_add", {
+      type: "webhook",
+      name: "hmac-named",
+      verification: "hmac_sha256",
+      secret: "abcdefgh12",
+      signature_header: "X-Acme-Sig",
+    });
+    expect(named).toMatchObject({ ok: true, data: { signature_header: "x-acme-sig" } });
+    const listed = await restCall(server.url, secret, "GET", "/sources");
+    const byName = (n: string) => listed.body.sources.find((s: { name: string }) => s.name === n);
+    expect(byName("hmac-default").signature_header).toBe("x-signature");
+    expect(byName("hmac-named").signature_header).toBe("x-acme-sig");
+    // Other verifications read their scheme's own headers: none is named here.
+    const github = await mcpCall(client, "source_add", { type: "webhook", name: "gh", verification: "github", secret: "abcdefgh12" });
+    expect(github).toMatchObject({ ok: true, data: { signature_header: null } });
+  });
+
   it("adds an email source with the project address", async () => {
     const added = await restCall(server.url, secret, "POST", "/sources", { type: "email", name: "email" });
     expect(added.status).toBe(200);
