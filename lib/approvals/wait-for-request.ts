@@ -21,7 +21,8 @@ export async function waitForRequest(
     return loadRequest(db, opts.projectId, opts.requestId);
   };
   const waited = await longPoll<ApprovalRequest>({
-    subscribe: (wake) => onRequestChange((c) => c.id === opts.requestId && c.status !== "pending" && wake()),
+    // A LISTEN re-established after a lost connection may have missed the decision: look again then.
+    subscribe: (wake) => onRequestChange((c) => c.id === opts.requestId && c.status !== "pending" && wake(), wake),
     check: async () => {
       const row = await current();
       if (row.status !== "pending") return { result: row };

@@ -108,19 +108,27 @@ export function changeChannel<T>(name: string, schema: z.ZodType<T>, opts: { gat
         publish(name, change);
       });
     },
-    subscribe(handler: (change: T) => void): Promise<() => void> {
-      return listen(name, (payload) => {
-        let items: unknown;
-        try {
-          items = JSON.parse(payload);
-        } catch {
-          return;
-        }
-        for (const item of Array.isArray(items) ? items : [items]) {
-          const parsed = schema.safeParse(item);
-          if (parsed.success) handler(parsed.data);
-        }
-      });
+    /**
+     * `onResubscribed` runs each time the LISTEN is (re)established: changes told while it was down are lost, so a
+     * waiter must look again then rather than sleep on to its timeout.
+     */
+    subscribe(handler: (change: T) => void, onResubscribed?: () => void): Promise<() => void> {
+      return listen(
+        name,
+        (payload) => {
+          let items: unknown;
+          try {
+            items = JSON.parse(payload);
+          } catch {
+            return;
+          }
+          for (const item of Array.isArray(items) ? items : [items]) {
+            const parsed = schema.safeParse(item);
+            if (parsed.success) handler(parsed.data);
+          }
+        },
+        onResubscribed,
+      );
     },
   };
 }

@@ -3,6 +3,8 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { and, eq, sql } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
 import { ledgerEntries } from "@/lib/db/schema/ledger";
+import { events } from "@/lib/db/schema/events";
+import { query } from "@/lib/db/statement";
 import { startApiServer } from "@/lib/testing/api-server";
 import { connectMcp } from "@/lib/testing/mcp-client";
 import { seedProject } from "@/lib/testing/seed";
@@ -84,6 +86,38 @@ describe("inbox_wait", () => {
     const res = await mcpCall(client, "inbox_wait", { source: "leases", timeout_seconds: 120 });
     expect(res.ok && res.data.event).toMatchObject({ id, status: "pending", attempts: 1 });
   });
+
+  it.runIf(/^postgres/.test(process.env.DATABASE_URL ?? ""))(
+    "looks again when its LISTEN connection is re-established, so an event whose notification was lost is returned",
+    async () => {
+      // The 120 s timeout outlasts the test's: only a wake-up can end this wait in time.
+      const waiting = mcpCall(client, "inbox_wait", { source: "relisten", timeout_seconds: 120 });
+      await sleep(400);
+      // Written without a notification, as one told while the LISTEN connection was down is lost.
+      const db = await getDb();
+      const id = `evt_relisten${Date.now()}`;
+      const now = new Date();
+      await db.insert(events).values({
+        id,
+        projectId: project.project.id,
+        source: "relisten",
+        type: "lost.notice",
+        trust: "brynth",
+        payload: {},
+        payloadSize: 2,
+        headers: {},
+        receivedAt: now,
+        availableAt: now,
+      });
+      // The connection drops; the driver re-LISTENs on a new one. Before the fix the waiter slept on to its timeout.
+      await query(
+        db,
+        sql`select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and query ilike 'listen %' and pid <> pg_backend_pid()`,
+      );
+      const res = await waiting;
+      expect(res.ok && res.data.event).toMatchObject({ id, source: "relisten" });
+    },
+  );
 
   it("stops waiting when the client goes away", async () => {
     const db = await getDb();

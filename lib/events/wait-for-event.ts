@@ -20,12 +20,13 @@ export async function waitForEvent(
   opts: { actor: Pick<Actor, "projectId">; source?: string; type?: string; timeoutMs: number; signal: AbortSignal },
 ): Promise<EnvelopeRow | null> {
   const waited = await longPoll<EnvelopeRow>({
+    // A LISTEN re-established after a lost connection may have missed the arrival: look again then.
     subscribe: (wake) =>
       onEventChange((c) => {
         if (c.project !== opts.actor.projectId || c.status === "done" || c.status === "dead") return;
         if ((opts.source && c.source !== opts.source) || !typeMatches(opts.type, c.type)) return;
         wake();
-      }),
+      }, wake),
     check: async () => {
       const found = await firstClaimable(db, opts);
       return found ? { result: found } : { sleepMs: await msUntilNextChange(db, opts) };

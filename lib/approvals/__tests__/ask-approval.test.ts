@@ -60,6 +60,39 @@ describe("ask_approval answered in the dashboard", () => {
     expect(event.payload).toMatchObject({ status: "approved", decided_by: "owner:owner@example.com" });
   });
 
+  it.runIf(/^postgres/.test(process.env.DATABASE_URL ?? ""))(
+    "looks again when its LISTEN connection is re-established, so a decision whose notification was lost is returned",
+    async () => {
+      const db = await getDb();
+      const pendingIds = async () =>
+        (
+          await db
+            .select({ id: approvalRequests.id })
+            .from(approvalRequests)
+            .where(and(eq(approvalRequests.projectId, h.seeded.project.id), eq(approvalRequests.status, "pending")))
+        ).map((r) => r.id);
+      const before = new Set(await pendingIds());
+      // A wait longer than the test's timeout: the call can only return by being woken.
+      const pending = ask({ wait_seconds: 120 });
+      let id: string | undefined;
+      for (let i = 0; i < 200 && !id; i++) {
+        await sleep(50);
+        id = (await pendingIds()).find((x) => !before.has(x));
+      }
+      // Decided without a notification, as one told while the LISTEN connection was down is lost.
+      await db
+        .update(approvalRequests)
+        .set({ status: "approved", decidedBy: "owner:owner@example.com", decidedAt: new Date() })
+        .where(eq(approvalRequests.id, id!));
+      // The connection drops; the driver re-LISTENs on a new one. Before the fix the agent waited on to its timeout.
+      await db.execute(
+        sql`select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and query ilike 'listen %' and pid <> pg_backend_pid()`,
+      );
+      const r = await pending;
+      expect(r.ok && r.data).toMatchObject({ request_id: id, status: "approved" });
+    },
+  );
+
   it("gives modified with the chosen option as decision, and refuses an option the request does not have", async () => {
     const r = await ask({ options: ["Refund 15 € only", "Store credit"] });
     const id = r.ok ? (r.data.request_id as string) : "";
