@@ -82,6 +82,23 @@ describe("change channel", () => {
     }
   });
 
+  it("leaves out an item too large for any notification, and delivers the rest of its round", async () => {
+    // A client's `notifications/cancelled` names any request id it likes, and a miss is passed on to the other
+    // instances: one of 10 KB made the round's single statement fail, losing every change told with it.
+    const big = changeChannel("test_oversize", z.object({ request: z.string() }));
+    const small = changeChannel("test_beside", z.object({ n: z.number() }));
+    const seen: number[] = [];
+    const unsubscribe = await small.subscribe((c) => seen.push(c.n));
+    try {
+      const db = await getDb();
+      big.notify(db, { request: "x".repeat(10_000) });
+      small.notify(db, { n: 1 });
+      await expect.poll(() => seen, { timeout: 5000 }).toEqual([1]);
+    } finally {
+      unsubscribe();
+    }
+  });
+
   it("tells a change made in a transaction only once it has committed, and never one that rolled back", async () => {
     const channel = changeChannel("test_commit", z.object({ n: z.number() }));
     const seen: number[] = [];

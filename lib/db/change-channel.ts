@@ -11,14 +11,21 @@ const MAX_PAYLOAD = 7000;
 /**
  * JSON arrays of the given items, each under the NOTIFY payload limit. Sized in bytes of UTF-8, as Postgres counts:
  * sized in UTF-16 units, a round of items with non-ASCII text (event types) passed as small and was refused whole.
+ * An item that cannot fit even alone is left out (and logged): a round is one statement, which it would fail, and
+ * with it every change of every channel told in the same moment. Only text a client chose can be that large (the
+ * request id of an MCP cancel).
  */
-function payloads(items: unknown[]): string[] {
+function payloads(channel: string, items: unknown[]): string[] {
   const out: string[] = [];
   let chunk: string[] = [];
   let size = 2;
   for (const c of items) {
     const item = JSON.stringify(c);
     const bytes = Buffer.byteLength(item);
+    if (bytes + 2 > MAX_PAYLOAD) {
+      console.error(`[brynth] change on ${channel} left out: ${bytes} bytes do not fit a notification`);
+      continue;
+    }
     if (chunk.length && size + bytes + 1 > MAX_PAYLOAD) {
       out.push(`[${chunk.join(",")}]`);
       chunk = [];
@@ -57,7 +64,7 @@ export function publish(channel: string, item: unknown): void {
       const round = [...outbox.items];
       outbox.items.clear();
       try {
-        const batch = round.flatMap(([ch, items]) => payloads(items).map((p) => sql`pg_notify(${ch}, ${p})`));
+        const batch = round.flatMap(([ch, items]) => payloads(ch, items).map((p) => sql`pg_notify(${ch}, ${p})`));
         await (await getDb()).execute(sql`select ${sql.join(batch, sql`, `)}`);
       } catch (err) {
         // That round is lost, as a NOTIFY is on a crash; the flush goes on with what came meanwhile.
