@@ -3,6 +3,7 @@ import type { Executor } from "@/lib/db/client";
 import { gateToolCall } from "@/lib/approvals/gate-tool-call";
 import { resumeToolApproval } from "@/lib/approvals/resume-tool-approval";
 import { describeDuration } from "@/lib/approvals/describe-duration";
+import { findSource } from "@/lib/disk/find-source";
 
 export type FileUrlDecision =
   | { outcome: "allow" /** An approved request to mark used in the link's own transaction. */; consume: string | null }
@@ -19,6 +20,9 @@ export async function decideFileUrl(
   opts: { actor: Actor; path: string; expiresIn: number; approval?: string; waitSeconds: number; signal?: AbortSignal },
 ): Promise<FileUrlDecision> {
   const payload = { tool: "file_url", path: opts.path, expires_in: opts.expiresIn, key_id: opts.actor.keyId };
+  // A missing file is NOT_FOUND before anyone is asked: a person would otherwise approve a link to nothing. (A call
+  // with `approval` finds out when the link is made, in its own transaction, without using the approval up.)
+  if (!opts.approval) await findSource(db, { projectId: opts.actor.projectId, path: opts.path });
   const gate = opts.approval
     ? await resumeToolApproval(db, {
         actor: opts.actor,

@@ -74,6 +74,16 @@ describe("file_url under the policy", () => {
     expect(row.consumedAt).not.toBeNull();
   });
 
+  it("answers NOT_FOUND for a missing file before asking anyone", async () => {
+    const db = await getDb();
+    const asked = async () => (await db.select().from(approvalRequests).where(eq(approvalRequests.action, "file_url"))).length;
+    const before = await asked();
+    // Asked first, a person would approve a link to nothing, and the agent would learn of its typo only afterwards.
+    expect(await call("file_url", { path: "reports/q4.pdf", wait_seconds: 0 })).toMatchObject({ ok: false, code: "NOT_FOUND" });
+    expect(await call("file_url", { path: "evt_0123/missing.pdf", wait_seconds: 0 })).toMatchObject({ ok: false, code: "NOT_FOUND" });
+    expect(await asked()).toBe(before);
+  });
+
   it("is cancelled with the comment when the person denies", async () => {
     const first = ok(await call("file_url", { path: "reports/q3.pdf", expires_in: 120, wait_seconds: 0 }));
     await decide(first.request_id as string, { outcome: "deny", comment: "Not public, send it by email." });
