@@ -26,13 +26,25 @@ export async function listen(channel: string, handler: Handler, onResubscribed?:
       if (handle.kind === "postgres") await handle.sql!.listen(channel, fan, () => resubscribed.forEach((f) => f()));
       else await handle.pglite!.listen(channel, fan);
     })();
-    entry = { handlers, resubscribed, ready };
+    const created: Listener = { handlers, resubscribed, ready };
+    // A LISTEN refused (the database away for a moment) is forgotten, so the next subscriber tries again: kept, its
+    // rejection failed every later waiter of this process.
+    ready.catch(() => {
+      if (g.__brynthListeners?.get(channel) === created) g.__brynthListeners.delete(channel);
+    });
+    entry = created;
     g.__brynthListeners.set(channel, entry);
   }
-  entry.handlers.add(handler);
-  if (onResubscribed) entry.resubscribed.add(onResubscribed);
-  await entry.ready;
   const e = entry;
+  e.handlers.add(handler);
+  if (onResubscribed) e.resubscribed.add(onResubscribed);
+  try {
+    await e.ready;
+  } catch (err) {
+    e.handlers.delete(handler);
+    if (onResubscribed) e.resubscribed.delete(onResubscribed);
+    throw err;
+  }
   return () => {
     e.handlers.delete(handler);
     if (onResubscribed) e.resubscribed.delete(onResubscribed);
