@@ -6,6 +6,7 @@ import { stableJson } from "@/lib/json/stable-json";
 import { loadRequest } from "@/lib/approvals/decide-request";
 import { gateOutcome, type GateResult } from "@/lib/approvals/gate-tool-call";
 import { waitForRequest } from "@/lib/approvals/wait-for-request";
+import { expireRequests } from "@/lib/approvals/expire-requests";
 
 /** An approval gives its one result within this long of the decision. */
 export const APPROVAL_USE_MS = 24 * 3600_000;
@@ -32,8 +33,11 @@ export async function resumeToolApproval(
       fix: "Call again with the same arguments as the call that returned this request_id, or make a new call without approval.",
     });
   }
-  const row =
-    found.status === "pending" && opts.waitSeconds > 0
+  const overdue = found.status === "pending" && found.expiresAt.getTime() <= Date.now();
+  const row = overdue
+    ? // Expired here, as request_status does, rather than answered `pending` until the sweep gets to it.
+      await expireNow(db, found.projectId, found.id)
+    : found.status === "pending" && opts.waitSeconds > 0
       ? await waitForRequest(db, { projectId: found.projectId, requestId: found.id, timeoutMs: opts.waitSeconds * 1000, signal: opts.signal })
       : found;
   const result = gateOutcome(row);
@@ -45,4 +49,9 @@ export async function resumeToolApproval(
     return { outcome: "cancelled", requestId: row.id, comment: "The approval is more than 24 hours old; make a new call to ask again." };
   }
   return result;
+}
+
+async function expireNow(db: Executor, projectId: string, requestId: string) {
+  await db.transaction((tx) => expireRequests(tx, { projectId, requestId }));
+  return loadRequest(db, projectId, requestId);
 }

@@ -91,6 +91,18 @@ describe("file_url under the policy", () => {
     expect(r).toMatchObject({ status: "cancelled", request_id: first.request_id, comment: "Not public, send it by email." });
   });
 
+  it("is cancelled once its request is past its expiry, even before the expiry sweep has run", async () => {
+    const first = ok(await call("file_url", { path: "reports/q3.pdf", expires_in: 180, wait_seconds: 0 }));
+    const id = first.request_id as string;
+    await (await getDb())
+      .update(approvalRequests)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(approvalRequests.id, id));
+    // Without a wait the call read the row as stored: `pending`, though nobody can decide it any more.
+    const r = ok(await call("file_url", { path: "reports/q3.pdf", expires_in: 180, approval: id, wait_seconds: 0 }));
+    expect(r).toMatchObject({ status: "cancelled", request_id: id, comment: "Nobody decided before the request expired." });
+  });
+
   it("auto_approve records the approval and gives the link", async () => {
     await setPolicy([{ id: "links-ok", tool: "file_url", effect: "auto_approve" }]);
     const r = ok(await call("file_url", { path: "reports/q3.pdf", expires_in: 60 }));
