@@ -16,7 +16,8 @@ export function taskIdProblem(taskId: string): string | null {
 export async function saveState(db: Executor, opts: { actor: Actor; taskId: string; state: unknown; note?: string; ifVersion?: number }) {
   const problem = taskIdProblem(opts.taskId);
   if (problem) throw fieldError("task_id", problem);
-  if (opts.note !== undefined && opts.note.length > NOTE_MAX_CHARS) {
+  // Characters as the tool's schema counts them (zod counts code points): an emoji is one, not two UTF-16 units.
+  if (opts.note !== undefined && opts.note.length > NOTE_MAX_CHARS && [...opts.note].length > NOTE_MAX_CHARS) {
     throw fieldError("note", `must be at most ${NOTE_MAX_CHARS} characters`);
   }
   const key = stateKey(opts.taskId);

@@ -214,6 +214,9 @@ describe("state_save / state_load", () => {
     expect((await call("state_save", { task_id: "t".repeat(507), state: 1 })).error.message).toMatch(/^task_id: /);
     expect((await call("state_save", { task_id: "t".repeat(506), state: 1 })).data.key).toHaveLength(512);
     expect((await call("state_save", { task_id: "t", note: "n".repeat(501) })).error.message).toMatch(/^note: /);
+    // 500 characters, 1,000 UTF-16 units: the tool's schema and the store count alike.
+    expect((await call("state_save", { task_id: "t", note: "😀".repeat(500) })).data.task_id).toBe("t");
+    expect((await call("state_save", { task_id: "t", note: "😀".repeat(501) })).error.message).toMatch(/^note: /);
     expect((await call("state_save", { task_id: "t", state: "s".repeat(256 * 1024) })).error.message).toMatch(/^state: /);
     expect((await call("state_save", { task_id: "" })).error.code).toBe("validation_error");
   });
