@@ -101,6 +101,12 @@ const schema = z.object({
   SMTP_IDLE_TIMEOUT_MS: z.coerce.number().int().min(1000).max(3_600_000).default(60_000),
   /** One SMTP command (a DATA transfer included) must finish within this long. */
   SMTP_COMMAND_TIMEOUT_MS: z.coerce.number().int().min(1000).max(3_600_000).default(300_000),
+  /**
+   * A received message must be stored within this long after its DATA ends, else the client gets 451 and retries
+   * (a redelivered Message-ID is skipped). Each statement of an inbound transaction is held to it too, so a commit
+   * stuck behind a lock ends instead of holding the message, its SMTP session and a connection for good.
+   */
+  SMTP_STORE_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(60_000),
   /** PEM files of the listener's certificate and key: STARTTLS is offered when both are set. */
   SMTP_TLS_CERT: z.string().min(1).optional(),
   SMTP_TLS_KEY: z.string().min(1).optional(),

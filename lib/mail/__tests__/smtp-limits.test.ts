@@ -1,12 +1,12 @@
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { count, eq } from "drizzle-orm";
+import { count, eq, sql } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
 import { mailMessages } from "@/lib/db/schema/mail";
 import { projectAddress } from "@/lib/mail/project-address";
 import { startSmtpListener, type SmtpListener } from "@/lib/mail/inbound/smtp-listener";
 import { envSettings } from "@/lib/testing/env-settings";
 import { seedProject } from "@/lib/testing/seed";
-import { fakeResolver } from "@/lib/mail/__tests__/helpers";
+import { fakeResolver, sendTo } from "@/lib/mail/__tests__/helpers";
 import { SMTPConnection } from "@/lib/mail/__tests__/smtp-connection";
 
 /** The listener's limits, for real: raw sockets from several loopback addresses (127.0.0.x) against smtp-server. */
@@ -118,6 +118,39 @@ describe("SMTP listener limits", () => {
     const subjects = await db.select({ n: count() }).from(mailMessages).where(eq(mailMessages.subject, "slowloris"));
     expect(subjects[0].n).toBe(0);
     expect((await db.select({ n: count() }).from(mailMessages))[0].n).toBe(before);
+  });
+
+  it("answers 451 when storing a message outlasts SMTP_STORE_TIMEOUT_MS, commits nothing of it later, and stores the retry once", async () => {
+    const { port } = await listen({ SMTP_STORE_TIMEOUT_MS: "1500" });
+    const db = await getDb();
+    const mail = { from: "stuck@sender.example", to: address, subject: "stuck commit", text: "wait", messageId: "<stuck-commit@sender.example>" };
+    const { conn } = await connectFrom("127.0.0.1");
+    expect(await conn.cmd("EHLO stuck.example")).toMatch(/^250 /);
+    expect(await conn.cmd(`MAIL FROM:<${mail.from}>`)).toMatch(/^250 /);
+    expect(await conn.cmd(`RCPT TO:<${address}>`)).toMatch(/^250 /);
+    // Another transaction holds the threads table: the message's commit waits behind it (on PGlite, behind it all).
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let locked!: () => void;
+    const isLocked = new Promise<void>((resolve) => (locked = resolve));
+    const blocker = db.transaction(async (tx) => {
+      await tx.execute(sql`lock table mail_threads in exclusive mode`);
+      locked();
+      await held;
+    });
+    await isLocked;
+    expect(await conn.cmd("DATA")).toMatch(/^354 /);
+    const answer = await conn.cmd(`Message-ID: ${mail.messageId}\r\nSubject: ${mail.subject}\r\n\r\n${mail.text}\r\n.`);
+    expect(answer).toMatch(/^451 .*took too long/);
+    release();
+    await blocker;
+    await sleep(500);
+    const stored = () => db.select({ n: count() }).from(mailMessages).where(eq(mailMessages.subject, "stuck commit"));
+    expect((await stored())[0].n).toBe(0);
+
+    // The sender retries: the message is stored, once.
+    expect((await sendTo(port, mail)).response).toMatch(/^250 /);
+    expect((await stored())[0].n).toBe(1);
   });
 
   it("lets a client that keeps sending whole commands stay past the command timeout", async () => {

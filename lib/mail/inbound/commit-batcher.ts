@@ -1,4 +1,6 @@
+import { sql } from "drizzle-orm";
 import { getDb, type Tx } from "@/lib/db/client";
+import { env } from "@/lib/env";
 
 const MAX_BATCH = 50;
 /** Transactions in flight at once: while fewer are running, a message starts its own at once (no waiting). */
@@ -8,6 +10,25 @@ interface Work {
   run: (tx: Tx) => Promise<unknown>;
   resolve: (value: unknown) => void;
   reject: (err: unknown) => void;
+  /** Aborted when the caller stopped waiting (its SMTP client was answered 451): the work must not commit. */
+  signal?: AbortSignal;
+}
+
+/**
+ * Each statement of an inbound transaction may run this long. A commit stuck behind a lock would otherwise hold its
+ * batch, a pooled connection and the messages' bytes for good; with the limit the statement fails, the transaction
+ * rolls back and the senders retry. Set in the transaction (SET LOCAL), so nothing else is held to it; it costs one
+ * round trip a transaction, not a message. PGlite accepts the setting but times nothing out: it runs one statement
+ * at a time, and the listener's own deadline covers it.
+ */
+const statementTimeout = (tx: Tx) => tx.execute(sql`select set_config('statement_timeout', ${`${env().SMTP_STORE_TIMEOUT_MS}ms`}, true)`);
+
+/** Runs one work in `tx`, refusing to start, or to let its transaction commit, once its caller stopped waiting. */
+async function runWork(w: Work, tx: Tx) {
+  w.signal?.throwIfAborted();
+  const out = await w.run(tx);
+  w.signal?.throwIfAborted();
+  return out;
 }
 
 /**
@@ -24,9 +45,22 @@ class CommitBatcher {
   private queue: Work[] = [];
   private flushing = 0;
 
-  submit<T>(run: (tx: Tx) => Promise<T>): Promise<T> {
+  submit<T>(run: (tx: Tx) => Promise<T>, signal?: AbortSignal): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ run, resolve: resolve as (v: unknown) => void, reject });
+      if (signal?.aborted) return reject(signal.reason);
+      const work: Work = { run, resolve: resolve as (v: unknown) => void, reject, signal };
+      // A work still queued when its caller gives up leaves the queue at once, with the bytes it holds.
+      signal?.addEventListener(
+        "abort",
+        () => {
+          const i = this.queue.indexOf(work);
+          if (i === -1) return;
+          this.queue.splice(i, 1);
+          reject(signal.reason);
+        },
+        { once: true },
+      );
+      this.queue.push(work);
       if (this.flushing < MAX_FLUSHES) void this.flush();
     });
   }
@@ -41,10 +75,13 @@ class CommitBatcher {
         if (batch.length > 1) {
           results = await db
             .transaction(async (tx) => {
+              await statementTimeout(tx);
               // Settle all before deciding, so no statement is still in flight when the transaction ends.
-              const settled = await Promise.allSettled(batch.map((w) => w.run(tx)));
+              const settled = await Promise.allSettled(batch.map((w) => runWork(w, tx)));
               const failed = settled.find((r) => r.status === "rejected");
               if (failed) throw failed.reason;
+              // A work whose caller gave up while the others ran must not commit; the rest are retried one by one.
+              if (batch.some((w) => w.signal?.aborted)) throw new Error("a caller stopped waiting");
               return settled.map((r) => (r as PromiseFulfilledResult<unknown>).value);
             })
             .catch(() => null);
@@ -54,7 +91,16 @@ class CommitBatcher {
           continue;
         }
         for (const w of batch) {
-          await db.transaction((tx) => w.run(tx)).then(w.resolve, w.reject);
+          if (w.signal?.aborted) {
+            w.reject(w.signal.reason);
+            continue;
+          }
+          await db
+            .transaction(async (tx) => {
+              await statementTimeout(tx);
+              return runWork(w, tx);
+            })
+            .then(w.resolve, w.reject);
         }
       }
     } catch (err) {
@@ -67,8 +113,12 @@ class CommitBatcher {
 
 const g = globalThis as { __brynthInboundBatcher?: CommitBatcher };
 
-/** Runs `run` in a transaction shared with other inbound messages arriving at the same time; resolves after commit. */
-export function commitInbound<T>(run: (tx: Tx) => Promise<T>): Promise<T> {
+/**
+ * Runs `run` in a transaction shared with other inbound messages arriving at the same time; resolves after commit.
+ * Once `signal` aborts, the work is dropped if it has not started, and its transaction rolled back if it has not yet
+ * committed (a commit already under way may still land: a redelivery of its Message-ID is then skipped).
+ */
+export function commitInbound<T>(run: (tx: Tx) => Promise<T>, opts: { signal?: AbortSignal } = {}): Promise<T> {
   g.__brynthInboundBatcher ??= new CommitBatcher();
-  return g.__brynthInboundBatcher.submit(run);
+  return g.__brynthInboundBatcher.submit(run, opts.signal);
 }

@@ -25,9 +25,10 @@ export interface InboundEnvelope {
 /**
  * The inbound pipeline after DATA: parse (as far as possible), authenticate, store raw bytes and attachments in the
  * blob store, then one transaction per project for its mailboxes (shared with messages arriving at the same time). Throws on a storage fault, so the SMTP client
- * gets a temporary error and retries; a redelivered Message-ID is then skipped.
+ * gets a temporary error and retries; a redelivered Message-ID is then skipped. Once `signal` aborts (the client was
+ * told to retry) no transaction of this message starts or commits; one already committing may still land.
  */
-export async function receiveMessage(raw: Buffer, envelope: InboundEnvelope, opts: { resolver?: MailDnsResolver } = {}) {
+export async function receiveMessage(raw: Buffer, envelope: InboundEnvelope, opts: { resolver?: MailDnsResolver; signal?: AbortSignal } = {}) {
   const read = await parseMessage(raw);
   const parsed = read.messageId === null ? { ...read, messageId: contentMessageId(raw) } : read;
   // Authentication (CPU and DNS), the reads and the blob writes overlap: on a busy listener latency, not work,
@@ -60,13 +61,16 @@ export async function receiveMessage(raw: Buffer, envelope: InboundEnvelope, opt
     // Awaited before the transaction: a slow DNS answer must not hold a transaction (and its batch) open.
     const [auth, ready, files] = await Promise.all([authenticated, prepared, blobs]);
     stored.push(
-      ...(await commitInbound(async (tx) => {
-        const out = [];
-        for (const [i, mailbox] of mailboxes.entries()) {
-          out.push(await writeInbound(tx, { mailbox, parsed, auth, size: raw.byteLength, dsn, complaint, extracted, trustedRelay, ...files }, ready[i]));
-        }
-        return out;
-      })),
+      ...(await commitInbound(
+        async (tx) => {
+          const out = [];
+          for (const [i, mailbox] of mailboxes.entries()) {
+            out.push(await writeInbound(tx, { mailbox, parsed, auth, size: raw.byteLength, dsn, complaint, extracted, trustedRelay, ...files }, ready[i]));
+          }
+          return out;
+        },
+        { signal: opts.signal },
+      )),
     );
   }
   return stored;

@@ -37,13 +37,15 @@ const smtpError = (code: number, message: string) => Object.assign(new Error(mes
  * Connections are capped per instance (SMTP_MAX_CLIENTS) and per client address (SMTP_MAX_CLIENTS_PER_IP): one over
  * either cap is greeted with 421 and closed, so a well-behaved sender retries later. A client silent for
  * SMTP_IDLE_TIMEOUT_MS is closed with 421, and so is one whose command line or message transfer is still unfinished
- * after SMTP_COMMAND_TIMEOUT_MS (a client trickling bytes is never idle). STARTTLS is offered only with a configured
+ * after SMTP_COMMAND_TIMEOUT_MS (a client trickling bytes is never idle). A message not stored within
+ * SMTP_STORE_TIMEOUT_MS of its DATA's end gets 451 and is not committed afterwards (the sender retries). STARTTLS is offered only with a configured
  * certificate (SMTP_TLS_CERT and SMTP_TLS_KEY; a bad one stops the start with a ConfigError naming the setting).
  * Refusals of a project's recipients (unknown or disabled address, too many recipients, 552, 451) are logged to
  * mail_rejections in the background, never delaying the reply; relaying refusals belong to nobody and are not.
  */
 export async function startSmtpListener(opts: SmtpListenerOptions): Promise<SmtpListener> {
   const maxBytes = opts.maxBytes ?? env().MAIL_MAX_MESSAGE_BYTES;
+  const storeTimeout = env().SMTP_STORE_TIMEOUT_MS;
   const onError = opts.onError ?? ((err: unknown) => console.error("[brynth] smtp:", err));
   // The mailboxes accepted in the session's current transaction (reset at every MAIL FROM).
   const accepted = new Map<string, Mailbox[]>();
@@ -126,11 +128,27 @@ export async function startSmtpListener(opts: SmtpListenerOptions): Promise<Smtp
           return smtpError(code, message);
         };
         if (stream.sizeExceeded || size > maxBytes) return callback(refuseAll(552, "5.3.4 Message exceeds the size limit"));
-        receiveMessage(Buffer.concat(chunks, size), envelopeOf(session, recipients), { resolver: opts.resolver })
-          .then(() => callback(null, "OK: message accepted"))
+        // The client is answered once: by the store, or with 451 when the store outlasts its deadline (a stuck
+        // commit, an exhausted pool), which also stops the message from being committed later.
+        let answered = false;
+        const answer = (err: Error | null) => {
+          if (answered) return;
+          answered = true;
+          clearTimeout(timer);
+          if (err) callback(err);
+          else callback(null, "OK: message accepted");
+        };
+        const deadline = new AbortController();
+        const timer = setTimeout(() => {
+          deadline.abort(new Error(`storing the message took longer than SMTP_STORE_TIMEOUT_MS (${storeTimeout} ms)`));
+          answer(refuseAll(451, "4.3.0 Storing the message took too long, try again later"));
+        }, storeTimeout);
+        receiveMessage(Buffer.concat(chunks, size), envelopeOf(session, recipients), { resolver: opts.resolver, signal: deadline.signal })
+          .then(() => answer(null))
           .catch((err) => {
+            if (answered) return;
             onError(err);
-            callback(refuseAll(451, "4.3.0 Temporary failure storing the message, try again later"));
+            answer(refuseAll(451, "4.3.0 Temporary failure storing the message, try again later"));
           });
       });
     },
