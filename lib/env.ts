@@ -62,6 +62,8 @@ const schema = z.object({
   AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().min(1).default(20),
   /** Calls per API key per minute, on each instance (a token bucket: bursts up to this many); 0 turns it off. */
   KEY_CALLS_PER_MINUTE: z.coerce.number().int().min(0).default(6000),
+  /** Live streams (/api/v1/stream, WebSocket or SSE, and the approvals stream) one API key may hold open at once, on each instance. */
+  STREAM_MAX_PER_KEY: z.coerce.number().int().min(1).max(10_000).default(20),
   /** Trust X-Forwarded-For / X-Forwarded-Proto (behind a reverse proxy). */
   TRUST_PROXY: bool.default(false),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),

@@ -1,7 +1,8 @@
 import { onRequestChange } from "@/lib/approvals/requests-channel";
 import type { ApiRequest } from "@/lib/http/api-request";
 import { errorResponse } from "@/lib/http/json-response";
-import { authorizeStream } from "@/lib/http/stream/authorize-stream";
+import { streamActor } from "@/lib/http/stream/authorize-stream";
+import { takeStreamSlot } from "@/lib/http/stream/stream-slots";
 import { sseResponse } from "@/lib/http/stream/sse-response";
 
 export const APPROVALS_STREAM_PATH = "/api/v1/approvals/stream";
@@ -12,12 +13,20 @@ export const APPROVALS_STREAM_PATH = "/api/v1/approvals/stream";
  */
 export async function handleApprovalsStream(req: ApiRequest): Promise<Response> {
   try {
-    const projectId = await authorizeStream(req, "approvals", "The approvals stream");
-    return sseResponse(req.signal, (send) =>
-      onRequestChange((c) => {
-        if (c.project === projectId) send("request", { id: c.id, status: c.status });
-      }),
-    );
+    const actor = await streamActor(req, ["approvals"], "The approvals stream");
+    const release = takeStreamSlot(actor);
+    return sseResponse(req.signal, async (send) => {
+      const stop = await onRequestChange((c) => {
+        if (c.project === actor.projectId) send("request", { id: c.id, status: c.status });
+      }).catch((err) => {
+        release();
+        throw err;
+      });
+      return () => {
+        stop();
+        release();
+      };
+    });
   } catch (err) {
     return errorResponse(err);
   }

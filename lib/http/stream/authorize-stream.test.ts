@@ -49,7 +49,7 @@ const ask = (secret: string, question: string) =>
     body: JSON.stringify({ question, wait_seconds: 0 }),
   }).then(async (r) => (await r.json()) as { request_id: string });
 
-// authorizeStream: both SSE streams take the owner's project from X-Brynth-Project, as owner REST does.
+// streamActor: both SSE streams take the owner's project from X-Brynth-Project, as owner REST does.
 describe("an owner's stream", () => {
   it("follows X-Brynth-Project on /api/v1/stream", async () => {
     const res = await fetch(`${server.url}/api/v1/stream`, { headers: { authorization: basic, "x-brynth-project": chosen.project.id } });

@@ -50,8 +50,3 @@ export async function streamActor(req: ApiRequest, scopes: readonly Scope[], wha
   const wanted = req.headers.get("x-brynth-project") ?? query.get("project") ?? readCookie(req.headers.get("cookie"), PROJECT_COOKIE);
   return ownerActor(await getDb(), owner, wanted, "dashboard");
 }
-
-/** The project of a stream that needs one scope (the approvals stream). */
-export async function authorizeStream(req: ApiRequest, scope: Scope, what: string): Promise<string> {
-  return (await streamActor(req, [scope], what)).projectId;
-}

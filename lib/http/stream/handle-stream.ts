@@ -1,3 +1,4 @@
+import type { Actor } from "@/lib/actor";
 import { getDb } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import type { ApiRequest } from "@/lib/http/api-request";
@@ -6,6 +7,7 @@ import { streamActor } from "@/lib/http/stream/authorize-stream";
 import { sseFrames } from "@/lib/http/stream/sse-response";
 import { errorFrame, type StreamFrame } from "@/lib/http/stream/stream-frame";
 import { StreamSession } from "@/lib/http/stream/stream-session";
+import { takeStreamSlot } from "@/lib/http/stream/stream-slots";
 import { queryInput, resolveSubscription, type Subscription } from "@/lib/http/stream/subscription";
 
 export const STREAM_PATH = "/api/v1/stream";
@@ -19,32 +21,46 @@ export const STREAM_PATH = "/api/v1/stream";
 export async function handleStream(req: ApiRequest): Promise<Response> {
   try {
     const actor = await streamActor(req, ["message_read", "inbox:read"], "The live stream");
-    const input = queryInput(new URL(req.url));
-    const resume = input.since === undefined ? req.headers.get("last-event-id") : null;
-    const db = await getDb();
-    let sub: Subscription;
-    let warning: StreamFrame | null = null;
+    const release = takeStreamSlot(actor);
     try {
-      sub = await resolveSubscription(db, actor, resume ? { ...input, since: resume } : input);
+      return await openStream(req, actor, release);
     } catch (err) {
-      // EventSource resends the last id on every reconnect and gives up for good on an error status: an id that
-      // can no longer be replayed (older than 7 days) is said in an error frame, and the stream goes on from now.
-      if (!resume || !(err instanceof AppError) || !err.message.startsWith("since:")) throw err;
-      sub = await resolveSubscription(db, actor, input);
-      warning = errorFrame(err.code, `Last-Event-ID ${err.message}; following events from now on.`, err.fix);
+      release();
+      throw err;
     }
-    return sseFrames(req.signal, (sink) => {
-      const session = new StreamSession(actor, sink);
-      const stop = () => session.dispose();
-      return new Promise((resolve) => {
-        const subscribed = () => {
-          if (warning) sink.send(warning);
-          resolve(stop);
-        };
-        session.start(sub, subscribed).finally(() => resolve(stop));
-      });
-    });
   } catch (err) {
     return errorResponse(err);
   }
+}
+
+/** The stream of an authenticated client: `release` gives its slot (stream-slots.ts) back when it ends. */
+async function openStream(req: ApiRequest, actor: Actor, release: () => void): Promise<Response> {
+  const input = queryInput(new URL(req.url));
+  const resume = input.since === undefined ? req.headers.get("last-event-id") : null;
+  const db = await getDb();
+  let sub: Subscription;
+  let warning: StreamFrame | null = null;
+  try {
+    sub = await resolveSubscription(db, actor, resume ? { ...input, since: resume } : input);
+  } catch (err) {
+    // EventSource resends the last id on every reconnect and gives up for good on an error status: an id that
+    // can no longer be replayed (older than 7 days) is said in an error frame, and the stream goes on from now.
+    if (!resume || !(err instanceof AppError) || !err.message.startsWith("since:")) throw err;
+    sub = await resolveSubscription(db, actor, input);
+    warning = errorFrame(err.code, `Last-Event-ID ${err.message}; following events from now on.`, err.fix);
+  }
+  return sseFrames(req.signal, (sink) => {
+    const session = new StreamSession(actor, sink);
+    const stop = () => {
+      session.dispose();
+      release();
+    };
+    return new Promise((resolve) => {
+      const subscribed = () => {
+        if (warning) sink.send(warning);
+        resolve(stop);
+      };
+      session.start(sub, subscribed).finally(() => resolve(stop));
+    });
+  });
 }

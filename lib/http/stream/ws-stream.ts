@@ -10,6 +10,7 @@ import { streamActor } from "@/lib/http/stream/authorize-stream";
 import { STREAM_PATH } from "@/lib/http/stream/handle-stream";
 import { errorFrame } from "@/lib/http/stream/stream-frame";
 import { type FrameSink, StreamSession } from "@/lib/http/stream/stream-session";
+import { takeStreamSlot } from "@/lib/http/stream/stream-slots";
 import { queryInput, resolveSubscription, type Subscription, SUBSCRIBE_FIX } from "@/lib/http/stream/subscription";
 
 const g = globalThis as { __brynthWss?: WebSocketServer };
@@ -32,15 +33,19 @@ export async function handleStreamUpgrade(req: IncomingMessage, socket: Duplex, 
   socket.once("close", () => controller.abort());
   let actor: Actor;
   let initial: Subscription | null = null;
+  let release = () => {};
   try {
     const request = upgradeRequest(req, origin, controller.signal);
     actor = await streamActor(request, ["message_read", "inbox:read"], "The live stream");
+    // Held by the socket from here on, the upgrade's answer included; its close gives it back.
+    release = takeStreamSlot(actor);
+    socket.once("close", release);
     const input = queryInput(new URL(request.url));
     if (Object.keys(input).length > 0) initial = await resolveSubscription(await getDb(), actor, input);
   } catch (err) {
     return refuseUpgrade(socket, errorResponse(err));
   }
-  if (socket.destroyed) return;
+  if (socket.destroyed) return release();
   const wss = (g.__brynthWss ??= new WebSocketServer({ noServer: true, maxPayload: MAX_CLIENT_FRAME }));
   wss.handleUpgrade(req, socket, head, (ws) => serveSocket(ws, socket, actor, initial));
 }

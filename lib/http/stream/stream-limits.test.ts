@@ -1,0 +1,56 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { startApiServer } from "@/lib/testing/api-server";
+import { envSettings } from "@/lib/testing/env-settings";
+import { seedKey, seedProject } from "@/lib/testing/seed";
+import { closeAllSockets, streamSocket, upgradeStatus } from "@/lib/http/stream/stream-test-client";
+
+/** What one API key may take of the live stream, over real sockets: streams held at once. */
+let server: Awaited<ReturnType<typeof startApiServer>>;
+let project: Awaited<ReturnType<typeof seedProject>>;
+const streamEnv = envSettings("STREAM_");
+const bearer = (secret: string) => ({ authorization: `Bearer ${secret}` });
+
+beforeAll(async () => {
+  server = await startApiServer();
+  project = await seedProject({ name: "Stream limits" });
+});
+afterEach(() => {
+  closeAllSockets();
+  streamEnv.restore();
+});
+afterAll(async () => {
+  await server.close();
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe("live streams per key", () => {
+  it("refuses a key's stream past STREAM_MAX_PER_KEY with 429 and Retry-After, on every stream, and frees a slot when one closes", async () => {
+    streamEnv.set({ STREAM_MAX_PER_KEY: "3" });
+    const headers = bearer(project.secret);
+    const sockets = [await streamSocket(server.url, headers), await streamSocket(server.url, headers)];
+    const sse = await fetch(`${server.url}/api/v1/stream`, { headers });
+    expect(sse.status).toBe(200);
+
+    expect(await upgradeStatus(server.url, headers)).toBe(429);
+    const refused = await fetch(`${server.url}/api/v1/stream`, { headers });
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect((await refused.json()).error).toMatchObject({ code: "rate_limited" });
+    const approvals = await fetch(`${server.url}/api/v1/approvals/stream`, { headers });
+    expect(approvals.status).toBe(429);
+
+    // Another key of the same project has its own slots.
+    const other = await seedKey(project.project.id, ["message_read"]);
+    expect(await upgradeStatus(server.url, bearer(other.secret))).toBe(101);
+
+    // A closed WebSocket and an SSE the client went away from each give their slot back.
+    sockets[0].ws.terminate();
+    await sse.body?.cancel();
+    await sleep(200);
+    expect(await upgradeStatus(server.url, headers)).toBe(101);
+    const again = await fetch(`${server.url}/api/v1/stream`, { headers });
+    expect(again.status).toBe(200);
+    await again.body?.cancel();
+  });
+});
