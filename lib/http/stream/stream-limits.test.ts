@@ -2,9 +2,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startApiServer } from "@/lib/testing/api-server";
 import { envSettings } from "@/lib/testing/env-settings";
 import { seedKey, seedProject } from "@/lib/testing/seed";
+import { MAX_PENDING_FRAMES } from "@/lib/http/stream/stream-session";
 import { closeAllSockets, streamSocket, upgradeStatus } from "@/lib/http/stream/stream-test-client";
 
-/** What one API key may take of the live stream, over real sockets: streams held at once. */
+/** What one API key may take of the live stream, over real sockets: streams held at once, frames waiting on one. */
 let server: Awaited<ReturnType<typeof startApiServer>>;
 let project: Awaited<ReturnType<typeof seedProject>>;
 const streamEnv = envSettings("STREAM_");
@@ -52,5 +53,26 @@ describe("live streams per key", () => {
     const again = await fetch(`${server.url}/api/v1/stream`, { headers });
     expect(again.status).toBe(200);
     await again.body?.cancel();
+  });
+});
+
+describe("frames sent faster than they are answered", () => {
+  it("answers a frame past MAX_PENDING_FRAMES rate_limited at once instead of holding it, and the socket stays usable", async () => {
+    const ws = await streamSocket(server.url, bearer(project.secret));
+    // Each subscribe looks its inbox up in the database; 200 sent without waiting arrive long before the answers.
+    const frame = JSON.stringify({ type: "subscribe", inbox_ids: [`${"x".repeat(200)}@nowhere.example`] });
+    for (let i = 0; i < 200; i++) ws.send(frame);
+    await ws.next(() => ws.frames.length >= 200);
+    const codes = ws.frames.map((f) => String(f.code));
+    // Every frame gets one answer: its own, or rate_limited for those past the MAX_PENDING_FRAMES still waiting.
+    expect(codes.length).toBe(200);
+    expect(codes.filter((c) => c !== "rate_limited").length).toBeGreaterThanOrEqual(MAX_PENDING_FRAMES);
+    expect(codes.filter((c) => c === "rate_limited").length).toBeGreaterThan(0);
+    expect(codes.filter((c) => c !== "rate_limited").every((c) => c === "NOT_FOUND")).toBe(true);
+    expect(ws.frames.find((f) => f.code === "rate_limited")?.fix).toMatch(/Wait for each frame's answer/);
+    // Once the answers are out, frames are taken again.
+    expect(await ws.subscribe({})).toMatchObject({ type: "subscribed" });
+    ws.send({ type: "ping" });
+    await ws.next((f) => f.type === "pong");
   });
 });

@@ -28,6 +28,13 @@ const REPLAY_PAGE = 200;
 const REPLAY_BUILD = 25;
 /** How long a replay waits for a slow client to take half its backlog before giving up on it. */
 const REPLAY_STALL_MS = 30_000;
+/**
+ * Client frames received but not yet answered. ws reads a socket as fast as it arrives, and each subscribe waits on
+ * the database, so a client sending 32 KB subscribes without waiting had the server hold them all: 95 MB in two
+ * seconds from one socket, and growing as fast as it could send. Past this many, a frame is answered `rate_limited`
+ * at once and dropped; a client that waits for each answer never comes near it.
+ */
+export const MAX_PENDING_FRAMES = 16;
 
 /**
  * One client's stream, the same on both transports: a subscription (replaced by each `subscribe`), its replay from
@@ -45,6 +52,8 @@ export class StreamSession {
   private stopChanges: (() => void) | null = null;
   /** Frames are handled one after another, so a second subscribe waits for the first's replay. */
   private queue: Promise<void> = Promise.resolve();
+  /** Client frames in `queue` (MAX_PENDING_FRAMES). */
+  private pending = 0;
 
   private readonly unwatchKey: () => void;
 
@@ -58,7 +67,16 @@ export class StreamSession {
 
   /** A WebSocket text frame from the client. */
   receive(text: string): void {
-    this.queue = this.queue.then(() => this.handle(text)).catch((err) => this.fail(err));
+    if (this.pending >= MAX_PENDING_FRAMES) {
+      const problem = `${MAX_PENDING_FRAMES} frames are already waiting for an answer; this one was dropped.`;
+      this.push(errorFrame("rate_limited", problem, "Wait for each frame's answer before sending the next."));
+      return;
+    }
+    this.pending++;
+    this.queue = this.queue
+      .then(() => this.handle(text))
+      .catch((err) => this.fail(err))
+      .finally(() => this.pending--);
   }
 
   /**
