@@ -5,6 +5,7 @@ import { checkOwnerPassword } from "@/lib/owners/find-owner";
 import { revokeOwnerSession, SESSION_TTL_S, startOwnerSession } from "@/lib/owners/owner-sessions";
 import { nextAuthSecret } from "@/lib/auth/auth-secret";
 import { checkAuthThrottle, noteAuthFailure } from "@/lib/http/auth-throttle";
+import { clientIp } from "@/lib/http/request-info";
 
 /**
  * Credentials sign-in with JWT cookies (next-auth 4 requires JWT for credentials). Each sign-in also creates an
@@ -22,7 +23,9 @@ export function authOptions(): NextAuthOptions {
         credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
         async authorize(credentials, req) {
           const headers = (req?.headers ?? {}) as Record<string, string | undefined>;
-          const ip = headers["x-brynth-remote-address"] ?? "unknown";
+          // As every other credential check: behind TRUST_PROXY the client's address, not the proxy's (one
+          // address for everyone, so anyone's 20 wrong passwords a minute locked the owner out).
+          const ip = clientIp({ headers: { get: (name) => headers[name.toLowerCase()] ?? null } });
           checkAuthThrottle(`login:${ip}`);
           const db = await getDb();
           const owner = await checkOwnerPassword(db, credentials?.email ?? "", credentials?.password ?? "");

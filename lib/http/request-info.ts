@@ -1,12 +1,19 @@
+import { isIP } from "node:net";
 import { env } from "@/lib/env";
 import { isTrustedOrigin } from "@/lib/settings/remote-access";
 import type { ApiRequest } from "@/lib/http/api-request";
 
-/** The address failures are throttled by. X-Forwarded-For only counts behind a configured proxy. */
+/**
+ * The address failures are throttled by (and an owner session records). X-Forwarded-For only counts behind a
+ * configured proxy, and only its last entry: the proxy appends the address that connected to it, while every entry
+ * before that is whatever the client sent. Taking the first let any client name a fresh address on each attempt —
+ * no throttle on guessing, and a throttle map growing by one client-chosen string per failure. A last entry that is
+ * not an IP address counts as the proxy's own.
+ */
 export function clientIp(req: Pick<ApiRequest, "headers">): string {
   if (env().TRUST_PROXY) {
-    const fwd = req.headers.get("x-forwarded-for")?.split(",")[0]?.trim();
-    if (fwd) return fwd;
+    const last = req.headers.get("x-forwarded-for")?.split(",").pop()?.trim();
+    if (last && isIP(last)) return last;
   }
   return req.headers.get("x-brynth-remote-address") ?? "unknown";
 }

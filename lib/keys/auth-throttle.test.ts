@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startApiServer } from "@/lib/testing/api-server";
+import { envSettings } from "@/lib/testing/env-settings";
 import { seedProject } from "@/lib/testing/seed";
 
 let server: Awaited<ReturnType<typeof startApiServer>>;
@@ -18,4 +19,27 @@ it("throttles repeated bad keys from one address with 429 and Retry-After, even 
   expect(res.status).toBe(429);
   expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
   expect((await res.json()).error.code).toBe("rate_limited");
+});
+
+it("behind TRUST_PROXY counts the address the proxy appended, whatever the client wrote before it", async () => {
+  const proxyEnv = envSettings("TRUST_PROXY");
+  proxyEnv.set({ TRUST_PROXY: "1" });
+  try {
+    const { secret } = await seedProject();
+    const bad = `Bearer brk_live_${"1".repeat(32)}`;
+    // A client naming a fresh address on each attempt: the proxy appends its real one (203.0.113.7) after them.
+    const statuses: number[] = [];
+    for (let i = 0; i < 21; i++) {
+      const headers = { authorization: bad, "x-forwarded-for": `10.9.${i}.1, 198.51.100.${i}, 203.0.113.7` };
+      statuses.push((await fetch(`${server.url}/api/v1/whoami`, { headers })).status);
+    }
+    expect(statuses.at(-1)).toBe(429);
+    // Another client of the proxy is not held up by it.
+    const other = await fetch(`${server.url}/api/v1/whoami`, { headers: { authorization: `Bearer ${secret}`, "x-forwarded-for": "203.0.113.8" } });
+    expect(other.status).toBe(200);
+    const same = await fetch(`${server.url}/api/v1/whoami`, { headers: { authorization: `Bearer ${secret}`, "x-forwarded-for": "203.0.113.7" } });
+    expect(same.status).toBe(429);
+  } finally {
+    proxyEnv.restore();
+  }
 });
