@@ -62,6 +62,11 @@ const schema = z.object({
   AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().min(1).default(20),
   /** Calls per API key per minute, on each instance (a token bucket: bursts up to this many); 0 turns it off. */
   KEY_CALLS_PER_MINUTE: z.coerce.number().int().min(0).default(6000),
+  /**
+   * Waiting calls (inbox_wait, and approval waits) one API key may hold at once, on each instance. One more
+   * inbox_wait gets 429; an approval tool past it answers at once, as with wait_seconds 0 (status pending).
+   */
+  KEY_MAX_WAITS: z.coerce.number().int().min(1).max(10_000).default(20),
   /** Live streams (/api/v1/stream, WebSocket or SSE, and the approvals stream) one API key may hold open at once, on each instance. */
   STREAM_MAX_PER_KEY: z.coerce.number().int().min(1).max(10_000).default(20),
   /** Trust X-Forwarded-For / X-Forwarded-Proto (behind a reverse proxy). */

@@ -24,5 +24,6 @@ export async function askPerson(
     requestId: created.id,
     timeoutMs: opts.waitSeconds * 1000,
     signal: opts.signal,
+    waiter: opts.actor,
   });
 }

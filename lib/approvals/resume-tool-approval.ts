@@ -38,7 +38,13 @@ export async function resumeToolApproval(
     ? // Expired here, as request_status does, rather than answered `pending` until the sweep gets to it.
       await expireNow(db, found.projectId, found.id)
     : found.status === "pending" && opts.waitSeconds > 0
-      ? await waitForRequest(db, { projectId: found.projectId, requestId: found.id, timeoutMs: opts.waitSeconds * 1000, signal: opts.signal })
+      ? await waitForRequest(db, {
+          projectId: found.projectId,
+          requestId: found.id,
+          timeoutMs: opts.waitSeconds * 1000,
+          signal: opts.signal,
+          waiter: opts.actor,
+        })
       : found;
   const result = gateOutcome(row);
   if (result.outcome !== "allow") return result;

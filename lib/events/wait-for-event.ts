@@ -9,13 +9,39 @@ import { statusCondition } from "@/lib/events/event-status";
 import { onEventChange } from "@/lib/events/events-channel";
 import { typeCondition, typeMatches } from "@/lib/events/type-filter";
 import { longPoll } from "@/lib/db/long-poll";
+import { env } from "@/lib/env";
+import { AppError } from "@/lib/errors";
+import { takeWaitSlot } from "@/lib/keys/wait-slots";
+
+/** A waiting call ends within 120 s, often much sooner: a short pause is worth retrying after. */
+const WAIT_RETRY_S = 5;
 
 /**
  * Long-poll for the first claimable event matching source/type, without claiming it. Woken by NOTIFY when an event
  * becomes claimable or changes state; timers cover what no NOTIFY announces (a lease or retry delay running out).
- * Runs outside any transaction; stops early when `signal` aborts (the client went away).
+ * Runs outside any transaction; stops early when `signal` aborts (the client went away). A key already holding
+ * KEY_MAX_WAITS waits is refused (wait-slots.ts) before anything is read.
  */
 export async function waitForEvent(
+  db: Executor,
+  opts: { actor: Pick<Actor, "projectId" | "type" | "keyId">; source?: string; type?: string; timeoutMs: number; signal: AbortSignal },
+): Promise<EnvelopeRow | null> {
+  const release = takeWaitSlot(opts.actor);
+  if (!release) {
+    throw new AppError("rate_limited", `This key already has ${env().KEY_MAX_WAITS} waiting calls open, the most it may hold at once.`, {
+      fix: `Wait for one of this key's waiting calls to return, or retry in ${WAIT_RETRY_S} s; one inbox_wait without source and type sees every event.`,
+      details: { retry_after_seconds: WAIT_RETRY_S },
+      headers: { "Retry-After": String(WAIT_RETRY_S) },
+    });
+  }
+  try {
+    return await waitFor(db, opts);
+  } finally {
+    release();
+  }
+}
+
+async function waitFor(
   db: Executor,
   opts: { actor: Pick<Actor, "projectId">; source?: string; type?: string; timeoutMs: number; signal: AbortSignal },
 ): Promise<EnvelopeRow | null> {

@@ -56,7 +56,7 @@ export async function sendEmailGated(db: Executor, opts: { actor: Actor; waitSec
   });
   const row =
     held.request.status === "pending" && waitSeconds > 0
-      ? await waitForRequest(db, { projectId: actor.projectId, requestId: held.request.id, timeoutMs: waitSeconds * 1000, signal })
+      ? await waitForRequest(db, { projectId: actor.projectId, requestId: held.request.id, timeoutMs: waitSeconds * 1000, signal, waiter: actor })
       : held.request;
   return batchView(db, actor.projectId, held.batchId, row.id);
 }
