@@ -114,6 +114,16 @@ const schema = z.object({
    * stuck behind a lock ends instead of holding the message, its SMTP session and a connection for good.
    */
   SMTP_STORE_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(60_000),
+  /**
+   * Bytes of incoming messages the SMTP listener holds in memory at once, over all connections; a message that
+   * does not fit gets 452 and is retried by its sender. Keep it at least MAIL_MAX_MESSAGE_BYTES.
+   */
+  SMTP_MAX_INFLIGHT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(64 * 1024 * 1024 * 1024)
+    .default(256 * 1024 * 1024),
   /** PEM files of the listener's certificate and key: STARTTLS is offered when both are set. */
   SMTP_TLS_CERT: z.string().min(1).optional(),
   SMTP_TLS_KEY: z.string().min(1).optional(),

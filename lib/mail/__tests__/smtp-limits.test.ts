@@ -1,5 +1,5 @@
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { count, eq, sql } from "drizzle-orm";
+import { count, eq, inArray, sql } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
 import { mailMessages } from "@/lib/db/schema/mail";
 import { projectAddress } from "@/lib/mail/project-address";
@@ -151,6 +151,47 @@ describe("SMTP listener limits", () => {
     // The sender retries: the message is stored, once.
     expect((await sendTo(port, mail)).response).toMatch(/^250 /);
     expect((await stored())[0].n).toBe(1);
+  });
+
+  it("answers 452 to a message that does not fit in SMTP_MAX_INFLIGHT_BYTES beside those still arriving, and takes it once they are stored", async () => {
+    await listen({ SMTP_MAX_INFLIGHT_BYTES: "100000" });
+    const db = await getDb();
+    const begin = async (from: string) => {
+      const { conn } = await connectFrom(from);
+      expect(await conn.cmd("EHLO big.example")).toMatch(/^250 /);
+      expect(await conn.cmd("MAIL FROM:<big@sender.example>")).toMatch(/^250 /);
+      expect(await conn.cmd(`RCPT TO:<${address}>`)).toMatch(/^250 /);
+      expect(await conn.cmd("DATA")).toMatch(/^354 /);
+      return conn;
+    };
+    const body = (kb: number) => `${"x".repeat(1000)}\r\n`.repeat(kb);
+    // A slow sender holds 80 KB of an unfinished message.
+    const slow = await begin("127.0.0.1");
+    slow.write(`Subject: held\r\n\r\n${body(80)}`);
+    await sleep(300);
+    // 40 KB more does not fit beside it: a temporary failure, nothing stored.
+    const other = await begin("127.0.0.2");
+    expect(await other.cmd(`Subject: squeezed\r\n\r\n${body(40)}.`)).toMatch(/^452 4\.3\.1 /);
+    // The first finishes and is stored; its bytes are given back, so the retry fits.
+    expect(await slow.cmd(".")).toMatch(/^250 /);
+    expect(await other.cmd("MAIL FROM:<big@sender.example>")).toMatch(/^250 /);
+    expect(await other.cmd(`RCPT TO:<${address}>`)).toMatch(/^250 /);
+    expect(await other.cmd("DATA")).toMatch(/^354 /);
+    expect(await other.cmd(`Subject: squeezed\r\n\r\n${body(40)}.`)).toMatch(/^250 /);
+    const subjects = await db
+      .select({ subject: mailMessages.subject })
+      .from(mailMessages)
+      .where(inArray(mailMessages.subject, ["held", "squeezed"]));
+    expect(subjects.map((r) => r.subject).sort()).toEqual(["held", "squeezed"]);
+
+    // A sender that goes away in the middle of its message gives its bytes back too.
+    const quitter = await begin("127.0.0.3");
+    quitter.write(`Subject: abandoned\r\n\r\n${body(80)}`);
+    await sleep(300);
+    await quitter.close();
+    await sleep(300);
+    const after = await begin("127.0.0.2");
+    expect(await after.cmd(`Subject: after\r\n\r\n${body(40)}.`)).toMatch(/^250 /);
   });
 
   it("lets a client that keeps sending whole commands stay past the command timeout", async () => {

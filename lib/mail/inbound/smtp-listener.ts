@@ -6,6 +6,7 @@ import { env } from "@/lib/env";
 import { mailHostname } from "@/lib/mail/domains/mail-domain-name";
 import type { MailDnsResolver } from "@/lib/mail/inbound/dns-resolver";
 import { addressLimit } from "@/lib/mail/inbound/smtp-address-limit";
+import { byteBudget } from "@/lib/mail/inbound/smtp-byte-budget";
 import { commandTimeouts } from "@/lib/mail/inbound/smtp-command-timeouts";
 import { loadSmtpTls } from "@/lib/mail/inbound/smtp-tls";
 import { receiveMessage } from "@/lib/mail/inbound/receive-message";
@@ -38,7 +39,8 @@ const smtpError = (code: number, message: string) => Object.assign(new Error(mes
  * either cap is greeted with 421 and closed, so a well-behaved sender retries later. A client silent for
  * SMTP_IDLE_TIMEOUT_MS is closed with 421, and so is one whose command line or message transfer is still unfinished
  * after SMTP_COMMAND_TIMEOUT_MS (a client trickling bytes is never idle). A message not stored within
- * SMTP_STORE_TIMEOUT_MS of its DATA's end gets 451 and is not committed afterwards (the sender retries). STARTTLS is offered only with a configured
+ * SMTP_STORE_TIMEOUT_MS of its DATA's end gets 451 and is not committed afterwards (the sender retries), and one
+ * that does not fit in SMTP_MAX_INFLIGHT_BYTES beside the messages already held gets 452. STARTTLS is offered only with a configured
  * certificate (SMTP_TLS_CERT and SMTP_TLS_KEY; a bad one stops the start with a ConfigError naming the setting).
  * Refusals of a project's recipients (unknown or disabled address, too many recipients, 552, 451) are logged to
  * mail_rejections in the background, never delaying the reply; relaying refusals belong to nobody and are not.
@@ -50,6 +52,9 @@ export async function startSmtpListener(opts: SmtpListenerOptions): Promise<Smtp
   // The mailboxes accepted in the session's current transaction (reset at every MAIL FROM).
   const accepted = new Map<string, Mailbox[]>();
   const perAddress = addressLimit(env().SMTP_MAX_CLIENTS_PER_IP);
+  const budget = byteBudget(env().SMTP_MAX_INFLIGHT_BYTES);
+  // The budget's share of each transfer still arriving, by session.
+  const receiving = new Map<string, { release(): void }>();
   const tls = loadSmtpTls();
   // Refusals a project's owner should be able to see (record-rejection.ts): written in the background.
   const refuse = (session: SMTPServerSession, rcpt: string, code: number, message: string) => {
@@ -114,20 +119,36 @@ export async function startSmtpListener(opts: SmtpListenerOptions): Promise<Smtp
       timeouts.beginTransfer(session);
       const chunks: Buffer[] = [];
       let size = 0;
+      // The bytes kept count against the listener's budget until the message is stored, or the transfer fails.
+      const hold = budget.hold();
+      receiving.set(session.id, hold);
+      let overBudget = false;
       stream.on("data", (chunk: Buffer) => {
         size += chunk.length;
-        if (size <= maxBytes) chunks.push(chunk);
+        if (size > maxBytes || overBudget) return;
+        if (hold.add(chunk.length)) return void chunks.push(chunk);
+        overBudget = true;
+        chunks.length = 0;
+        hold.release();
       });
-      stream.on("error", (err) => onError(err));
+      stream.on("error", (err) => {
+        hold.release();
+        onError(err);
+      });
       stream.on("end", () => {
         timeouts.endTransfer(session);
+        receiving.delete(session.id);
         // smtp-server itself answers 552 for an oversized message; nothing of it is kept.
         const recipients = accepted.get(session.id) ?? [];
         const refuseAll = (code: number, message: string) => {
           for (const m of recipients) refuse(session, m.address, code, message);
           return smtpError(code, message);
         };
-        if (stream.sizeExceeded || size > maxBytes) return callback(refuseAll(552, "5.3.4 Message exceeds the size limit"));
+        if (stream.sizeExceeded || size > maxBytes) {
+          hold.release();
+          return callback(refuseAll(552, "5.3.4 Message exceeds the size limit"));
+        }
+        if (overBudget) return callback(refuseAll(452, "4.3.1 Insufficient system storage, try again later"));
         // The client is answered once: by the store, or with 451 when the store outlasts its deadline (a stuck
         // commit, an exhausted pool), which also stops the message from being committed later.
         let answered = false;
@@ -149,10 +170,15 @@ export async function startSmtpListener(opts: SmtpListenerOptions): Promise<Smtp
             if (answered) return;
             onError(err);
             answer(refuseAll(451, "4.3.0 Temporary failure storing the message, try again later"));
-          });
+          })
+          // Held until the store lets go of the bytes, which may be after the client was answered.
+          .finally(() => hold.release());
       });
     },
     onClose(session) {
+      // A transfer cut off by the client (or by the command timeout) gives its bytes back.
+      receiving.get(session.id)?.release();
+      receiving.delete(session.id);
       accepted.delete(session.id);
       perAddress.release(session);
       timeouts.stop(session);
