@@ -2,7 +2,7 @@ import { decode } from "next-auth/jwt";
 import { getDb } from "@/lib/db/client";
 import type { Owner } from "@/lib/db/schema/owners";
 import { AppError } from "@/lib/errors";
-import { checkAuthThrottle, noteAuthFailure } from "@/lib/http/auth-throttle";
+import { chargeAuthAttempt, checkAuthThrottle, noteAuthFailure } from "@/lib/http/auth-throttle";
 import { clientIp } from "@/lib/http/request-info";
 import { ownerBasicCache } from "@/lib/auth/owner-basic-cache";
 import { liveSessionOwner } from "@/lib/owners/owner-sessions";
@@ -45,11 +45,13 @@ export async function authenticateOwner(req: { headers: Pick<Headers, "get"> }):
     checkAuthThrottle(`owner:${ip}`);
     const decoded = Buffer.from(auth.slice(6).trim(), "base64").toString("utf8");
     const sep = decoded.indexOf(":");
-    const owner = sep > 0 ? await ownerBasicCache.check(await getDb(), decoded.slice(0, sep), decoded.slice(sep + 1)) : null;
-    if (!owner) {
+    if (sep <= 0) {
       noteAuthFailure(`owner:${ip}`);
       throw ownerUnauthorized();
     }
+    // A password checked afresh (argon2id) is counted as a failure before it runs, refunded if right.
+    const owner = await ownerBasicCache.check(await getDb(), decoded.slice(0, sep), decoded.slice(sep + 1), () => chargeAuthAttempt(`owner:${ip}`));
+    if (!owner) throw ownerUnauthorized();
     return { owner, sessionId: null };
   }
   const cookie = req.headers.get("cookie");

@@ -4,7 +4,7 @@ import { getDb } from "@/lib/db/client";
 import { checkOwnerPassword } from "@/lib/owners/find-owner";
 import { revokeOwnerSession, SESSION_TTL_S, startOwnerSession } from "@/lib/owners/owner-sessions";
 import { nextAuthSecret } from "@/lib/auth/auth-secret";
-import { checkAuthThrottle, noteAuthFailure } from "@/lib/http/auth-throttle";
+import { chargeAuthAttempt } from "@/lib/http/auth-throttle";
 import { clientIp } from "@/lib/http/request-info";
 
 /**
@@ -26,13 +26,12 @@ export function authOptions(): NextAuthOptions {
           // As every other credential check: behind TRUST_PROXY the client's address, not the proxy's (one
           // address for everyone, so anyone's 20 wrong passwords a minute locked the owner out).
           const ip = clientIp({ headers: { get: (name) => headers[name.toLowerCase()] ?? null } });
-          checkAuthThrottle(`login:${ip}`);
+          // Counted before argon2id runs, refunded if right: sign-ins sent at once are held to the limit too.
+          const refund = chargeAuthAttempt(`login:${ip}`);
           const db = await getDb();
           const owner = await checkOwnerPassword(db, credentials?.email ?? "", credentials?.password ?? "");
-          if (!owner) {
-            noteAuthFailure(`login:${ip}`);
-            return null;
-          }
+          if (!owner) return null;
+          refund();
           const session = await startOwnerSession(db, { ownerId: owner.id, userAgent: headers["user-agent"], ip });
           return { id: owner.id, email: owner.email, sid: session.id };
         },

@@ -17,6 +17,8 @@ export function verifiedCredentialCache(opts: { ttlMs: number; max: number; now?
   const secret = randomBytes(32);
   const now = opts.now ?? Date.now;
   const verified = new Map<string, number>();
+  /** Checks under way, by the same key as `verified`: bounded by the attempts the throttle lets through. */
+  const verifying = new Map<string, Promise<Owner | null>>();
   let ttlMs = opts.ttlMs;
   const stats = { hits: 0, misses: 0 };
   const keyOf = (owner: Owner, password: string) =>
@@ -24,8 +26,12 @@ export function verifiedCredentialCache(opts: { ttlMs: number; max: number; now?
 
   return {
     stats,
-    /** The owner whose email and password these are, else null; argon2id only when not verified within `ttlMs`. */
-    async check(db: Executor, email: string, password: string): Promise<Owner | null> {
+    /**
+     * The owner whose email and password these are, else null; argon2id only when not verified within `ttlMs`.
+     * `charge` runs just before argon2id and returns the refund, called when the password was right
+     * (auth-throttle.ts chargeAuthAttempt); it may throw to refuse the attempt.
+     */
+    async check(db: Executor, email: string, password: string, charge: () => () => void = () => () => {}): Promise<Owner | null> {
       const [owner] = await db
         .select()
         .from(owners)
@@ -38,13 +44,23 @@ export function verifiedCredentialCache(opts: { ttlMs: number; max: number; now?
       }
       stats.misses++;
       if (key) verified.delete(key);
-      const checked = await checkOwnerPassword(db, email, password);
-      // Kept only if the hash verified is the one the key names (a change may have landed in between).
-      if (checked && key && ttlMs > 0 && checked.passwordHash === owner?.passwordHash) {
-        if (verified.size >= opts.max) verified.delete(verified.keys().next().value as string);
-        verified.set(key, now() + ttlMs);
-      }
-      return checked;
+      // The same credentials already being checked (a script's first requests, sent together) share that check:
+      // one argon2id and one charge against the throttle, not one each.
+      const same = key ? verifying.get(key) : undefined;
+      if (same) return same;
+      const refund = charge();
+      const checking = checkOwnerPassword(db, email, password).then((checked) => {
+        if (checked) refund();
+        // Kept only if the hash verified is the one the key names (a change may have landed in between).
+        if (checked && key && ttlMs > 0 && checked.passwordHash === owner?.passwordHash) {
+          if (verified.size >= opts.max) verified.delete(verified.keys().next().value as string);
+          verified.set(key, now() + ttlMs);
+        }
+        return checked;
+      });
+      if (!key) return checking;
+      verifying.set(key, checking);
+      return checking.finally(() => verifying.delete(key));
     },
     /** 0 turns caching off (bench/owner-rest.ts measures Basic both ways in one run). */
     setTtl(ms: number) {

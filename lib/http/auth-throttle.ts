@@ -36,3 +36,23 @@ export function noteAuthFailure(ip: string): void {
     for (const [k, v] of map) if (v.resetAt <= now) map.delete(k);
   }
 }
+
+/**
+ * For a check that costs the server dearly (argon2id on an owner password): counts the attempt as a failure before
+ * the check runs, and returns the refund for when the credentials prove right. Counted only afterwards, every guess
+ * sent at once passed checkAuthThrottle before the first failure was noted (60 at once: 40 checked against a limit
+ * of 20), so one client could queue any number of argon2id runs on the thread pool the rest of the server needs.
+ */
+export function chargeAuthAttempt(ip: string): () => void {
+  checkAuthThrottle(ip);
+  noteAuthFailure(ip);
+  let refunded = false;
+  return () => {
+    if (refunded) return;
+    refunded = true;
+    const entry = failures().get(ip);
+    if (!entry || entry.resetAt <= Date.now()) return;
+    entry.count--;
+    if (entry.count <= 0) failures().delete(ip);
+  };
+}
