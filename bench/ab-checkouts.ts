@@ -17,7 +17,7 @@ import { randomBytes } from "node:crypto";
 import { serverCpuPerCall } from "./support/cpu-time";
 import { closedLoop } from "./support/load";
 import { pooledClaimAck } from "./support/pooled-claim-ack";
-import { BENCH_KEY_CALLS_PER_MINUTE, freshDatabase } from "./support/processes";
+import { BENCH_KEY_LIMITS, freshDatabase } from "./support/processes";
 import { signedDelivery } from "./support/signed-delivery";
 import { http, httpAgent } from "./support/http";
 import { runtimeEnv } from "../scripts/runtime-env.mjs";
@@ -46,8 +46,8 @@ async function startServer(name: string, dir: string, script: string, fields: nu
       LOG_LEVEL: "warn",
       DATABASE_POOL_SIZE: "20",
       BENCH_HMAC_SECRET: HMAC_SECRET,
-      // Ignored by checkouts that predate the limit; see processes.ts.
-      KEY_CALLS_PER_MINUTE: BENCH_KEY_CALLS_PER_MINUTE,
+      // Ignored by checkouts that predate the limits; see processes.ts.
+      ...BENCH_KEY_LIMITS,
     },
     stdio: ["ignore", "pipe", "inherit"],
   });
