@@ -1,5 +1,7 @@
+import { isIP } from "node:net";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
+import { addressBlock } from "@/lib/http/address-block";
 
 /**
  * Failed authentications per client address in a one-minute window. In-process on purpose: throttling is a defence,
@@ -9,7 +11,20 @@ const WINDOW_MS = 60_000;
 const g = globalThis as { __brynthAuthFailures?: Map<string, { count: number; resetAt: number }> };
 const failures = () => (g.__brynthAuthFailures ??= new Map());
 
-export function checkAuthThrottle(ip: string): void {
+/**
+ * Failures are counted per block a client controls (address-block.ts, as SMTP's connection cap counts them): an
+ * IPv6 client holds a whole /64, and counted per address it had the limit again from each of its 2^64 addresses.
+ * Keys are an address, or `<purpose>:<address>`.
+ */
+function blockKey(key: string): string {
+  if (isIP(key)) return addressBlock(key);
+  const at = key.indexOf(":");
+  const address = key.slice(at + 1);
+  return at > 0 && isIP(address) ? `${key.slice(0, at)}:${addressBlock(address)}` : key;
+}
+
+export function checkAuthThrottle(key: string): void {
+  const ip = blockKey(key);
   const entry = failures().get(ip);
   if (!entry) return;
   const now = Date.now();
@@ -26,7 +41,8 @@ export function checkAuthThrottle(ip: string): void {
   }
 }
 
-export function noteAuthFailure(ip: string): void {
+export function noteAuthFailure(key: string): void {
+  const ip = blockKey(key);
   const now = Date.now();
   const map = failures();
   const entry = map.get(ip);
@@ -50,7 +66,7 @@ export function chargeAuthAttempt(ip: string): () => void {
   return () => {
     if (refunded) return;
     refunded = true;
-    const entry = failures().get(ip);
+    const entry = failures().get(blockKey(ip));
     if (!entry || entry.resetAt <= Date.now()) return;
     entry.count--;
     if (entry.count <= 0) failures().delete(ip);

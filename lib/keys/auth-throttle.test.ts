@@ -43,3 +43,23 @@ it("behind TRUST_PROXY counts the address the proxy appended, whatever the clien
     proxyEnv.restore();
   }
 });
+
+it("counts an IPv6 client's failures by its /64, so it cannot guess on from each of its addresses", async () => {
+  const proxyEnv = envSettings("TRUST_PROXY");
+  proxyEnv.set({ TRUST_PROXY: "1" });
+  try {
+    const { secret } = await seedProject();
+    const bad = `Bearer brk_live_${"2".repeat(32)}`;
+    const statuses: number[] = [];
+    for (let i = 1; i <= 21; i++) {
+      const headers = { authorization: bad, "x-forwarded-for": `2001:db8:7:7:${i.toString(16)}::${i.toString(16)}` };
+      statuses.push((await fetch(`${server.url}/api/v1/whoami`, { headers })).status);
+    }
+    expect(statuses.at(-1)).toBe(429);
+    // Another /64 is another client.
+    const other = await fetch(`${server.url}/api/v1/whoami`, { headers: { authorization: `Bearer ${secret}`, "x-forwarded-for": "2001:db8:7:8::1" } });
+    expect(other.status).toBe(200);
+  } finally {
+    proxyEnv.restore();
+  }
+});

@@ -1,5 +1,5 @@
 import type { SMTPServerSession } from "smtp-server";
-import { addressBlock } from "@/lib/mail/inbound/address-block";
+import { addressBlock } from "@/lib/http/address-block";
 
 /**
  * Open connections per client address (an IPv6 client's whole /64, address-block.ts). smtp-server caps the whole

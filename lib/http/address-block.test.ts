@@ -1,6 +1,6 @@
 import type { SMTPServerSession } from "smtp-server";
 import { describe, expect, it } from "vitest";
-import { addressBlock } from "@/lib/mail/inbound/address-block";
+import { addressBlock } from "@/lib/http/address-block";
 import { addressLimit } from "@/lib/mail/inbound/smtp-address-limit";
 
 describe("the block a client controls", () => {
