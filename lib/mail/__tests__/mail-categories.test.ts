@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, like, sql } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
 import { mailboxes, mailDomains } from "@/lib/db/schema/mail";
 import { mailEvents, mailRejections } from "@/lib/db/schema/mail-events";
@@ -10,6 +10,7 @@ import { startSmtpListener, type SmtpListener } from "@/lib/mail/inbound/smtp-li
 import { envSettings } from "@/lib/testing/env-settings";
 import { seedProject } from "@/lib/testing/seed";
 import { fakeResolver, sendTo, waitFor } from "@/lib/mail/__tests__/helpers";
+import { SMTPConnection } from "@/lib/mail/__tests__/smtp-connection";
 import { addListEntry, addMailbox, mailEventsOf, messageByRfc, queueSent, threadOf } from "@/lib/mail/__tests__/mail-store-helpers";
 
 /** Categories (blocked, unauthenticated, spam), allow/block lists (L1) and the SMTP refusal log, through the listener. */
@@ -216,6 +217,40 @@ describe("SMTP refusals (mail_rejections)", () => {
       return rows.length > 0 && rows;
     });
     expect(oversize).toMatchObject({ projectId: seeded.project.id, mailboxId: big.id, smtpCode: "552", reason: "5.3.4 Message exceeds the size limit" });
+  });
+
+  it("keeps at most 60 refusals a minute per domain, however many RCPTs a sender names", async () => {
+    const db = await getDb();
+    const domain = `flood-${Date.now()}.example`;
+    await db.insert(mailDomains).values({
+      id: newId("dom"),
+      projectId: seeded.project.id,
+      domain,
+      dkimSelector: "sel",
+      dkimPrivateKeyEnc: "unused",
+      dkimPublicKey: "unused",
+      verifiedAt: new Date(),
+    });
+    const conn = new SMTPConnection(listener.port);
+    await conn.open();
+    expect(await conn.cmd("EHLO flood.example")).toMatch(/^250 /);
+    expect(await conn.cmd("MAIL FROM:<flood@sender.example>")).toMatch(/^250 /);
+    for (let i = 0; i < 150; i++) expect(await conn.cmd(`RCPT TO:<nobody-${i}@${domain}>`)).toMatch(/^550 /);
+    await conn.close();
+    const count = async () =>
+      (
+        await db
+          .select({ id: mailRejections.id })
+          .from(mailRejections)
+          .where(like(mailRejections.rcpt, `%@${domain}`))
+      ).length;
+    // The writes run in the background: wait until the rows stop coming.
+    let seen = -1;
+    for (let n = await count(); n !== seen; n = await count()) {
+      seen = n;
+      await new Promise((r) => setTimeout(r, 300));
+    }
+    expect(seen).toBe(60);
   });
 
   it("keeps no row for refusals that belong to nobody (the shared domain's unknown addresses, foreign domains)", async () => {

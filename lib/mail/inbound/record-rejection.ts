@@ -33,6 +33,27 @@ const MAX_PENDING = 32;
 let pending = 0;
 
 /**
+ * Rows kept per recipient domain a minute. Anyone may connect and name unknown addresses of a project's domain, one
+ * RCPT after another, and each refusal was a row kept 30 days: a sender at line rate wrote thousands a second into
+ * the owner's database. Past this a refusal is still answered, just not recorded: the screen shows what the flood
+ * looked like, not every line of it.
+ */
+const PER_DOMAIN_PER_MINUTE = 60;
+const recorded = new Map<string, { count: number; resetAt: number }>();
+
+function mayRecord(domain: string): boolean {
+  const now = Date.now();
+  const entry = recorded.get(domain);
+  if (!entry || entry.resetAt <= now) {
+    // Domains here are mostly this instance's; a 452's recipient may be any, so the map is bounded anyway.
+    if (recorded.size >= 1000) recorded.clear();
+    recorded.set(domain, { count: 1, resetAt: now + 60_000 });
+    return true;
+  }
+  return ++entry.count <= PER_DOMAIN_PER_MINUTE;
+}
+
+/**
  * Records an SMTP-time refusal for the owner's "why did my mail not arrive" (Rejected mail screen), in the
  * background: the SMTP reply never waits for it, and a failure is logged, never answered to the client.
  */
@@ -41,9 +62,10 @@ export function recordRejection(r: Rejection, onError: (err: unknown) => void): 
     onError(new Error(`rejection of ${r.rcpt} not recorded: ${MAX_PENDING} writes already pending`));
     return Promise.resolve();
   }
-  pending++;
   const rcpt = r.rcpt.trim().toLowerCase().slice(0, 320);
   const domain = rcpt.slice(rcpt.lastIndexOf("@") + 1);
+  if (!mayRecord(domain)) return Promise.resolve();
+  pending++;
   const clip = (s: string | null) => (s === null ? null : noNul(s).slice(0, 320));
   return getDb()
     .then((db) => insertRejection(db, newId("rej"), rcpt, domain, r.remoteIp, clip(r.helo), clip(r.mailFrom), String(r.code), r.reason.slice(0, 500)))

@@ -41,7 +41,7 @@ export default async function RejectedMailPage({ searchParams }: { searchParams:
     <>
       <PageHeader
         title="Mailboxes"
-        description="Why did my mail not arrive? Mail this server refused while the sender was still connected: unknown or disabled addresses, oversize messages and other SMTP-time refusals to your addresses, kept 30 days."
+        description="Why did my mail not arrive? Mail this server refused while the sender was still connected: unknown or disabled addresses, oversize messages and other SMTP-time refusals to your addresses, kept 30 days (during a flood, the first 60 a minute per domain)."
       >
         <MailTabs current="/mail/rejected" />
         <RejectionsSearch q={q} />
