@@ -58,6 +58,16 @@ const schema = z.object({
     .min(1024)
     .max(64 * 1024 * 1024)
     .default(2 * 1024 * 1024),
+  /**
+   * Bytes of request bodies (over 64 KB, streamed) read at once over all requests; a body that would pass it gets
+   * 503 with Retry-After. Keep it well above WEBHOOK_MAX_BODY_BYTES and MAX_BODY_BYTES.
+   */
+  MAX_INFLIGHT_BODY_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(64 * 1024 * 1024 * 1024)
+    .default(256 * 1024 * 1024),
   /** Failed key authentications allowed per client address per minute before 429. */
   AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().min(1).default(20),
   /** Calls per API key per minute, on each instance (a token bucket: bursts up to this many); 0 turns it off. */

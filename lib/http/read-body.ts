@@ -1,8 +1,19 @@
+import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import type { ApiRequest } from "@/lib/http/api-request";
 import { refuseDeepJson } from "@/lib/json/json-depth";
 
-/** Reads a request body up to `limit` bytes; a larger one is refused with 413 before any parsing. */
+/** Bytes of request bodies being read at once, over every request of the process (MAX_INFLIGHT_BODY_BYTES). */
+const g = globalThis as { __brynthBodyBytes?: { reading: number } };
+const bodies = () => (g.__brynthBodyBytes ??= { reading: 0 });
+const BUSY_RETRY_S = 5;
+
+/**
+ * Reads a request body up to `limit` bytes; a larger one is refused with 413 before any parsing. A body streamed
+ * (over 64 KB, node-request.ts) counts against MAX_INFLIGHT_BODY_BYTES while it arrives: each request alone is held
+ * to `limit`, but a client sending many bodies slowly had them all held at once (2 MB each on /api/v1, 5 MB on
+ * /hooks/, with no call counted until a body was complete). Past the budget the request gets 503 and Retry-After.
+ */
 export async function readBody(req: ApiRequest, limit: number): Promise<Uint8Array> {
   const declared = Number(req.headers.get("content-length") ?? "NaN");
   if (declared > limit) throw tooLarge(limit);
@@ -14,19 +25,35 @@ export async function readBody(req: ApiRequest, limit: number): Promise<Uint8Arr
   if (!req.body) return new Uint8Array();
   const reader = req.body.getReader();
   const chunks: Uint8Array[] = [];
+  const budget = bodies();
   let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel().catch(() => {});
-      throw tooLarge(limit);
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (size + value.byteLength > limit) {
+        await reader.cancel().catch(() => {});
+        throw tooLarge(limit);
+      }
+      if (budget.reading + value.byteLength > env().MAX_INFLIGHT_BODY_BYTES) {
+        await reader.cancel().catch(() => {});
+        throw busy();
+      }
+      budget.reading += value.byteLength;
+      size += value.byteLength;
+      chunks.push(value);
     }
-    chunks.push(value);
+    return Buffer.concat(chunks);
+  } finally {
+    budget.reading -= size;
   }
-  return Buffer.concat(chunks);
 }
+
+const busy = () =>
+  new AppError("service_unavailable", "The server is receiving too many request bodies at once.", {
+    fix: `Retry in ${BUSY_RETRY_S} s.`,
+    headers: { "Retry-After": String(BUSY_RETRY_S) },
+  });
 
 const tooLarge = (limit: number) =>
   new AppError("payload_too_large", `The request body is larger than ${limit} bytes.`, {
