@@ -1,8 +1,11 @@
+import type { IncomingMessage } from "node:http";
+import { PassThrough } from "node:stream";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startApiServer } from "@/lib/testing/api-server";
 import { envSettings } from "@/lib/testing/env-settings";
 import { seedKey, seedProject } from "@/lib/testing/seed";
 import { MAX_PENDING_FRAMES } from "@/lib/http/stream/stream-session";
+import { handleStreamUpgrade } from "@/lib/http/stream/ws-stream";
 import { closeAllSockets, streamSocket, upgradeStatus } from "@/lib/http/stream/stream-test-client";
 
 /** What one API key may take of the live stream, over real sockets: streams held at once, frames waiting on one. */
@@ -53,6 +56,23 @@ describe("live streams per key", () => {
     const again = await fetch(`${server.url}/api/v1/stream`, { headers });
     expect(again.status).toBe(200);
     await again.body?.cancel();
+  });
+});
+
+describe("a client gone before its upgrade is answered", () => {
+  it("gives the slot back when its URL subscription is refused after it hung up", async () => {
+    streamEnv.set({ STREAM_MAX_PER_KEY: "1" });
+    const key = await seedKey(project.project.id, ["message_read"]);
+    const { host } = new URL(server.url);
+    const headers = { host, upgrade: "websocket", connection: "Upgrade", authorization: `Bearer ${key.secret}` };
+    // The socket closed before the upgrade's slot was taken (its close already fired), and the upgrade names an
+    // inbox that is not there, refused after the slot is taken.
+    const gone = new PassThrough();
+    gone.destroy();
+    await new Promise((r) => gone.once("close", r));
+    const req = { method: "GET", url: "/api/v1/stream?inbox_ids=mbx_notthere", headers } as unknown as IncomingMessage;
+    await handleStreamUpgrade(req, gone, Buffer.alloc(0), server.url);
+    expect(await upgradeStatus(server.url, bearer(key.secret))).toBe(101);
   });
 });
 

@@ -43,6 +43,9 @@ export async function handleStreamUpgrade(req: IncomingMessage, socket: Duplex, 
     const input = queryInput(new URL(request.url));
     if (Object.keys(input).length > 0) initial = await resolveSubscription(await getDb(), actor, input);
   } catch (err) {
+    // A socket that closed while the slot was being taken never fires the listener added after it: give the slot
+    // back here (release is once only), as for a socket found closed below.
+    release();
     return refuseUpgrade(socket, errorResponse(err));
   }
   if (socket.destroyed) return release();
