@@ -18,6 +18,8 @@ export type SetupState = {
  * completeSetup consumes it in the same transaction that creates the owner.
  */
 export async function setupAction(_prev: SetupState, form: FormData): Promise<SetupState> {
+  // The form always posts FormData; a hand-made call may send anything, which is the form's error, not a 500.
+  if (!(form instanceof FormData)) return { error: "Send the setup form." };
   const input = {
     token: String(form.get("token") ?? ""),
     email: String(form.get("email") ?? ""),

@@ -66,7 +66,9 @@ const deleteInput = z.object({ projectId: z.string().min(1).max(100), confirmNam
  */
 export async function deleteProjectAction(input: z.input<typeof deleteInput>) {
   const ctx = await currentOwner();
-  const next = ctx?.projects.find((p) => p.id !== input.projectId);
+  // A server action can be called with anything (null, a string): its schema judges it below, not a TypeError here.
+  const projectId = (input as Partial<z.input<typeof deleteInput>> | null)?.projectId;
+  const next = ctx?.projects.find((p) => p.id !== projectId);
   const acting = ctx && next ? { ...ctx, project: next, actor: { ...ctx.actor, projectId: next.id, projectName: next.name } } : ctx;
   const res = await runOwnerAction(
     acting,

@@ -23,7 +23,9 @@ const updateWebhookAction = ownerAction(updateWebhookDef.schema, updateWebhookDe
  */
 export async function saveWebhookAction(input: WebhookFormInput & { webhookId?: string }) {
   const fields = input as Parameters<typeof createWebhookAction>[0];
-  return input.webhookId ? updateWebhookAction({ ...fields, webhookId: input.webhookId }) : createWebhookAction(fields);
+  // Called directly, the input may be null: the schemas refuse it as a form error rather than a TypeError (500).
+  const webhookId = (input as { webhookId?: unknown } | null)?.webhookId;
+  return webhookId ? updateWebhookAction({ ...fields, webhookId: webhookId as string }) : createWebhookAction(fields);
 }
 export const setWebhookEnabledAction = ownerAction(setWebhookEnabledDef.schema, setWebhookEnabledDef.run, setWebhookEnabledDef.ledger);
 export const deleteWebhookAction = ownerAction(deleteWebhookDef.schema, deleteWebhookDef.run, deleteWebhookDef.ledger);

@@ -1,0 +1,50 @@
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import type { OwnerContext } from "@/lib/auth/current-owner";
+import { seedProject } from "@/lib/testing/seed";
+
+// Server actions are public endpoints: anyone with a session can POST one with any arguments (null, a string), not
+// just what the form sends. The wrappers that read their input before its schema did (input.projectId,
+// input.webhookId, form.get) threw a TypeError, which Next answers with a 500; now the input is the form's error.
+
+const signedIn: { ctx: OwnerContext | null } = { ctx: null };
+vi.mock("@/lib/auth/current-owner", async (real) => ({
+  ...(await real<typeof import("@/lib/auth/current-owner")>()),
+  currentOwner: async () => signedIn.ctx,
+}));
+vi.mock("next/headers", () => ({
+  cookies: async () => ({ get: () => undefined, set: () => undefined, delete: () => undefined }),
+  headers: async () => new Headers(),
+}));
+
+const { deleteProjectAction } = await import("@/app/(dashboard)/settings/actions");
+const { saveWebhookAction } = await import("@/app/(dashboard)/mail/webhooks/actions");
+const { setupAction } = await import("@/app/(auth)/setup/actions");
+
+describe("server actions called with forged arguments", () => {
+  beforeEach(async () => {
+    const s = await seedProject({ name: `Forged ${Math.random().toString(36).slice(2, 8)}` });
+    signedIn.ctx = { owner: s.owner, sessionId: "ses_test", project: s.project, projects: [s.project], actor: s.actor };
+  });
+
+  it("refuses a null or string input to Delete project as a form error", async () => {
+    for (const input of [null, "prj_x", 42]) {
+      const res = await deleteProjectAction(input as never);
+      expect(res.ok).toBe(false);
+    }
+  });
+
+  it("refuses a null or string input to Save webhook as a form error", async () => {
+    for (const input of [null, "https://hooks.example.com/x"]) {
+      const res = await saveWebhookAction(input as never);
+      expect(res.ok).toBe(false);
+    }
+  });
+
+  it("answers setup called without its FormData with the form's error", async () => {
+    for (const form of [null, "token=x", { get: 1 }]) {
+      const res = await setupAction({}, form as never);
+      expect(res.error).toBeTruthy();
+      expect(res.done).toBeUndefined();
+    }
+  });
+});
