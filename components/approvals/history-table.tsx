@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { UntrustedText } from "@/components/ui/untrusted-text";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import type { RequestData } from "@/components/approvals/request-data";
@@ -29,12 +30,12 @@ export function HistoryTable({ rows }: { rows: RequestData[] }) {
                 <div className="flex flex-wrap items-center gap-2">
                   <KindBadge kind={r.kind} action={r.action} />
                   <Link href={`/approvals/${r.id}`} className="font-medium break-words hover:underline">
-                    {r.summary}
+                    <UntrustedText text={r.summary} />
                   </Link>
                 </div>
                 {r.decision && <p className="mt-1 text-xs text-muted-foreground">→ {r.decision}</p>}
               </TableCell>
-              <TableCell className="text-muted-foreground">{r.agent ?? "—"}</TableCell>
+              <TableCell className="text-muted-foreground">{r.agent ? <UntrustedText text={r.agent} /> : "—"}</TableCell>
               <TableCell>
                 <RequestStatusBadge status={r.status} />
               </TableCell>

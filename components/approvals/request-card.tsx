@@ -1,5 +1,7 @@
 "use client";
 
+import { revealInvisible } from "@/lib/text/reveal-invisible";
+import { UntrustedText } from "@/components/ui/untrusted-text";
 import * as React from "react";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
@@ -56,7 +58,7 @@ export function RequestCard({ request: r, selected, onSelect, decide, handleRef 
   const send = (verdict: PersonVerdict) =>
     startTransition(async () => {
       const res = await decide({ requestId: r.id, verdict });
-      if (res.ok) toast.success(`${done[res.data.status] ?? "Decided"}: ${r.summary}`);
+      if (res.ok) toast.success(`${done[res.data.status] ?? "Decided"}: ${revealInvisible(r.summary)}`);
       else toast.error(res.error);
       router.refresh();
     });
@@ -92,7 +94,7 @@ export function RequestCard({ request: r, selected, onSelect, decide, handleRef 
         <div className="grid min-w-0 gap-1.5">
           <h2 id={labelId} className="text-sm font-semibold break-words">
             <Link href={`/approvals/${r.id}`} className="hover:underline">
-              {r.summary}
+              <UntrustedText text={r.summary} />
             </Link>
           </h2>
           <div className="flex flex-wrap items-center gap-1.5 text-xs text-muted-foreground">
@@ -106,21 +108,27 @@ export function RequestCard({ request: r, selected, onSelect, decide, handleRef 
       </header>
       {r.details && <p className="max-h-60 overflow-y-auto text-sm whitespace-pre-wrap break-words">{r.details}</p>}
       <p className="text-xs text-muted-foreground">
-        Asked by <span className="font-medium text-foreground">{r.agent ?? "an agent"}</span>
+        Asked by <span className="font-medium text-foreground">{r.agent ? <UntrustedText text={r.agent} /> : "an agent"}</span>
         {r.keyName && (
           <>
             {" "}
-            with key <span className="font-medium text-foreground">{r.keyName}</span>
+            with key <UntrustedText text={r.keyName} className="font-medium text-foreground" />
           </>
         )}
-        {r.platform && <> on {r.platform}</>} · <RelativeTime date={r.createdAt} />
+        {r.platform && (
+          <>
+            {" "}
+            on <UntrustedText text={r.platform} />
+          </>
+        )}{" "}
+        · <RelativeTime date={r.createdAt} />
       </p>
       {r.options.length > 0 && (
         <fieldset className="flex min-w-0 flex-wrap gap-2" aria-label="Options">
           {r.options.map((o, i) => (
             <Button key={o} variant="outline" size="sm" disabled={pending} onClick={() => send({ outcome: "option", option: o, comment: withComment() })}>
               <Kbd>{i + 1}</Kbd>
-              {o}
+              <UntrustedText text={o} />
             </Button>
           ))}
         </fieldset>

@@ -10,6 +10,8 @@ import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, D
 import { FormAlert } from "@/components/ui/form-alert";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
+import { UntrustedText } from "@/components/ui/untrusted-text";
+import { revealInvisible } from "@/lib/text/reveal-invisible";
 import { NativeSelect } from "@/components/ui/native-select";
 import type { ActionResult } from "@/lib/auth/owner-action";
 import { useActionForm } from "@/lib/forms/use-action-form";
@@ -28,7 +30,7 @@ export function DownloadButton({ path, urlAction }: { path: string; urlAction: (
     <Button
       variant="ghost"
       size="xs"
-      aria-label={`Download ${path}`}
+      aria-label={`Download ${revealInvisible(path)}`}
       disabled={pending}
       onClick={() =>
         start(async () => {
@@ -84,14 +86,16 @@ export function CreateLinkDialog({
       }}
     >
       <DialogTrigger asChild>
-        <Button variant="ghost" size="xs" aria-label={`Create link for ${path}`}>
+        <Button variant="ghost" size="xs" aria-label={`Create link for ${revealInvisible(path)}`}>
           <Link2 />
           Link
         </Button>
       </DialogTrigger>
       <DialogContent className="grid-cols-[minmax(0,1fr)]">
         <DialogHeader>
-          <DialogTitle>Public link to {path}</DialogTitle>
+          <DialogTitle>
+            Public link to <UntrustedText text={path} />
+          </DialogTitle>
           <DialogDescription>Anyone with the link can download the file until it expires, without signing in.</DialogDescription>
         </DialogHeader>
         {link ? (

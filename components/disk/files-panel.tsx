@@ -1,4 +1,6 @@
 import Link from "next/link";
+import { revealInvisible } from "@/lib/text/reveal-invisible";
+import { UntrustedText } from "@/components/ui/untrusted-text";
 import { FileIcon, Folder, FolderOpen } from "lucide-react";
 import { EmptyState } from "@/components/ui/empty-state";
 import { RelativeTime } from "@/components/ui/relative-time";
@@ -42,7 +44,7 @@ export async function FilesPanel(props: Props) {
               <span key={dir} className="flex items-center gap-1">
                 <span className="text-muted-foreground">/</span>
                 <Link href={diskHref({ tab: "files", dir })} className="hover:underline">
-                  {p}
+                  <UntrustedText text={p} />
                 </Link>
               </span>
             );
@@ -79,12 +81,12 @@ export async function FilesPanel(props: Props) {
                       {e.isFolder ? (
                         <Link href={diskHref({ tab: "files", dir: `${path}/` })} className="inline-flex items-center gap-2 font-medium hover:underline">
                           <Folder className="size-4 text-muted-foreground" aria-hidden />
-                          {e.name}/
+                          <UntrustedText text={e.name} />/
                         </Link>
                       ) : (
-                        <span className="inline-flex items-center gap-2" title={path}>
+                        <span className="inline-flex items-center gap-2" title={revealInvisible(path)}>
                           <FileIcon className="size-4 text-muted-foreground" aria-hidden />
-                          {e.name}
+                          <UntrustedText text={e.name} />
                         </span>
                       )}
                     </TableCell>

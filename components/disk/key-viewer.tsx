@@ -1,4 +1,6 @@
 import { Badge } from "@/components/ui/badge";
+import { revealInvisible } from "@/lib/text/reveal-invisible";
+import { UntrustedText } from "@/components/ui/untrusted-text";
 import { JsonTree } from "@/components/ui/json-tree";
 import { RelativeTime } from "@/components/ui/relative-time";
 import type { Actor } from "@/lib/actor";
@@ -35,8 +37,8 @@ export async function KeyViewer({ actor, keyName, prefix, saveAction, deleteActi
     <section aria-label={`Key ${entry.key}`} className="grid content-start gap-3 rounded-lg border p-4">
       <div className="flex flex-wrap items-start justify-between gap-2">
         <div className="grid min-w-0 gap-1">
-          <h2 className="truncate font-mono text-sm font-medium" title={entry.key}>
-            {entry.key}
+          <h2 className="truncate font-mono text-sm font-medium" title={revealInvisible(entry.key)}>
+            <UntrustedText text={entry.key} />
           </h2>
           <p className="flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-muted-foreground">
             <span>{formatBytes(entry.sizeBytes)}</span>

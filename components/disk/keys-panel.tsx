@@ -1,4 +1,6 @@
 import Link from "next/link";
+import { revealInvisible } from "@/lib/text/reveal-invisible";
+import { UntrustedText } from "@/components/ui/untrusted-text";
 import { KeyRound } from "lucide-react";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
@@ -68,8 +70,8 @@ export async function KeysPanel({ actor, prefix, after, before, selected, saveAc
                 {page.rows.map((r) => (
                   <TableRow key={r.key} data-state={r.key === selected ? "selected" : undefined}>
                     <TableCell className="max-w-80 truncate pl-4 font-mono text-xs">
-                      <Link href={diskHref({ prefix, after, before, key: r.key })} className="hover:underline" title={r.key}>
-                        {r.key}
+                      <Link href={diskHref({ prefix, after, before, key: r.key })} className="hover:underline" title={revealInvisible(r.key)}>
+                        <UntrustedText text={r.key} />
                       </Link>
                     </TableCell>
                     <TableCell className="text-right text-muted-foreground tabular-nums">{formatBytes(r.sizeBytes)}</TableCell>

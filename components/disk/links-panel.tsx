@@ -1,4 +1,6 @@
 import { Link2 } from "lucide-react";
+import { revealInvisible } from "@/lib/text/reveal-invisible";
+import { UntrustedText } from "@/components/ui/untrusted-text";
 import { EmptyState } from "@/components/ui/empty-state";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { ListTable } from "@/components/ui/list-table";
@@ -28,8 +30,8 @@ export async function LinksPanel({ actor, revokeAction }: Props) {
     <ListTable columns={["File", { label: "Size", align: "right" }, "Made by", "Created", "Expires", { label: "Downloads", align: "right" }]} actions>
       {links.map((l) => (
         <TableRow key={l.id}>
-          <TableCell className="max-w-80 truncate pl-4 font-mono text-xs" title={l.path}>
-            {l.path}
+          <TableCell className="max-w-80 truncate pl-4 font-mono text-xs" title={revealInvisible(l.path)}>
+            <UntrustedText text={l.path} />
           </TableCell>
           <TableCell className="text-right text-muted-foreground tabular-nums">{formatBytes(l.sizeBytes)}</TableCell>
           <TableCell className="font-mono text-xs text-muted-foreground">{l.keyId ?? "dashboard"}</TableCell>
@@ -45,7 +47,7 @@ export async function LinksPanel({ actor, revokeAction }: Props) {
               name={l.id}
               kind="link"
               actionLabel="Revoke"
-              description={`The link to ${l.path} stops working at once. The file stays.`}
+              description={`The link to ${revealInvisible(l.path)} stops working at once. The file stays.`}
               onDelete={revokeAction.bind(null, { linkId: l.id })}
             />
           </TableCell>

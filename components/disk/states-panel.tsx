@@ -1,4 +1,6 @@
 import Link from "next/link";
+import { revealInvisible } from "@/lib/text/reveal-invisible";
+import { UntrustedText } from "@/components/ui/untrusted-text";
 import { ListChecks } from "lucide-react";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Pagination } from "@/components/ui/pagination";
@@ -55,8 +57,8 @@ export async function StatesPanel({ actor, after, before, selected, saveAction, 
                 return (
                   <TableRow key={r.key} data-state={r.key === selected ? "selected" : undefined}>
                     <TableCell className="max-w-56 truncate pl-4 font-mono text-xs">
-                      <Link href={diskHref({ tab: "states", after, before, key: r.key })} className="hover:underline" title={taskId}>
-                        {taskId}
+                      <Link href={diskHref({ tab: "states", after, before, key: r.key })} className="hover:underline" title={revealInvisible(taskId)}>
+                        <UntrustedText text={taskId} />
                       </Link>
                     </TableCell>
                     <TableCell className="max-w-80 truncate text-muted-foreground" title={r.note ?? undefined}>

@@ -1,5 +1,7 @@
 "use client";
 
+import { revealInvisible } from "@/lib/text/reveal-invisible";
+import { UntrustedText } from "@/components/ui/untrusted-text";
 import * as React from "react";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
@@ -104,10 +106,12 @@ export function EventsTable({ events, requeueAction }: Props) {
                     <RelativeTime date={e.receivedAt} />
                   </Link>
                 </TableCell>
-                <TableCell>{e.source}</TableCell>
-                <TableCell className="max-w-64 truncate font-mono text-xs" title={e.type}>
+                <TableCell>
+                  <UntrustedText text={e.source} />
+                </TableCell>
+                <TableCell className="max-w-64 truncate font-mono text-xs" title={revealInvisible(e.type)}>
                   <Link href={`/events/${e.id}`} className="hover:underline">
-                    {e.type}
+                    <UntrustedText text={e.type} />
                   </Link>
                 </TableCell>
                 <TableCell>

@@ -1,4 +1,6 @@
 import Link from "next/link";
+import { revealInvisible } from "@/lib/text/reveal-invisible";
+import { UntrustedText } from "@/components/ui/untrusted-text";
 import { Badge } from "@/components/ui/badge";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
@@ -48,10 +50,10 @@ export function LedgerTable({ entries, keyNames, compact }: LedgerTableProps) {
                 {e.op}
               </Link>
             </TableCell>
-            <TableCell className="max-w-48 truncate" title={e.agent ?? undefined}>
-              {e.agent ?? dash}
+            <TableCell className="max-w-48 truncate" title={e.agent ? revealInvisible(e.agent) : undefined}>
+              {e.agent ? <UntrustedText text={e.agent} /> : dash}
             </TableCell>
-            {!compact && <TableCell className="text-muted-foreground">{e.platform ?? dash}</TableCell>}
+            {!compact && <TableCell className="text-muted-foreground">{e.platform ? <UntrustedText text={e.platform} /> : dash}</TableCell>}
             {!compact && (
               <TableCell className="max-w-40 truncate" title={e.keyId ?? undefined}>
                 {e.keyId ? (keyNames?.get(e.keyId) ?? <span className="font-mono text-xs">{e.keyId}</span>) : dash}
@@ -63,7 +65,7 @@ export function LedgerTable({ entries, keyNames, compact }: LedgerTableProps) {
               </Badge>
             </TableCell>
             {!compact && (
-              <TableCell className="font-mono text-xs" title={e.subject ?? undefined}>
+              <TableCell className="font-mono text-xs" title={e.subject ? revealInvisible(e.subject) : undefined}>
                 <SubjectLink op={e.op} subject={e.subject} />
               </TableCell>
             )}
@@ -85,9 +87,9 @@ function SubjectLink({ op, subject }: { op: string; subject: string | null }) {
   const href = subjectHref(op, subject);
   return href ? (
     <Link href={href} className="underline-offset-2 hover:underline">
-      {shortSubject(subject)}
+      <UntrustedText text={shortSubject(subject) ?? ""} />
     </Link>
   ) : (
-    shortSubject(subject)
+    <UntrustedText text={shortSubject(subject) ?? ""} />
   );
 }

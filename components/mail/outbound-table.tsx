@@ -1,4 +1,6 @@
 import type * as React from "react";
+import { revealInvisible } from "@/lib/text/reveal-invisible";
+import { UntrustedText } from "@/components/ui/untrusted-text";
 import Link from "next/link";
 import { MessageStatusBadge } from "@/components/mail/message-status-badge";
 import type { DeliveryView } from "@/components/mail/outbound-deliveries";
@@ -54,9 +56,9 @@ export function OutboundTable({ rows }: { rows: OutboundRowView[] }) {
                 {m.deliveries && m.deliveries.length > 0 && <OutboundDeliveryList list={m.deliveries} />}
                 {m.resolve}
               </TableCell>
-              <TableCell className="max-w-[18rem] truncate" title={m.subject}>
+              <TableCell className="max-w-[18rem] truncate" title={revealInvisible(m.subject)}>
                 <Link href={`/mail/outbound/${m.id}`} className="hover:underline">
-                  {m.subject || <span className="text-muted-foreground">(no subject)</span>}
+                  {m.subject ? <UntrustedText text={m.subject} /> : <span className="text-muted-foreground">(no subject)</span>}
                 </Link>
               </TableCell>
               <TableCell>

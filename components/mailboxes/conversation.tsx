@@ -1,4 +1,5 @@
 import { Download, Paperclip } from "lucide-react";
+import { UntrustedText, UntrustedList } from "@/components/ui/untrusted-text";
 import { Badge } from "@/components/ui/badge";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { formatBytes } from "@/components/events/format-bytes";
@@ -34,13 +35,17 @@ export function Conversation({ subject, messages }: { subject: string; messages:
           <div className="flex items-start gap-3">
             <dl className="grid min-w-0 flex-1 grid-cols-[auto_1fr] gap-x-2 text-xs">
               <dt className="text-muted-foreground">From</dt>
-              <dd className="truncate font-medium">{m.from ?? "(unknown)"}</dd>
+              <dd className="truncate font-medium">{m.from ? <UntrustedText text={m.from} /> : "(unknown)"}</dd>
               <dt className="text-muted-foreground">To</dt>
-              <dd className="truncate">{m.to.join(", ") || "—"}</dd>
+              <dd className="truncate">
+                <UntrustedList items={m.to} empty="—" />
+              </dd>
               {m.cc.length > 0 && (
                 <>
                   <dt className="text-muted-foreground">Cc</dt>
-                  <dd className="truncate">{m.cc.join(", ")}</dd>
+                  <dd className="truncate">
+                    <UntrustedList items={m.cc} empty="—" />
+                  </dd>
                 </>
               )}
             </dl>
@@ -64,7 +69,7 @@ export function Conversation({ subject, messages }: { subject: string; messages:
                 <li key={a.id}>
                   <a href={a.href} download className="inline-flex items-center gap-1.5 rounded-md border px-2 py-1 text-xs hover:bg-muted">
                     <Paperclip className="size-3" aria-hidden />
-                    {a.filename}
+                    <UntrustedText text={a.filename} />
                     <span className="text-muted-foreground">{formatBytes(a.size)}</span>
                     <Download className="size-3 text-muted-foreground" aria-hidden />
                   </a>

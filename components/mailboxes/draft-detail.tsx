@@ -1,4 +1,5 @@
 import { Paperclip } from "lucide-react";
+import { UntrustedText, UntrustedList } from "@/components/ui/untrusted-text";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { formatBytes } from "@/components/events/format-bytes";
 import { DraftDecision } from "@/components/mailboxes/draft-decision";
@@ -59,7 +60,7 @@ export function DraftDetail({
   return (
     <article aria-label={`Draft ${d.id}`} className="grid content-start gap-3">
       <div className="flex flex-wrap items-start justify-between gap-2">
-        <h2 className="min-w-0 text-base font-semibold break-words">{d.subject || "(no subject)"}</h2>
+        <h2 className="min-w-0 text-base font-semibold break-words">{d.subject ? <UntrustedText text={d.subject} /> : "(no subject)"}</h2>
         <DraftStatusBadge status={d.status} />
       </div>
       {d.reason && (
@@ -73,7 +74,9 @@ export function DraftDetail({
           <span className="font-mono text-xs">{d.mailbox}</span>
         </Row>
         <Row label="To">
-          <span className="font-mono text-xs">{d.to.join(", ") || "—"}</span>
+          <span className="font-mono text-xs">
+            <UntrustedList items={d.to} empty="—" />
+          </span>
         </Row>
         <Row label="Cc">
           <span className="font-mono text-xs">{d.cc.join(", ") || "—"}</span>
@@ -81,7 +84,7 @@ export function DraftDetail({
         <Row label="Bcc">
           <span className="font-mono text-xs">{d.bcc.join(", ") || "—"}</span>
         </Row>
-        <Row label="Subject">{d.subject || "(no subject)"}</Row>
+        <Row label="Subject">{d.subject ? <UntrustedText text={d.subject} /> : "(no subject)"}</Row>
         <Row label="Kind">{d.kind}</Row>
         {d.agent && <Row label="Written by">{d.agent}</Row>}
         {d.sendAt && (
@@ -114,7 +117,7 @@ export function DraftDetail({
           d.files.map((f) => (
             <li key={f.id} className="inline-flex items-center gap-1.5 rounded-md border px-2 py-1 text-xs">
               <Paperclip className="size-3" aria-hidden />
-              {f.name}
+              <UntrustedText text={f.name} />
               <span className="text-muted-foreground">{formatBytes(f.sizeBytes)}</span>
             </li>
           ))

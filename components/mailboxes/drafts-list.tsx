@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { UntrustedText, UntrustedList } from "@/components/ui/untrusted-text";
 import { Paperclip } from "lucide-react";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { DraftStatusBadge } from "@/components/mailboxes/draft-status-badge";
@@ -26,12 +27,12 @@ export function DraftsList({ rows, current }: { rows: DraftListRow[]; current: s
         <li key={d.id} data-draft-id={d.id} aria-current={d.id === current ? "true" : undefined}>
           <Link href={d.href} className={cn("grid min-w-0 grid-cols-1 gap-1 px-3 py-2 text-sm hover:bg-muted/50", d.id === current && "bg-muted")}>
             <div className="flex items-center justify-between gap-2">
-              <span className="min-w-0 truncate font-medium">{d.subject || "(no subject)"}</span>
+              <span className="min-w-0 truncate font-medium">{d.subject ? <UntrustedText text={d.subject} /> : "(no subject)"}</span>
               <DraftStatusBadge status={d.status} />
             </div>
             <div className="flex items-center justify-between gap-2 text-xs text-muted-foreground">
               <span className="min-w-0 truncate">
-                {d.mailbox} → {d.recipients.join(", ") || "no recipients yet"}
+                {d.mailbox} → <UntrustedList items={d.recipients} empty="no recipients yet" />
               </span>
               <span className="flex shrink-0 items-center gap-1">
                 {d.files > 0 && <Paperclip className="size-3" aria-label={`${d.files} attachments`} />}

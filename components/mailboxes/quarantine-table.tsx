@@ -1,5 +1,7 @@
 "use client";
 
+import { revealInvisible } from "@/lib/text/reveal-invisible";
+import { UntrustedText } from "@/components/ui/untrusted-text";
 import { useRouter } from "next/navigation";
 import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
@@ -48,18 +50,21 @@ export function QuarantineTable({ rows, releaseAction, deleteAction }: Props) {
             <RelativeTime date={r.receivedAt} />
           </TableCell>
           <TableCell className="font-mono text-xs">{r.mailboxAddress}</TableCell>
-          <TableCell className="max-w-56 truncate" title={r.from ?? undefined}>
-            {r.fromName ? (
+          <TableCell className="max-w-56 truncate" title={r.from ? revealInvisible(r.from) : undefined}>
+            {r.fromName && (
               <>
-                {r.fromName} <span className="text-xs text-muted-foreground">{r.from}</span>
+                <UntrustedText text={r.fromName} />{" "}
               </>
+            )}
+            {r.from ? (
+              <UntrustedText text={r.from} className={r.fromName ? "text-xs text-muted-foreground" : undefined} />
             ) : (
-              (r.from ?? <span className="text-muted-foreground">—</span>)
+              <span className="text-muted-foreground">—</span>
             )}
           </TableCell>
           <TableCell className="max-w-72">
-            <div className="truncate font-medium" title={subjectOf(r)}>
-              {subjectOf(r)}
+            <div className="truncate font-medium" title={revealInvisible(subjectOf(r))}>
+              <UntrustedText text={subjectOf(r)} />
             </div>
             {r.preview && <div className="truncate text-xs text-muted-foreground">{r.preview}</div>}
           </TableCell>
@@ -74,7 +79,7 @@ export function QuarantineTable({ rows, releaseAction, deleteAction }: Props) {
                     Release
                   </Button>
                 }
-                title={`Release “${subjectOf(r)}”?`}
+                title={`Release “${revealInvisible(subjectOf(r))}”?`}
                 description={`It moves into ${r.mailboxAddress} as normal mail: agents see it in their lists and webhooks get message.received. Release only mail you trust.`}
                 actionLabel="Release"
                 destructive={false}
@@ -86,7 +91,7 @@ export function QuarantineTable({ rows, releaseAction, deleteAction }: Props) {
                     Delete
                   </Button>
                 }
-                title={`Delete “${subjectOf(r)}” from ${r.from ?? "an unknown sender"}?`}
+                title={`Delete “${revealInvisible(subjectOf(r))}” from ${r.from ? revealInvisible(r.from) : "an unknown sender"}?`}
                 description="The message and its attachments are deleted for good; this cannot be undone."
                 actionLabel="Delete message"
                 onConfirm={() => run(deleteAction, r, "Message deleted")}

@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { UntrustedText, UntrustedList } from "@/components/ui/untrusted-text";
 import { Badge } from "@/components/ui/badge";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { type ThreadSearch, threadHref } from "@/components/mailboxes/thread-search";
@@ -36,11 +37,15 @@ export function ThreadList({ inboxId, rows, search }: { inboxId: string; rows: T
             >
               <span className="flex items-center gap-2">
                 {unread && <span className="size-2 shrink-0 rounded-full bg-primary" role="img" aria-label="Unread" />}
-                <span className={cn("min-w-0 flex-1 truncate", unread && "font-semibold")}>{t.senders.join(", ") || "(no sender)"}</span>
+                <span className={cn("min-w-0 flex-1 truncate", unread && "font-semibold")}>
+                  <UntrustedList items={t.senders} empty="(no sender)" />
+                </span>
                 {t.messageCount > 1 && <span className="text-xs tabular-nums text-muted-foreground">{t.messageCount}</span>}
                 <RelativeTime date={t.at} className="text-xs text-muted-foreground" />
               </span>
-              <span className={cn("truncate", unread ? "font-medium" : "text-foreground/90")}>{t.subject || "(no subject)"}</span>
+              <span className={cn("truncate", unread ? "font-medium" : "text-foreground/90")}>
+                {t.subject ? <UntrustedText text={t.subject} /> : "(no subject)"}
+              </span>
               <span className="flex items-center gap-1">
                 <span className="min-w-0 flex-1 truncate text-xs text-muted-foreground">{t.preview}</span>
                 {t.labels

@@ -15,6 +15,8 @@ import {
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
+import { UntrustedText } from "@/components/ui/untrusted-text";
+import { namesText } from "@/lib/text/reveal-invisible";
 
 type ConfirmDialogProps = {
   /** The element that opens the dialog (rendered asChild), usually a Button. */
@@ -42,7 +44,8 @@ function ConfirmDialog({
   const [typed, setTyped] = React.useState("");
   const [pending, startTransition] = React.useTransition();
   const inputId = React.useId();
-  const armed = confirmText === undefined || typed === confirmText;
+  // A name holding invisible characters is shown with them written out, and may be typed as shown.
+  const armed = confirmText === undefined || namesText(typed, confirmText);
 
   function onOpenChange(next: boolean) {
     if (pending) return;
@@ -76,7 +79,7 @@ function ConfirmDialog({
           {confirmText !== undefined && (
             <div className="grid gap-2">
               <Label htmlFor={inputId} className="block leading-normal font-normal text-muted-foreground">
-                Type <span className="font-mono font-medium text-foreground">{confirmText}</span> to confirm
+                Type <UntrustedText text={confirmText} className="font-mono font-medium text-foreground" /> to confirm
               </Label>
               <Input
                 id={inputId}

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { UntrustedText } from "@/components/ui/untrusted-text";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
@@ -33,7 +34,11 @@ export default async function RequestPage({ params }: { params: Promise<{ reques
   const open = r.status === "pending" && r.expiresAt.getTime() > Date.now();
   return (
     <>
-      <PageHeader title={r.summary} description={<span className="font-mono text-xs">{r.id}</span>} actions={<RequestStatusBadge status={r.status} />}>
+      <PageHeader
+        title={<UntrustedText text={r.summary} />}
+        description={<span className="font-mono text-xs">{r.id}</span>}
+        actions={<RequestStatusBadge status={r.status} />}
+      >
         <div className="flex flex-wrap items-center gap-2">
           <KindBadge kind={r.kind} action={r.action} />
           <RiskBadge risk={r.risk} />
@@ -54,7 +59,7 @@ export default async function RequestPage({ params }: { params: Promise<{ reques
                   {fact("Decided by", principalName(r.decidedBy))}
                   {fact("Through channel", label(r.decidedChannelId))}
                   {fact("Decided", r.decidedAt ? <RelativeTime date={r.decidedAt} /> : "—")}
-                  {r.decision && fact("Decision", r.decision)}
+                  {r.decision && fact("Decision", <UntrustedText text={r.decision} />)}
                   {r.comment && fact("Comment", r.comment)}
                 </dl>
               </CardContent>
@@ -84,7 +89,18 @@ export default async function RequestPage({ params }: { params: Promise<{ reques
         <Card className="h-fit">
           <CardContent>
             <dl className="grid gap-3">
-              {fact("Asked by", `${r.agent ?? "—"}${r.keyName ? ` (key ${r.keyName})` : ""}`)}
+              {fact(
+                "Asked by",
+                <>
+                  {r.agent ? <UntrustedText text={r.agent} /> : "—"}
+                  {r.keyName && (
+                    <>
+                      {" "}
+                      (key <UntrustedText text={r.keyName} />)
+                    </>
+                  )}
+                </>,
+              )}
               {fact("Asked", <RelativeTime date={r.createdAt} />)}
               {fact("Expires", <RelativeTime date={r.expiresAt} />)}
               {r.amount !== null && fact("Amount", formatAmount(r.amount))}

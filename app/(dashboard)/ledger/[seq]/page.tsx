@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { UntrustedText } from "@/components/ui/untrusted-text";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { ChevronLeft, ChevronRight, ShieldAlert, ShieldCheck } from "lucide-react";
@@ -96,7 +97,7 @@ export default async function LedgerEntryPage({ params }: { params: Params }) {
               )}
             </Row>
             <Row label="Agent">{entry.agent && <FilterLink name="agent" value={entry.agent} />}</Row>
-            <Row label="Platform">{entry.platform}</Row>
+            <Row label="Platform">{entry.platform && <UntrustedText text={entry.platform} />}</Row>
             <Row label="Via">{entry.via}</Row>
             <Row label="Subject" mono copy={entry.subject}>
               {entry.subject && <SubjectLinks op={entry.op} subject={entry.subject} />}
@@ -124,7 +125,7 @@ export default async function LedgerEntryPage({ params }: { params: Params }) {
 function FilterLink({ name, value }: { name: string; value: string }) {
   return (
     <Link className="hover:underline" href={`/ledger?${new URLSearchParams({ [name]: value })}`}>
-      {value}
+      <UntrustedText text={value} />
     </Link>
   );
 }
@@ -136,7 +137,7 @@ function SubjectLinks({ op, subject }: { op: string; subject: string }) {
   return (
     <>
       <Link className="underline underline-offset-2" href={href}>
-        {subject}
+        <UntrustedText text={subject} />
       </Link>{" "}
       <Link className="ml-2 font-sans text-muted-foreground hover:underline" href={`/ledger?${new URLSearchParams({ subject })}`}>
         All entries

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { UntrustedText } from "@/components/ui/untrusted-text";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { Inbox, MailOpen } from "lucide-react";
@@ -195,7 +196,9 @@ export default async function MailboxPage({ params, searchParams }: { params: Pa
           {open ? (
             <>
               <div className="flex flex-wrap items-start justify-between gap-2">
-                <h2 className="min-w-0 text-base font-semibold break-words">{open.thread.subject || "(no subject)"}</h2>
+                <h2 className="min-w-0 text-base font-semibold break-words">
+                  {open.thread.subject ? <UntrustedText text={open.thread.subject} /> : "(no subject)"}
+                </h2>
                 <div className="flex flex-wrap items-center gap-2">
                   <nav aria-label="Body view" className="inline-flex h-8 items-center rounded-lg bg-muted p-[3px] text-xs">
                     {(["extracted", "full"] as const).map((v) => (

@@ -1,0 +1,106 @@
+import { randomUUID } from "node:crypto";
+import nodemailer from "nodemailer";
+import { OWNER, expect, server, test } from "./fixtures";
+import { OwnerSession } from "./pages/owner-session";
+import { rest } from "./rest";
+
+// Names agents and strangers choose are shown as what they are. A right-to-left override (U+202E) made the disk file
+// `invoice<RLO>fdp.exe` read `invoiceexe.pdf` in the Files table and its delete dialog (whose name nobody could type
+// to confirm), and a sender `x<RLO>moc.lapyap@evil.example` read `xelpmaxe.live@paypal.com` in the thread list. Now
+// the override is written out as [U+202E], inside <bdi>, and the delete dialog takes the name typed as shown.
+
+const RLO = "\u202E";
+const id = randomUUID().slice(0, 8);
+const cleanups: Array<() => Promise<unknown>> = [];
+let agent = "";
+
+test.beforeAll(async () => {
+  const key = await rest<{ id: string; secret: string }>("/keys", {
+    method: "POST",
+    body: { name: `e2e hostile names ${id}`, scopes: ["disk", "inbox_create", "inbox_delete"] },
+  });
+  cleanups.push(() => rest(`/keys/${key.id}`, { method: "DELETE" }));
+  agent = `Bearer ${key.secret}`;
+});
+
+test.afterAll(async () => {
+  for (const undo of cleanups.reverse()) await undo().catch(() => undefined);
+});
+
+test("a disk file named with a right-to-left override shows the override, and is deleted by typing the name as shown", async ({ page }) => {
+  const folder = `hostile-${id}`;
+  const path = `${folder}/invoice${RLO}fdp.exe`;
+  const shown = "invoice[U+202E]fdp.exe";
+  await rest(`/files/${encodeURIComponent(path)}`, { method: "PUT", auth: agent, body: { content_base64: Buffer.from("MZ").toString("base64") } });
+  cleanups.push(() => rest(`/files/${encodeURIComponent(path)}`, { method: "DELETE", auth: agent }));
+
+  await new OwnerSession(page).signIn(OWNER, server.setupUrl);
+  await page.goto(`/disk?tab=files&dir=${encodeURIComponent(`${folder}/`)}`);
+  const row = page.locator("tr[data-path]").filter({ hasText: "fdp.exe" });
+  await expect(row).toHaveCount(1);
+  const name = row.locator("td").first();
+  await expect(name).toHaveText(shown);
+  await expect(name.locator("bdi")).toHaveCount(1);
+
+  const [download] = await Promise.all([page.waitForEvent("download"), row.getByRole("button", { name: `Download ${folder}/${shown}` }).click()]);
+  // Chromium writes the override as `_` in the saved name (the header's filename* carries it as stored).
+  expect(download.suggestedFilename()).not.toContain(RLO);
+  await row.getByRole("button", { name: `Delete file ${folder}/${shown}` }).click();
+  const dialog = page.getByRole("alertdialog");
+  await expect(dialog.getByRole("heading")).toHaveText(`Delete file “${folder}/${shown}”?`);
+  const confirm = dialog.getByRole("button", { name: "Delete file" });
+  await expect(confirm).toBeDisabled();
+  await dialog.getByRole("textbox").fill(`${folder}/invoicefdp.exe`);
+  await expect(confirm).toBeDisabled();
+  await dialog.getByRole("textbox").fill(`${folder}/${shown}`);
+  await confirm.click();
+  await expect(dialog).toBeHidden();
+  await expect(row).toHaveCount(0);
+});
+
+test("a sender and subject with a right-to-left override show it in the thread list and the conversation", async ({ page }) => {
+  const inbox = await rest<{ inbox_id: string; email: string }>("/inboxes", { method: "POST", auth: agent, body: { username: `hostile-${id}` } });
+  cleanups.push(() => rest(`/inboxes/${inbox.inbox_id}`, { method: "DELETE", auth: agent }));
+  const from = `Support ${RLO}lapyap <x${RLO}moc.lapyap@evil.example>`;
+  const outside = nodemailer.createTransport({ host: "127.0.0.1", port: server.smtpPort, secure: false, ignoreTLS: true });
+  try {
+    const raw = [
+      `From: ${from}`,
+      `To: ${inbox.email}`,
+      `Subject: Invoice ${id} ${RLO}fdp.exe`,
+      `Message-ID: <hostile-${id}@evil.example>`,
+      "MIME-Version: 1.0",
+      "Content-Type: text/plain; charset=utf-8",
+      "Content-Transfer-Encoding: 8bit",
+      "",
+      "Please open the attachment.",
+      "",
+    ].join("\r\n");
+    await outside.sendMail({ envelope: { from: "bounce@evil.example", to: [inbox.email] }, raw: Buffer.from(raw, "utf8") });
+  } finally {
+    outside.close();
+  }
+
+  await new OwnerSession(page).signIn(OWNER, server.setupUrl);
+  // Unauthenticated (no SPF or DKIM for evil.example), so it waits in the Quarantine, where the owner decides.
+  const held = page.getByRole("row").filter({ hasText: `Invoice ${id}` });
+  // Delivery is asynchronous: the screen is read again until the message is there.
+  await expect(async () => {
+    await page.goto(`/mail/quarantine?inbox=${inbox.inbox_id}`);
+    await expect(held).toHaveCount(1, { timeout: 1_000 });
+  }).toPass({ timeout: 30_000 });
+  await expect(held).toContainText("Support [U+202E]lapyap x[U+202E]moc.lapyap@evil.example");
+  await expect(held).toContainText(`Invoice ${id} [U+202E]fdp.exe`);
+
+  await page.goto(`/mail/${inbox.inbox_id}?unauth=1`);
+  const thread = page
+    .getByRole("list", { name: "Threads" })
+    .getByRole("listitem")
+    .filter({ hasText: `Invoice ${id}` });
+  await expect(thread).toContainText("x[U+202E]moc.lapyap@evil.example");
+  await expect(thread).toContainText(`Invoice ${id} [U+202E]fdp.exe`);
+  await thread.getByRole("link").click();
+  const message = page.getByRole("list", { name: "Messages" }).getByRole("listitem").first();
+  await expect(message).toContainText("x[U+202E]moc.lapyap@evil.example");
+  await expect(page.getByRole("heading", { level: 2, name: `Invoice ${id} [U+202E]fdp.exe` })).toBeVisible();
+});
