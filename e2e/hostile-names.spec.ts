@@ -13,14 +13,16 @@ const RLO = "\u202E";
 const id = randomUUID().slice(0, 8);
 const cleanups: Array<() => Promise<unknown>> = [];
 let agent = "";
+let agentSecret = "";
 
 test.beforeAll(async () => {
   const key = await rest<{ id: string; secret: string }>("/keys", {
     method: "POST",
-    body: { name: `e2e hostile names ${id}`, scopes: ["disk", "inbox_create", "inbox_delete"] },
+    body: { name: `e2e hostile names ${id}`, scopes: ["approvals", "disk", "inbox_create", "inbox_delete"] },
   });
   cleanups.push(() => rest(`/keys/${key.id}`, { method: "DELETE" }));
   agent = `Bearer ${key.secret}`;
+  agentSecret = key.secret;
 });
 
 test.afterAll(async () => {
@@ -103,4 +105,39 @@ test("a sender and subject with a right-to-left override show it in the thread l
   const message = page.getByRole("list", { name: "Messages" }).getByRole("listitem").first();
   await expect(message).toContainText("x[U+202E]moc.lapyap@evil.example");
   await expect(page.getByRole("heading", { level: 2, name: `Invoice ${id} [U+202E]fdp.exe` })).toBeVisible();
+});
+
+test("an approval with long unbroken agent text keeps every decision button on a phone's screen", async ({ page }) => {
+  // The agent's label (200 characters, from X-Brynth-Agent), action (100), summary (300), details and options, none
+  // with a space: the card grew to the longest of them (2,900 px), so on a 390 px screen "Needs context" and the
+  // options sat past its right edge and the page scrolled sideways.
+  const res = await fetch(`${server.url}/api/v1/approvals`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${agentSecret}`, "content-type": "application/json", "x-brynth-agent": "A".repeat(200) },
+    body: JSON.stringify({
+      action: "B".repeat(100),
+      summary: `Wide${id}${"S".repeat(280)}`,
+      details: "D".repeat(4000),
+      options: ["\uFDFD".repeat(40), "W".repeat(40)],
+      wait_seconds: 0,
+    }),
+  });
+  expect(res.status).toBe(200);
+  const { request_id } = (await res.json()) as { request_id: string };
+  cleanups.push(() => rest(`/requests/${request_id}/decision`, { method: "POST", body: { outcome: "deny" } }));
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  await new OwnerSession(page).signIn(OWNER, server.setupUrl);
+  for (const url of ["/approvals", `/approvals/${request_id}`]) {
+    await page.goto(url);
+    const card = page.locator(`article[data-request-id="${request_id}"]`);
+    await expect(card).toBeVisible();
+    for (const name of [/^Approve/, /^Deny/, /^Needs context/, /^1/, /^2/]) {
+      // Within the screen's width, whatever the scroll down to it: nothing may be reachable only by scrolling sideways.
+      const { left, right } = await card.getByRole("button", { name }).evaluate((b) => b.getBoundingClientRect().toJSON() as DOMRect);
+      expect({ name: String(name), left: left >= 0, right: right <= 390 }).toEqual({ name: String(name), left: true, right: true });
+    }
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow, `${url} scrolls sideways`).toBeLessThanOrEqual(0);
+  }
 });

@@ -29,7 +29,7 @@ export function HistoryTable({ rows }: { rows: RequestData[] }) {
               <TableCell className="max-w-md whitespace-normal">
                 <div className="flex flex-wrap items-center gap-2">
                   <KindBadge kind={r.kind} action={r.action} />
-                  <Link href={`/approvals/${r.id}`} className="font-medium break-words hover:underline">
+                  <Link href={`/approvals/${r.id}`} className="font-medium wrap-anywhere hover:underline">
                     <UntrustedText text={r.summary} />
                   </Link>
                 </div>

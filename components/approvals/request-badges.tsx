@@ -24,9 +24,11 @@ export function RequestStatusBadge({ status }: { status: string }) {
 const kindLabel = { approval: "approval", question: "question", policy: "policy change", tool: "tool call" } as const;
 
 export function KindBadge({ kind, action }: { kind: keyof typeof kindLabel; action: string | null }) {
+  const text = kind === "approval" || kind === "tool" ? (action ?? kindLabel[kind]) : kindLabel[kind];
   return (
-    <Badge variant="outline" className="font-mono">
-      {kind === "approval" || kind === "tool" ? (action ?? kindLabel[kind]) : kindLabel[kind]}
+    // The action is the agent's (up to 100 characters): cut to the space there is, whole on hover.
+    <Badge variant="outline" className="max-w-full font-mono" title={text}>
+      <span className="truncate">{text}</span>
     </Badge>
   );
 }

@@ -88,11 +88,15 @@ export function RequestCard({ request: r, selected, onSelect, decide, handleRef 
       data-request-id={r.id}
       onClick={onSelect}
       onFocus={onSelect}
-      className={cn("grid gap-3 rounded-lg border bg-card p-4 transition-shadow", selected && "ring-2 ring-ring/60", pending && "opacity-60")}
+      className={cn(
+        "grid min-w-0 grid-cols-1 gap-3 rounded-lg border bg-card p-4 transition-shadow",
+        selected && "ring-2 ring-ring/60",
+        pending && "opacity-60",
+      )}
     >
       <header className="flex flex-wrap items-start justify-between gap-2">
-        <div className="grid min-w-0 gap-1.5">
-          <h2 id={labelId} className="text-sm font-semibold break-words">
+        <div className="grid min-w-0 grid-cols-1 gap-1.5">
+          <h2 id={labelId} className="text-sm font-semibold wrap-anywhere">
             <Link href={`/approvals/${r.id}`} className="hover:underline">
               <UntrustedText text={r.summary} />
             </Link>
@@ -106,8 +110,8 @@ export function RequestCard({ request: r, selected, onSelect, decide, handleRef 
         </div>
         <TimeLeft expiresAt={r.expiresAt} className="text-xs text-muted-foreground" />
       </header>
-      {r.details && <p className="max-h-60 overflow-y-auto text-sm whitespace-pre-wrap break-words">{r.details}</p>}
-      <p className="text-xs text-muted-foreground">
+      {r.details && <p className="max-h-60 overflow-y-auto text-sm whitespace-pre-wrap wrap-anywhere">{r.details}</p>}
+      <p className="text-xs text-muted-foreground wrap-anywhere">
         Asked by <span className="font-medium text-foreground">{r.agent ? <UntrustedText text={r.agent} /> : "an agent"}</span>
         {r.keyName && (
           <>
@@ -126,7 +130,15 @@ export function RequestCard({ request: r, selected, onSelect, decide, handleRef 
       {r.options.length > 0 && (
         <fieldset className="flex min-w-0 flex-wrap gap-2" aria-label="Options">
           {r.options.map((o, i) => (
-            <Button key={o} variant="outline" size="sm" disabled={pending} onClick={() => send({ outcome: "option", option: o, comment: withComment() })}>
+            <Button
+              key={o}
+              variant="outline"
+              size="sm"
+              // An option is the agent's text: it wraps inside the card instead of pushing past the screen's edge.
+              className="h-auto min-h-8 max-w-full justify-start py-1 text-left whitespace-normal wrap-anywhere"
+              disabled={pending}
+              onClick={() => send({ outcome: "option", option: o, comment: withComment() })}
+            >
               <Kbd>{i + 1}</Kbd>
               <UntrustedText text={o} />
             </Button>

@@ -13,7 +13,7 @@ type PageHeaderProps = {
 
 function PageHeader({ title, description, actions, children, className }: PageHeaderProps) {
   return (
-    <header data-slot="page-header" className={cn("mb-6 grid gap-4", className)}>
+    <header data-slot="page-header" className={cn("mb-6 grid grid-cols-1 gap-4", className)}>
       <div className="flex flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
         <div className="grid min-w-0 gap-1">
           <h1 className="truncate text-xl font-semibold tracking-tight">{title}</h1>

@@ -28,7 +28,7 @@ export default async function RequestPage({ params }: { params: Promise<{ reques
   const fact = (name: string, value: React.ReactNode) => (
     <div className="grid gap-0.5">
       <dt className="text-xs text-muted-foreground">{name}</dt>
-      <dd className="text-sm break-words">{value}</dd>
+      <dd className="text-sm wrap-anywhere">{value}</dd>
     </div>
   );
   const open = r.status === "pending" && r.expiresAt.getTime() > Date.now();
@@ -71,7 +71,7 @@ export default async function RequestPage({ params }: { params: Promise<{ reques
                 <CardTitle>Details</CardTitle>
               </CardHeader>
               <CardContent>
-                <p className="text-sm whitespace-pre-wrap break-words">{r.details}</p>
+                <p className="text-sm whitespace-pre-wrap wrap-anywhere">{r.details}</p>
               </CardContent>
             </Card>
           )}
