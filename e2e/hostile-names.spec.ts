@@ -18,7 +18,7 @@ let agentSecret = "";
 test.beforeAll(async () => {
   const key = await rest<{ id: string; secret: string }>("/keys", {
     method: "POST",
-    body: { name: `e2e hostile names ${id}`, scopes: ["approvals", "disk", "inbox_create", "inbox_delete"] },
+    body: { name: `e2e hostile names ${id}`, scopes: ["approvals", "disk", "inbox_create", "inbox_delete", "webhook_create", "webhook_delete"] },
   });
   cleanups.push(() => rest(`/keys/${key.id}`, { method: "DELETE" }));
   agent = `Bearer ${key.secret}`;
@@ -140,4 +140,43 @@ test("an approval with long unbroken agent text keeps every decision button on a
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow, `${url} scrolls sideways`).toBeLessThanOrEqual(0);
   }
+});
+
+test("a webhook URL, a channel label and an OAuth client name with a right-to-left override show it", async ({ page }) => {
+  const hook = await rest<{ webhook_id: string }>("/webhooks", {
+    method: "POST",
+    auth: agent,
+    body: { url: `https://hooks.example.com/${id}/${RLO}fdp.exe`, event_types: ["message.received"] },
+  });
+  cleanups.push(() => rest(`/webhooks/${hook.webhook_id}`, { method: "DELETE", auth: agent }));
+  const channel = await rest<{ channel_id: string }>("/channels", {
+    method: "POST",
+    auth: agent,
+    body: { kind: "email", address: `approver-${id}@brynth.localhost`, label: `ops${RLO}nimda` },
+  });
+  cleanups.push(() => rest(`/channels/${channel.channel_id}`, { method: "DELETE", auth: agent }));
+  // Anyone may register an OAuth client (RFC 7591) and name it; the owner reads that name on the consent page.
+  const redirect = "http://127.0.0.1:9/callback";
+  const registered = await fetch(`${server.url}/oauth/register`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ redirect_uris: [redirect], client_name: `Claude${RLO} Desktop`, token_endpoint_auth_method: "none" }),
+  });
+  const { client_id } = (await registered.json()) as { client_id: string };
+
+  await new OwnerSession(page).signIn(OWNER, server.setupUrl);
+  await page.goto("/mail/webhooks");
+  await expect.soft(page.getByRole("row").filter({ hasText: id })).toContainText(`https://hooks.example.com/${id}/[U+202E]fdp.exe`);
+  await page.goto("/channels");
+  await expect.soft(page.locator(`tr[data-channel-id="${channel.channel_id}"]`)).toContainText("ops[U+202E]nimda");
+  const query = new URLSearchParams({
+    response_type: "code",
+    client_id,
+    redirect_uri: redirect,
+    code_challenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM",
+    code_challenge_method: "S256",
+    state: id,
+  });
+  await page.goto(`/oauth/consent?${query}`);
+  await expect.soft(page.getByText("Connect Claude[U+202E] Desktop to Brynth?")).toBeVisible();
 });

@@ -1,5 +1,6 @@
 "use client";
 
+import { revealInvisible } from "@/lib/text/reveal-invisible";
 import { useRouter } from "next/navigation";
 import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
@@ -18,16 +19,18 @@ type Props = {
 /** Approve a verified channel; remove one (its pending requests move to the owner). */
 export function ChannelRowActions({ channelId, label, status, approveAction, removeAction }: Props) {
   const router = useRouter();
+  // An agent may name the channel it adds: in the dashboard's sentences, its invisible characters are written out.
+  const shown = revealInvisible(label);
   return (
     <div className="flex justify-end gap-1">
       {status === "awaiting_approval" && (
         <Button
           size="xs"
-          aria-label={`Approve ${label}`}
+          aria-label={`Approve ${shown}`}
           onClick={async () => {
             const res = await approveAction({ channelId });
             if (!res.ok) return void toast.error(res.error);
-            toast.success(`Channel “${label}” is active`);
+            toast.success(`Channel “${shown}” is active`);
             router.refresh();
           }}
         >
@@ -36,11 +39,11 @@ export function ChannelRowActions({ channelId, label, status, approveAction, rem
       )}
       <ConfirmDialog
         trigger={
-          <Button variant="ghost" size="xs" className="text-destructive hover:text-destructive" aria-label={`Remove ${label}`}>
+          <Button variant="ghost" size="xs" className="text-destructive hover:text-destructive" aria-label={`Remove ${shown}`}>
             Remove
           </Button>
         }
-        title={`Remove channel “${label}”?`}
+        title={`Remove channel “${shown}”?`}
         description="Its links and buttons stop working at once, and its pending requests move to you (the owner channel)."
         confirmText={label}
         actionLabel="Remove channel"
@@ -48,7 +51,7 @@ export function ChannelRowActions({ channelId, label, status, approveAction, rem
           const res = await removeAction({ channelId });
           if (!res.ok) throw new Error(res.error);
           const moved = res.data.moved_requests;
-          toast.success(`Channel “${label}” removed${moved ? `; ${plural(moved, "pending request")} moved to you` : ""}`);
+          toast.success(`Channel “${shown}” removed${moved ? `; ${plural(moved, "pending request")} moved to you` : ""}`);
           router.refresh();
         }}
       />

@@ -1,5 +1,6 @@
 "use client";
 
+import { revealInvisible } from "@/lib/text/reveal-invisible";
 import { useRouter } from "next/navigation";
 import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
@@ -17,18 +18,18 @@ export function RevokeGrantButton({ grantId, clientName, revokeAction }: Props) 
   return (
     <ConfirmDialog
       trigger={
-        <Button variant="ghost" size="xs" className="text-destructive hover:text-destructive" aria-label={`Revoke ${clientName}`}>
+        <Button variant="ghost" size="xs" className="text-destructive hover:text-destructive" aria-label={`Revoke ${revealInvisible(clientName)}`}>
           Revoke
         </Button>
       }
-      title={`Revoke ${clientName}?`}
+      title={`Revoke ${revealInvisible(clientName)}?`}
       description="Its tokens stop working on its next request, and its MCP sessions end. It can connect again only if you approve it again."
       confirmText={clientName}
       actionLabel="Revoke access"
       onConfirm={async () => {
         const res = await revokeAction({ grantId });
         if (!res.ok) throw new Error(res.error);
-        toast.success(`${clientName} revoked`);
+        toast.success(`${revealInvisible(clientName)} revoked`);
         router.refresh();
       }}
     />

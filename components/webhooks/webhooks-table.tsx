@@ -1,5 +1,7 @@
 "use client";
 
+import { revealInvisible } from "@/lib/text/reveal-invisible";
+import { UntrustedText } from "@/components/ui/untrusted-text";
 import { useRouter } from "next/navigation";
 import { KeyRound, ListPlus, Pencil, Send, Trash2 } from "lucide-react";
 import { toast } from "sonner";
@@ -80,8 +82,8 @@ export function WebhooksTable({ rows, eventTypes, mailboxes, ...actions }: Props
       {rows.map((r) => (
         <TableRow key={r.id} data-webhook-id={r.id} className="align-top">
           <TableCell className="max-w-72 pl-4">
-            <div className="truncate font-mono text-xs" title={r.url}>
-              {r.url}
+            <div className="truncate font-mono text-xs" title={revealInvisible(r.url)}>
+              <UntrustedText text={r.url} />
             </div>
             <div className="mt-0.5 flex flex-wrap gap-x-2 text-[11px] text-muted-foreground">
               <span className="font-mono">{r.id}</span>

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { UntrustedText } from "@/components/ui/untrusted-text";
 import { Badge } from "@/components/ui/badge";
 import { PageHeader } from "@/components/ui/page-header";
 import { RelativeTime } from "@/components/ui/relative-time";
@@ -81,7 +82,7 @@ export default async function ChannelsPage() {
               {channels.map((c) => (
                 <TableRow key={c.id} data-channel-id={c.id}>
                   <TableCell className="pl-4 font-medium">
-                    {c.label}
+                    <UntrustedText text={c.label} />
                     <span className="block font-mono text-xs font-normal text-muted-foreground">{c.id}</span>
                   </TableCell>
                   <TableCell>{c.kind}</TableCell>

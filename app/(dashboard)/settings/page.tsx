@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { UntrustedText } from "@/components/ui/untrusted-text";
 import { Badge } from "@/components/ui/badge";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { CopyButton } from "@/components/ui/copy-button";
@@ -154,7 +155,7 @@ export default async function SettingsPage() {
                   {grants.map((g) => (
                     <TableRow key={g.id} data-grant-client={g.client_name ?? ""}>
                       <TableCell className="max-w-56">
-                        <div className="truncate font-medium">{g.client_name ?? "Unnamed app"}</div>
+                        <div className="truncate font-medium">{g.client_name ? <UntrustedText text={g.client_name} /> : "Unnamed app"}</div>
                         <div className="truncate font-mono text-xs text-muted-foreground">{g.redirect_hosts.join(", ")}</div>
                       </TableCell>
                       <TableCell>{g.project_name}</TableCell>

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { UntrustedText } from "@/components/ui/untrusted-text";
 import { redirect } from "next/navigation";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
@@ -33,7 +34,9 @@ export default async function ConsentPage({ searchParams }: { searchParams: Prom
   }
   const { request } = check;
   const projects = await consentChoices(await getDb(), owner.projects);
-  const clientName = request.client.clientName ?? "An unnamed application";
+  // The name is the client's own choice at registration (anyone may register): isolated and with its invisible
+  // characters shown, so it cannot reorder or pose as the page's words around it.
+  const clientName = request.client.clientName ? <UntrustedText text={request.client.clientName} /> : "An unnamed application";
   const returnsTo = new URL(request.redirectUri);
   return (
     <PublicFrame>
