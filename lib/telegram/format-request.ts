@@ -3,8 +3,10 @@ import type { ApprovalRequest } from "@/lib/db/schema/approvals";
 import { buttonData } from "@/lib/telegram/callback-data";
 // Telegram's HTML mode needs only &, < and > escaped, and decodes the &quot; and &#39; this also writes.
 import { escapeHtml } from "@/lib/text/escape-html";
+import { sliceWhole } from "@/lib/text/well-formed";
 
-const cut = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+/** At most `n` UTF-16 units, an emoji never cut in half (half of one is not valid text, which the Bot API refuses). */
+const cut = (s: string, n: number) => (s.length > n ? `${sliceWhole(s, n - 1)}…` : s);
 
 /** The request as a Telegram message (HTML), within Telegram's 4096-character limit. */
 export function requestText(r: ApprovalRequest, opts: { notice?: boolean } = {}): string {
