@@ -1,6 +1,7 @@
 import { EffectBadge } from "@/components/policy/effect-badge";
 import { effectLabels } from "@/components/policy/effect-label";
 import { ruleConditions } from "@/components/policy/rule-conditions";
+import { UntrustedText } from "@/components/ui/untrusted-text";
 import { isEmptyDiff, type PolicyDiff as Diff, type RuleField } from "@/lib/policy/diff-policy";
 import type { Effect, Rule } from "@/lib/policy/policy-schema";
 
@@ -53,7 +54,9 @@ export function PolicyDiff({ diff, channelLabel }: { diff: Diff; channelLabel: (
           {changes.map((c, i) => (
             <span key={c.field}>
               {i > 0 && "; "}
-              {fieldNames[c.field]} {show(c.field, c.before, channelLabel)} → {show(c.field, c.after, channelLabel)}
+              {/* A description or a channel label is an agent's text: isolated, so its direction cannot reverse the sentence. */}
+              {fieldNames[c.field]} <UntrustedText text={show(c.field, c.before, channelLabel)} /> →{" "}
+              <UntrustedText text={show(c.field, c.after, channelLabel)} />
             </span>
           ))}
         </li>
