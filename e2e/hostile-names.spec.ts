@@ -45,7 +45,7 @@ test("a disk file named with a right-to-left override shows the override, and is
   await expect(name.locator("bdi")).toHaveCount(1);
 
   const [download] = await Promise.all([page.waitForEvent("download"), row.getByRole("button", { name: `Download ${folder}/${shown}` }).click()]);
-  // Chromium writes the override as `_` in the saved name (the header's filename* carries it as stored).
+  // The header's filename* writes the override out as the screen does.
   expect(download.suggestedFilename()).not.toContain(RLO);
   await row.getByRole("button", { name: `Delete file ${folder}/${shown}` }).click();
   const dialog = page.getByRole("alertdialog");

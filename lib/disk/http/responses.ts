@@ -1,5 +1,6 @@
 import { AppError } from "@/lib/errors";
 import { errorResponse } from "@/lib/http/json-response";
+import { revealInvisible } from "@/lib/text/reveal-invisible";
 
 /** Errors of the blob routes: never cached. */
 export const blobErrorResponse = (err: unknown, extra: Record<string, string> = {}): Response => errorResponse(err, { "cache-control": "no-store", ...extra });
@@ -9,8 +10,13 @@ export const gone = (what: string) =>
     fix: "Ask for a new link (file_url) or download URL (file_get).",
   });
 
-/** RFC 6266 / 5987: an ASCII fallback plus the exact UTF-8 name. */
-function disposition(name: string): string {
+/**
+ * RFC 6266 / 5987: an ASCII fallback plus the UTF-8 name, its invisible characters written out as the dashboard
+ * shows them (revealInvisible): a browser or mail client that keeps a right-to-left override in the saved name
+ * would show `invoice<U+202E>fdp.exe` as `invoiceexe.pdf`.
+ */
+function disposition(stored: string): string {
+  const name = revealInvisible(stored);
   const ascii = name.replace(/[^\x20-\x7e]|["\\%;]/g, "_") || "download";
   const encoded = encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
