@@ -1,8 +1,8 @@
 import type { Actor } from "@/lib/actor";
 import { env } from "@/lib/env";
+import { countedSlots } from "@/lib/keys/counted-slots";
 
-const g = globalThis as { __brynthKeyWaits?: Map<string, number> };
-const waiting = () => (g.__brynthKeyWaits ??= new Map());
+const slot = countedSlots("__brynthKeyWaits");
 
 /**
  * Long waits (inbox_wait, and the approval waits of ask_approval, ask_human, policy_set, email_send and file_url)
@@ -15,17 +15,5 @@ const waiting = () => (g.__brynthKeyWaits ??= new Map());
  */
 export function takeWaitSlot(actor: Pick<Actor, "type" | "keyId">): (() => void) | null {
   if (actor.type !== "key" || !actor.keyId) return () => {};
-  const id = actor.keyId;
-  const map = waiting();
-  const held = map.get(id) ?? 0;
-  if (held >= env().KEY_MAX_WAITS) return null;
-  map.set(id, held + 1);
-  let released = false;
-  return () => {
-    if (released) return;
-    released = true;
-    const now = (map.get(id) ?? 1) - 1;
-    if (now <= 0) map.delete(id);
-    else map.set(id, now);
-  };
+  return slot(actor.keyId, env().KEY_MAX_WAITS);
 }

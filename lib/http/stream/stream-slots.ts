@@ -1,12 +1,12 @@
 import type { Actor } from "@/lib/actor";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
+import { countedSlots } from "@/lib/keys/counted-slots";
 
 /** A slot frees only when one of the key's streams closes, which nobody can foretell: a pause worth retrying after. */
 const RETRY_AFTER_SECONDS = 30;
 
-const g = globalThis as { __brynthStreamSlots?: Map<string, number> };
-const open = () => (g.__brynthStreamSlots ??= new Map());
+const slot = countedSlots("__brynthStreamSlots");
 
 /**
  * Live streams (WebSocket and SSE, mail and approvals) open at once per API key, on this instance. Each one holds a
@@ -20,24 +20,14 @@ const open = () => (g.__brynthStreamSlots ??= new Map());
  */
 export function takeStreamSlot(actor: Actor): () => void {
   if (actor.type !== "key") return () => {};
-  const id = actor.keyId ?? actor.id ?? "";
   const limit = env().STREAM_MAX_PER_KEY;
-  const map = open();
-  const held = map.get(id) ?? 0;
-  if (held >= limit) {
+  const release = slot(actor.keyId ?? actor.id ?? "", limit);
+  if (!release) {
     throw new AppError("rate_limited", `This key already has ${limit} live streams open, the most it may hold at once.`, {
       fix: `Close a stream this key holds (one stream can follow every inbox, with event_changes), or retry in ${RETRY_AFTER_SECONDS} s.`,
       details: { retry_after_seconds: RETRY_AFTER_SECONDS },
       headers: { "Retry-After": String(RETRY_AFTER_SECONDS) },
     });
   }
-  map.set(id, held + 1);
-  let released = false;
-  return () => {
-    if (released) return;
-    released = true;
-    const now = (map.get(id) ?? 1) - 1;
-    if (now <= 0) map.delete(id);
-    else map.set(id, now);
-  };
+  return release;
 }
