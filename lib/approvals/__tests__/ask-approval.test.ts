@@ -13,6 +13,28 @@ const { h, call, decide, resolvedEvents } = approvalsHarness();
 const ask = (over: Record<string, unknown> = {}) =>
   call("ask_approval", { action: "refund", summary: "Refund order 1042 (30 €)?", amount: 30, wait_seconds: 0, ...over });
 
+const pendingIds = async () =>
+  (
+    await (
+      await getDb()
+    )
+      .select({ id: approvalRequests.id })
+      .from(approvalRequests)
+      .where(and(eq(approvalRequests.projectId, h.seeded.project.id), eq(approvalRequests.status, "pending")))
+  ).map((r) => r.id);
+
+/** Starts a waiting call and finds the request it wrote (the one pending now that was not before), while it waits. */
+async function waitingAsk<T>(start: () => Promise<T>): Promise<{ pending: Promise<T>; id: string }> {
+  const before = new Set(await pendingIds());
+  const pending = start();
+  for (let i = 0; i < 200; i++) {
+    await sleep(50);
+    const id = (await pendingIds()).find((x) => !before.has(x));
+    if (id) return { pending, id };
+  }
+  throw new Error("the waiting call wrote no request");
+}
+
 async function decideError(requestId: string, verdict: Parameters<typeof decide>[1]) {
   try {
     await decide(requestId, verdict);
@@ -34,25 +56,11 @@ describe("ask_approval answered in the dashboard", () => {
   });
 
   it("wakes the waiting agent as soon as the owner approves, with who decided", async () => {
-    const db = await getDb();
-    const pendingIds = async () =>
-      (
-        await db
-          .select({ id: approvalRequests.id })
-          .from(approvalRequests)
-          .where(and(eq(approvalRequests.projectId, h.seeded.project.id), eq(approvalRequests.status, "pending")))
-      ).map((r) => r.id);
-    const before = new Set(await pendingIds());
     // A wait longer than the test's timeout: the call can only return by being woken.
     let returned = false;
-    const pending = ask({ wait_seconds: 120 }).finally(() => (returned = true));
-    let id: string | undefined;
-    for (let i = 0; i < 200 && !id; i++) {
-      await sleep(50);
-      id = (await pendingIds()).find((x) => !before.has(x));
-    }
+    const { pending, id } = await waitingAsk(() => ask({ wait_seconds: 120 }).finally(() => (returned = true)));
     expect(returned).toBe(false);
-    await decide(id!, { outcome: "approve", comment: "ok, go" });
+    await decide(id, { outcome: "approve", comment: "ok, go" });
     const r = await pending;
     expect(r.ok && r.data).toMatchObject({ request_id: id, status: "approved", comment: "ok, go", decided_by: "owner:owner@example.com" });
     const event = (await resolvedEvents()).find((e) => (e.payload as { request_id: string }).request_id === id)!;
@@ -64,26 +72,13 @@ describe("ask_approval answered in the dashboard", () => {
     "looks again when its LISTEN connection is re-established, so a decision whose notification was lost is returned",
     async () => {
       const db = await getDb();
-      const pendingIds = async () =>
-        (
-          await db
-            .select({ id: approvalRequests.id })
-            .from(approvalRequests)
-            .where(and(eq(approvalRequests.projectId, h.seeded.project.id), eq(approvalRequests.status, "pending")))
-        ).map((r) => r.id);
-      const before = new Set(await pendingIds());
       // A wait longer than the test's timeout: the call can only return by being woken.
-      const pending = ask({ wait_seconds: 120 });
-      let id: string | undefined;
-      for (let i = 0; i < 200 && !id; i++) {
-        await sleep(50);
-        id = (await pendingIds()).find((x) => !before.has(x));
-      }
+      const { pending, id } = await waitingAsk(() => ask({ wait_seconds: 120 }));
       // Decided without a notification, as one told while the LISTEN connection was down is lost.
       await db
         .update(approvalRequests)
         .set({ status: "approved", decidedBy: "owner:owner@example.com", decidedAt: new Date() })
-        .where(eq(approvalRequests.id, id!));
+        .where(eq(approvalRequests.id, id));
       // The connection drops; the driver re-LISTENs on a new one. Before the fix the agent waited on to its timeout.
       await db.execute(
         sql`select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and query ilike 'listen %' and pid <> pg_backend_pid()`,

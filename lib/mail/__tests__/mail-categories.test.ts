@@ -172,19 +172,26 @@ describe("authentication and spam categories", () => {
 
 describe("SMTP refusals (mail_rejections)", () => {
   const rejections = async (rcpt: string) => (await getDb()).select().from(mailRejections).where(eq(mailRejections.rcpt, rcpt));
+  /** A custom domain of the project, verified (its DKIM key is never used here). */
+  const verifiedDomain = async (prefix: string) => {
+    const domain = `${prefix}-${Date.now()}.example`;
+    await (await getDb())
+      .insert(mailDomains)
+      .values({
+        id: newId("dom"),
+        projectId: seeded.project.id,
+        domain,
+        dkimSelector: "sel",
+        dkimPrivateKeyEnc: "unused",
+        dkimPublicKey: "unused",
+        verifiedAt: new Date(),
+      });
+    return domain;
+  };
 
   it("records refusals that belong to a project: unknown address on its custom domain, disabled mailbox, oversize", async () => {
     const db = await getDb();
-    const domain = `custom-${Date.now()}.example`;
-    await db.insert(mailDomains).values({
-      id: newId("dom"),
-      projectId: seeded.project.id,
-      domain,
-      dkimSelector: "sel",
-      dkimPrivateKeyEnc: "unused",
-      dkimPublicKey: "unused",
-      verifiedAt: new Date(),
-    });
+    const domain = await verifiedDomain("custom");
     const envelope = (to: string) => ({ envelope: { from: "bounce@sender.example", to: [to] }, from: "a@sender.example", to, subject: "x", text: "x" });
     await expect(sendTo(listener.port, envelope(`nobody@${domain}`))).rejects.toMatchObject({ responseCode: 550 });
     const [unknown] = await waitFor(async () => {
@@ -221,16 +228,7 @@ describe("SMTP refusals (mail_rejections)", () => {
 
   it("keeps at most 60 refusals a minute per domain, however many RCPTs a sender names", async () => {
     const db = await getDb();
-    const domain = `flood-${Date.now()}.example`;
-    await db.insert(mailDomains).values({
-      id: newId("dom"),
-      projectId: seeded.project.id,
-      domain,
-      dkimSelector: "sel",
-      dkimPrivateKeyEnc: "unused",
-      dkimPublicKey: "unused",
-      verifiedAt: new Date(),
-    });
+    const domain = await verifiedDomain("flood");
     const conn = new SMTPConnection(listener.port);
     await conn.open();
     expect(await conn.cmd("EHLO flood.example")).toMatch(/^250 /);
