@@ -175,17 +175,15 @@ describe("SMTP refusals (mail_rejections)", () => {
   /** A custom domain of the project, verified (its DKIM key is never used here). */
   const verifiedDomain = async (prefix: string) => {
     const domain = `${prefix}-${Date.now()}.example`;
-    await (await getDb())
-      .insert(mailDomains)
-      .values({
-        id: newId("dom"),
-        projectId: seeded.project.id,
-        domain,
-        dkimSelector: "sel",
-        dkimPrivateKeyEnc: "unused",
-        dkimPublicKey: "unused",
-        verifiedAt: new Date(),
-      });
+    await (await getDb()).insert(mailDomains).values({
+      id: newId("dom"),
+      projectId: seeded.project.id,
+      domain,
+      dkimSelector: "sel",
+      dkimPrivateKeyEnc: "unused",
+      dkimPublicKey: "unused",
+      verifiedAt: new Date(),
+    });
     return domain;
   };
 
