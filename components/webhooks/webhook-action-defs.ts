@@ -118,7 +118,14 @@ export const updateWebhookHeadersDef = def({
     const problem = headerFormProblem(input.headers);
     if (problem) throw problem;
     ctx.subject = input.webhookId;
-    const r = await updateWebhookHeaders(ctx.db, { actor: ctx.actor, webhookId: input.webhookId, headers: input.headers, removeHeaders: input.removeHeaders });
+    // The form has one Name box: a header that does not fit is reported there.
+    const r = await updateWebhookHeaders(ctx.db, {
+      actor: ctx.actor,
+      webhookId: input.webhookId,
+      headers: input.headers,
+      removeHeaders: input.removeHeaders,
+      field: () => "name",
+    });
     return { names: Object.keys(r.headers) };
   },
   // Header values are secrets: the entry digests their names only.

@@ -162,6 +162,11 @@ describe("owner webhooks over REST", () => {
       [{ "webhook-signature": "x" }, /^headers\.webhook-signature: /],
       [{ "X-Bad": "a\r\nInjected: 1" }, /^headers\.X-Bad: /],
       [{ "X-Big": "x".repeat(2048) }, /^headers\.X-Big: /],
+      // Nine values of 1,000 bytes: each fits, together over the 8 KB a delivery may carry; named by the largest given.
+      [
+        { ...Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`X-K${i}`, "k".repeat(990)])), "X-Largest": "k".repeat(1000) },
+        /^headers\.X-Largest: .*8192 bytes/,
+      ],
     ] as const) {
       const res = await call("PATCH", `/owner/webhooks/${hook.id}/headers`, { headers });
       expect(res.status).toBe(400);

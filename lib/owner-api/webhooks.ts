@@ -145,7 +145,7 @@ export const getWebhookHeadersRoute = defineOwnerRoute({
 export const updateWebhookHeadersRoute = defineOwnerRoute({
   name: "owner_webhooks_headers_update",
   description:
-    "Sets custom headers (`headers`, replacing a name already set in any case) and removes others (`remove_headers`; an absent name is no error). At most 20; values up to 1 KB, no CR/LF; reserved names are refused.",
+    "Sets custom headers (`headers`, replacing a name already set in any case) and removes others (`remove_headers`; an absent name is no error). At most 20; values up to 1 KB, no CR/LF, 8 KB in all; reserved names are refused.",
   input: z.object({ webhook_id: webhookIdField, headers: webhookHeadersField.optional(), remove_headers: removeHeadersField.optional() }).strict(),
   output: headersOut,
   rest: { method: "PATCH", path: "/owner/webhooks/{webhook_id}/headers" },
@@ -159,6 +159,7 @@ export const updateWebhookHeadersRoute = defineOwnerRoute({
       webhookId: input.webhook_id,
       headers: input.headers,
       removeHeaders: input.remove_headers,
+      field: (name) => `headers.${name}`,
     });
     return { webhook_id: r.webhookId, headers: r.headers };
   },

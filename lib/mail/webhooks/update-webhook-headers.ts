@@ -3,17 +3,33 @@ import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
 import { mailWebhooks } from "@/lib/db/schema/mail-webhooks";
 import { fieldError } from "@/lib/disk/field-error";
-import { MAX_WEBHOOK_HEADERS, mergeWebhookHeaders, openWebhookHeaders, sealWebhookHeaders, type WebhookHeaders } from "@/lib/mail/webhooks/webhook-headers";
+import {
+  MAX_WEBHOOK_HEADERS,
+  MAX_WEBHOOK_HEADERS_TOTAL_BYTES,
+  mergeWebhookHeaders,
+  openWebhookHeaders,
+  sealWebhookHeaders,
+  type WebhookHeaders,
+  webhookHeadersBytes,
+} from "@/lib/mail/webhooks/webhook-headers";
 import { findWebhook } from "@/lib/mail/webhooks/webhook-scope";
 
 /**
  * update_webhook_headers: sets `headers` (replacing a name already set, in any case) and removes `removeHeaders`
- * (an absent name is no error), keeping at most MAX_WEBHOOK_HEADERS. The names and values arrive checked
+ * (an absent name is no error), keeping at most MAX_WEBHOOK_HEADERS of at most MAX_WEBHOOK_HEADERS_TOTAL_BYTES. The names and values arrive checked
  * (webhook-fields.ts). Returns the headers now sent.
  */
 export async function updateWebhookHeaders(
   db: Executor,
-  opts: { actor: Actor; webhookId: string; inboxId?: string; headers?: WebhookHeaders; removeHeaders?: string[] },
+  opts: {
+    actor: Actor;
+    webhookId: string;
+    inboxId?: string;
+    headers?: WebhookHeaders;
+    removeHeaders?: string[];
+    /** The field an error names for header `name`, as the caller's body spells it: `request.headers.<name>` (tool). */
+    field: (name: string) => string;
+  },
 ): Promise<{ webhookId: string; headers: WebhookHeaders }> {
   const row = await findWebhook(db, { actor: opts.actor, webhookId: opts.webhookId, inboxId: opts.inboxId, lock: true });
   const current = openWebhookHeaders(row);
@@ -25,9 +41,20 @@ export async function updateWebhookHeaders(
     const fresh = names.filter((n) => !had.has(n.toLowerCase()));
     const over = fresh[MAX_WEBHOOK_HEADERS - (names.length - fresh.length)] ?? names[MAX_WEBHOOK_HEADERS];
     throw fieldError(
-      `request.headers.${over}`,
+      opts.field(over),
       `does not fit: a webhook has at most ${MAX_WEBHOOK_HEADERS} headers, and this would make ${names.length}`,
       "Remove headers with remove_headers, or send fewer.",
+    );
+  }
+  const bytes = webhookHeadersBytes(next);
+  // A webhook saved over the limit before it existed may still shrink.
+  if (bytes > MAX_WEBHOOK_HEADERS_TOTAL_BYTES && bytes > webhookHeadersBytes(current)) {
+    // Named by the largest header given: the one whose change most likely tipped it over.
+    const given = Object.entries(opts.headers ?? {}).sort((a, b) => webhookHeadersBytes({ [b[0]]: b[1] }) - webhookHeadersBytes({ [a[0]]: a[1] }));
+    throw fieldError(
+      opts.field(given[0]?.[0] ?? names[0]),
+      `does not fit: a webhook's headers add at most ${MAX_WEBHOOK_HEADERS_TOTAL_BYTES} bytes to a delivery (name, value and 4 bytes each), and this would make ${bytes}`,
+      "Shorten the values, or remove headers with remove_headers.",
     );
   }
   await db

@@ -5,6 +5,16 @@ import { mailWebhooks } from "@/lib/db/schema/mail-webhooks";
 /** At most this many custom headers per webhook, each value at most this many bytes (design §1.4). */
 export const MAX_WEBHOOK_HEADERS = 20;
 export const MAX_WEBHOOK_HEADER_BYTES = 1024;
+/**
+ * All custom headers together, as sent (`name: value` plus CRLF each): 20 full values would make about 21 KB, over
+ * the 16 KB a Node receiver accepts in all (its default maxHeaderSize, nginx's buffers are 8 KB a line) and over the
+ * 19,000 bytes get_webhook_headers may answer over MCP. 8 KB leaves room for the signature headers of each delivery.
+ */
+export const MAX_WEBHOOK_HEADERS_TOTAL_BYTES = 8192;
+
+/** The bytes `headers` add to a request: each as `name: value\r\n`. */
+export const webhookHeadersBytes = (headers: WebhookHeaders): number =>
+  Object.entries(headers).reduce((sum, [name, value]) => sum + Buffer.byteLength(name) + Buffer.byteLength(value) + 4, 0);
 
 /** RFC 9110 §5.6.2 `token`: what a header name may be made of. */
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;

@@ -11,7 +11,7 @@ export const updateWebhookHeadersTool = defineTool({
   family: "mailboxes",
   scope: "webhook_update",
   description:
-    'Sets or removes the custom headers sent with every delivery of a webhook this key created. `request` is the REST body in snake_case: `{"headers": {"Authorization": "Bearer …"}, "remove_headers": ["X-Old"]}`. A name already set (in any case) is replaced; removing an absent one succeeds. At most 20 headers, values up to 1 KB without CR or LF; Host, Content-Type, Content-Length, Connection, Transfer-Encoding, Upgrade and webhook-* are reserved.',
+    'Sets or removes the custom headers sent with every delivery of a webhook this key created. `request` is the REST body in snake_case: `{"headers": {"Authorization": "Bearer …"}, "remove_headers": ["X-Old"]}`. A name already set (in any case) is replaced; removing an absent one succeeds. At most 20 headers, values up to 1 KB without CR or LF, 8 KB in all; Host, Content-Type, Content-Length, Connection, Transfer-Encoding, Upgrade and webhook-* are reserved.',
   input: z
     .object({
       webhookId: webhookIdField,
@@ -31,6 +31,7 @@ export const updateWebhookHeadersTool = defineTool({
       inboxId: input.inboxId,
       headers: input.request.headers,
       removeHeaders: input.request.remove_headers,
+      field: (name) => `request.headers.${name}`,
     });
     ctx.subject = out.webhookId;
     return out;

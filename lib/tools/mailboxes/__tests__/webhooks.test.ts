@@ -327,6 +327,25 @@ describe("webhook headers", () => {
     const twenty = Object.fromEntries(Object.entries(twentyOne).slice(0, 20));
     expect(Object.keys((await call(updateWebhookHeadersTool, p.mcp, { webhookId: w.webhook_id, request: { headers: twenty } })).headers)).toHaveLength(20);
   });
+
+  it("keeps a webhook's headers within 8 KB in all, so every delivery fits a receiver's limit and get_webhook_headers fits MCP", async () => {
+    const w = await create({});
+    const kb = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`X-V${i}`, "v".repeat(1000)]));
+    const eight = await call(updateWebhookHeadersTool, p.mcp, { webhookId: w.webhook_id, request: { headers: kb(8) } });
+    expect(Object.keys(eight.headers)).toHaveLength(8);
+    const before = await webhookRows(p.project.id);
+    const over = await refusal(updateWebhookHeadersTool, p.mcp, { webhookId: w.webhook_id, request: { headers: { "X-More": "m".repeat(300) } } });
+    expect(over).toMatchObject({ code: "validation_error" });
+    expect(over.message).toMatch(/^request\.headers\.X-More: does not fit: .* at most 8192 bytes .* would make 8374$/);
+    expect(await webhookRows(p.project.id)).toEqual(before);
+    // Replacing a value with a shorter one, or removing, still works.
+    const shorter = await call(updateWebhookHeadersTool, p.mcp, {
+      webhookId: w.webhook_id,
+      request: { headers: { "X-V0": "short" }, remove_headers: ["X-V1"] },
+    });
+    expect(Object.keys(shorter.headers)).toHaveLength(7);
+    expect(JSON.stringify(await call(getWebhookHeadersTool, p.mcp, { webhookId: w.webhook_id })).length).toBeLessThan(19_000);
+  });
 });
 
 describe("keys restricted to one inbox", () => {
