@@ -6,6 +6,7 @@ import { runJob } from "@/lib/jobs/run-job";
 import { purgeMailEvents } from "@/lib/mail/events/purge-mail-events";
 import { purgeExpiredKeys } from "@/lib/tools/idempotency/statements";
 import { purgeMailRejections } from "@/lib/mail/inbound/purge-rejections";
+import { purgeMcpSessions } from "@/lib/mcp/purge-sessions";
 
 const MAINTENANCE_MS = 30_000;
 
@@ -112,9 +113,11 @@ export class JobRunner {
         if (Date.now() - lastMaintenance > MAINTENANCE_MS) {
           lastMaintenance = Date.now();
           await purgeFinishedJobs(this.db);
-          // Retention of the mail outbox (7 days), the SMTP refusal log (30 days) and idempotency keys, beside the jobs'.
+          // Retention of the mail outbox (7 days), the SMTP refusal log (30 days), MCP sessions (a week idle, a day
+          // ended) and idempotency keys, beside the jobs'.
           await purgeMailEvents(this.db);
           await purgeMailRejections(this.db);
+          await purgeMcpSessions(this.db);
           // Idempotency keys expire 24 hours after their call.
           await purgeExpiredKeys(this.db);
         }

@@ -50,8 +50,14 @@ export const mcpSessions = pgTable(
     agent: text("agent"),
     platform: text("platform"),
     createdAt: ts("created_at").notNull().defaultNow(),
+    /** Written at most once an hour (loadSession): a session idle for a week is purged (purgeMcpSessions). */
+    lastSeenAt: ts("last_seen_at").notNull().defaultNow(),
     endedAt: ts("ended_at"),
   },
-  (t) => [check("mcp_sessions_principal_check", sql`num_nonnulls(${t.keyId}, ${t.grantId}, ${t.ownerId}) = 1`)],
+  (t) => [
+    check("mcp_sessions_principal_check", sql`num_nonnulls(${t.keyId}, ${t.grantId}, ${t.ownerId}) = 1`),
+    index("mcp_sessions_last_seen_idx").on(t.lastSeenAt),
+    index("mcp_sessions_ended_idx").on(t.endedAt).where(sql`${t.endedAt} is not null`),
+  ],
 );
 export type McpSession = typeof mcpSessions.$inferSelect;

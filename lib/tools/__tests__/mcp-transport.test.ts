@@ -4,7 +4,10 @@ import { seedKey, seedProject } from "@/lib/testing/seed";
 import { connectMcp, rawMcp } from "@/lib/testing/mcp-client";
 import { getDb } from "@/lib/db/client";
 import { ledgerEntries } from "@/lib/db/schema/ledger";
-import { count, eq } from "drizzle-orm";
+import { count, eq, inArray, sql } from "drizzle-orm";
+import { mcpSessions } from "@/lib/db/schema/keys";
+import { sessionCache } from "@/lib/keys/auth-cache";
+import { purgeMcpSessions } from "@/lib/mcp/purge-sessions";
 
 let server: Awaited<ReturnType<typeof startApiServer>>;
 let seeded: Awaited<ReturnType<typeof seedProject>>;
@@ -136,6 +139,43 @@ describe("MCP transport", () => {
     expect(after.status).toBe(404);
     const unknown = await rawMcp(server.url, call("whoami"), { ...auth(), "mcp-session-id": "doesnotexist" });
     expect(unknown.status).toBe(404);
+  });
+
+  it("marks a session in use as seen (at most hourly) and purges sessions a week idle or a day ended; a purged one answers 404", async () => {
+    const db = await getDb();
+    const open = async () => (await rawMcp(server.url, init(), auth())).headers.get("mcp-session-id")!;
+    const [idle, used, ended, endedToday, recent] = [await open(), await open(), await open(), await open(), await open()];
+    const hoursAgo = (h: number) => sql`now() - make_interval(hours => ${h})`;
+    const seen = async (id: string) => (await db.select().from(mcpSessions).where(eq(mcpSessions.id, id)))[0].lastSeenAt.getTime();
+    await db
+      .update(mcpSessions)
+      .set({ lastSeenAt: hoursAgo(8 * 24) })
+      .where(inArray(mcpSessions.id, [idle, used]));
+    await db.update(mcpSessions).set({ lastSeenAt: sql`now() - interval '30 minutes'` }).where(eq(mcpSessions.id, recent));
+    await db
+      .update(mcpSessions)
+      .set({ endedAt: hoursAgo(25) })
+      .where(eq(mcpSessions.id, ended));
+    await db
+      .update(mcpSessions)
+      .set({ endedAt: hoursAgo(1) })
+      .where(eq(mcpSessions.id, endedToday));
+    sessionCache.invalidate(db);
+
+    for (const id of [used, recent]) expect((await rawMcp(server.url, call("whoami"), { ...auth(), "mcp-session-id": id })).status).toBe(200);
+    // Written off the request's path: the stale mark is renewed; one within the hour is left alone.
+    await expect.poll(() => seen(used)).toBeGreaterThan(Date.now() - 60_000);
+    expect(await seen(recent)).toBeLessThan(Date.now() - 29 * 60_000);
+
+    await purgeMcpSessions(db);
+    const left = await db
+      .select({ id: mcpSessions.id })
+      .from(mcpSessions)
+      .where(inArray(mcpSessions.id, [idle, used, ended, endedToday, recent]));
+    expect(left.map((r) => r.id).sort()).toEqual([used, endedToday, recent].sort());
+    sessionCache.invalidate(db);
+    const gone = await rawMcp(server.url, call("whoami"), { ...auth(), "mcp-session-id": idle });
+    expect(gone.status).toBe(404);
   });
 
   it("resumes a session with a new SDK client transport", async () => {

@@ -155,6 +155,7 @@ async function initialize(req: ApiRequest, key: McpPrincipal, msg: JSONRPCReques
       agent: null,
       platform: null,
       createdAt: new Date(),
+      lastSeenAt: new Date(),
       endedAt: null,
     });
     await appendEntry(tx, { actor, op: "mcp.initialize", subject: id, input: params.data.clientInfo });
