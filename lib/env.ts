@@ -77,6 +77,11 @@ const schema = z.object({
    * inbox_wait gets 429; an approval tool past it answers at once, as with wait_seconds 0 (status pending).
    */
   KEY_MAX_WAITS: z.coerce.number().int().min(1).max(10_000).default(20),
+  /**
+   * Requests one API key (or OAuth grant) may have waiting for a person at once, over every instance: each one
+   * notifies the approvers' channels, so a looping agent could otherwise send thousands of messages a minute.
+   */
+  KEY_MAX_PENDING_REQUESTS: z.coerce.number().int().min(1).max(100_000).default(100),
   /** Live streams (/api/v1/stream, WebSocket or SSE, and the approvals stream) one API key may hold open at once, on each instance. */
   STREAM_MAX_PER_KEY: z.coerce.number().int().min(1).max(10_000).default(20),
   /** Trust X-Forwarded-For / X-Forwarded-Proto (behind a reverse proxy). */

@@ -13,6 +13,7 @@ import { DECIDE_OP } from "@/lib/approvals/decide-request";
 import { recordSystemAct } from "@/lib/ledger/record-system-act";
 import { queueDeliveries } from "@/lib/approvals/deliveries/queue-deliveries";
 import { notifyRequestChange } from "@/lib/approvals/requests-channel";
+import { checkPendingCap } from "@/lib/approvals/pending-cap";
 
 export interface NewRequest {
   kind: RequestKind;
@@ -53,6 +54,7 @@ export async function createRequest(tx: Executor, opts: { actor: Actor } & NewRe
         channels: channels.map((c) => ({ id: c.id, kind: c.kind, active: c.status === "active" })),
       })
     : [];
+  if (status === "pending") await checkPendingCap(tx, actor);
   const now = new Date();
   const shown = {
     kind: opts.kind,

@@ -1,0 +1,34 @@
+import { and, count, eq, gt, sql } from "drizzle-orm";
+import type { Actor } from "@/lib/actor";
+import type { Executor } from "@/lib/db/client";
+import { approvalRequests } from "@/lib/db/schema/approvals";
+import { env } from "@/lib/env";
+import { AppError } from "@/lib/errors";
+
+/**
+ * A key (or grant) holds at most KEY_MAX_PENDING_REQUESTS requests waiting for a person: every new one messages the
+ * approvers' channels, and the call rate alone would let a looping agent send 6,000 a minute. Called in the
+ * transaction that writes the request, before it; the key's asks take turns on an advisory lock, so concurrent
+ * ones cannot both take the last place. Owners asking through their own credentials are not capped.
+ */
+export async function checkPendingCap(tx: Executor, actor: Actor): Promise<void> {
+  if (!actor.keyId) return;
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`approval_requests:${actor.projectId}:${actor.keyId}`}, 0))`);
+  const cap = env().KEY_MAX_PENDING_REQUESTS;
+  const [{ n }] = await tx
+    .select({ n: count() })
+    .from(approvalRequests)
+    .where(
+      and(
+        eq(approvalRequests.projectId, actor.projectId),
+        eq(approvalRequests.status, "pending"),
+        eq(approvalRequests.keyId, actor.keyId),
+        gt(approvalRequests.expiresAt, sql`now()`),
+      ),
+    );
+  if (n >= cap) {
+    throw new AppError("rate_limited", `This key already has ${n} requests waiting for a person, the most it may have at once (${cap}).`, {
+      fix: "Wait until people answer or the requests expire (request_status shows each), then ask again.",
+    });
+  }
+}
