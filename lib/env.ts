@@ -78,6 +78,12 @@ const schema = z.object({
    */
   KEY_MAX_WAITS: z.coerce.number().int().min(1).max(10_000).default(20),
   /**
+   * Deliveries per webhook source per minute, on each instance (a token bucket: bursts up to this many); one more
+   * gets 429 with Retry-After, which providers retry. A leaked URL of a source that checks no signature cannot then
+   * fill the database at the speed of the network. 0 turns it off.
+   */
+  SOURCE_DELIVERIES_PER_MINUTE: z.coerce.number().int().min(0).default(6000),
+  /**
    * Requests one API key (or OAuth grant) may have waiting for a person at once, over every instance: each one
    * notifies the approvers' channels, so a looping agent could otherwise send thousands of messages a minute.
    */

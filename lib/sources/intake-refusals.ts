@@ -6,13 +6,15 @@ import { hookTokenHash, HOOK_TOKEN_PATTERN } from "@/lib/sources/hook-token";
 const HOUR = 3600_000;
 
 /**
- * Counts one refused delivery in its source's bucket for this hour. Called after the refusal is decided, outside any
- * transaction: a failure to count is logged and never changes what the sender is told.
+ * Counts refused deliveries (one, or `count` added up by the caller) in their source's bucket for this hour. Called
+ * after the refusal is decided, outside any transaction: a failure to count is logged and never changes what the
+ * sender is told.
  */
 export async function recordRefusal(
   db: Executor,
-  opts: { source: Pick<Source, "id" | "projectId" | "name">; reason: RefusalReason; detail: string; now?: Date },
+  opts: { source: Pick<Source, "id" | "projectId" | "name">; reason: RefusalReason; detail: string; now?: Date; count?: number },
 ): Promise<void> {
+  const n = opts.count ?? 1;
   const now = opts.now ?? new Date();
   const hour = new Date(Math.floor(now.getTime() / HOUR) * HOUR);
   const detail = opts.detail.slice(0, 500);
@@ -25,13 +27,13 @@ export async function recordRefusal(
         source: opts.source.name,
         reason: opts.reason,
         hour,
-        count: 1,
+        count: n,
         lastAt: now,
         lastDetail: detail,
       })
       .onConflictDoUpdate({
         target: [intakeRefusals.projectId, intakeRefusals.sourceId, intakeRefusals.reason, intakeRefusals.hour],
-        set: { count: sql`${intakeRefusals.count} + 1`, lastAt: now, lastDetail: detail },
+        set: { count: sql`${intakeRefusals.count} + ${n}`, lastAt: now, lastDetail: detail },
       });
   } catch (err) {
     console.error("[brynth] could not count a refused webhook delivery:", err);

@@ -149,7 +149,8 @@ export const eventAttempts = pgTable(
 );
 export type EventAttempt = typeof eventAttempts.$inferSelect;
 
-export const refusalReasons = ["bad_signature", "unknown_source"] as const;
+/** `rate_limited`: over SOURCE_DELIVERIES_PER_MINUTE (delivery-rate-limit.ts), answered 429 so the sender retries. */
+export const refusalReasons = ["bad_signature", "unknown_source", "rate_limited"] as const;
 export type RefusalReason = (typeof refusalReasons)[number];
 
 /**

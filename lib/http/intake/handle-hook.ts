@@ -7,6 +7,7 @@ import { readBody } from "@/lib/http/read-body";
 import { findSourceByToken } from "@/lib/sources/find-source";
 import { findRemovedSourceByToken, recordRefusal } from "@/lib/sources/intake-refusals";
 import { receiveWebhook } from "@/lib/sources/receive-webhook";
+import { takeDeliveryToken } from "@/lib/sources/delivery-rate-limit";
 
 export const HOOKS_PREFIX = "/hooks/";
 
@@ -14,7 +15,8 @@ export const HOOKS_PREFIX = "/hooks/";
 const unknownUrl = () => new AppError("not_found", "Not found.");
 
 /**
- * Webhook intake, `POST /hooks/<token>`: size limit → source lookup → signature over the raw bytes → stored event.
+ * Webhook intake, `POST /hooks/<token>`: size limit → source lookup → the source's rate → signature over the raw
+ * bytes → stored event.
  * The 2xx goes out only after the event is committed, so a delivery we acknowledge is never lost.
  */
 export async function handleHook(req: ApiRequest): Promise<Response> {
@@ -32,6 +34,7 @@ export async function handleHook(req: ApiRequest): Promise<Response> {
       if (removed) await recordRefusal(db, { source: removed, reason: "unknown_source", detail: "The source was removed." });
       throw unknownUrl();
     }
+    takeDeliveryToken(db, source);
     const body = await readBody(req, limit);
     // One INSERT in autocommit: committed when it returns (no BEGIN/COMMIT round trips), then the wake-up goes out.
     const event = await receiveWebhook(db, { source, body, headers: req.headers }).catch(async (err: unknown) => {

@@ -6,6 +6,8 @@ import { createHmac, randomBytes, randomUUID } from "node:crypto";
 import { rawPost } from "@/lib/http/intake/raw-post";
 import { getDb } from "@/lib/db/client";
 import { removeSource } from "@/lib/sources/remove-source";
+import { listRefusals } from "@/lib/sources/intake-refusals";
+import { envSettings } from "@/lib/testing/env-settings";
 import { startApiServer } from "@/lib/testing/api-server";
 import { eventsOf, seedSource } from "@/lib/testing/events";
 import { seedProject } from "@/lib/testing/seed";
@@ -268,5 +270,32 @@ describe("unknown URLs", () => {
   it("answers GET with 405 whatever the token", async () => {
     const res = await fetch(`${server.url}/hooks/${"B".repeat(43)}`);
     expect(res.status).toBe(405);
+  });
+});
+
+describe("delivery rate per source", () => {
+  const rateEnv = envSettings("SOURCE_DELIVERIES_PER_MINUTE");
+  afterAll(() => rateEnv.restore());
+
+  it("answers deliveries over SOURCE_DELIVERIES_PER_MINUTE with 429 and Retry-After, stores none of them, and counts them once as refused", async () => {
+    rateEnv.set({ SOURCE_DELIVERIES_PER_MINUTE: "3" });
+    const { url } = await seedSource(actor, { name: "leaky", verification: "none" });
+    const other = await seedSource(actor, { name: "busy-neighbour", verification: "none" });
+    const since = new Date();
+    const answers = [];
+    for (let i = 0; i < 6; i++) answers.push(await post(url!, JSON.stringify({ id: `d${i}`, type: "ping" })));
+    expect(answers.map((r) => r.status)).toEqual([200, 200, 200, 429, 429, 429]);
+    expect(Number(answers[3].headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    expect((await answers[3].json()).error).toMatchObject({ code: "rate_limited", message: expect.stringContaining("limit is 3 a minute") });
+    expect((await eventsOf(actor, { source: "leaky" })).length).toBe(3);
+    // Each source has its own bucket.
+    expect((await post(other.url!, JSON.stringify({ type: "ping" }))).status).toBe(200);
+    // The three refusals are counted together (a flood costs no write per request), under their own reason.
+    const db = await getDb();
+    await expect
+      .poll(async () => (await listRefusals(db, { projectId: actor.projectId, since, reason: "rate_limited" })).map((r) => [r.source, r.count]), {
+        timeout: 10_000,
+      })
+      .toEqual([["leaky", 3]]);
   });
 });

@@ -16,7 +16,7 @@ import { pageParams } from "@/lib/http/page-params";
 export const metadata: Metadata = { title: "Refused webhook deliveries" };
 
 const DAY = 24 * 3600_000;
-const reasonLabel = { bad_signature: "Bad signature", unknown_source: "Unknown source" } as const;
+const reasonLabel = { bad_signature: "Bad signature", unknown_source: "Unknown source", rate_limited: "Over the rate limit" } as const;
 type Search = Promise<Record<string, string | string[] | undefined>>;
 
 /** The Overview's "Webhooks refused, 24 h" opens here: the same hour buckets it counts, per source and reason. */
@@ -50,7 +50,7 @@ export default async function RefusedDeliveriesPage({ searchParams }: { searchPa
         <EmptyState
           icon={ShieldCheck}
           title="Nothing refused in the last 24 hours"
-          description="A delivery with a wrong signature, or to a removed source's URL, would be counted here."
+          description="A delivery with a wrong signature, to a removed source's URL, or over a source's rate limit would be counted here."
         />
       ) : (
         <>
