@@ -180,3 +180,22 @@ test("a webhook URL, a channel label and an OAuth client name with a right-to-le
   await page.goto(`/oauth/consent?${query}`);
   await expect.soft(page.getByText("Connect Claude[U+202E] Desktop to Brynth?")).toBeVisible();
 });
+
+test("a webhook payload with a right-to-left override shows it in the JSON tree, the raw body and the headers", async ({ page }) => {
+  const source = await rest<{ url: string }>("/owner/sources", { method: "POST", body: { type: "webhook", name: `hostile-${id}`, verification: "none" } });
+  cleanups.push(() => rest(`/owner/sources/hostile-${id}`, { method: "DELETE" }));
+  // A key and a value that read `"name": "paypal.com"` once the override has turned them round.
+  const payload = JSON.stringify({ type: "ping", [`eman${RLO}`]: `moc.lapyap${RLO}` });
+  const res = await fetch(source.url, { method: "POST", body: payload, headers: { "content-type": "application/json", "user-agent": "agent\u0085x" } });
+  const { event_id } = (await res.json()) as { event_id: string };
+
+  await new OwnerSession(page).signIn(OWNER, server.setupUrl);
+  await page.goto(`/events/${event_id}`);
+  const tree = page.getByRole("group", { name: "Payload" });
+  await expect(tree).toContainText('"eman[U+202E]": "moc.lapyap[U+202E]"');
+  await expect(tree.locator("bdi").filter({ hasText: "moc.lapyap" })).toHaveCount(1);
+  await page.getByRole("tab", { name: "Raw" }).click();
+  await expect(page.locator("pre code")).toContainText('"eman[U+202E]":"moc.lapyap[U+202E]"');
+  await page.getByRole("tab", { name: /^Headers/ }).click();
+  await expect(page.getByRole("row").filter({ hasText: "user-agent" })).toContainText("agent[U+0085]x");
+});

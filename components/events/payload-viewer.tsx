@@ -6,6 +6,7 @@ import { CodeBlock } from "@/components/ui/code-block";
 import { JsonTree } from "@/components/ui/json-tree";
 import { Table, TableBody, TableCell, TableRow } from "@/components/ui/table";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
+import { UntrustedText } from "@/components/ui/untrusted-text";
 
 type Props = {
   /** Parsed JSON, when the body is JSON. */
@@ -21,8 +22,9 @@ type Props = {
 };
 
 /**
- * Third-party content is only ever text here: a JSON tree, a <pre>, a table. Nothing is rendered as HTML, and
- * downloads are served as attachments from a sandboxed response.
+ * Third-party content is only ever text here: a JSON tree, a <pre>, a table. Nothing is rendered as HTML, invisible
+ * characters (a right-to-left override) are written out, and downloads are served as attachments from a sandboxed
+ * response.
  */
 export function PayloadViewer({ json, isJson, raw, encoding, headers, downloadUrl, size }: Props) {
   const tooLarge = raw === null;
@@ -79,8 +81,12 @@ export function PayloadViewer({ json, isJson, raw, encoding, headers, downloadUr
               <TableBody>
                 {Object.entries(headers).map(([k, v]) => (
                   <TableRow key={k}>
-                    <TableCell className="w-64 font-mono text-xs text-muted-foreground">{k}</TableCell>
-                    <TableCell className="font-mono text-xs break-all whitespace-pre-wrap">{v}</TableCell>
+                    <TableCell className="w-64 font-mono text-xs text-muted-foreground">
+                      <UntrustedText text={k} />
+                    </TableCell>
+                    <TableCell className="font-mono text-xs break-all whitespace-pre-wrap">
+                      <UntrustedText text={v} />
+                    </TableCell>
                   </TableRow>
                 ))}
               </TableBody>

@@ -2,13 +2,17 @@
 
 import * as React from "react";
 import { ChevronRight } from "lucide-react";
+import { UntrustedText } from "@/components/ui/untrusted-text";
 import { cn, plural } from "@/lib/utils";
 
 /** Children shown before a "show more" button, so a huge array cannot freeze the page. */
 const PAGE = 100;
 
 type JsonTreeProps = {
-  /** Any JSON value. Everything is rendered as React text, never as HTML. */
+  /**
+   * Any JSON value. Everything is rendered as React text, never as HTML; keys and strings as untrusted text (their
+   * invisible characters written out, each isolated), since payloads come from strangers.
+   */
   data: unknown;
   /** Levels open on first render (root is level 0). */
   defaultExpandDepth?: number;
@@ -41,7 +45,7 @@ function JsonNode({ name, value, depth, defaultExpandDepth }: NodeProps) {
   const label =
     name === undefined ? null : (
       <span className={typeof name === "number" ? "text-muted-foreground" : "text-foreground"}>
-        {typeof name === "number" ? name : JSON.stringify(name)}
+        {typeof name === "number" ? name : <UntrustedText text={JSON.stringify(name)} />}
         <span className="text-muted-foreground">: </span>
       </span>
     );
@@ -114,7 +118,7 @@ function JsonValue({ value }: { value: unknown }) {
   if (value === null) return <span className="text-muted-foreground">null</span>;
   switch (typeof value) {
     case "string":
-      return <span className="text-emerald-700 dark:text-emerald-400">{JSON.stringify(value)}</span>;
+      return <UntrustedText className="text-emerald-700 dark:text-emerald-400" text={JSON.stringify(value)} />;
     case "number":
     case "bigint":
       return <span className="text-sky-700 dark:text-sky-400">{String(value)}</span>;
