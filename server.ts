@@ -9,6 +9,7 @@ import { fastPathHandler, stampRemoteAddress } from "@/lib/http/fast-path";
 import { startServices } from "@/lib/services/start-services";
 import { portError, StartupError } from "@/lib/services/port-error";
 import { attachStreamUpgrade } from "@/lib/http/stream/ws-stream";
+import { capConnectionsPerAddress } from "@/lib/http/connection-cap";
 import { loadRemoteAccess } from "@/lib/settings/remote-access";
 
 /**
@@ -41,6 +42,7 @@ async function main() {
   });
   // Only /api/v1/stream is ours; Next attaches its own upgrade listener for HMR in dev (RUNTIME-FACTS).
   attachStreamUpgrade(server, config.publicUrl, { dev });
+  capConnectionsPerAddress(server);
   const sockets = new Set<Socket>();
   server.on("connection", (s) => {
     sockets.add(s);

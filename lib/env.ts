@@ -90,6 +90,11 @@ const schema = z.object({
   KEY_MAX_PENDING_REQUESTS: z.coerce.number().int().min(1).max(100_000).default(100),
   /** Live streams (/api/v1/stream, WebSocket or SSE, and the approvals stream) one API key may hold open at once, on each instance. */
   STREAM_MAX_PER_KEY: z.coerce.number().int().min(1).max(10_000).default(20),
+  /**
+   * Open HTTP connections one client address (an IPv6 client's /64) may hold at once, on each instance; one more
+   * reads 429 and is closed. Not applied with TRUST_PROXY (every connection then comes from the proxy). 0 turns it off.
+   */
+  HTTP_MAX_CONNECTIONS_PER_IP: z.coerce.number().int().min(0).max(1_000_000).default(256),
   /** Trust X-Forwarded-For / X-Forwarded-Proto (behind a reverse proxy). */
   TRUST_PROXY: bool.default(false),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),

@@ -14,6 +14,7 @@ export const BENCH_KEY_LIMITS = {
   STREAM_MAX_PER_KEY: "10000",
   KEY_MAX_PENDING_REQUESTS: "100000",
   SOURCE_DELIVERIES_PER_MINUTE: "1000000000",
+  HTTP_MAX_CONNECTIONS_PER_IP: "1000000",
 };
 
 /** Starts a child process, with the environment `npm start` gives Brynth, and resolves once stdout matches `ready`. */

@@ -1,7 +1,6 @@
-import type { SMTPServerSession } from "smtp-server";
 import { describe, expect, it } from "vitest";
 import { addressBlock } from "@/lib/http/address-block";
-import { addressLimit } from "@/lib/mail/inbound/smtp-address-limit";
+import { addressLimit } from "@/lib/http/address-limit";
 
 describe("the block a client controls", () => {
   it("is the IPv4 address itself, and the IPv4 address an IPv4-mapped IPv6 address stands for", () => {
@@ -22,17 +21,15 @@ describe("the block a client controls", () => {
 });
 
 describe("the per-address connection cap", () => {
-  const session = (id: string, remoteAddress: string) => ({ id, remoteAddress }) as SMTPServerSession;
-
   it("counts a whole IPv6 /64 as one client, and frees a place when an admitted session closes", () => {
-    const limit = addressLimit(2);
-    expect(limit.admit(session("a", "2001:db8::1"))).toBe(true);
-    expect(limit.admit(session("b", "2001:db8::2"))).toBe(true);
-    expect(limit.admit(session("c", "2001:db8::ffff:3"))).toBe(false);
-    expect(limit.admit(session("d", "2001:db8:0:1::1"))).toBe(true);
-    limit.release(session("c", "2001:db8::ffff:3"));
-    expect(limit.admit(session("e", "2001:db8::5"))).toBe(false);
-    limit.release(session("a", "2001:db8::1"));
-    expect(limit.admit(session("f", "2001:db8::6"))).toBe(true);
+    const limit = addressLimit<string>(2);
+    expect(limit.admit("a", "2001:db8::1")).toBe(true);
+    expect(limit.admit("b", "2001:db8::2")).toBe(true);
+    expect(limit.admit("c", "2001:db8::ffff:3")).toBe(false);
+    expect(limit.admit("d", "2001:db8:0:1::1")).toBe(true);
+    limit.release("c");
+    expect(limit.admit("e", "2001:db8::5")).toBe(false);
+    limit.release("a");
+    expect(limit.admit("f", "2001:db8::6")).toBe(true);
   });
 });

@@ -1,6 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { resetEnvCache } from "@/lib/env";
+import { capConnectionsPerAddress } from "@/lib/http/connection-cap";
 import { fastPathHandler, stampRemoteAddress } from "@/lib/http/fast-path";
 import { attachStreamUpgrade } from "@/lib/http/stream/ws-stream";
 
@@ -17,6 +18,7 @@ export async function startApiServer(): Promise<{ url: string; server: Server; c
       res.end();
     }
   });
+  capConnectionsPerAddress(server);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   process.env.PUBLIC_URL = url;

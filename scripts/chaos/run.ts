@@ -71,9 +71,10 @@ async function main() {
     OWNER_PASSWORD: OWNER.password,
     SMTP_PORT: "0",
     LOG_LEVEL: "error",
-    // The per-key and per-source limits are per instance and would refuse part of this load; each is tested on its own.
+    // The per-key, per-source and per-address limits are per instance and would refuse part of this load; each is tested on its own.
     KEY_CALLS_PER_MINUTE: "0",
     SOURCE_DELIVERIES_PER_MINUTE: "0",
+    HTTP_MAX_CONNECTIONS_PER_IP: "0",
     NEXTAUTH_URL: undefined,
     S3_BUCKET: undefined,
     SMTP_RELAY_URL: undefined,

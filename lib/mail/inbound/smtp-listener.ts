@@ -5,7 +5,7 @@ import type { Mailbox } from "@/lib/db/schema/mail";
 import { env } from "@/lib/env";
 import { mailHostname } from "@/lib/mail/domains/mail-domain-name";
 import type { MailDnsResolver } from "@/lib/mail/inbound/dns-resolver";
-import { addressLimit } from "@/lib/mail/inbound/smtp-address-limit";
+import { addressLimit } from "@/lib/http/address-limit";
 import { byteBudget } from "@/lib/mail/inbound/smtp-byte-budget";
 import { commandTimeouts } from "@/lib/mail/inbound/smtp-command-timeouts";
 import { loadSmtpTls } from "@/lib/mail/inbound/smtp-tls";
@@ -51,7 +51,7 @@ export async function startSmtpListener(opts: SmtpListenerOptions): Promise<Smtp
   const onError = opts.onError ?? ((err: unknown) => console.error("[brynth] smtp:", err));
   // The mailboxes accepted in the session's current transaction (reset at every MAIL FROM).
   const accepted = new Map<string, Mailbox[]>();
-  const perAddress = addressLimit(env().SMTP_MAX_CLIENTS_PER_IP);
+  const perAddress = addressLimit<string>(env().SMTP_MAX_CLIENTS_PER_IP);
   const budget = byteBudget(env().SMTP_MAX_INFLIGHT_BYTES);
   // The budget's share of each transfer still arriving, by session.
   const receiving = new Map<string, { release(): void }>();
@@ -85,7 +85,8 @@ export async function startSmtpListener(opts: SmtpListenerOptions): Promise<Smtp
     socketTimeout: env().SMTP_IDLE_TIMEOUT_MS,
     closeTimeout: 5_000,
     onConnect(session, callback) {
-      if (!perAddress.admit(session)) return callback(smtpError(421, "4.7.0 Too many connections from your address, try again later"));
+      if (!perAddress.admit(session.id, session.remoteAddress))
+        return callback(smtpError(421, "4.7.0 Too many connections from your address, try again later"));
       timeouts.start(session);
       callback();
     },
@@ -180,7 +181,7 @@ export async function startSmtpListener(opts: SmtpListenerOptions): Promise<Smtp
       receiving.get(session.id)?.release();
       receiving.delete(session.id);
       accepted.delete(session.id);
-      perAddress.release(session);
+      perAddress.release(session.id);
       timeouts.stop(session);
     },
   });
