@@ -28,5 +28,7 @@ export async function sendVerificationEmail(
       `<p style="margin:0 0 16px">${escapeHtml(lead)}</p>${emailButton(url, "Confirm this address")}<p style="margin:16px 0 0;color:#555">${escapeHtml(after)}</p>`,
       `The link works once and expires ${opts.expiresAt.toISOString()}.`,
     ),
+    // The link confirms the address: an agent reading the project's sent mail must not find it.
+    secrets: [url],
   });
 }

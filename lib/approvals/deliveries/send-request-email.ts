@@ -43,5 +43,6 @@ export async function sendRequestEmail(tx: Executor, opts: { request: ApprovalRe
     footer,
   );
   const subject = `${url ? kindLabel[r.kind] : "Approved"}: ${r.summary}`.slice(0, 200);
-  await queueSystemMail(tx, { projectId: r.projectId, to: opts.channel.address!, subject, text, html });
+  // The link decides the request: an agent reading the project's sent mail must not find it.
+  await queueSystemMail(tx, { projectId: r.projectId, to: opts.channel.address!, subject, text, html, secrets: url ? [url] : [] });
 }

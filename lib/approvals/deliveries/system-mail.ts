@@ -7,6 +7,8 @@ export interface SystemMail {
   subject: string;
   text: string;
   html: string;
+  /** Links only the recipient may hold: withheld from the copy agents can read (send-system-email.ts). */
+  secrets?: string[];
 }
 
 /**

@@ -197,6 +197,12 @@ export const mailMessages = pgTable(
     sizeBytes: integer("size_bytes").notNull().default(0),
     /** Inbound: the message exactly as received, in the blob store. */
     rawBlobKey: text("raw_blob_key"),
+    /**
+     * Brynth's own mail whose links only its recipient may hold (approval and channel-verification links): the body
+     * as sent, encrypted and bound to the row, read only to compose it. `text` and `html` keep it with the links
+     * withheld, so nothing an agent can read (the message, its search vector, previews, events) carries them.
+     */
+    sealedBodyEnc: text("sealed_body_enc"),
     /** Only the headers that matter (ids, list and auto-reply markers, date); never Authentication-Results. */
     headers: jsonb("headers").$type<Record<string, string>>().notNull().default({}),
     authentication: jsonb("authentication").$type<MailAuthVerdicts>(),

@@ -215,6 +215,7 @@ function inboundRow(
     sendReason: null,
     sizeBytes: c.size,
     rawBlobKey: c.rawKey,
+    sealedBodyEnc: null,
     headers: Object.fromEntries(Object.entries(parsed.headers).map(([k, v]) => [k, noNul(v)])),
     authentication: c.auth,
     autoSubmitted: parsed.autoSubmitted || c.dsn !== null || c.complaint !== null,

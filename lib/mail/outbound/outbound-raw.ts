@@ -4,23 +4,27 @@ import { mailMessages, type Mailbox } from "@/lib/db/schema/mail";
 import { signingKey } from "@/lib/mail/domains/domain-key";
 import { putMailBlob, readMailBlob } from "@/lib/mail/mail-blob";
 import { composeMessage } from "@/lib/mail/outbound/compose-message";
+import { openBody } from "@/lib/mail/outbound/sealed-body";
 import { messageAttachments, type MessageRow, recordRawBlob } from "@/lib/mail/outbound/statements";
 
 /**
  * The signed bytes of an outbound message, composed once and kept in the blob store (`raw_blob_key`): every
  * delivery of it, a resend and the raw download send exactly these bytes. Two deliveries composing at once both
  * try to record theirs; the first wins and the other uses it (MIME boundaries and the signature differ per compose).
+ * A message with a sealed body (Brynth's own mail holding a private link) is composed from it for each delivery and
+ * never kept: the raw download would hand the link to agents.
  */
 export async function outboundRaw(db: Executor, m: MessageRow, mailbox: Pick<Mailbox, "address" | "displayName" | "domainId">): Promise<Buffer> {
   if (m.rawBlobKey) return readMailBlob(m.rawBlobKey);
   const rows = await messageAttachments(db, m.projectId, m.id);
   const attachments = await Promise.all(rows.map(async (a) => ({ ...a, content: await readMailBlob(a.blobKey) })));
   const raw = await composeMessage({
-    message: m,
+    message: m.sealedBodyEnc ? { ...m, ...openBody(m.id, m.sealedBodyEnc) } : m,
     from: { address: mailbox.address, name: mailbox.displayName },
     attachments,
     key: await signingKey(db, mailbox.domainId),
   });
+  if (m.sealedBodyEnc) return raw;
   const key = await putMailBlob(m.projectId, raw, "message/rfc822");
   const [won] = await recordRawBlob(db, m.projectId, m.id, key, raw.byteLength);
   if (won) return raw;

@@ -11,6 +11,7 @@ import { isLocalDomain } from "@/lib/mail/inbound/resolve-recipient";
 import type { StoredBlob } from "@/lib/mail/inbound/store-inbound";
 import { addToThreadSummary, newThreadSummary } from "@/lib/mail/inbound/thread-summary";
 import { deliverMessageJob } from "@/lib/mail/outbound/deliver-message-job";
+import { type SealedBody, sealBody } from "@/lib/mail/outbound/sealed-body";
 import { insertDeliveries, insertNewThreads, insertOutboundMessages, type OutboundMessageRow } from "@/lib/mail/outbound/statements";
 
 /** One outbound message: its recipients, content and, for a reply, the thread it joins. */
@@ -32,6 +33,8 @@ export interface OutboundItem {
   /** A message that starts a thread may still cite others (a plain draft's `references`); a reply's come with `thread`. */
   references?: string[];
   draftId?: string | null;
+  /** The body as sent, when the stored `text`/`html` withhold parts of it (send-system-email.ts): kept sealed. */
+  sealed?: SealedBody | null;
 }
 
 export interface QueueOutboundOptions {
@@ -133,6 +136,7 @@ export async function queueOutbound(tx: Executor, o: QueueOutboundOptions): Prom
     countsQuota: o.countsQuota,
     keyId: o.keyId,
     agent: o.agent,
+    sealedBodyEnc: r.it.sealed ? sealBody(r.id, r.it.sealed) : null,
   });
   const fresh = rows.filter((r) => !r.it.thread);
   const deliveries = rows.flatMap((r) => routesOf(r.recipients, local).map((d) => ({ id: newId("dlv"), projectId, messageId: r.id, ...d })));
@@ -177,9 +181,12 @@ export async function queueOutbound(tx: Executor, o: QueueOutboundOptions): Prom
 }
 
 /** email_send's shape: one message (and one thread) per recipient. */
-export function queueMessages(tx: Executor, o: Omit<QueueOutboundOptions, "items"> & { to: string[]; subject: string; text: string; html: string | null }) {
-  const { to, subject, text, html, ...rest } = o;
-  return queueOutbound(tx, { ...rest, items: to.map((r) => ({ to: [r], subject, text, html })) });
+export function queueMessages(
+  tx: Executor,
+  o: Omit<QueueOutboundOptions, "items"> & { to: string[]; subject: string; text: string; html: string | null; sealed?: SealedBody | null },
+) {
+  const { to, subject, text, html, sealed, ...rest } = o;
+  return queueOutbound(tx, { ...rest, items: to.map((r) => ({ to: [r], subject, text, html, sealed })) });
 }
 
 /** A route per recipient on this instance (each lands in its own mailbox), one relay transaction for the rest. */

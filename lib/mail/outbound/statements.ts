@@ -53,6 +53,7 @@ const OUTBOUND_MESSAGE_KEYS = [
   "countsQuota",
   "keyId",
   "agent",
+  "sealedBodyEnc",
 ] as const;
 
 /** What queueOutbound writes of a message; every other column takes its default. */
