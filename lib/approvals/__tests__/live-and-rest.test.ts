@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
+import { revokeKey } from "@/lib/keys/revoke-key";
 import { OWNER_EMAIL, OWNER_PASSWORD, seedKey } from "@/lib/testing/seed";
 import { waitForRequest } from "@/lib/approvals/wait-for-request";
 import { approvalsHarness, ok } from "@/lib/approvals/__tests__/helpers";
@@ -26,6 +27,26 @@ describe("the approvals stream", () => {
     expect(text).toContain(`{"id":"${id}","status":"answered"}`);
     expect((await decided).status).toBe(200);
     ctrl.abort();
+  });
+
+  it("ends a key's stream the moment the key is revoked, before any later request reaches it", async () => {
+    const doomed = await seedKey(h.seeded.project.id, ["approvals"], "to be revoked");
+    const res = await fetch(`${h.url}/api/v1/approvals/stream`, { headers: { authorization: `Bearer ${doomed.secret}` } });
+    const reader = res.body!.getReader();
+    let text = "";
+    while (!text.includes(": stream open")) text += new TextDecoder().decode((await reader.read()).value);
+    await (await getDb()).transaction((tx) => revokeKey(tx, { actor: h.seeded.actor, keyId: doomed.key.id }));
+    const ended = (async () => {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) return text;
+        text += new TextDecoder().decode(value);
+      }
+    })();
+    const timeout = new Promise<string>((_, reject) => setTimeout(() => reject(new Error("the revoked key's stream is still open")), 5000));
+    await Promise.race([ended, timeout]);
+    const id = ok(await call("ask_human", { question: "Secret?", wait_seconds: 0 })).request_id as string;
+    expect(text).not.toContain(id);
   });
 
   it("refuses a key without the approvals scope", async () => {

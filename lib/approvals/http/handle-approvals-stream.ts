@@ -2,6 +2,7 @@ import { onRequestChange } from "@/lib/approvals/requests-channel";
 import type { ApiRequest } from "@/lib/http/api-request";
 import { errorResponse } from "@/lib/http/json-response";
 import { streamActor } from "@/lib/http/stream/authorize-stream";
+import { watchKeyRevocation } from "@/lib/http/stream/key-revocations";
 import { takeStreamSlot } from "@/lib/http/stream/stream-slots";
 import { sseResponse } from "@/lib/http/stream/sse-response";
 
@@ -10,19 +11,23 @@ export const APPROVALS_STREAM_PATH = "/api/v1/approvals/stream";
 /**
  * `GET /api/v1/approvals/stream`, Server-Sent Events: one `request` message per request created or decided in the
  * project (id and status only), fanned out from the process's one LISTEN. The Approvals screen refreshes on it.
+ * A key's stream ends when the key is revoked.
  */
 export async function handleApprovalsStream(req: ApiRequest): Promise<Response> {
   try {
     const actor = await streamActor(req, ["approvals"], "The approvals stream");
     const release = takeStreamSlot(actor);
-    return sseResponse(req.signal, async (send) => {
+    return sseResponse(req.signal, async (send, close) => {
       const stop = await onRequestChange((c) => {
         if (c.project === actor.projectId) send("request", { id: c.id, status: c.status });
       }).catch((err) => {
         release();
         throw err;
       });
+      // The stream outlives the request that authenticated it: a revoked key stops reading at once (§7).
+      const unwatch = actor.keyId ? watchKeyRevocation(actor.keyId, () => close(1008, "The key was revoked.")) : () => {};
       return () => {
+        unwatch();
         stop();
         release();
       };

@@ -56,7 +56,18 @@ export function sseFrames(signal: AbortSignal, open: (sink: FrameSink) => Promis
   });
 }
 
-/** An SSE response of plain `event`/`data` messages (the approvals stream): `subscribe` gets `send` and returns its stop. */
-export function sseResponse(signal: AbortSignal, subscribe: (send: (event: string, data: unknown) => void) => Promise<() => void>): Response {
-  return sseFrames(signal, (sink) => subscribe((event, data) => sink.send({ type: event, json: JSON.stringify(data) })));
+/**
+ * An SSE response of plain `event`/`data` messages (the approvals stream): `subscribe` gets `send` and `close` (ends
+ * the stream from the server's side) and returns its stop.
+ */
+export function sseResponse(
+  signal: AbortSignal,
+  subscribe: (send: (event: string, data: unknown) => void, close: FrameSink["close"]) => Promise<() => void>,
+): Response {
+  return sseFrames(signal, (sink) =>
+    subscribe(
+      (event, data) => sink.send({ type: event, json: JSON.stringify(data) }),
+      (code, reason) => sink.close(code, reason),
+    ),
+  );
 }
