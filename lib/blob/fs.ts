@@ -1,5 +1,5 @@
 import { createReadStream, createWriteStream, type WriteStream } from "node:fs";
-import { mkdir, rename, rm, stat, writeFile } from "node:fs/promises";
+import { link, mkdir, rename, rm, stat, writeFile } from "node:fs/promises";
 import { dirname, join, resolve, sep } from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -82,6 +82,11 @@ export function fsBlobStore(root: string): BlobStore {
         if (missing(err)) return null;
         throw err;
       }
+    },
+    // A hard link costs nothing, and stays a copy: every write renames a new file into place, never rewriting bytes.
+    async copy(from, to) {
+      const target = fileOf(to);
+      await writeInDirectory(dirname(target), () => link(fileOf(from), target));
     },
     async delete(key) {
       await rm(fileOf(key), { force: true });

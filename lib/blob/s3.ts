@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { Readable } from "node:stream";
 import {
+  CopyObjectCommand,
   DeleteObjectCommand,
   DeleteObjectsCommand,
   GetObjectCommand,
@@ -103,6 +104,12 @@ export function s3BlobStore(cfg: S3Config): BlobStore {
         if (notFound(err)) return null;
         throw err;
       }
+    },
+    async copy(from, to) {
+      assertBlobKey(from);
+      assertBlobKey(to);
+      // Keys are [A-Za-z0-9_/-] only (BLOB_KEY): nothing in the copy source needs encoding.
+      await client.send(new CopyObjectCommand({ Bucket, Key: to, CopySource: `${Bucket}/${from}` }));
     },
     async delete(key) {
       assertBlobKey(key);

@@ -9,6 +9,8 @@ export interface BlobStore {
   /** The object as a stream, or null when it does not exist. */
   get(key: string): Promise<{ body: ReadableStream<Uint8Array>; size: number } | null>;
   head(key: string): Promise<{ size: number } | null>;
+  /** Puts the bytes of `from` under the new key `to` as well (server-side on S3); throws when `from` is missing. */
+  copy(from: string, to: string): Promise<void>;
   /** Idempotent: deleting a missing object succeeds. */
   delete(key: string): Promise<void>;
   /**

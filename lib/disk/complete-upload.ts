@@ -6,7 +6,7 @@ import { AppError } from "@/lib/errors";
 import { getBlobStore } from "@/lib/blob/get-blob-store";
 import { assertWritablePath } from "@/lib/disk/file-input";
 import { fieldError } from "@/lib/disk/field-error";
-import { fileView } from "@/lib/disk/file-view";
+import { fileView, newBlobKey } from "@/lib/disk/file-view";
 import { uploadGone } from "@/lib/disk/drop-uploads";
 import { replaceFile } from "@/lib/disk/replace-file";
 
@@ -24,7 +24,8 @@ export async function completeUpload(db: Executor, opts: { actor: Actor; path: s
     .where(and(eq(diskUploads.id, opts.uploadId), eq(diskUploads.projectId, opts.actor.projectId)));
   if (!upload || upload.expiresAt <= new Date()) throw uploadGone(opts.uploadId);
   if (upload.path !== opts.path) throw fieldError("path", `upload ${upload.id} is for ${upload.path}, not this path`);
-  const found = await (await getBlobStore()).head(upload.blobKey);
+  const store = await getBlobStore();
+  const found = await store.head(upload.blobKey);
   if (!found || found.size !== upload.sizeBytes) {
     throw new AppError(
       "UPLOAD_INCOMPLETE",
@@ -32,13 +33,22 @@ export async function completeUpload(db: Executor, opts: { actor: Actor; path: s
       { fix: `PUT exactly ${upload.sizeBytes} bytes to upload_url with upload_headers before ${upload.expiresAt.toISOString()}, then complete again.` },
     );
   }
-  const row = await replaceFile(db, {
-    actor: opts.actor,
-    path: upload.path,
-    blobKey: upload.blobKey,
-    sizeBytes: upload.sizeBytes,
-    contentType: upload.contentType,
-    completedUploadId: upload.id,
-  });
-  return { status: "saved" as const, ...fileView(row) };
+  // The upload URL stays valid for the rest of its 15 minutes, and a presigned S3 PUT cannot be taken back: the file
+  // gets its own copy of the bytes, so a later PUT to that URL never changes a saved version or what its links serve.
+  const blobKey = newBlobKey(opts.actor.projectId);
+  await store.copy(upload.blobKey, blobKey);
+  try {
+    const row = await replaceFile(db, {
+      actor: opts.actor,
+      path: upload.path,
+      blobKey,
+      sizeBytes: upload.sizeBytes,
+      contentType: upload.contentType,
+      completedUploadId: upload.id,
+    });
+    return { status: "saved" as const, ...fileView(row) };
+  } catch (err) {
+    await store.delete(blobKey).catch(() => {});
+    throw err;
+  }
 }

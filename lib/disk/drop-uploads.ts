@@ -11,17 +11,16 @@ export const uploadGone = (id: string) =>
 const LATE_PUT_MS = 5 * 60_000;
 
 /**
- * Drops the open uploads of a path that was written or deleted ("complete answers NOT_FOUND"). Their objects are
- * erased only after the upload URLs expire, since a client may still PUT to a presigned S3 URL until then.
- * `except` is the upload being completed: its object became the file. Returns the ids dropped.
+ * Drops the open uploads of a path that was written or deleted ("complete answers NOT_FOUND"), and the one being
+ * completed (its file has its own copy of the bytes). Their objects are erased only after the upload URLs expire,
+ * since a client may still PUT to a presigned S3 URL until then. Returns the ids dropped.
  */
-export async function dropUploads(db: Executor, opts: { projectId: string; path: string; except?: string }): Promise<string[]> {
+export async function dropUploads(db: Executor, opts: { projectId: string; path: string }): Promise<string[]> {
   const dropped = await db
     .delete(diskUploads)
     .where(and(eq(diskUploads.projectId, opts.projectId), eq(diskUploads.path, opts.path)))
     .returning({ id: diskUploads.id, blobKey: diskUploads.blobKey, expiresAt: diskUploads.expiresAt });
   for (const u of dropped) {
-    if (u.id === opts.except) continue;
     await trashBlob(db, { projectId: opts.projectId, blobKey: u.blobKey, notBefore: new Date(u.expiresAt.getTime() + LATE_PUT_MS) });
   }
   return dropped.map((u) => u.id);

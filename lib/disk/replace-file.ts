@@ -55,7 +55,7 @@ export async function replaceFile(
         .returning();
     }
     if (!row) continue;
-    const dropped = await dropUploads(db, { projectId, path: opts.path, except: opts.completedUploadId });
+    const dropped = await dropUploads(db, { projectId, path: opts.path });
     if (opts.completedUploadId && !dropped.includes(opts.completedUploadId)) throw uploadGone(opts.completedUploadId);
     await reserveUsage(db, projectId, { bytes: opts.sizeBytes - (current?.sizeBytes ?? 0) });
     return row;

@@ -216,6 +216,18 @@ export function filesSuite(store: "local" | "s3") {
       expect((await fetch(fresh)).status).toBe(404);
     });
 
+    it("never serve bytes PUT to the upload URL after it was completed: a saved version cannot be swapped under its links", async () => {
+      const saved = new Uint8Array(16).fill(1);
+      const started = (await call("file_put", { path: "swap.bin", upload: { size: 16 } })).data;
+      expect((await fetch(started.upload_url, { method: "PUT", headers: started.upload_headers, body: body(saved) })).status).toBe(200);
+      expect((await call("file_put", { path: "swap.bin", complete: started.upload_id })).data.status).toBe("saved");
+      const url = (await call("file_url", { path: "swap.bin" })).data.url;
+      // Still within the upload URL's 15 minutes: a presigned S3 PUT cannot be taken back.
+      await fetch(started.upload_url, { method: "PUT", headers: started.upload_headers, body: body(new Uint8Array(16).fill(2)) });
+      expect(Buffer.compare(await bytesOf(await fetch(url)), Buffer.from(saved))).toBe(0);
+      expect((await call("file_get", { path: "swap.bin" })).data.content_base64).toBe(b64(saved));
+    });
+
     it("stop working when the key that asked is revoked", async () => {
       const other = await seedKey(seeded.project.id, ["disk"], "link maker");
       const otherCall = mcpCaller((await connectMcp(server.url, other.secret)).client);
