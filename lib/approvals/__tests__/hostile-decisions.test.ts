@@ -79,6 +79,23 @@ describe("emailed decision links, hostile forms", () => {
     expect(ok(await call("request_status", { request_id: question.request_id }))).toMatchObject({ status: "answered", decision: "DHL" });
   });
 
+  it("takes a comment and an answer as long as the page's text boxes allow, though the browser posts each line break as CRLF", async () => {
+    // A textarea's maxlength counts a line break once, the posted form twice (HTML form encoding writes CRLF).
+    const lines = (n: number) => Array.from({ length: n }, () => "x".repeat(19)).join("\n");
+    const posted = (text: string) => encodeURIComponent(text.replaceAll("\n", "\r\n"));
+    const comment = lines(100);
+    const answer = lines(200);
+    expect([comment.length, answer.length]).toEqual([1999, 3999]);
+    const r = ok(await call("ask_approval", { action: "refund", summary: "Refund order 79?", wait_seconds: 0, approvers: [channelId] }));
+    const token = await lastLink(ADDRESS, "decide");
+    expect((await submit(token, `choice=deny&comment=${posted(comment)}`)).headers.get("location")).toBe(`/decide/${token}`);
+    expect(ok(await call("request_status", { request_id: r.request_id }))).toMatchObject({ status: "denied", comment });
+    const q = ok(await call("ask_human", { question: "Which carrier?", wait_seconds: 0, approvers: [channelId] }));
+    const questionToken = await lastLink(ADDRESS, "decide");
+    expect((await submit(questionToken, `choice=answer&text=${posted(answer)}`)).headers.get("location")).toBe(`/decide/${questionToken}`);
+    expect(ok(await call("request_status", { request_id: q.request_id }))).toMatchObject({ status: "answered", decision: answer });
+  });
+
   it("applies one of three racing posts of the same link", async () => {
     const r = ok(await call("ask_approval", { action: "refund", summary: "Refund order 78?", wait_seconds: 0, approvers: [channelId] }));
     const token = await lastLink(ADDRESS, "decide");

@@ -14,11 +14,17 @@ const MAX_FORM_BYTES = 64 * 1024;
 
 const back = (token: string, query = "") => new Response(null, { status: 303, headers: { location: `/decide/${token}${query}` } });
 
+/**
+ * A text box's value as the person typed it. Browsers post every line break as CRLF while the box's maxlength (the
+ * schema's limits) counted it once: a comment of many lines that fit the box would otherwise be refused as too long.
+ */
+const typedText = (form: URLSearchParams, name: string) => String(form.get(name) ?? "").replace(/\r\n?/g, "\n");
+
 /** The form's `choice` (approve, deny, needs_context, answer, option:<n>) plus `comment` / `text` → a verdict. */
 function verdictFrom(form: URLSearchParams, options: string[]): PersonVerdict | null {
   const choice = String(form.get("choice") ?? "");
-  const comment = String(form.get("comment") ?? "").trim() || undefined;
-  const text = String(form.get("text") ?? "");
+  const comment = typedText(form, "comment").trim() || undefined;
+  const text = typedText(form, "text");
   const m = /^option:([0-4])$/.exec(choice);
   const raw = m ? { outcome: "option", option: options[Number(m[1])], comment } : { outcome: choice, comment, text };
   const parsed = personVerdictInput.safeParse(raw);
