@@ -2,6 +2,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
 import { approvalRequests } from "@/lib/db/schema/approvals";
+import { diskLinks } from "@/lib/db/schema/disk";
+import { createLink } from "@/lib/disk/create-link";
 import { connectMcp } from "@/lib/testing/mcp-client";
 import { seedKey } from "@/lib/testing/seed";
 import { mcpCall } from "@/lib/tools/events/__tests__/tool-client";
@@ -101,6 +103,25 @@ describe("file_url under the policy", () => {
     // Without a wait the call read the row as stored: `pending`, though nobody can decide it any more.
     const r = ok(await call("file_url", { path: "reports/q3.pdf", expires_in: 180, approval: id, wait_seconds: 0 }));
     expect(r).toMatchObject({ status: "cancelled", request_id: id, comment: "Nobody decided before the request expired." });
+  });
+
+  it("gives no link under an approval once the file was replaced: the person approved sharing the file as it was", async () => {
+    await setPolicy([{ id: "links-need-ok", tool: "file_url", effect: "require_approval" }]);
+    const put = (text: string) => call("file_put", { path: "reports/q2.pdf", content_base64: Buffer.from(text).toString("base64") });
+    ok(await put("%PDF q2, as reviewed"));
+    const id = ok(await call("file_url", { path: "reports/q2.pdf", expires_in: 900, wait_seconds: 0 })).request_id as string;
+    await decide(id, { outcome: "approve" });
+    ok(await put("%PDF everything else"));
+    const r = ok(await call("file_url", { path: "reports/q2.pdf", expires_in: 900, approval: id }));
+    expect(r).toMatchObject({ status: "cancelled", request_id: id });
+    expect(r.comment).toMatch(/reports\/q2\.pdf was replaced/);
+    expect(r.url).toBeUndefined();
+    const db = await getDb();
+    expect((await db.select().from(diskLinks).where(eq(diskLinks.path, "reports/q2.pdf"))).length).toBe(0);
+    expect((await db.select().from(approvalRequests).where(eq(approvalRequests.id, id)))[0].consumedAt).toBeNull();
+    // Replaced between that check and the link's own transaction: refused there too.
+    const made = createLink(db, { actor: h.seeded.actor, path: "reports/q2.pdf", expiresIn: 900, fileId: "fil_asked0000" });
+    await expect(made).rejects.toMatchObject({ code: "CONFLICT" });
   });
 
   it("auto_approve records the approval and gives the link", async () => {

@@ -61,7 +61,7 @@ export const fileUrl = defineTool({
     const link = await ctx.db.transaction(async (tx) => {
       // One link per approval: the approval is used up in the link's own transaction.
       if (decision.consume) await consumeApproval(tx, { projectId: ctx.actor.projectId, requestId: decision.consume });
-      return createLink(tx, { actor: ctx.actor, path: input.path, expiresIn: input.expires_in });
+      return createLink(tx, { actor: ctx.actor, path: input.path, expiresIn: input.expires_in, fileId: decision.fileId });
     });
     ctx.subject = link.link_id;
     return link;
