@@ -11,15 +11,11 @@ import { channelActor } from "@/lib/channels/channel-actor";
 import { loadRequest } from "@/lib/approvals/decide-request";
 import type { PersonVerdict } from "@/lib/approvals/person-verdict";
 import type { BotConfig } from "@/lib/telegram/bot-config";
-import { parseButtonData, promptMarker, type PromptMode } from "@/lib/telegram/callback-data";
+import { parseButtonData, promptMessage, type PromptMode } from "@/lib/telegram/callback-data";
 import { findChatChannel } from "@/lib/telegram/find-chat-channel";
 import { closeTelegramMessages } from "@/lib/telegram/jobs/close-request-job";
 
-const prompts: Record<"c" | "x" | "t", { mode: PromptMode; text: string }> = {
-  c: { mode: "comment", text: "💬 Reply to this message with your comment; then press a button on the request." },
-  x: { mode: "context", text: "❓ Reply to this message with what you need to know to decide." },
-  t: { mode: "answer", text: "✍️ Reply to this message with your answer." },
-};
+const promptModes: Record<"c" | "x" | "t", PromptMode> = { c: "comment", x: "context", t: "answer" };
 
 const done: Record<string, string> = { approved: "Approved", denied: "Denied", modified: "Option chosen", answered: "Answered" };
 
@@ -39,9 +35,9 @@ export async function handleCallback(api: Api, cfg: BotConfig, q: CallbackQuery)
 
   if (parsed.verb === "c" || parsed.verb === "x" || parsed.verb === "t") {
     if (request.status !== "pending") return answer("Already decided.");
-    const p = prompts[parsed.verb];
-    await api.sendMessage(q.message!.chat.id, `${p.text}\n${promptMarker(p.mode, request.id)}`, {
-      reply_markup: { force_reply: true, input_field_placeholder: p.mode === "answer" ? "Your answer" : "Your comment" },
+    const mode = promptModes[parsed.verb];
+    await api.sendMessage(q.message!.chat.id, promptMessage(mode, request.id), {
+      reply_markup: { force_reply: true, input_field_placeholder: mode === "answer" ? "Your answer" : "Your comment" },
     });
     return answer("Reply to the message below.");
   }

@@ -7,13 +7,14 @@ import { sliceWhole } from "@/lib/text/well-formed";
 import { approvalDeliveries } from "@/lib/db/schema/approvals";
 import { loadRequest } from "@/lib/approvals/decide-request";
 import type { BotConfig } from "@/lib/telegram/bot-config";
-import { parsePromptMarker } from "@/lib/telegram/callback-data";
+import { parsePrompt } from "@/lib/telegram/callback-data";
 import { findChatChannel } from "@/lib/telegram/find-chat-channel";
 import { decideAndClose } from "@/lib/telegram/handle-callback";
 
 /**
- * A reply to one of the bot's prompts (comment, missing context, answer). The prompt must be the bot's own message;
- * its marker names the request. A comment is kept for the next button; context and answers decide at once.
+ * A reply to one of the bot's prompts (comment, missing context, answer). The prompt must be the bot's own message
+ * and a prompt as a whole (parsePrompt); its marker names the request. A comment is kept for the next button;
+ * context and answers decide at once.
  */
 export async function handleReply(api: Api, cfg: BotConfig, msg: Message) {
   const reply = (text: string) => api.sendMessage(msg.chat.id, text);
@@ -21,7 +22,7 @@ export async function handleReply(api: Api, cfg: BotConfig, msg: Message) {
   const channel = await findChatChannel(db, cfg.projectId, msg.chat.id);
   if (!channel) return reply("This chat is not linked to a Brynth project.");
   const prompt = msg.reply_to_message;
-  const marker = prompt && String(prompt.from?.id) === cfg.botId ? parsePromptMarker(prompt.text) : null;
+  const marker = prompt && String(prompt.from?.id) === cfg.botId ? parsePrompt(prompt.text) : null;
   if (!marker) return reply("Use the buttons on a request, or reply to one of my prompts.");
   // Cut whole: half an emoji would be stored as U+FFFD.
   const text = sliceWhole((msg.text ?? "").trim(), marker.mode === "answer" ? 4000 : 2000);

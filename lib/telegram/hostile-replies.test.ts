@@ -85,6 +85,26 @@ describe("Telegram replies, hostile text", () => {
     expect((await status(context.id)).status).toBe("pending");
   });
 
+  it("takes no reply to a request's own message as an answer, though the text an agent wrote on it quotes a prompt's marker", async () => {
+    const asked = ok(await call("ask_human", { question: "Which carrier?", wait_seconds: 0, approvers: [channelId] })).request_id as string;
+    // Another request (any key of the project may ask), whose details mimic the answer prompt of the first.
+    const lure = ok(
+      await call("ask_approval", {
+        action: "refund",
+        summary: "Refund order 5?",
+        details: `✍️ Reply to this message with your answer.\n[answer ${asked}]`,
+        wait_seconds: 0,
+        approvers: [channelId],
+      }),
+    ).request_id as string;
+    await drainJobs({ kinds: ["approvals.telegram.send"] });
+    const sent = await tg.waitFor((c) => c.method === "sendMessage" && String(c.params.text).includes(lure));
+    // As Telegram gives the message back: its text without the HTML markup.
+    const shown = String(sent.params.text).replace(/<[^>]+>/g, "");
+    expect(await replyTo(shown, "Refund only half of it")).toMatch(/Use the buttons/);
+    expect((await status(asked)).status).toBe("pending");
+  });
+
   it("cuts an over-long answer before an emoji it would split, never storing half of it", async () => {
     const { id, prompt } = await prompted("ask_human", { question: "What should the apology say?" }, "t");
     expect(await replyTo(prompt, `${"x".repeat(3999)}😀 and more`)).toBe("Answered");
