@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { safeEqual } from "@/lib/crypto/hash";
 import type { Executor } from "@/lib/db/client";
+import { unstorableText } from "@/lib/db/storable";
 import { oauthClients, type OauthClient } from "@/lib/db/schema/oauth";
 import { OAuthError } from "@/lib/oauth/oauth-error";
 import { hashSecret } from "@/lib/oauth/token-format";
@@ -25,6 +26,8 @@ export async function authenticateClient(db: Executor, authorization: string | n
     via = "client_secret_basic";
   }
   if (!id) throw new OAuthError("invalid_request", "client_id is missing.");
+  // No client's id holds a NUL, and PostgreSQL refuses one in the lookup (a Basic `%00` failed it as a 500).
+  if (unstorableText(id)) throw invalidClient();
   const [client] = await db.select().from(oauthClients).where(eq(oauthClients.id, id));
   if (!client) throw invalidClient();
   if (client.tokenEndpointAuthMethod === "none") {

@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import type { Executor } from "@/lib/db/client";
+import { unstorableText } from "@/lib/db/storable";
 import { oauthClients, type OauthClient } from "@/lib/db/schema/oauth";
 import { isScope, type Scope } from "@/lib/keys/scopes";
 import { mcpResource } from "@/lib/oauth/oauth-config";
@@ -37,6 +38,9 @@ export async function checkAuthorizeRequest(db: Executor, query: URLSearchParams
       // Which of the two values the client meant is unknowable, so not even the redirect URI is trusted.
       return { ok: false, page: `${p} is given more than once.` };
     }
+    // Before any lookup: a client_id of `%00` failed the client's query as a 500.
+    const problem = unstorableText(query.get(p) ?? "");
+    if (problem) return { ok: false, page: `${p} must not contain ${problem}.` };
   }
   const clientId = query.get("client_id");
   if (!clientId) return { ok: false, page: "The request names no client (client_id is missing)." };

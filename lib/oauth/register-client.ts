@@ -1,6 +1,7 @@
 import { and, count, isNull, lt, notExists, sql, eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Executor } from "@/lib/db/client";
+import { storableString } from "@/lib/db/storable";
 import { oauthClients, oauthGrants } from "@/lib/db/schema/oauth";
 import { newId } from "@/lib/ids";
 import { OAuthError } from "@/lib/oauth/oauth-error";
@@ -11,20 +12,22 @@ import { CLIENT_SECRET_PREFIX, newSecret } from "@/lib/oauth/token-format";
 const UNUSED_CLIENT_TTL_MS = 24 * 3600_000;
 const MAX_UNUSED_CLIENTS = 1000;
 
-const text = (max: number) => z.string().trim().min(1).max(max);
+/** Stored as given (a text column, jsonb): a NUL in any of them failed the insert as a 500. */
+const text = (max: number) => storableString().trim().min(1).max(max);
+const uri = () => storableString().max(2000);
 
 /**
  * RFC 7591 §2 metadata this server reads; the rest of a request is ignored as the RFC says. Only the authorization
  * code flow exists here, so other grant or response types are refused rather than silently dropped.
  */
 export const registrationInput = z.looseObject({
-  redirect_uris: z.array(z.string().max(2000)).min(1, "at least one redirect URI is needed").max(10),
+  redirect_uris: z.array(uri()).min(1, "at least one redirect URI is needed").max(10),
   client_name: text(200).optional(),
-  client_uri: z.string().max(2000).optional(),
-  logo_uri: z.string().max(2000).optional(),
+  client_uri: uri().optional(),
+  logo_uri: uri().optional(),
   software_id: text(200).optional(),
   software_version: text(100).optional(),
-  scope: z.string().max(2000).optional(),
+  scope: storableString().max(2000).optional(),
   // RFC 7591 defaults to client_secret_basic; the MCP clients this serves are public, so the default is theirs.
   token_endpoint_auth_method: z.enum(["none", "client_secret_post", "client_secret_basic"]).default("none"),
   grant_types: z

@@ -1,4 +1,5 @@
 import { getDb } from "@/lib/db/client";
+import { unstorableText } from "@/lib/db/storable";
 import { AppError } from "@/lib/errors";
 import type { ApiRequest } from "@/lib/http/api-request";
 import { corsOrigin } from "@/lib/http/cors";
@@ -54,6 +55,11 @@ async function decide(req: ApiRequest): Promise<Response> {
   }
   const { owner } = await authenticateOwner(req);
   const form = new URLSearchParams(Buffer.from(await readBody(req, 64 * 1024)).toString("utf8"));
+  // Before any lookup: a mailbox_id of `%00` failed the mailbox's query as a 500.
+  for (const [field, value] of form) {
+    const problem = unstorableText(value);
+    if (problem) return choicePage(`${field}: must not contain ${problem}.`);
+  }
   const db = await getDb();
   const check = await checkAuthorizeRequest(db, new URLSearchParams(form.get("request") ?? ""));
   if (!check.ok) return "page" in check ? errorPage(400, check.page) : returnToClient(errorUrl(check));
