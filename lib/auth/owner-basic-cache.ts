@@ -1,8 +1,7 @@
 import { createHmac, randomBytes } from "node:crypto";
-import { eq } from "drizzle-orm";
 import type { Executor } from "@/lib/db/client";
-import { type Owner, owners } from "@/lib/db/schema/owners";
-import { checkOwnerPassword, normaliseEmail } from "@/lib/owners/find-owner";
+import type { Owner } from "@/lib/db/schema/owners";
+import { checkOwnerPassword, ownerByEmail } from "@/lib/owners/find-owner";
 
 /**
  * Owner HTTP Basic credentials verified moments ago, so a script's every request does not pay argon2id (about as
@@ -32,10 +31,7 @@ export function verifiedCredentialCache(opts: { ttlMs: number; max: number; now?
      * (auth-throttle.ts chargeAuthAttempt); it may throw to refuse the attempt.
      */
     async check(db: Executor, email: string, password: string, charge: () => () => void = () => () => {}): Promise<Owner | null> {
-      const [owner] = await db
-        .select()
-        .from(owners)
-        .where(eq(owners.email, normaliseEmail(email)));
+      const owner = await ownerByEmail(db, email);
       const key = owner ? keyOf(owner, password) : null;
       const until = key ? verified.get(key) : undefined;
       if (owner && until !== undefined && until > now()) {
