@@ -1,7 +1,12 @@
+import { encode } from "next-auth/jwt";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { nextAuthSecret } from "@/lib/auth/auth-secret";
+import { getDb } from "@/lib/db/client";
+import { closeAllSockets, upgradeStatus } from "@/lib/http/stream/stream-test-client";
+import { startOwnerSession } from "@/lib/owners/owner-sessions";
 import { startApiServer } from "@/lib/testing/api-server";
 import { seedEvents } from "@/lib/testing/events";
-import { OWNER_EMAIL, OWNER_PASSWORD, seedProject } from "@/lib/testing/seed";
+import { OWNER_EMAIL, OWNER_PASSWORD, seedOwner, seedProject } from "@/lib/testing/seed";
 
 let server: Awaited<ReturnType<typeof startApiServer>>;
 let first: Awaited<ReturnType<typeof seedProject>>;
@@ -13,7 +18,10 @@ beforeAll(async () => {
   first = await seedProject({ name: "first" });
   chosen = await seedProject({ name: "chosen" });
 });
-afterAll(() => server.close());
+afterAll(() => {
+  closeAllSockets();
+  return server.close();
+});
 
 /** Collects the `data` of each SSE message of `event` as it arrives; `open` resolves once the subscription is live. */
 function collect(res: Response, event: string) {
@@ -80,5 +88,25 @@ describe("an owner's stream", () => {
       const res = await fetch(`${server.url}${path}`, { headers: { authorization: basic, "x-brynth-project": "prj_nope" } });
       expect([path, res.status, (await res.json()).error.code]).toEqual([path, 404, "NOT_FOUND"]);
     }
+  });
+});
+
+describe("the owner's session cookie", () => {
+  // The cookie of an instance served on a loopback name goes with requests from every other port of that name (a
+  // cookie knows no port), and isAllowedOrigin admits every loopback page: a WebSocket, which no CORS guards, opened
+  // from a page on http://127.0.0.1:<any port> read the owner's live stream.
+  it("opens a stream only from one of this instance's own origins, as owner REST does", async () => {
+    const owner = await seedOwner();
+    const session = await startOwnerSession(await getDb(), { ownerId: owner.id });
+    const cookie = `next-auth.session-token=${await encode({ token: { sid: session.id }, secret: nextAuthSecret() })}`;
+    const foreign = "http://127.0.0.1:1";
+    expect(await upgradeStatus(server.url, { cookie, origin: foreign })).toBe(403);
+    const sse = await fetch(`${server.url}/api/v1/stream`, { headers: { cookie, origin: foreign } });
+    expect(sse.status).toBe(403);
+    expect(await upgradeStatus(server.url, { cookie, origin: server.url })).toBe(101);
+    // The dashboard's own EventSource: same-origin, so no Origin header, and the browser says so.
+    const own = await fetch(`${server.url}/api/v1/stream`, { headers: { cookie, "sec-fetch-site": "same-origin" } });
+    expect(own.status).toBe(200);
+    await own.body?.cancel();
   });
 });

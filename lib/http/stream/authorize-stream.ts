@@ -1,7 +1,8 @@
 import type { Actor } from "@/lib/actor";
 import { getDb } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
-import { authenticateOwner, readCookie } from "@/lib/auth/authenticate-owner";
+import { readCookie } from "@/lib/auth/authenticate-owner";
+import { authenticateOwnerRequest } from "@/lib/auth/owner-principal";
 import type { ApiRequest } from "@/lib/http/api-request";
 import { clientIp, isAllowedOrigin } from "@/lib/http/request-info";
 import { authenticateKey } from "@/lib/keys/authenticate-key";
@@ -46,7 +47,9 @@ export async function streamActor(req: ApiRequest, scopes: readonly Scope[], wha
     }
     return keyActor(key, req.headers, "rest");
   }
-  const { owner } = await authenticateOwner(req);
+  // With the cookie, only from our own origins (authenticateOwnerRequest): the loopback pages isAllowedOrigin admits
+  // for keys are other sites' pages as far as the owner's cookie is concerned, and a WebSocket has no CORS to stop them.
+  const { owner } = await authenticateOwnerRequest(req, "the live stream");
   const wanted = req.headers.get("x-brynth-project") ?? query.get("project") ?? readCookie(req.headers.get("cookie"), PROJECT_COOKIE);
   return ownerActor(await getDb(), owner, wanted, "dashboard");
 }
