@@ -23,6 +23,10 @@ export interface AuthorizeRequest {
 /**
  * The two ways an authorization request fails (RFC 6749 §4.1.2.1). While the client or its redirect URI is in doubt
  * nothing may be sent there — the owner sees an error page; after that, errors go back to the client's redirect URI.
+ * A registered URI is not yet trusted: anyone may register a client (RFC 7591, open), so until the owner has let the
+ * client in once (a code exchanged: `last_used_at`) its errors are shown here too (RFC 9700 §4.11.2). Otherwise
+ * `/oauth/authorize?client_id=<own client>&response_type=token` was a link on this instance's name that sent
+ * whoever opened it straight on to any site, no click in between: an open redirector for phishing.
  */
 export type AuthorizeCheck =
   | { ok: true; request: AuthorizeRequest }
@@ -53,7 +57,8 @@ export async function checkAuthorizeRequest(db: Executor, query: URLSearchParams
     return { ok: false, page: "The redirect_uri is not one the client registered, so Brynth will not send anything there." };
   }
   const state = query.get("state");
-  const fail = (error: OAuthErrorCode, description: string) => ({ ok: false as const, redirect: redirectUri, error, description, state });
+  const fail = (error: OAuthErrorCode, description: string): AuthorizeCheck =>
+    client.lastUsedAt ? { ok: false, redirect: redirectUri, error, description, state } : { ok: false, page: `${description} (${error})` };
   if (query.get("response_type") !== "code") return fail("unsupported_response_type", "Only response_type=code is supported.");
   const challenge = query.get("code_challenge");
   if (!challenge) return fail("invalid_request", "PKCE is required: send code_challenge with code_challenge_method=S256.");

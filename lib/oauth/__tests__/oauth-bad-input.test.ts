@@ -104,7 +104,8 @@ describe("authorization request", () => {
   let clientId: string;
   const { challenge } = pkce();
   beforeAll(async () => {
-    clientId = (await register(base)).body.client_id;
+    // A client the owner has let in once: its errors go back to its redirect URI (a new one's are shown here).
+    clientId = (await connect(base, { projectId: seeded.project.id, scopes: ["ledger:read"] })).client.client_id;
   });
   const errorOf = (location: string | null) => {
     const url = new URL(location ?? "about:blank");
@@ -131,6 +132,30 @@ describe("authorization request", () => {
     expect(errorOf(other.location).error).toBe("invalid_target");
     const implicit = await startAuthorize(base, authorizeQuery(clientId, challenge, { response_type: "token" }));
     expect(errorOf(implicit.location).error).toBe("unsupported_response_type");
+  });
+
+  it("shows the errors of a client nobody has let in yet on a page: registering one made /oauth/authorize an open redirector", async () => {
+    const fresh = (await register(base, { redirect_uris: ["https://evil.example/landing"] })).body.client_id;
+    const redirect_uri = "https://evil.example/landing";
+    for (const [extra, error] of [
+      [{ response_type: "token" }, "unsupported_response_type"],
+      [{ code_challenge: null }, "invalid_request"],
+      [{ resource: "https://elsewhere.example/mcp" }, "invalid_target"],
+    ] as const) {
+      const res = await startAuthorize(base, authorizeQuery(fresh, challenge, { redirect_uri, ...extra }));
+      expect(res.status, error).toBe(400);
+      expect(res.location, error).toBeNull();
+      expect(res.text, error).toContain(`(${error})`);
+      expect(res.text, error).not.toContain("evil.example");
+    }
+    // The owner's decision on such a request goes nowhere either.
+    const decided = await decide(base, authorizeQuery(fresh, challenge, { redirect_uri, response_type: "token" }), {
+      decision: "approve",
+      project_id: seeded.project.id,
+      scope: "ledger:read",
+    });
+    expect(decided.status).toBe(400);
+    expect(decided.target).toBeNull();
   });
 
   it("shows an error page, never a redirect, for an unregistered redirect URI or an unknown client", async () => {
