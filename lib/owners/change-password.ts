@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { Executor } from "@/lib/db/client";
 import { owners, ownerSessions } from "@/lib/db/schema/owners";
 import { AppError, notFound } from "@/lib/errors";
+import { chargeAuthAttempt } from "@/lib/http/auth-throttle";
 import { hashPassword, verifyPassword } from "@/lib/owners/password";
 
 /** The ledger op of changing the owner's password (Settings). */
@@ -27,12 +28,16 @@ export const changePasswordInput = z
 export async function changePassword(tx: Executor, opts: { ownerId: string; sessionId: string | null; current: string; next: string; currentField?: string }) {
   const [owner] = await tx.select().from(owners).where(eq(owners.id, opts.ownerId));
   if (!owner) throw notFound(`Owner ${opts.ownerId}`);
+  // A wrong current password is a failed sign-in like any other, charged before argon2id runs (as at /login) and
+  // per owner: whoever held a session (a browser left open) guessed the password here as fast as argon2id ran.
+  const refund = chargeAuthAttempt(`password-change:${owner.id}`);
   if (!(await verifyPassword(owner.passwordHash, opts.current))) {
     throw new AppError("validation_error", "The current password is wrong.", {
       fix: "Type the password you sign in with now.",
       details: [{ field: opts.currentField ?? "current", message: "The current password is wrong." }],
     });
   }
+  refund();
   await tx
     .update(owners)
     .set({ passwordHash: await hashPassword(opts.next), updatedAt: new Date() })
