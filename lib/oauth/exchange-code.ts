@@ -2,6 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import type { Executor } from "@/lib/db/client";
 import { oauthClients, oauthCodes, oauthGrants, type OauthClient } from "@/lib/db/schema/oauth";
 import { newId } from "@/lib/ids";
+import { clientMayUse } from "@/lib/oauth/client-grant-types";
 import { issueTokens } from "@/lib/oauth/issue-tokens";
 import { OAuthError } from "@/lib/oauth/oauth-error";
 import { revokeGrantForClient } from "@/lib/oauth/revoke-grant-for-client";
@@ -73,7 +74,7 @@ export async function exchangeCode(
     .returning();
   await tx.update(oauthCodes).set({ usedAt: new Date(), grantId: grant.id }).where(eq(oauthCodes.codeHash, code.codeHash));
   await tx.update(oauthClients).set({ lastUsedAt: sql`now()` }).where(eq(oauthClients.id, code.clientId));
-  return { tokens: await issueTokens(tx, grant) };
+  return { tokens: await issueTokens(tx, grant, grant.scopes, clientMayUse(opts.client, "refresh_token")) };
 }
 
 const fail = (error: OAuthError["error"], description: string): Answer => ({ error: new OAuthError(error, description) });

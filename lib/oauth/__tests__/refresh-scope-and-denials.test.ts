@@ -50,6 +50,34 @@ describe("refresh narrows scope (RFC 6749 §6)", () => {
   });
 });
 
+describe("a client registered without the refresh_token grant type", () => {
+  it("gets no refresh token, and a refresh_token grant is unauthorized_client", async () => {
+    const client = (await register(server.url, { grant_types: ["authorization_code"] })).body;
+    const { verifier, challenge } = pkce();
+    const approved = await decide(server.url, authorizeQuery(client.client_id, challenge), {
+      decision: "approve",
+      project_id: seeded.project.id,
+      scope: "ledger:read",
+    });
+    const code = approved.target?.searchParams.get("code") ?? "";
+    const exchanged = await token(server.url, {
+      grant_type: "authorization_code",
+      code,
+      client_id: client.client_id,
+      redirect_uri: REDIRECT,
+      code_verifier: verifier,
+    });
+    expect(exchanged.status).toBe(200);
+    expect(exchanged.body).not.toHaveProperty("refresh_token");
+    expect(await tools(exchanged.body.access_token)).toContain("ledger_query");
+    // Another client's refresh token, presented by this one: refused for the grant type before the token is looked at.
+    const other = await connect(server.url, { projectId: seeded.project.id, scopes: ["ledger:read"] });
+    const refused = await refresh(client.client_id, other.tokens.refresh_token);
+    expect(refused).toMatchObject({ status: 400, body: { error: "unauthorized_client" } });
+    expect(refused.body.error_description).toContain("refresh_token");
+  });
+});
+
 describe("OAuth denials in the ledger", () => {
   it("records the owner's denial on the consent page, by the owner, naming the client", async () => {
     const client = (await register(server.url)).body;

@@ -4,6 +4,7 @@ import { checkAuthThrottle, noteAuthFailure } from "@/lib/http/auth-throttle";
 import { jsonResponse } from "@/lib/http/json-response";
 import { clientIp } from "@/lib/http/request-info";
 import { authenticateClient } from "@/lib/oauth/authenticate-client";
+import { clientMayUse } from "@/lib/oauth/client-grant-types";
 import { exchangeCode } from "@/lib/oauth/exchange-code";
 import { NO_STORE, OAuthError, oauthErrorResponse } from "@/lib/oauth/oauth-error";
 import { refreshGrant } from "@/lib/oauth/refresh-grant";
@@ -26,6 +27,9 @@ export function handleToken(req: ApiRequest): Promise<Response> {
       const db = await getDb();
       const client = await authenticateClient(db, req.headers.get("authorization"), form);
       const grantType = form.get("grant_type");
+      if ((grantType === "authorization_code" || grantType === "refresh_token") && !clientMayUse(client, grantType)) {
+        throw new OAuthError("unauthorized_client", `This client registered without the ${grantType} grant type (its grant_types).`);
+      }
       const answer = await db.transaction(async (tx) => {
         if (grantType === "authorization_code") {
           return exchangeCode(tx, {
