@@ -94,6 +94,11 @@ export async function stopAllBots() {
   for (const projectId of [...bots().keys()]) await stopBot(projectId);
 }
 
+/** A project's bot settings: the running bot's, else the stored ones; null when it has no bot. */
+export async function botConfigFor(projectId: string): Promise<BotConfig | null> {
+  return bots().get(projectId)?.config ?? getBotConfig(await getDb(), projectId);
+}
+
 /** The running bot of a project (webhook mode hands updates to it), created on demand. */
 export async function botFor(projectId: string): Promise<Running | null> {
   const running = bots().get(projectId);

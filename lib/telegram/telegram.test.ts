@@ -166,9 +166,12 @@ describe("Telegram channel", () => {
     expect((await status(q.id)).decision).toBe("Sorry for the delay.");
   });
 
-  it("checks the secret token header in webhook mode", async () => {
+  it("checks the secret token header in webhook mode, before a bot not running here asks Telegram anything", async () => {
     const cfg = (await getBotConfig(await getDb(), h.seeded.project.id))!;
     const { id } = await askAndDeliver({ action: "refund", summary: "Refund order 9?", approvers: [channelId] });
+    // No bot running in this process: a stranger's POSTs must not make one (its getMe is a Bot API call).
+    await stopAllBots();
+    const before = tg.mark();
     const post = (secret: string | null) =>
       handleTelegramWebhook(
         new Request(`http://localhost/telegram/${h.seeded.project.id}`, {
@@ -179,9 +182,12 @@ describe("Telegram channel", () => {
       );
     expect((await post(null)).status).toBe(401);
     expect((await post("wrong-secret")).status).toBe(401);
+    expect(tg.calls.slice(before).map((c) => c.method)).toEqual([]);
     expect((await status(id)).status).toBe("pending");
     expect((await post(cfg.webhookSecret)).status).toBe(200);
     expect(await status(id)).toMatchObject({ status: "denied", decided_by: "channel:mario" });
+    // Polling again, for the tests after this one.
+    await restartBot(h.seeded.project.id);
   });
 
   it("sends a notice without buttons when the policy auto-approves with notify", async () => {
