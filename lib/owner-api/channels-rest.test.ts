@@ -7,6 +7,7 @@ import { resetEnvCache } from "@/lib/env";
 import { namesFields, ownerClient } from "@/lib/owner-api/__tests__/owner-client";
 import { stopAllBots } from "@/lib/telegram/bot-runner";
 import { FAKE_BOT, type FakeTelegram, startFakeTelegram } from "@/lib/testing/fake-telegram";
+import { openBody } from "@/lib/mail/outbound/sealed-body";
 import { toolOpOf } from "@/lib/tools/registry";
 
 /**
@@ -38,8 +39,10 @@ async function verificationMail(address: string) {
     .select()
     .from(mailMessages)
     .where(and(eq(mailMessages.projectId, c.seeded.project.id), eq(mailMessages.subject, "Confirm this address for Brynth approvals")));
-  const mail = rows.find((m) => m.to.includes(address));
-  if (!mail?.text) throw new Error(`no verification mail to ${address}`);
+  const row = rows.find((m) => m.to.includes(address));
+  if (!row?.sealedBodyEnc) throw new Error(`no verification mail to ${address}`);
+  // The body as sent: the stored copy withholds the link from agents (link-secrecy.test.ts).
+  const mail = openBody(row.id, row.sealedBodyEnc);
   const token = /\/verify\/([A-Za-z0-9]+)/.exec(mail.text)?.[1];
   if (!token) throw new Error("the mail carries no link");
   return { text: mail.text, html: mail.html ?? "", token };

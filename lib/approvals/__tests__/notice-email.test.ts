@@ -5,6 +5,8 @@ import { getDb } from "@/lib/db/client";
 import { approvalChannels } from "@/lib/db/schema/approvals";
 import { mailMessages } from "@/lib/db/schema/mail";
 import { newId } from "@/lib/ids";
+import { openBody } from "@/lib/mail/outbound/sealed-body";
+import { WITHHELD } from "@/lib/mail/send-system-email";
 
 const { h, call, setPolicy } = approvalsHarness();
 
@@ -38,8 +40,11 @@ describe("request emails", () => {
 
     const big = ok(await call("ask_approval", { action: "refund", summary: "Refund 900 €?", amount: 900, wait_seconds: 0 }));
     const request = (await mailTo(address)).find((m) => m.subject === "Approval requested: Refund 900 €?");
-    expect(request?.text).toMatch(/Open to decide: \S+\/decide\/\w+/);
-    expect(request?.text).toContain(`Request ${big.request_id}. The link works once`);
+    // The stored copy withholds the link (link-secrecy.test.ts); the body as sent, sealed beside it, carries it.
+    expect(request?.text).toContain(`Open to decide: ${WITHHELD}`);
+    const sent = openBody(request!.id, request!.sealedBodyEnc!);
+    expect(sent.text).toMatch(/Open to decide: \S+\/decide\/\w+/);
+    expect(sent.text).toContain(`Request ${big.request_id}. The link works once`);
     const [row] = await (await getDb())
       .select()
       .from(approvalChannels)
