@@ -5,6 +5,7 @@ import { owners, ownerSessions } from "@/lib/db/schema/owners";
 import { AppError, notFound } from "@/lib/errors";
 import { chargeAuthAttempt } from "@/lib/http/auth-throttle";
 import { hashPassword, verifyPassword } from "@/lib/owners/password";
+import { announceOwnerSessionsEnded } from "@/lib/owners/owner-session-ends";
 
 /** The ledger op of changing the owner's password (Settings). */
 export const CHANGE_PASSWORD_OP = "owner.password.change";
@@ -47,5 +48,6 @@ export async function changePassword(tx: Executor, opts: { ownerId: string; sess
     .set({ revokedAt: new Date() })
     .where(and(eq(ownerSessions.ownerId, owner.id), opts.sessionId ? ne(ownerSessions.id, opts.sessionId) : undefined, isNull(ownerSessions.revokedAt)))
     .returning({ id: ownerSessions.id });
+  if (ended.length > 0) announceOwnerSessionsEnded(tx);
   return { endedSessions: ended.length };
 }

@@ -2,6 +2,7 @@ import { and, desc, eq, gt, isNull } from "drizzle-orm";
 import type { Executor } from "@/lib/db/client";
 import { owners, ownerSessions } from "@/lib/db/schema/owners";
 import { newId } from "@/lib/ids";
+import { announceOwnerSessionsEnded } from "@/lib/owners/owner-session-ends";
 
 export const SESSION_TTL_S = 30 * 24 * 3600;
 
@@ -42,5 +43,6 @@ export async function revokeOwnerSession(db: Executor, opts: { ownerId: string; 
     .set({ revokedAt: new Date() })
     .where(and(eq(ownerSessions.id, opts.sessionId), eq(ownerSessions.ownerId, opts.ownerId), isNull(ownerSessions.revokedAt)))
     .returning({ id: ownerSessions.id });
+  if (rows.length === 1) announceOwnerSessionsEnded(db);
   return rows.length === 1;
 }

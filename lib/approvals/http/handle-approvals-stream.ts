@@ -2,7 +2,7 @@ import { onRequestChange } from "@/lib/approvals/requests-channel";
 import type { ApiRequest } from "@/lib/http/api-request";
 import { errorResponse } from "@/lib/http/json-response";
 import { streamActor } from "@/lib/http/stream/authorize-stream";
-import { watchKeyRevocation } from "@/lib/http/stream/key-revocations";
+import { watchCredentialEnd } from "@/lib/http/stream/credential-ends";
 import { takeStreamSlot } from "@/lib/http/stream/stream-slots";
 import { sseResponse } from "@/lib/http/stream/sse-response";
 
@@ -11,7 +11,7 @@ export const APPROVALS_STREAM_PATH = "/api/v1/approvals/stream";
 /**
  * `GET /api/v1/approvals/stream`, Server-Sent Events: one `request` message per request created or decided in the
  * project (id and status only), fanned out from the process's one LISTEN. The Approvals screen refreshes on it.
- * A key's stream ends when the key is revoked.
+ * A stream ends when its credential does (a key revoked, the owner's session ended).
  */
 export async function handleApprovalsStream(req: ApiRequest): Promise<Response> {
   try {
@@ -24,8 +24,8 @@ export async function handleApprovalsStream(req: ApiRequest): Promise<Response> 
         release();
         throw err;
       });
-      // The stream outlives the request that authenticated it: a revoked key stops reading at once (§7).
-      const unwatch = actor.keyId ? watchKeyRevocation(actor.keyId, () => close(1008, "The key was revoked.")) : () => {};
+      // The stream outlives the request that authenticated it: an ended credential stops reading at once (§7).
+      const unwatch = watchCredentialEnd(actor, (reason) => close(1008, reason));
       return () => {
         unwatch();
         stop();

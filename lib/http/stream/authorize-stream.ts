@@ -1,9 +1,9 @@
-import type { Actor } from "@/lib/actor";
 import { getDb } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { readCookie } from "@/lib/auth/authenticate-owner";
 import { authenticateOwnerRequest } from "@/lib/auth/owner-principal";
 import type { ApiRequest } from "@/lib/http/api-request";
+import type { StreamActor } from "@/lib/http/stream/credential-ends";
 import { clientIp, isAllowedOrigin } from "@/lib/http/request-info";
 import { authenticateKey } from "@/lib/keys/authenticate-key";
 import { keyActor } from "@/lib/keys/key-actor";
@@ -24,9 +24,10 @@ const QUERY_CREDENTIALS = ["api_key", "apikey", "access_token", "token", "key"];
  * Who reads a live stream, the one check of every stream (SSE and WebSocket): an API key holding at least one of
  * `scopes` (its actor carries its scopes and mailbox restriction), or the owner (session cookie or HTTP Basic, as
  * owner REST) in the project named by X-Brynth-Project as owner REST names it, else by `?project=` (EventSource
- * cannot send headers), else the dashboard's current project cookie, else the owner's first.
+ * cannot send headers), else the dashboard's current project cookie, else the owner's first. With the dashboard
+ * session it came with, so the stream ends with that session (credential-ends.ts).
  */
-export async function streamActor(req: ApiRequest, scopes: readonly Scope[], what: string): Promise<Actor> {
+export async function streamActor(req: ApiRequest, scopes: readonly Scope[], what: string): Promise<StreamActor> {
   if (req.method !== "GET") throw new AppError("method_not_allowed", "The stream is read with GET.");
   if (!isAllowedOrigin(req.headers.get("origin"))) throw new AppError("forbidden", "Origin not allowed.");
   const query = new URL(req.url).searchParams;
@@ -45,11 +46,11 @@ export async function streamActor(req: ApiRequest, scopes: readonly Scope[], wha
         fix: `Use a key with the scope ${names} (API keys screen).`,
       });
     }
-    return keyActor(key, req.headers, "rest");
+    return { ...keyActor(key, req.headers, "rest"), ownerSessionId: null };
   }
   // With the cookie, only from our own origins (authenticateOwnerRequest): the loopback pages isAllowedOrigin admits
   // for keys are other sites' pages as far as the owner's cookie is concerned, and a WebSocket has no CORS to stop them.
-  const { owner } = await authenticateOwnerRequest(req, "the live stream");
+  const { owner, sessionId } = await authenticateOwnerRequest(req, "the live stream");
   const wanted = req.headers.get("x-brynth-project") ?? query.get("project") ?? readCookie(req.headers.get("cookie"), PROJECT_COOKIE);
-  return ownerActor(await getDb(), owner, wanted, "dashboard");
+  return { ...(await ownerActor(await getDb(), owner, wanted, "dashboard")), ownerSessionId: sessionId };
 }

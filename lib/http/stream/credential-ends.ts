@@ -1,39 +1,72 @@
-import { and, inArray, isNotNull } from "drizzle-orm";
+import { and, inArray, isNotNull, lte, or, sql } from "drizzle-orm";
+import type { Actor } from "@/lib/actor";
 import { getDb } from "@/lib/db/client";
 import { apiKeys } from "@/lib/db/schema/keys";
+import { ownerSessions } from "@/lib/db/schema/owners";
 import { listen } from "@/lib/db/notify";
+import { OWNER_SESSIONS_CHANNEL } from "@/lib/owners/owner-session-ends";
 
 /** The channel revokeKey (and every key change) notifies after commit (auth-cache.ts's keyCache). */
 const KEYS_CHANNEL = "brynth_auth_keys";
 
-const g = globalThis as { __brynthStreamKeys?: { watchers: Map<string, Set<() => void>>; ready: Promise<unknown> } };
+type Watchers = Map<string, Set<() => void>>;
+const g = globalThis as unknown as Partial<Record<"__brynthStreamKeys" | "__brynthStreamOwnerSessions", { watchers: Watchers }>>;
 
 /**
- * Calls `onRevoked` once the key is revoked, on whichever instance: a live stream outlives the request that
- * authenticated it, so without this a revoked key would go on reading mail (ARCHITECTURE §7: revocation takes
- * effect at once). The notice names no key; each one costs one query for the keys this instance's sockets hold.
+ * Calls a watcher once its credential ends, on whichever instance: a live stream outlives the request that
+ * authenticated it, so without this a revoked key or a signed-out session would go on reading (ARCHITECTURE §7:
+ * revocation takes effect at once). `channel` is notified after each commit that may end some; the notice names
+ * none, and each costs one query (`ended`) over the credentials this instance's streams hold.
  */
-export function watchKeyRevocation(keyId: string, onRevoked: () => void): () => void {
-  if (!g.__brynthStreamKeys) {
-    const watchers = new Map<string, Set<() => void>>();
-    const check = async () => {
-      if (watchers.size === 0) return;
-      const db = await getDb();
-      const revoked = await db
-        .select({ id: apiKeys.id })
-        .from(apiKeys)
-        .where(and(inArray(apiKeys.id, [...watchers.keys()]), isNotNull(apiKeys.revokedAt)));
-      for (const { id } of revoked) for (const f of watchers.get(id) ?? []) f();
+function credentialWatcher(name: "__brynthStreamKeys" | "__brynthStreamOwnerSessions", channel: string, ended: (ids: string[]) => Promise<string[]>) {
+  return (id: string, onEnded: () => void): (() => void) => {
+    let state = g[name];
+    if (!state) {
+      const watchers: Watchers = new Map();
+      const check = async () => {
+        if (watchers.size === 0) return;
+        for (const gone of await ended([...watchers.keys()])) for (const f of watchers.get(gone) ?? []) f();
+      };
+      const onNotice = () => void check().catch((err) => console.error(`[brynth] stream: ${channel} check failed`, err));
+      void listen(channel, onNotice, onNotice);
+      state = g[name] = { watchers };
+    }
+    const { watchers } = state;
+    let set = watchers.get(id);
+    if (!set) watchers.set(id, (set = new Set()));
+    set.add(onEnded);
+    return () => {
+      set.delete(onEnded);
+      if (set.size === 0 && watchers.get(id) === set) watchers.delete(id);
     };
-    const onNotice = () => void check().catch((err) => console.error("[brynth] stream: key revocation check failed", err));
-    g.__brynthStreamKeys = { watchers, ready: listen(KEYS_CHANNEL, onNotice, onNotice) };
-  }
-  const { watchers } = g.__brynthStreamKeys;
-  let set = watchers.get(keyId);
-  if (!set) watchers.set(keyId, (set = new Set()));
-  set.add(onRevoked);
-  return () => {
-    set.delete(onRevoked);
-    if (set.size === 0 && watchers.get(keyId) === set) watchers.delete(keyId);
   };
+}
+
+const watchKey = credentialWatcher("__brynthStreamKeys", KEYS_CHANNEL, async (ids) => {
+  const rows = await (await getDb())
+    .select({ id: apiKeys.id })
+    .from(apiKeys)
+    .where(and(inArray(apiKeys.id, ids), isNotNull(apiKeys.revokedAt)));
+  return rows.map((r) => r.id);
+});
+
+const watchOwnerSession = credentialWatcher("__brynthStreamOwnerSessions", OWNER_SESSIONS_CHANNEL, async (ids) => {
+  const rows = await (await getDb())
+    .select({ id: ownerSessions.id })
+    .from(ownerSessions)
+    .where(and(inArray(ownerSessions.id, ids), or(isNotNull(ownerSessions.revokedAt), lte(ownerSessions.expiresAt, sql`now()`))));
+  return rows.map((r) => r.id);
+});
+
+/** Who reads a stream, and the dashboard session it came with (null for a key, or the owner's HTTP Basic). */
+export type StreamActor = Actor & { ownerSessionId: string | null };
+
+/**
+ * Ends a stream when the credential that opened it ends: its key revoked, or the owner's dashboard session signed
+ * out, ended in Settings, or ended by a password change. HTTP Basic has nothing to end. Returns the unwatch.
+ */
+export function watchCredentialEnd(actor: StreamActor, close: (reason: string) => void): () => void {
+  if (actor.keyId) return watchKey(actor.keyId, () => close("The key was revoked."));
+  if (actor.ownerSessionId) return watchOwnerSession(actor.ownerSessionId, () => close("The session ended."));
+  return () => {};
 }

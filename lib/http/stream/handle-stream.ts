@@ -1,9 +1,9 @@
-import type { Actor } from "@/lib/actor";
 import { getDb } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import type { ApiRequest } from "@/lib/http/api-request";
 import { errorResponse } from "@/lib/http/json-response";
 import { streamActor } from "@/lib/http/stream/authorize-stream";
+import type { StreamActor } from "@/lib/http/stream/credential-ends";
 import { sseFrames } from "@/lib/http/stream/sse-response";
 import { errorFrame, type StreamFrame } from "@/lib/http/stream/stream-frame";
 import { StreamSession } from "@/lib/http/stream/stream-session";
@@ -34,7 +34,7 @@ export async function handleStream(req: ApiRequest): Promise<Response> {
 }
 
 /** The stream of an authenticated client: `release` gives its slot (stream-slots.ts) back when it ends. */
-async function openStream(req: ApiRequest, actor: Actor, release: () => void): Promise<Response> {
+async function openStream(req: ApiRequest, actor: StreamActor, release: () => void): Promise<Response> {
   const input = queryInput(new URL(req.url));
   const resume = input.since === undefined ? req.headers.get("last-event-id") : null;
   const db = await getDb();

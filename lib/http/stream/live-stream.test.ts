@@ -9,6 +9,7 @@ import { startSmtpListener, type SmtpListener } from "@/lib/mail/inbound/smtp-li
 import { fakeResolver, sendTo } from "@/lib/mail/__tests__/helpers";
 import { addMailbox } from "@/lib/mail/__tests__/mail-store-helpers";
 import { ownerActor } from "@/lib/owner-api/owner-actor";
+import { endOwnerSession } from "@/lib/owners/end-owner-session";
 import { startOwnerSession } from "@/lib/owners/owner-sessions";
 import { startApiServer } from "@/lib/testing/api-server";
 import { seedKey, seedOwner, seedProject } from "@/lib/testing/seed";
@@ -277,6 +278,32 @@ describe("WebSocket subscribe", () => {
     await s.next(eventWith("owner sees"));
     s.close();
     expect(await upgradeStatus(server.url, { cookie: "next-auth.session-token=forged" })).toBe(401);
+  });
+
+  it("closes the owner's sockets and approvals stream (1008) when their dashboard session ends, and only theirs", async () => {
+    const owner = await seedOwner();
+    const db = await getDb();
+    const cookieOf = async (sid: string) =>
+      `next-auth.session-token=${await encode({ token: { sid }, secret: nextAuthSecret() })}; brynth_project=${seeded.project.id}`;
+    const [ending, staying] = [await startOwnerSession(db, { ownerId: owner.id }), await startOwnerSession(db, { ownerId: owner.id })];
+    const s = await streamSocket(server.url, { cookie: await cookieOf(ending.id) });
+    await s.subscribe({ inbox_ids: [boxB.id] });
+    const bystander = await streamSocket(server.url, { cookie: await cookieOf(staying.id) });
+    await bystander.subscribe({ inbox_ids: [boxB.id] });
+    const approvals = await fetch(`${server.url}/api/v1/approvals/stream`, { headers: { cookie: await cookieOf(ending.id) } });
+    expect(approvals.status).toBe(200);
+    const approvalsEnd = approvals.text();
+
+    // Ended from Settings (the other session), as a stolen cookie's session would be.
+    await db.transaction(async (tx) => endOwnerSession(tx, { actor: await ownerActor(tx, owner, seeded.project.id, "dashboard"), sessionId: ending.id }));
+    await new Promise<void>((resolve) => (s.closed() ? resolve() : s.ws.once("close", () => resolve())));
+    expect(s.closed()).toMatchObject({ code: 1008, reason: "The session ended." });
+    // The SSE response ends (its text resolves only then).
+    expect(await approvalsEnd).toContain(": stream open");
+    await mail(boxB, "after sign-out");
+    await bystander.next(eventWith("after sign-out"));
+    expect(s.events().map(subjectOf)).not.toContain("after sign-out");
+    bystander.close();
   });
 });
 

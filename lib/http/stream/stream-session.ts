@@ -1,8 +1,7 @@
-import type { Actor } from "@/lib/actor";
 import { getDb } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { onEventChange } from "@/lib/events/events-channel";
-import { watchKeyRevocation } from "@/lib/http/stream/key-revocations";
+import { type StreamActor, watchCredentialEnd } from "@/lib/http/stream/credential-ends";
 import { mailEventFrames } from "@/lib/http/stream/mail-event-frame";
 import { mailEventTail, type TailSubscriber } from "@/lib/http/stream/mail-event-tail";
 import { isAfter, replayPage, START } from "@/lib/http/stream/statements";
@@ -55,14 +54,14 @@ export class StreamSession {
   /** Client frames in `queue` (MAX_PENDING_FRAMES). */
   private pending = 0;
 
-  private readonly unwatchKey: () => void;
+  private readonly unwatchCredential: () => void;
 
   constructor(
-    private readonly actor: Actor,
+    private readonly actor: StreamActor,
     private readonly sink: FrameSink,
   ) {
     // 1008 (policy violation): the credential that opened the stream is no longer valid.
-    this.unwatchKey = actor.keyId ? watchKeyRevocation(actor.keyId, () => this.close(1008, "The key was revoked.")) : () => {};
+    this.unwatchCredential = watchCredentialEnd(actor, (reason) => this.close(1008, reason));
   }
 
   /** A WebSocket text frame from the client. */
@@ -91,7 +90,7 @@ export class StreamSession {
   /** The transport closed: stop listening. */
   dispose(): void {
     this.closed = true;
-    this.unwatchKey();
+    this.unwatchCredential();
     this.stopLive();
   }
 

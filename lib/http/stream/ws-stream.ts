@@ -1,12 +1,12 @@
 import type { IncomingMessage, Server } from "node:http";
 import type { Duplex } from "node:stream";
 import { WebSocketServer, type WebSocket } from "ws";
-import type { Actor } from "@/lib/actor";
 import { getDb } from "@/lib/db/client";
 import { hostProblem } from "@/lib/http/host-check";
 import { errorResponse } from "@/lib/http/json-response";
 import { upgradeRequest } from "@/lib/http/node-request";
 import { streamActor } from "@/lib/http/stream/authorize-stream";
+import type { StreamActor } from "@/lib/http/stream/credential-ends";
 import { STREAM_PATH } from "@/lib/http/stream/handle-stream";
 import { errorFrame } from "@/lib/http/stream/stream-frame";
 import { type FrameSink, StreamSession } from "@/lib/http/stream/stream-session";
@@ -31,7 +31,7 @@ const MAX_CLIENT_FRAME = 64 * 1024;
 export async function handleStreamUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer, origin: string) {
   const controller = new AbortController();
   socket.once("close", () => controller.abort());
-  let actor: Actor;
+  let actor: StreamActor;
   let initial: Subscription | null = null;
   let release = () => {};
   try {
@@ -53,7 +53,7 @@ export async function handleStreamUpgrade(req: IncomingMessage, socket: Duplex, 
   wss.handleUpgrade(req, socket, head, (ws) => serveSocket(ws, socket, actor, initial));
 }
 
-function serveSocket(ws: WebSocket, socket: Duplex, actor: Actor, initial: Subscription | null) {
+function serveSocket(ws: WebSocket, socket: Duplex, actor: StreamActor, initial: Subscription | null) {
   const coalesce = coalescedWrites(socket);
   const sink: FrameSink = {
     send: (f) => {
