@@ -1,6 +1,9 @@
 import type { IncomingMessage } from "node:http";
 import { request } from "node:http";
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getDb } from "@/lib/db/client";
+import { oauthClients } from "@/lib/db/schema/oauth";
 import { linkUrl } from "@/lib/disk/blob-urls";
 import { isForeignServerAction } from "@/lib/http/action-origin";
 import { attachmentUrl, readAttachmentToken } from "@/lib/mail/attachments/attachment-url";
@@ -119,6 +122,8 @@ describe("Settings → Remote access", () => {
     // Tokens are for the new /mcp only: one issued for the old resource stops, the old resource is refused.
     expect((await rawMcp(c.server.url, { jsonrpc: "2.0", id: 1, method: "tools/list" }, { authorization: `Bearer ${oldToken}` })).status).toBe(401);
     const client = (await register(c.server.url)).body;
+    // A client the owner has let in once (a code exchanged): only its errors go back to its redirect URI.
+    await (await getDb()).update(oauthClients).set({ lastUsedAt: new Date() }).where(eq(oauthClients.id, client.client_id));
     const oldResource = await startAuthorize(c.server.url, authorizeQuery(client.client_id, pkce().challenge, { resource: `${c.server.url}/mcp` }));
     expect(new URL(oldResource.location ?? "").searchParams.get("error")).toBe("invalid_target");
     expect(new URL(oldResource.location ?? "").searchParams.get("iss")).toBe(renamed);
