@@ -1,34 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { eq, sql } from "drizzle-orm";
 import { simpleParser } from "mailparser";
 import { getDb } from "@/lib/db/client";
 import { approvalChannels, approvalDeliveries } from "@/lib/db/schema/approvals";
 import { resetEnvCache } from "@/lib/env";
 import { drainJobs } from "@/lib/jobs/drain-jobs";
-import { closeRelayTransports } from "@/lib/mail/outbound/relay-transport";
-import { startSink } from "@/lib/mail/__tests__/helpers";
 import { approveChannel } from "@/lib/channels/approve-channel";
 import { verifyLinkView } from "@/lib/channels/verify-link";
 import { postVerify } from "@/lib/channels/http/post-verify";
 import { emailLinkView } from "@/lib/approvals/email-links";
 import { postEmailDecision } from "@/lib/approvals/http/post-email-decision";
-import { approvalsHarness, ok } from "@/lib/approvals/__tests__/helpers";
+import { approvalsHarness, ok, relaySink } from "@/lib/approvals/__tests__/helpers";
 
 const { h, call } = approvalsHarness();
-let sink: Awaited<ReturnType<typeof startSink>>;
+const sink = relaySink();
 let channelId: string;
-
-beforeAll(async () => {
-  sink = await startSink();
-  process.env.SMTP_RELAY_URL = sink.url;
-  resetEnvCache();
-});
-afterAll(async () => {
-  closeRelayTransports();
-  await sink.close();
-  delete process.env.SMTP_RELAY_URL;
-  resetEnvCache();
-});
 
 /** The newest message the relay received for `to`, parsed, and the Brynth link in it. */
 async function lastMail(to: string, path: "verify" | "decide") {

@@ -1,29 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { eq, sql } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
 import { approvalRequests } from "@/lib/db/schema/approvals";
 import { mailBatches, mailMessages } from "@/lib/db/schema/mail";
 import { query } from "@/lib/db/statement";
-import { resetEnvCache } from "@/lib/env";
 import { drainJobs } from "@/lib/jobs/drain-jobs";
-import { closeRelayTransports } from "@/lib/mail/outbound/relay-transport";
-import { startSink } from "@/lib/mail/__tests__/helpers";
-import { approvalsHarness, ok, sleep } from "@/lib/approvals/__tests__/helpers";
+import { approvalsHarness, ok, relaySink, sleep } from "@/lib/approvals/__tests__/helpers";
 
 const { h, call, decide, setPolicy } = approvalsHarness();
-let sink: Awaited<ReturnType<typeof startSink>>;
-
-beforeAll(async () => {
-  sink = await startSink();
-  process.env.SMTP_RELAY_URL = sink.url;
-  resetEnvCache();
-});
-afterAll(async () => {
-  closeRelayTransports();
-  await sink.close();
-  delete process.env.SMTP_RELAY_URL;
-  resetEnvCache();
-});
+const sink = relaySink();
 
 const mail = (to: string[], over: Record<string, unknown> = {}) =>
   call("email_send", { to, subject: "Your refund", text: "We refunded 30 €.", wait_seconds: 0, ...over });

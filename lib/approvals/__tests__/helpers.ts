@@ -3,6 +3,9 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { and, eq } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
 import { events } from "@/lib/db/schema/events";
+import { resetEnvCache } from "@/lib/env";
+import { startSink } from "@/lib/mail/__tests__/helpers";
+import { closeRelayTransports } from "@/lib/mail/outbound/relay-transport";
 import { startApiServer } from "@/lib/testing/api-server";
 import { connectMcp } from "@/lib/testing/mcp-client";
 import { seedProject } from "@/lib/testing/seed";
@@ -51,6 +54,25 @@ export function approvalsHarness() {
       .from(events)
       .where(and(eq(events.projectId, h.seeded.project.id), eq(events.type, "request.resolved")));
   return { h, call, decide, setPolicy, resolvedEvents };
+}
+
+/** An SMTP sink set as the instance's relay for a file's tests (mail to outside addresses lands there), closed after. */
+export function relaySink() {
+  const sink = {} as Awaited<ReturnType<typeof startSink>>;
+  const before = process.env.SMTP_RELAY_URL;
+  beforeAll(async () => {
+    Object.assign(sink, await startSink());
+    process.env.SMTP_RELAY_URL = sink.url;
+    resetEnvCache();
+  });
+  afterAll(async () => {
+    closeRelayTransports();
+    await sink.close();
+    if (before === undefined) delete process.env.SMTP_RELAY_URL;
+    else process.env.SMTP_RELAY_URL = before;
+    resetEnvCache();
+  });
+  return sink;
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -1,16 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
 import { mailEvents } from "@/lib/db/schema/mail-events";
 import { mailMessages, mailThreads } from "@/lib/db/schema/mail";
-import { resetEnvCache } from "@/lib/env";
 import { drainJobs } from "@/lib/jobs/drain-jobs";
 import { approveChannel } from "@/lib/channels/approve-channel";
 import { confirmEmailChannel } from "@/lib/channels/verify-link";
-import { closeRelayTransports } from "@/lib/mail/outbound/relay-transport";
 import { WITHHELD } from "@/lib/mail/send-system-email";
-import { startSink } from "@/lib/mail/__tests__/helpers";
-import { approvalsHarness, ok } from "@/lib/approvals/__tests__/helpers";
+import { approvalsHarness, ok, relaySink } from "@/lib/approvals/__tests__/helpers";
 
 /**
  * The links in Brynth's own mail (an approval's decide link, a channel's verification link) reach their recipient
@@ -18,20 +15,7 @@ import { approvalsHarness, ok } from "@/lib/approvals/__tests__/helpers";
  * approved its own request.
  */
 const { h, call } = approvalsHarness();
-let sink: Awaited<ReturnType<typeof startSink>>;
-const relay = process.env.SMTP_RELAY_URL;
-beforeAll(async () => {
-  sink = await startSink();
-  process.env.SMTP_RELAY_URL = sink.url;
-  resetEnvCache();
-});
-afterAll(async () => {
-  closeRelayTransports();
-  await sink.close();
-  if (relay === undefined) delete process.env.SMTP_RELAY_URL;
-  else process.env.SMTP_RELAY_URL = relay;
-  resetEnvCache();
-});
+const sink = relaySink();
 
 /** The token of the last link of `kind` the sink received (quoted-printable soft breaks undone). */
 function receivedToken(kind: "verify" | "decide"): string {
