@@ -16,8 +16,8 @@ import { findWebhook } from "@/lib/mail/webhooks/webhook-scope";
 
 /**
  * update_webhook_headers: sets `headers` (replacing a name already set, in any case) and removes `removeHeaders`
- * (an absent name is no error), keeping at most MAX_WEBHOOK_HEADERS of at most MAX_WEBHOOK_HEADERS_TOTAL_BYTES. The names and values arrive checked
- * (webhook-fields.ts). Returns the headers now sent.
+ * (an absent name is no error), keeping at most MAX_WEBHOOK_HEADERS of at most MAX_WEBHOOK_HEADERS_TOTAL_BYTES. The names and
+ * values arrive checked (webhook-fields.ts). Returns the headers now sent.
  */
 export async function updateWebhookHeaders(
   db: Executor,
@@ -50,9 +50,10 @@ export async function updateWebhookHeaders(
   // A webhook saved over the limit before it existed may still shrink.
   if (bytes > MAX_WEBHOOK_HEADERS_TOTAL_BYTES && bytes > webhookHeadersBytes(current)) {
     // Named by the largest header given: the one whose change most likely tipped it over.
-    const given = Object.entries(opts.headers ?? {}).sort((a, b) => webhookHeadersBytes({ [b[0]]: b[1] }) - webhookHeadersBytes({ [a[0]]: a[1] }));
+    const given = Object.entries(opts.headers ?? {}).map(([name, value]) => ({ name, bytes: webhookHeadersBytes({ [name]: value }) }));
+    const largest = given.reduce<(typeof given)[number] | undefined>((a, b) => (a && a.bytes >= b.bytes ? a : b), undefined);
     throw fieldError(
-      opts.field(given[0]?.[0] ?? names[0]),
+      opts.field(largest?.name ?? names[0]),
       `does not fit: a webhook's headers add at most ${MAX_WEBHOOK_HEADERS_TOTAL_BYTES} bytes to a delivery (name, value and 4 bytes each), and this would make ${bytes}`,
       "Shorten the values, or remove headers with remove_headers.",
     );
