@@ -95,7 +95,7 @@ const schema = z.object({
    * reads 429 and is closed. Not applied with TRUST_PROXY (every connection then comes from the proxy). 0 turns it off.
    */
   HTTP_MAX_CONNECTIONS_PER_IP: z.coerce.number().int().min(0).max(1_000_000).default(256),
-  /** Trust X-Forwarded-For / X-Forwarded-Proto (behind a reverse proxy). */
+  /** Trust X-Forwarded-For / X-Forwarded-Host (behind a reverse proxy), each by its last entry: the nearest proxy's. */
   TRUST_PROXY: bool.default(false),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   /** Largest webhook body accepted at /hooks/…, in bytes; larger deliveries get 413 before any parsing. */

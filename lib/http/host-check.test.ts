@@ -94,8 +94,18 @@ describe("Host check", () => {
     process.env.ALLOWED_HOSTS = "brynth.example.com";
     resetEnvCache();
     expect((await mcp("127.0.0.1", forwarded)).status).toBe(421);
-    expect((await mcp("internal-name:3000", { "x-forwarded-host": "brynth.example.com, proxy.internal" })).status).toBe(200);
+    expect((await mcp("internal-name:3000", { "x-forwarded-host": "brynth.example.com" })).status).toBe(200);
     expect((await mcp("127.0.0.1")).status).toBe(200);
+  });
+
+  it("behind a trusted proxy judges the last X-Forwarded-Host entry: a proxy that appends writes it after the client's", async () => {
+    process.env.TRUST_PROXY = "1";
+    process.env.ALLOWED_HOSTS = "brynth.example.com";
+    resetEnvCache();
+    // The client wrote the first entry; the proxy appended the name it was reached at.
+    expect((await mcp("internal-name:3000", { "x-forwarded-host": "brynth.example.com, evil.example.com" })).status).toBe(421);
+    expect((await mcp("internal-name:3000", { "x-forwarded-host": "evil.example.com, brynth.example.com" })).status).toBe(200);
+    expect((await mcp("internal-name:3000", { "x-forwarded-host": "evil.example.com,brynth.example.com" })).status).toBe(200);
   });
 
   it("serves an HTTP/1.0 request without Host: browsers always send one, so no rebinding can hide there", async () => {

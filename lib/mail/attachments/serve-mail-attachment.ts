@@ -1,7 +1,7 @@
 import { getDb } from "@/lib/db/client";
-import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import type { ApiRequest } from "@/lib/http/api-request";
+import { requestHost } from "@/lib/http/host-check";
 import { errorResponse } from "@/lib/http/json-response";
 import { attachmentResponse } from "@/lib/mail/attachments/attachment-response";
 import { readAttachmentToken } from "@/lib/mail/attachments/attachment-url";
@@ -13,12 +13,6 @@ const gone = () =>
     status: 410,
     headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store", "referrer-policy": "no-referrer" },
   });
-
-/** The host the client asked for: X-Forwarded-Host behind a trusted proxy (as host-check.ts reads it), else Host. */
-function requestedHost(req: ApiRequest): string | null {
-  const forwarded = env().TRUST_PROXY ? req.headers.get("x-forwarded-host")?.split(",")[0]?.trim() : undefined;
-  return (forwarded || req.headers.get("host"))?.toLowerCase() ?? null;
-}
 
 /**
  * GET /mail-attachment/<token>: get_attachment's capability, which needs no bearer (mailbox spec "Not available over
@@ -34,7 +28,7 @@ export async function serveMailAttachment(req: ApiRequest, token: string, now = 
   if (!claim) return gone();
   const issued = new URL(claim.origin);
   const origin = req.headers.get("origin");
-  const host = requestedHost(req);
+  const host = requestHost(req.headers)?.toLowerCase() ?? null;
   if ((host !== null && host !== issued.host) || (origin !== null && origin !== claim.origin)) {
     return errorResponse(
       new AppError("forbidden", "This attachment link belongs to another origin.", { fix: `Open it at ${claim.origin}, the address it was issued for.` }),

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { getDb } from "@/lib/db/client";
 import { apiKeys } from "@/lib/db/schema/keys";
 import { mailAttachments } from "@/lib/db/schema/mail";
+import { resetEnvCache } from "@/lib/env";
 import { revokeKey } from "@/lib/keys/revoke-key";
 import { attachmentUrl, readAttachmentToken } from "@/lib/mail/attachments/attachment-url";
 import { startApiServer } from "@/lib/testing/api-server";
@@ -167,6 +168,23 @@ describe("the capability URL", () => {
     const fromOtherSite = await download(download_url, { origin: "https://evil.example" });
     expect(fromOtherSite.status).toBe(403);
     expect((await download(download_url, { origin: server.url })).status).toBe(200);
+  });
+
+  it("behind a trusted proxy, judged by X-Forwarded-Host's last entry (the proxy's), as the host check judges it", async () => {
+    const { download_url } = await issue();
+    const issuedHost = new URL(server.url).host;
+    const otherHost = `localhost:${new URL(server.url).port}`;
+    process.env.TRUST_PROXY = "1";
+    resetEnvCache();
+    try {
+      const clientPicked = await download(download_url, { host: otherHost, "x-forwarded-host": `${issuedHost}, ${otherHost}` });
+      expect(clientPicked.status).toBe(403);
+      expect(clientPicked.body).not.toContain("revenue");
+      expect((await download(download_url, { host: otherHost, "x-forwarded-host": `${otherHost}, ${issuedHost}` })).status).toBe(200);
+    } finally {
+      delete process.env.TRUST_PROXY;
+      resetEnvCache();
+    }
   });
 
   it("a tampered signature or payload: 410", async () => {
