@@ -4,7 +4,7 @@ import type { Executor } from "@/lib/db/client";
 import { diskUploads } from "@/lib/db/schema/disk";
 import { AppError } from "@/lib/errors";
 import { getBlobStore } from "@/lib/blob/get-blob-store";
-import { assertWritablePath } from "@/lib/disk/file-input";
+import { writablePath } from "@/lib/disk/file-input";
 import { fieldError } from "@/lib/disk/field-error";
 import { fileView, newBlobKey } from "@/lib/disk/file-view";
 import { uploadGone } from "@/lib/disk/drop-uploads";
@@ -17,13 +17,13 @@ import { replaceFile } from "@/lib/disk/replace-file";
  * upload itself, so a concurrent write of the path (which drops it) makes this call NOT_FOUND, never a deadlock.
  */
 export async function completeUpload(db: Executor, opts: { actor: Actor; path: string; uploadId: string }) {
-  assertWritablePath(opts.path);
+  const path = writablePath(opts.path);
   const [upload] = await db
     .select()
     .from(diskUploads)
     .where(and(eq(diskUploads.id, opts.uploadId), eq(diskUploads.projectId, opts.actor.projectId)));
   if (!upload || upload.expiresAt <= new Date()) throw uploadGone(opts.uploadId);
-  if (upload.path !== opts.path) throw fieldError("path", `upload ${upload.id} is for ${upload.path}, not this path`);
+  if (upload.path !== path) throw fieldError("path", `upload ${upload.id} is for ${upload.path}, not this path`);
   const store = await getBlobStore();
   const found = await store.head(upload.blobKey);
   if (!found || found.size !== upload.sizeBytes) {

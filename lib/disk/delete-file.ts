@@ -2,9 +2,8 @@ import { and, eq } from "drizzle-orm";
 import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
 import { diskFiles } from "@/lib/db/schema/disk";
-import { assertWritablePath } from "@/lib/disk/file-input";
+import { writablePath } from "@/lib/disk/file-input";
 import { dropUploads } from "@/lib/disk/drop-uploads";
-import { stripRef } from "@/lib/disk/path-rules";
 import { retireVersion } from "@/lib/disk/replace-file";
 import { adjustUsage } from "@/lib/disk/usage";
 
@@ -13,8 +12,7 @@ import { adjustUsage } from "@/lib/disk/usage";
  * dropped, and the object queued for erasure by the janitor (within minutes).
  */
 export async function deleteFile(db: Executor, opts: { actor: Actor; path: string }) {
-  const path = stripRef(opts.path);
-  assertWritablePath(path);
+  const path = writablePath(opts.path);
   const projectId = opts.actor.projectId;
   const [file] = await db
     .select()

@@ -1,7 +1,7 @@
 import { AppError } from "@/lib/errors";
 import { fieldError } from "@/lib/disk/field-error";
 import { INLINE_MAX_BYTES } from "@/lib/disk/limits";
-import { ATTACHMENT_PREFIX, pathProblem } from "@/lib/disk/path-rules";
+import { ATTACHMENT_PREFIX, diskPath, pathProblem } from "@/lib/disk/path-rules";
 
 export const DEFAULT_CONTENT_TYPE = "application/octet-stream";
 const MIME = /^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}\/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}(?:\s*;\s*[ -~]*)?$/;
@@ -11,8 +11,12 @@ export function contentTypeProblem(type: string): string | null {
   return type.length <= 255 && MIME.test(type) ? null : "must be a MIME type such as application/pdf";
 }
 
-/** A path file_put may write: valid, and not under `evt_` (inbound attachments). */
-export function assertWritablePath(path: string): void {
+/**
+ * The path file_put and file_delete may write, from a path or `disk://` reference and spelled as stored (diskPath):
+ * valid, and not under `evt_` (inbound attachments).
+ */
+export function writablePath(pathOrRef: string): string {
+  const path = diskPath(pathOrRef);
   const problem = pathProblem(path);
   if (problem) throw fieldError("path", problem);
   if (path.startsWith(ATTACHMENT_PREFIX)) {
@@ -20,6 +24,7 @@ export function assertWritablePath(path: string): void {
       fix: "Choose a path that does not start with evt_, e.g. attachments/<name>.",
     });
   }
+  return path;
 }
 
 /**

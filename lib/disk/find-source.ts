@@ -3,7 +3,7 @@ import type { Executor } from "@/lib/db/client";
 import { diskFiles } from "@/lib/db/schema/disk";
 import { notFound } from "@/lib/errors";
 import { fieldError } from "@/lib/disk/field-error";
-import { pathProblem, stripRef, targetOf } from "@/lib/disk/path-rules";
+import { diskPath, pathProblem, targetOf } from "@/lib/disk/path-rules";
 import { findAttachment } from "@/lib/disk/read-attachment";
 
 /** What a path or `disk://` reference points at: a project file (one version) or an inbound attachment. */
@@ -21,7 +21,7 @@ export interface DiskSource {
 }
 
 export async function findSource(db: Executor, opts: { projectId: string; path: string }): Promise<DiskSource> {
-  const path = stripRef(opts.path);
+  const path = diskPath(opts.path);
   const problem = pathProblem(path);
   if (problem) throw fieldError("path", problem);
   const target = targetOf(path);

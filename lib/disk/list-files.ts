@@ -5,6 +5,7 @@ import type { DiskFile } from "@/lib/db/schema/disk";
 import { query } from "@/lib/db/statement";
 import { fileView } from "@/lib/disk/file-view";
 import { decodeCursor, encodeCursor, likePrefix } from "@/lib/disk/page-cursor";
+import { diskPrefix } from "@/lib/disk/path-rules";
 
 type Row = Pick<DiskFile, "path" | "sizeBytes" | "contentType" | "updatedAt">;
 
@@ -14,7 +15,7 @@ export async function listFiles(db: Executor, opts: { actor: Actor; prefix: stri
   const rows = await query<Row>(
     db,
     sql`select path, size_bytes, content_type, updated_at from disk_files
-        where project_id = ${opts.actor.projectId} and path like ${likePrefix(opts.prefix)}
+        where project_id = ${opts.actor.projectId} and path like ${likePrefix(diskPrefix(opts.prefix))}
           ${after === null ? sql`` : sql`and path > ${after}`}
         order by path limit ${opts.limit + 1}`,
   );

@@ -3,6 +3,7 @@ import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
 import { query } from "@/lib/db/statement";
 import { likePrefix } from "@/lib/disk/page-cursor";
+import { diskPrefix } from "@/lib/disk/path-rules";
 
 export interface FolderEntry {
   name: string;
@@ -22,14 +23,15 @@ const LIMIT = 1000;
  * 1,000 entries (`truncated`).
  */
 export async function listFolder(db: Executor, opts: { actor: Actor; folder: string }) {
-  const from = opts.folder.length + 1;
+  const folder = diskPrefix(opts.folder);
+  const from = folder.length + 1;
   const rows = await query<{ name: string; isFolder: boolean; files: number; bytes: number; contentType: string | null; updatedAt: Date }>(
     db,
     sql`select split_part(substr(path, ${from}::int), '/', 1) as name,
                strpos(substr(path, ${from}::int), '/') > 0 as is_folder,
                count(*)::int as files, sum(size_bytes)::bigint as bytes,
                min(content_type) as content_type, max(updated_at) as updated_at
-        from disk_files where project_id = ${opts.actor.projectId} and path like ${likePrefix(opts.folder)}
+        from disk_files where project_id = ${opts.actor.projectId} and path like ${likePrefix(folder)}
         group by 1, 2 order by 2 desc, 1 limit ${LIMIT + 1}`,
   );
   const entries: FolderEntry[] = rows.slice(0, LIMIT).map((r) => ({

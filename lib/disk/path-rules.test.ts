@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { keyProblem } from "@/lib/disk/key-rules";
-import { pathProblem, stripRef, targetOf } from "@/lib/disk/path-rules";
+import { diskPath, diskPrefix, pathProblem, stripRef, targetOf } from "@/lib/disk/path-rules";
 import { safeAttachmentName } from "@/lib/disk/save-attachment";
 import { decodeBase64 } from "@/lib/disk/file-input";
 
@@ -54,6 +54,17 @@ describe("references and targets", () => {
     expect(targetOf("evt_1/x/y.pdf")).toEqual({ kind: "attachment", path: "evt_1/x/y.pdf", eventId: "evt_1", name: "x/y.pdf" });
     expect(targetOf("evt_1")).toBeNull();
     expect(targetOf("events/x")).toEqual({ kind: "file", path: "events/x" });
+  });
+});
+
+describe("diskPath", () => {
+  it("spells a file's path in NFC, with or without disk://, and leaves an inbound attachment's name as the event gave it", () => {
+    expect(diskPath("notes/cafe\u0301.txt")).toBe("notes/caf\u00e9.txt");
+    expect(diskPath("disk://notes/cafe\u0301.txt")).toBe("notes/caf\u00e9.txt");
+    expect(diskPath("notes/caf\u00e9.txt")).toBe("notes/caf\u00e9.txt");
+    expect(diskPath("\u212b/x")).toBe("\u00c5/x");
+    expect(diskPath("evt_1/cafe\u0301.txt")).toBe("evt_1/cafe\u0301.txt");
+    expect(diskPrefix("notes/cafe\u0301")).toBe("notes/caf\u00e9");
   });
 });
 

@@ -9,6 +9,21 @@ export const refOf = (path: string) => `${REF_SCHEME}${path}`;
 export const stripRef = (pathOrRef: string) => (pathOrRef.startsWith(REF_SCHEME) ? pathOrRef.slice(REF_SCHEME.length) : pathOrRef);
 
 /**
+ * The path a path or `disk://` reference names, as files are stored: in Unicode NFC. `café` written decomposed (NFD,
+ * as macOS names files) and composed looks the same wherever a path is shown, so the two spellings must be one file;
+ * every way in (the tools, REST, the dashboard) takes its path from here (migration 0029 did the same to stored ones).
+ * Inbound attachments (`evt_…/name`) keep their bytes: the name is the one the event gave, copied from it, and stored
+ * as the email spelled it.
+ */
+export function diskPath(pathOrRef: string): string {
+  const path = stripRef(pathOrRef);
+  return path.startsWith(ATTACHMENT_PREFIX) ? path : path.normalize("NFC");
+}
+
+/** A file_list prefix or dashboard folder spelled as stored paths are (diskPath), so NFD text finds the NFC files. */
+export const diskPrefix = (prefix: string) => prefix.normalize("NFC");
+
+/**
  * Why `path` is not a valid disk path, or null. Relative, `/`-separated, no `.`/`..`/empty segments (nor any that
  * percent-decode to one: a path pasted into a URL must not turn into traversal), no backslash or control characters,
  * at most 1024 bytes (255 per segment). Paths never reach the filesystem (objects are stored by id), but a path that

@@ -1,14 +1,14 @@
 import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
 import { getBlobStore } from "@/lib/blob/get-blob-store";
-import { assertWritablePath, contentTypeProblem, decodeBase64, DEFAULT_CONTENT_TYPE } from "@/lib/disk/file-input";
+import { writablePath, contentTypeProblem, decodeBase64, DEFAULT_CONTENT_TYPE } from "@/lib/disk/file-input";
 import { fieldError } from "@/lib/disk/field-error";
 import { fileView, newBlobKey } from "@/lib/disk/file-view";
 import { replaceFile } from "@/lib/disk/replace-file";
 
 /** file_put with `content_base64`: the bytes go to the store, then the row replaces the path's file. */
 export async function putFile(db: Executor, opts: { actor: Actor; path: string; contentBase64: string; contentType?: string }) {
-  assertWritablePath(opts.path);
+  const path = writablePath(opts.path);
   const contentType = opts.contentType ?? DEFAULT_CONTENT_TYPE;
   const problem = contentTypeProblem(contentType);
   if (problem) throw fieldError("content_type", problem);
@@ -17,7 +17,7 @@ export async function putFile(db: Executor, opts: { actor: Actor; path: string; 
   const blobKey = newBlobKey(opts.actor.projectId);
   await store.put(blobKey, bytes, { size: bytes.byteLength, contentType });
   try {
-    const row = await replaceFile(db, { actor: opts.actor, path: opts.path, blobKey, sizeBytes: bytes.byteLength, contentType });
+    const row = await replaceFile(db, { actor: opts.actor, path, blobKey, sizeBytes: bytes.byteLength, contentType });
     return { status: "saved" as const, ...fileView(row) };
   } catch (err) {
     // Nothing references the object: remove it now rather than leave it for ever.

@@ -6,7 +6,7 @@ import { AppError } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import { getBlobStore } from "@/lib/blob/get-blob-store";
 import { uploadUrl } from "@/lib/disk/blob-urls";
-import { assertWritablePath, contentTypeProblem, DEFAULT_CONTENT_TYPE } from "@/lib/disk/file-input";
+import { writablePath, contentTypeProblem, DEFAULT_CONTENT_TYPE } from "@/lib/disk/file-input";
 import { fieldError } from "@/lib/disk/field-error";
 import { newBlobKey } from "@/lib/disk/file-view";
 import { MAX_BYTES, OPEN_UPLOADS_PER_PATH, UPLOAD_MAX_BYTES, UPLOAD_SECONDS } from "@/lib/disk/limits";
@@ -18,7 +18,7 @@ import { getUsage } from "@/lib/disk/usage";
  * uploads same-origin, so an S3 bucket needs no CORS rules for it).
  */
 export async function startUpload(db: Executor, opts: { actor: Actor; path: string; size: number; contentType?: string; via?: "store" | "brynth" }) {
-  assertWritablePath(opts.path);
+  const path = writablePath(opts.path);
   const contentType = opts.contentType ?? DEFAULT_CONTENT_TYPE;
   const problem = contentTypeProblem(contentType);
   if (problem) throw fieldError("upload.content_type", problem);
@@ -34,7 +34,7 @@ export async function startUpload(db: Executor, opts: { actor: Actor; path: stri
   const [existing] = await db
     .select({ size: diskFiles.sizeBytes })
     .from(diskFiles)
-    .where(and(eq(diskFiles.projectId, projectId), eq(diskFiles.path, opts.path)));
+    .where(and(eq(diskFiles.projectId, projectId), eq(diskFiles.path, path)));
   const usage = await getUsage(db, projectId);
   if (usage.bytes - (existing?.size ?? 0) + opts.size > MAX_BYTES) {
     throw new AppError("QUOTA_EXCEEDED", `A ${opts.size}-byte file would take the project disk past 1 GB.`, {
@@ -44,9 +44,9 @@ export async function startUpload(db: Executor, opts: { actor: Actor; path: stri
   const open = await db
     .select({ id: diskUploads.id })
     .from(diskUploads)
-    .where(and(eq(diskUploads.projectId, projectId), eq(diskUploads.path, opts.path), gt(diskUploads.expiresAt, now)));
+    .where(and(eq(diskUploads.projectId, projectId), eq(diskUploads.path, path), gt(diskUploads.expiresAt, now)));
   if (open.length >= OPEN_UPLOADS_PER_PATH) {
-    throw new AppError("UPLOAD_LIMIT", `${opts.path} already has ${open.length} open uploads.`, {
+    throw new AppError("UPLOAD_LIMIT", `${path} already has ${open.length} open uploads.`, {
       fix: `Complete one (file_put with complete: upload_id: ${open.map((u) => u.id).join(", ")}) or let it expire (15 minutes).`,
     });
   }
@@ -57,7 +57,7 @@ export async function startUpload(db: Executor, opts: { actor: Actor; path: stri
   await db.insert(diskUploads).values({
     id,
     projectId,
-    path: opts.path,
+    path,
     blobKey,
     sizeBytes: opts.size,
     contentType,

@@ -6,7 +6,10 @@ import { getBlobStore } from "@/lib/blob/get-blob-store";
 import { getDb } from "@/lib/db/client";
 import { query } from "@/lib/db/statement";
 import { diskFiles, diskUploads } from "@/lib/db/schema/disk";
+import { deleteFile } from "@/lib/disk/delete-file";
 import { MAX_BYTES, MONTHLY_DOWNLOAD_BYTES } from "@/lib/disk/limits";
+import { listFolder } from "@/lib/disk/list-folder";
+import { startUpload } from "@/lib/disk/start-upload";
 import { monthOf } from "@/lib/disk/usage";
 import { saveAttachment } from "@/lib/disk/save-attachment";
 import { sweepDisk } from "@/lib/disk/sweep-disk";
@@ -95,6 +98,29 @@ export function filesSuite(store: "local" | "s3") {
       const second = await rest("GET", `/files?prefix=tree%2F&limit=3&cursor=${first.body.next_cursor}`);
       expect([...first.body.items, ...second.body.items].map((i: { path: string }) => i.path)).toEqual(all.items.map((i: { path: string }) => i.path));
       expect(second.body.next_cursor).toBeNull();
+    });
+
+    it("is one file whether its name is written composed (NFC) or decomposed (NFD), in every tool, REST and the dashboard", async () => {
+      const nfd = "accents/cafe\u0301.txt";
+      const nfc = "accents/caf\u00e9.txt";
+      expect(nfd).not.toBe(nfc);
+      expect((await call("file_put", { path: nfd, content_base64: b64("first") })).data).toMatchObject({ path: nfc, ref: `disk://${nfc}` });
+      expect((await call("file_put", { path: `disk://${nfc}`, content_base64: b64("second") })).data.path).toBe(nfc);
+      for (const path of [nfc, nfd, `disk://${nfd}`]) {
+        expect(Buffer.from((await call("file_get", { path })).data.content_base64, "base64").toString(), path).toBe("second");
+      }
+      expect((await rest("GET", `/files/${encodeURIComponent(nfd)}`)).body).toMatchObject({ path: nfc, content_base64: b64("second") });
+      const listed = (await call("file_list", { prefix: "accents/" })).data.items.map((i: { path: string }) => i.path);
+      expect(listed).toEqual([nfc]);
+      expect((await call("file_list", { prefix: "accents/cafe\u0301" })).data.items.map((i: { path: string }) => i.path)).toEqual([nfc]);
+      const folder = await listFolder(await getDb(), { actor: seeded.actor, folder: "accents/" });
+      expect(folder.entries.map((e) => e.name)).toEqual(["caf\u00e9.txt"]);
+      expect((await call("file_url", { path: nfd })).data.url).toBeDefined();
+      // The dashboard hands the domain the name as the browser gave it.
+      const started = await startUpload(await getDb(), { actor: seeded.actor, path: nfd, size: 1, via: "brynth" });
+      expect((await (await getDb()).select().from(diskUploads).where(eq(diskUploads.id, started.upload_id)))[0].path).toBe(nfc);
+      expect((await deleteFile(await getDb(), { actor: seeded.actor, path: nfd })).deleted).toBe(true);
+      expect((await call("file_get", { path: nfc })).error.code).toBe("NOT_FOUND");
     });
 
     it("deletes a file, frees its space at once and erases its object on the janitor's pass", async () => {
