@@ -32,24 +32,31 @@ export async function decideFileUrl(
   const call = { tool: "file_url", path: opts.path, expires_in: opts.expiresIn, key_id: opts.actor.keyId };
   if (opts.approval) {
     const asked = await loadRequest(db, opts.actor.projectId, opts.approval).catch(() => null);
+    const payload = asked?.payload;
+    // Asked before requests named the file version (a4e4056): its payload has no file_id, so it is resumed as it
+    // was asked (waiting, denial, expiry and one use as any other) and then proves no version, as a replaced file.
+    const unversioned = typeof payload === "object" && payload !== null && !("file_id" in payload);
     // null for an attachment (never replaced); the arguments themselves are checked by resumeToolApproval.
-    const askedFileId = (asked?.payload as { file_id?: string | null } | null)?.file_id ?? null;
+    const askedFileId = (payload as { file_id?: string | null } | undefined)?.file_id ?? null;
     const gate = await resumeToolApproval(db, {
       actor: opts.actor,
       tool: "file_url",
       requestId: opts.approval,
-      payload: { ...call, file_id: askedFileId },
+      payload: unversioned ? call : { ...call, file_id: askedFileId },
       waitSeconds: opts.waitSeconds,
       signal: opts.signal,
     });
     if (gate.outcome !== "allow") return gate;
-    // Without using the approval up: that happens with the link, in its own transaction.
+    // Without using the approval up: that happens with the link, in its own transaction. An unversioned approval of
+    // an attachment still holds (its bytes never change); of a file it cannot show which bytes the person saw.
     const src = await find();
     if (askedFileId !== src.fileId) {
       return {
         outcome: "cancelled",
         requestId: opts.approval,
-        comment: `${src.path} was replaced since the person was asked: the approval was for the file as it was then. Make a new call to ask about it as it is now.`,
+        comment: unversioned
+          ? `This approval was asked for before approvals named the file's version, so it cannot show that ${src.path} is still the file the person saw. Make a new call without approval to ask again.`
+          : `${src.path} was replaced since the person was asked: the approval was for the file as it was then. Make a new call to ask about it as it is now.`,
       };
     }
     return { outcome: "allow", consume: gate.requestId, fileId: askedFileId };

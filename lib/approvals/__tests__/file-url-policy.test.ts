@@ -4,6 +4,7 @@ import { getDb } from "@/lib/db/client";
 import { approvalRequests } from "@/lib/db/schema/approvals";
 import { diskLinks } from "@/lib/db/schema/disk";
 import { createLink } from "@/lib/disk/create-link";
+import { saveAttachment } from "@/lib/disk/save-attachment";
 import { connectMcp } from "@/lib/testing/mcp-client";
 import { seedKey } from "@/lib/testing/seed";
 import { mcpCall } from "@/lib/tools/events/__tests__/tool-client";
@@ -122,6 +123,42 @@ describe("file_url under the policy", () => {
     // Replaced between that check and the link's own transaction: refused there too.
     const made = createLink(db, { actor: h.seeded.actor, path: "reports/q2.pdf", expiresIn: 900, fileId: "fil_asked0000" });
     await expect(made).rejects.toMatchObject({ code: "CONFLICT" });
+  });
+
+  it("gives no link to a file under an approval asked before requests named the file version, and says to ask again", async () => {
+    await setPolicy([{ id: "links-need-ok", tool: "file_url", effect: "require_approval" }]);
+    const db = await getDb();
+    /** A request as file_url asked before a4e4056: its payload names path, expiry and key, no file_id. */
+    const askUnversioned = async (path: string, expiresIn: number) => {
+      const id = ok(await call("file_url", { path, expires_in: expiresIn, wait_seconds: 0 })).request_id as string;
+      const [row] = await db.select().from(approvalRequests).where(eq(approvalRequests.id, id));
+      const { file_id, ...before } = row.payload as Record<string, unknown>;
+      expect(file_id).toBeDefined();
+      await db.update(approvalRequests).set({ payload: before }).where(eq(approvalRequests.id, id));
+      return id;
+    };
+    const id = await askUnversioned("reports/q3.pdf", 1200);
+    // Pending, it answers pending as any request does, not a validation_error about its arguments.
+    expect(ok(await call("file_url", { path: "reports/q3.pdf", expires_in: 1200, approval: id, wait_seconds: 0 }))).toMatchObject({
+      status: "pending",
+      request_id: id,
+    });
+    await decide(id, { outcome: "approve" });
+    const r = ok(await call("file_url", { path: "reports/q3.pdf", expires_in: 1200, approval: id }));
+    expect(r).toMatchObject({ status: "cancelled", request_id: id });
+    expect(r.comment).toMatch(/before approvals named the file's version.*reports\/q3\.pdf.*Make a new call without approval/);
+    expect(r.url).toBeUndefined();
+    expect((await db.select().from(approvalRequests).where(eq(approvalRequests.id, id)))[0].consumedAt).toBeNull();
+    // Other arguments are still refused as for any approval.
+    expect(await call("file_url", { path: "reports/q3.pdf", expires_in: 60, approval: id })).toMatchObject({ ok: false, code: "validation_error" });
+
+    // An inbound attachment has one version only: its unversioned approval still gives the link.
+    await db.transaction((tx) =>
+      saveAttachment(tx, { projectId: h.seeded.project.id, eventId: "evt_unversioned", name: "scan.pdf", bytes: Buffer.from("%PDF scan") }),
+    );
+    const attachment = await askUnversioned("evt_unversioned/scan.pdf", 1200);
+    await decide(attachment, { outcome: "approve" });
+    expect(ok(await call("file_url", { path: "evt_unversioned/scan.pdf", expires_in: 1200, approval: attachment })).url).toMatch(/\/blob\/link\//);
   });
 
   it("auto_approve records the approval and gives the link", async () => {
