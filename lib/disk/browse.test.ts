@@ -15,7 +15,7 @@ beforeAll(async () => {
   await db.transaction(async (tx) => {
     for (let i = 0; i < 7; i++) await setKey(tx, { actor, key: `page/${i}`, value: i });
     await setKey(tx, { actor, key: "other", value: 1 });
-    for (const path of ["r/2026/a.txt", "r/2026/b.txt", "r/top.txt", "r", "rz.txt", "x/é/deep.bin"]) {
+    for (const path of ["r/2026/a.txt", "r/2026/b.txt", "r/top.txt", "r", "rz.txt", "x/é/deep.bin", "🗂 box/in.txt"]) {
       await putFile(tx, { actor, path, contentBase64: Buffer.from(path).toString("base64"), contentType: "text/plain" });
     }
   });
@@ -45,6 +45,7 @@ describe("listFolder", () => {
     expect(root.entries.map((e) => [e.name, e.isFolder, e.files])).toEqual([
       ["r", true, 3],
       ["x", true, 1],
+      ["🗂 box", true, 1],
       ["r", false, 1],
       ["rz.txt", false, 1],
     ]);
@@ -56,6 +57,8 @@ describe("listFolder", () => {
     expect(r.entries[0].sizeBytes).toBe("r/2026/a.txt".length * 2);
     expect(r.entries[1].contentType).toBe("text/plain");
     expect((await listFolder(db, { actor, folder: "x/é/" })).entries.map((e) => e.name)).toEqual(["deep.bin"]);
+    // A character outside the BMP is two UTF-16 units but one to Postgres: the names must not shift.
+    expect((await listFolder(db, { actor, folder: "🗂 box/" })).entries.map((e) => e.name)).toEqual(["in.txt"]);
     expect((await listFolder(db, { actor, folder: "nothing/" })).entries).toEqual([]);
   });
 });

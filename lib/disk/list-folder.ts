@@ -24,7 +24,8 @@ const LIMIT = 1000;
  */
 export async function listFolder(db: Executor, opts: { actor: Actor; folder: string }) {
   const folder = diskPrefix(opts.folder);
-  const from = folder.length + 1;
+  // Postgres counts characters, JavaScript's length UTF-16 units: a character outside the BMP (an emoji) is two.
+  const from = [...folder].length + 1;
   const rows = await query<{ name: string; isFolder: boolean; files: number; bytes: number; contentType: string | null; updatedAt: Date }>(
     db,
     sql`select split_part(substr(path, ${from}::int), '/', 1) as name,
