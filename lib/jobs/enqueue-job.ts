@@ -6,6 +6,7 @@ import { changeChannel } from "@/lib/db/change-channel";
 import { storableJson } from "@/lib/db/statement";
 import { newId } from "@/lib/ids";
 import { resolveNumber, type JobKind } from "@/lib/jobs/define-job-kind";
+import { inheritedRunAt } from "@/lib/jobs/queue-place";
 import { insertJobs } from "@/lib/jobs/statements";
 
 /** Wakes the job runners of every instance: the kind of the jobs that became due. */
@@ -13,7 +14,7 @@ export const jobWakeups = changeChannel("brynth_jobs", z.string());
 
 export interface EnqueueOptions {
   projectId: string | null;
-  /** Default now. */
+  /** Default now, or the running job's place in the queue when a job enqueues it (queue-place.ts). */
   runAt?: Date;
   /** A second enqueue with the same kind and key returns the first job instead. */
   dedupeKey?: string;
@@ -32,12 +33,13 @@ export async function enqueueJob<P>(tx: Executor, kind: JobKind<P>, payload: P, 
 export async function enqueueJobs<P>(tx: Executor, kind: JobKind<P>, items: Array<{ payload: P } & EnqueueOptions>): Promise<string[]> {
   if (items.length === 0) return [];
   const maxAttempts = resolveNumber(kind.maxAttempts, 5);
+  const place = inheritedRunAt(kind.kind) ?? null;
   const rows = items.map((it) => ({
     id: newId("job"),
     project_id: it.projectId,
     kind: kind.kind,
     payload: kind.payload.parse(it.payload) as object,
-    run_at: it.runAt ?? null,
+    run_at: it.runAt ?? place,
     max_attempts: maxAttempts,
     dedupe_key: it.dedupeKey ?? null,
   }));

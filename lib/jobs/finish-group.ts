@@ -2,6 +2,7 @@ import type { Db, Tx } from "@/lib/db/client";
 import { statement } from "@/lib/db/statement";
 import type { JobRow } from "@/lib/db/schema/jobs";
 import type { JobFinish } from "@/lib/jobs/define-job-kind";
+import { inQueuePlace } from "@/lib/jobs/queue-place";
 
 /**
  * Marks many jobs done in one statement, each fenced as runJob fences it (same claim: id and attempts, still
@@ -27,7 +28,7 @@ export async function commitFinish(db: Db, job: JobRow, finish: JobFinish | unde
     return;
   }
   await db.transaction(async (tx) => {
-    await finish(tx);
+    await inQueuePlace(job, () => finish(tx));
     // Nothing reads its result: it goes out with the COMMIT instead of waiting a round trip before it.
     markDone.withCommit(tx as Tx, claims);
   });
@@ -83,7 +84,8 @@ async function commitGroup(db: Db, group: Item[]): Promise<void> {
   const claims = JSON.stringify(group.map((it) => ({ id: it.job.id, attempts: it.job.attempts })));
   await db.transaction(async (tx) => {
     // One after another: a final write may read (e.g. a count), and one connection runs one statement at a time.
-    for (const it of group) if (it.finish) await it.finish(tx);
+    // Each in its own job's place (queue-place.ts): the group's flush runs in whichever job's context started it.
+    for (const { job, finish } of group) if (finish) await inQueuePlace(job, () => finish(tx));
     markDone.withCommit(tx as Tx, claims);
   });
 }

@@ -5,6 +5,7 @@ import { backoffMs, scheduledDelayMs } from "@/lib/jobs/backoff";
 import { PermanentJobError, RetryLaterError, resolveNumber, type JobFinish, type JobKind } from "@/lib/jobs/define-job-kind";
 import { findJobKind } from "@/lib/jobs/job-kinds";
 import { commitFinish, type FinishGroup } from "@/lib/jobs/finish-group";
+import { inQueuePlace } from "@/lib/jobs/queue-place";
 
 const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 2000);
 
@@ -19,7 +20,11 @@ function retryDelayMs(kind: JobKind, attempt: number, error: unknown): number {
  * Runs one claimed job to its next state: done, pending again (retry later) or failed. Every write is fenced on
  * (id, attempts, running), so a runner that lost its lease cannot overwrite the newer claim's outcome.
  */
-export async function runJob(db: Db, job: JobRow, outer?: AbortSignal, finishes?: FinishGroup): Promise<"done" | "retry" | "failed"> {
+export function runJob(db: Db, job: JobRow, outer?: AbortSignal, finishes?: FinishGroup): Promise<"done" | "retry" | "failed"> {
+  return inQueuePlace(job, () => runClaimed(db, job, outer, finishes));
+}
+
+async function runClaimed(db: Db, job: JobRow, outer?: AbortSignal, finishes?: FinishGroup): Promise<"done" | "retry" | "failed"> {
   const kind = findJobKind(job.kind);
   const mine = and(eq(jobs.id, job.id), eq(jobs.attempts, job.attempts), eq(jobs.status, "running"));
   if (!kind) {
