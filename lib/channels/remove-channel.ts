@@ -1,4 +1,4 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, ne, sql } from "drizzle-orm";
 import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
 import { approvalChannels, approvalRequests } from "@/lib/db/schema/approvals";
@@ -13,15 +13,20 @@ import { findChannel } from "@/lib/channels/list-channels";
 export async function removeChannel(tx: Executor, opts: { actor: Actor; channelId: string }) {
   const { actor } = opts;
   const found = await findChannel(tx, actor.projectId, opts.channelId);
-  if (!found || found.status === "removed") throw notFound(`Channel ${opts.channelId}`, "List the project's channels with channel_list.");
+  const missing = () => notFound(`Channel ${opts.channelId}`, "List the project's channels with channel_list.");
+  if (!found || found.status === "removed") throw missing();
   if (found.kind === "owner") {
     throw new AppError("forbidden", "The owner channel cannot be removed.", { fix: "Remove email or Telegram channels only." });
   }
   const now = new Date();
-  await tx
+  // Only a channel not removed yet: the read above does not lock, so of calls racing to remove it each would
+  // otherwise answer `removed` (and be ledgered as the removal); the row lock makes the others find it removed.
+  const [removed] = await tx
     .update(approvalChannels)
     .set({ status: "removed", removedAt: now, verifyTokenHash: null, updatedAt: now })
-    .where(and(eq(approvalChannels.projectId, actor.projectId), eq(approvalChannels.id, found.id)));
+    .where(and(eq(approvalChannels.projectId, actor.projectId), eq(approvalChannels.id, found.id), ne(approvalChannels.status, "removed")))
+    .returning({ id: approvalChannels.id });
+  if (!removed) throw missing();
   const owner = await ensureOwnerChannel(tx, actor.projectId);
   // Drop the channel from each pending request's approvers and make sure the owner is among them.
   const moved = await tx
