@@ -1,4 +1,4 @@
-import { and, eq, ne } from "drizzle-orm";
+import { and, eq, ne, sql } from "drizzle-orm";
 import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
 import { approvalChannels } from "@/lib/db/schema/approvals";
@@ -78,7 +78,12 @@ function addHint(kind: "email" | "telegram", address: string | null, byOwner: bo
     : `Open the link in Telegram and press Start to link the chat. Then ${then} (see channel_list).`;
 }
 
+/**
+ * No unique index covers the addresses of live channels, so the check runs under a lock on the address:
+ * without it, concurrent adds of one address all found none and each made a channel and sent a verification mail.
+ */
 async function refuseDuplicate(tx: Executor, projectId: string, address: string) {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`approval_channels:${projectId}:${address}`}, 0))`);
   const [dup] = await tx
     .select({ id: approvalChannels.id })
     .from(approvalChannels)
