@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
@@ -22,6 +23,9 @@ export type AddSourceInput = z.infer<typeof addSourceInput>;
 export async function addSource(tx: Executor, opts: { actor: Actor } & AddSourceInput) {
   const { actor } = opts;
   assertSecretUsable(opts.secret);
+  // "One email source a project" has no unique index behind it (names do): without this lock, concurrent adds all
+  // found none and each made an email source on the project address.
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`sources:${actor.projectId}`}, 0))`);
   const existing = await findActiveSources(tx, actor.projectId);
   if (existing.some((s) => s.name === opts.name)) {
     throw new AppError("CONFLICT", `A source named ${opts.name} exists already.`, {

@@ -77,6 +77,15 @@ describe("source_add / source_list / source_remove", () => {
     expect(second.status).toBe(409);
   });
 
+  it("adds one email source when adds race: the others get CONFLICT", async () => {
+    const other = (await seedProject({ name: "email race" })).secret;
+    const adds = await Promise.all(Array.from({ length: 10 }, (_, i) => restCall(server.url, other, "POST", "/sources", { type: "email", name: `email${i}` })));
+    expect(adds.filter((a) => a.status === 200)).toHaveLength(1);
+    expect(adds.filter((a) => a.status !== 200).map((a) => a.body.error.code)).toEqual(Array(9).fill("CONFLICT"));
+    const listed = await restCall(server.url, other, "GET", "/sources");
+    expect(listed.body.sources.filter((s: { type: string }) => s.type === "email")).toHaveLength(1);
+  });
+
   it("refuses a name that exists already (CONFLICT) and the reserved name brynth", async () => {
     await mcpCall(client, "source_add", { type: "webhook", name: "dup" });
     const again = await mcpCall(client, "source_add", { type: "webhook", name: "dup" });
