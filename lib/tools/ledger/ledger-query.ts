@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { PATH_MAX_BYTES } from "@/lib/disk/limits";
 import { queryLedger } from "@/lib/ledger/query-ledger";
 import { defineTool } from "@/lib/tools/define-tool";
 import { isoTimestamp, pageLimit, readOnly, toDate } from "@/lib/tools/fields";
@@ -15,7 +16,9 @@ export const ledgerQuery = defineTool({
       op: z.string().min(1).max(200).optional().describe("Exact operation name, e.g. `session.hello`."),
       agent: z.string().min(1).max(200).optional().describe("Exact agent label."),
       platform: z.string().min(1).max(100).optional().describe("Exact platform, e.g. `claude-code`."),
-      subject: z.string().min(1).max(300).optional().describe("ID of the touched object, e.g. `key_…`."),
+      // As long as the longest subject a call records, a disk path (1,024 bytes; kv keys are 512): at 300, the
+      // entries of a longer key or path could not be looked up by it.
+      subject: z.string().min(1).max(PATH_MAX_BYTES).optional().describe("ID of the touched object, e.g. `key_…`."),
       since: isoTimestamp.optional().describe("ISO 8601 timestamp, inclusive."),
       until: isoTimestamp.optional().describe("ISO 8601 timestamp, exclusive."),
       limit: pageLimit(500, 50),
