@@ -1,10 +1,13 @@
 import { z } from "zod";
 import { eventStatuses } from "@/lib/db/schema/events";
+import { fieldError } from "@/lib/disk/field-error";
+import { encodeCursor } from "@/lib/events/event-cursor";
 import { listEvents } from "@/lib/events/list-events";
 import { typeFilter } from "@/lib/events/type-filter";
 import { defineTool } from "@/lib/tools/define-tool";
 import { isoTimestamp, pageLimit, readOnly, toDate } from "@/lib/tools/fields";
 import { envelopeShape, envelopeView } from "@/lib/tools/events/envelope-shape";
+import { encodePageToken, type PageBinding, readPageToken } from "@/lib/tools/page-token";
 
 export const inboxList = defineTool({
   name: "inbox_list",
@@ -28,7 +31,23 @@ export const inboxList = defineTool({
   untrusted: true,
   example: { limit: 5 },
   handler: async (ctx, input) => {
-    const page = await listEvents(ctx.db, { actor: ctx.actor, ...input, since: toDate(input.since) });
-    return { events: page.events.map(envelopeView), next_cursor: page.nextCursor };
+    // next_cursor is a page token bound to this project and these filters, like the mailbox lists' (page-token.ts):
+    // the bare (received_at, id) it was would start any other filter, or another project's list, at that point
+    // without a word, and a hand-made one anywhere.
+    const { cursor, limit: _limit, ...filter } = input;
+    const binding: PageBinding = { tool: "inbox_list", filter: { project: ctx.actor.projectId, ...filter }, ascending: true };
+    const read = cursor === undefined ? null : readPageToken(cursor, binding);
+    if (read && "problem" in read) {
+      throw fieldError(
+        "cursor",
+        "is not a next_cursor inbox_list returned in this project for these source, type, status and since",
+        "Pass next_cursor back unchanged with the same other arguments, or omit cursor to start from the beginning.",
+      );
+    }
+    const after = read ? encodeCursor(new Date(read.key.at), read.key.id) : undefined;
+    const page = await listEvents(ctx.db, { actor: ctx.actor, ...input, cursor: after, since: toDate(input.since) });
+    const last = page.events[page.events.length - 1];
+    const next = page.nextCursor && last ? encodePageToken({ at: last.receivedAt.toISOString(), id: last.id }, binding) : null;
+    return { events: page.events.map(envelopeView), next_cursor: next };
   },
 });

@@ -100,6 +100,29 @@ describe("inbox_list", () => {
       expect(res.body.error.message, q).toContain(`${field}:`);
     }
   });
+
+  it("refuses a cursor made by hand, returned for other filters or to another project, naming the field", async () => {
+    const p = await seedProject({ name: "cursor binding" });
+    await seedEvents(
+      p.project.id,
+      Array.from({ length: 3 }, (_, i) => ({ type: `c.${i}` })),
+    );
+    const first = await restCall(server.url, p.secret, "GET", "/events?limit=1");
+    const cursor = encodeURIComponent(first.body.next_cursor);
+    expect((await restCall(server.url, p.secret, "GET", `/events?limit=1&cursor=${cursor}`)).status).toBe(200);
+    const last = first.body.events[0];
+    const handMade = Buffer.from(JSON.stringify([last.received_at, last.id])).toString("base64url");
+    for (const [secret, q] of [
+      [p.secret, `limit=1&cursor=${handMade}`],
+      [p.secret, `limit=1&status=done&cursor=${cursor}`],
+      [p.secret, `limit=1&type=c.*&cursor=${cursor}`],
+      [project.secret, `limit=1&cursor=${cursor}`],
+    ]) {
+      const res = await restCall(server.url, secret, "GET", `/events?${q}`);
+      expect(res.status, q).toBe(400);
+      expect(res.body.error).toMatchObject({ code: "validation_error", details: [{ field: "cursor" }] });
+    }
+  });
 });
 
 describe("inbox_claim / inbox_ack / inbox_nack", () => {
