@@ -9,8 +9,9 @@ export async function deleteKey(db: Executor, opts: { actor: Actor; key: string 
   const [row] = await db
     .delete(kvEntries)
     .where(and(eq(kvEntries.projectId, opts.actor.projectId), eq(kvEntries.key, opts.key)))
-    .returning({ sizeBytes: kvEntries.sizeBytes, expiresAt: kvEntries.expiresAt });
+    .returning({ sizeBytes: kvEntries.sizeBytes, expiresAt: kvEntries.expiresAt, version: kvEntries.version });
   if (!row) return { deleted: false };
-  await adjustUsage(db, opts.actor.projectId, { keys: -1, bytes: -row.sizeBytes });
+  // Its version is retired with it: written again, the key starts above it (an old if_version cannot match).
+  await adjustUsage(db, opts.actor.projectId, { keys: -1, bytes: -row.sizeBytes, retiredVersion: row.version });
   return { deleted: !row.expiresAt || row.expiresAt > new Date() };
 }

@@ -26,7 +26,8 @@ export type ReplacedRow = { currentVersion: number; currentSize: number; live: b
 
 /**
  * Replacing an existing key in one statement: lock the row, then overwrite it unless `if_version` ($8) differs
- * from its version (0 once expired: an expired key counts as absent, and its write starts again at version 1).
+ * from its version (0 once expired: an expired key counts as absent, though its versions go on counting, so a
+ * version read before it expired never matches the new value).
  * The row as it was comes back either way — its size for the usage delta, its version for the CONFLICT — and
  * no row at all means the key does not exist.
  */
@@ -39,7 +40,7 @@ export const replaceEntry = statement<
     from kv_entries where project_id = $1 and key = $2 for update
   ), replaced as (
     update kv_entries k set value = $3, size_bytes = $4, note = $5, expires_at = $6::timestamptz, updated_at = $7::timestamptz,
-      version = case when current.live then current.version + 1 else 1 end,
+      version = current.version + 1,
       created_at = case when current.live then k.created_at else $7::timestamptz end
     from current
     where k.project_id = $1 and k.key = $2 and ($8::int is null or $8::int = case when current.live then current.version else 0 end)

@@ -30,14 +30,19 @@ async function guardedUpdate(db: Executor, projectId: string, update: () => Prom
  * (decreases always apply). The row stays locked until the caller's transaction ends, so concurrent writers queue
  * here and none can push the project past 10,000 keys or 1 GB. False when the quota would be exceeded.
  */
-export async function adjustUsage(db: Executor, projectId: string, d: { keys?: number; bytes?: number }): Promise<boolean> {
+export async function adjustUsage(
+  db: Executor,
+  projectId: string,
+  d: { keys?: number; bytes?: number /** Deleted keys' highest version: the floor new keys start above. */; retiredVersion?: number },
+): Promise<boolean> {
   const dk = d.keys ?? 0;
   const dbytes = d.bytes ?? 0;
-  if (dk === 0 && dbytes === 0) return true;
+  if (dk === 0 && dbytes === 0 && d.retiredVersion === undefined) return true;
   return guardedUpdate(db, projectId, () =>
     query<{ keys: number }>(
       db,
-      sql`update disk_usage set keys = keys + ${dk}, bytes = bytes + ${dbytes}
+      sql`update disk_usage set keys = keys + ${dk}, bytes = bytes + ${dbytes},
+            kv_version_floor = greatest(kv_version_floor, ${d.retiredVersion ?? 0}::int)
           where project_id = ${projectId}
             and (${dk}::int <= 0 or keys + ${dk}::int <= ${MAX_KEYS}::int)
             and (${dbytes}::bigint <= 0 or bytes + ${dbytes}::bigint <= ${MAX_BYTES}::bigint)
@@ -66,18 +71,18 @@ export async function reserveUsage(db: Executor, projectId: string, d: { keys?: 
  * skipped, so this never waits on (or deadlocks with) a writer of the same key.
  */
 export async function purgeExpiredKeys(db: Executor, projectId: string, keepKey?: string): Promise<number> {
-  const [gone] = await query<{ n: number; b: number }>(
+  const [gone] = await query<{ n: number; b: number; v: number }>(
     db,
     sql`with gone as (
           delete from kv_entries where project_id = ${projectId} and key in (
             select key from kv_entries
             where project_id = ${projectId} and expires_at <= ${at()} and key <> ${keepKey ?? ""}
             limit 1000 for update skip locked)
-          returning size_bytes)
-        select count(*)::int as n, coalesce(sum(size_bytes), 0)::bigint as b from gone`,
+          returning size_bytes, version)
+        select count(*)::int as n, coalesce(sum(size_bytes), 0)::bigint as b, coalesce(max(version), 0)::int as v from gone`,
   );
   const n = gone?.n ?? 0;
-  if (n > 0) await adjustUsage(db, projectId, { keys: -n, bytes: -gone.b });
+  if (n > 0) await adjustUsage(db, projectId, { keys: -n, bytes: -gone.b, retiredVersion: gone.v });
   return n;
 }
 

@@ -1,6 +1,7 @@
 import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
-import { kvEntries } from "@/lib/db/schema/disk";
+import { sql } from "drizzle-orm";
+import { diskUsage, kvEntries } from "@/lib/db/schema/disk";
 import { AppError } from "@/lib/errors";
 import { fieldError } from "@/lib/disk/field-error";
 import { VALUE_MAX_BYTES } from "@/lib/disk/limits";
@@ -70,7 +71,17 @@ export async function writeEntry(db: Executor, opts: WriteEntryOptions): Promise
     checkVersion(opts, 0);
     const [row] = await db
       .insert(kvEntries)
-      .values({ projectId, key: opts.key, value: text, sizeBytes: size, version: 1, note: opts.note ?? null, expiresAt, createdAt: now, updatedAt: now })
+      .values({
+        projectId,
+        key: opts.key,
+        value: text,
+        sizeBytes: size,
+        version: firstVersion(projectId),
+        note: opts.note ?? null,
+        expiresAt,
+        createdAt: now,
+        updatedAt: now,
+      })
       .onConflictDoNothing()
       .returning(written);
     if (row) {
@@ -81,6 +92,13 @@ export async function writeEntry(db: Executor, opts: WriteEntryOptions): Promise
   }
   throw new AppError("CONFLICT", `Key ${opts.key} is being written by others right now.`, { fix: "Retry the call." });
 }
+
+/**
+ * A new key's version: 1 in a project that never deleted a key, else above every version a deleted key had
+ * (kv_version_floor), so a key deleted and written again never repeats a version someone may still hold.
+ */
+const firstVersion = (projectId: string) =>
+  sql<number>`(select coalesce(max(${diskUsage.kvVersionFloor}), 0) + 1 from ${diskUsage} where ${diskUsage.projectId} = ${projectId})`;
 
 function checkVersion(opts: WriteEntryOptions, current: number) {
   if (opts.ifVersion === undefined || opts.ifVersion === current) return;

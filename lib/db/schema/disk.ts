@@ -19,7 +19,7 @@ export const kvEntries = pgTable(
     value: text("value").notNull(),
     /** Bytes of `value` as UTF-8: what the 1 GB quota counts. */
     sizeBytes: integer("size_bytes").notNull(),
-    /** Starts at 1, +1 on every write: `if_version` / ETag compare against it. */
+    /** Starts at 1 (above kv_version_floor), +1 on every write: `if_version` / ETag compare against it. */
     version: integer("version").notNull(),
     /** One-line summary, task states only. */
     note: text("note"),
@@ -135,6 +135,11 @@ export const diskUsage = pgTable("disk_usage", {
   /** `YYYY-MM` (UTC) that `download_bytes` counts. */
   downloadMonth: text("download_month").notNull().default(""),
   downloadBytes: bigint("download_bytes", { mode: "number" }).notNull().default(0),
+  /**
+   * The highest version a key of the project had when it was deleted or purged: a key written again starts above
+   * it, so an `if_version` read before the deletion never matches the new key's value.
+   */
+  kvVersionFloor: integer("kv_version_floor").notNull().default(0),
 });
 
 /** Objects to erase from the blob store once `not_before` has passed (replaced/deleted files, dropped uploads). */

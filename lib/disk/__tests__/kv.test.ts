@@ -6,7 +6,7 @@ import { getKey } from "@/lib/disk/get-key";
 import { query } from "@/lib/db/statement";
 import { wellFormed } from "@/lib/text/well-formed";
 import { MAX_BYTES, MAX_KEYS } from "@/lib/disk/limits";
-import { adjustUsage } from "@/lib/disk/usage";
+import { adjustUsage, purgeExpiredKeys } from "@/lib/disk/usage";
 import { startApiServer } from "@/lib/testing/api-server";
 import { connectMcp } from "@/lib/testing/mcp-client";
 import { seedProject } from "@/lib/testing/seed";
@@ -96,11 +96,12 @@ describe("kv_set / kv_get", () => {
     expect((await call("kv_delete", { key: "ttl/short" })).data).toEqual({ deleted: false });
     // Rewriting a live key keeps counting, and without ttl_seconds it no longer expires.
     expect((await call("kv_set", { key: "ttl/long", value: 3 })).data).toMatchObject({ version: 2, expires_at: null });
-    // An expired key counts as absent: if_version 1 is refused, and writing it starts afresh at version 1.
+    // An expired key counts as absent: if_version 1 is refused, and writing it goes on counting (version 2), so a
+    // version read before it expired never matches the new value.
     const stale = await call("kv_set", { key: "ttl/short", value: 4, if_version: 1 });
     expect(stale.error).toMatchObject({ code: "CONFLICT", details: { current_version: 0 } });
-    expect((await call("kv_set", { key: "ttl/short", value: 4, if_version: 0 })).data).toMatchObject({ version: 1, expires_at: null });
-    expect((await call("kv_get", { key: "ttl/short" })).data).toMatchObject({ value: 4, version: 1 });
+    expect((await call("kv_set", { key: "ttl/short", value: 4, if_version: 0 })).data).toMatchObject({ version: 2, expires_at: null });
+    expect((await call("kv_get", { key: "ttl/short" })).data).toMatchObject({ value: 4, version: 2 });
   });
 });
 
@@ -185,7 +186,7 @@ describe("state_save / state_load", () => {
   it("saves task state with a note, readable by state_load and kv_get, deletable with kv_delete", async () => {
     const state = { done: ["refund"], next: "email customer", request_id: "req_123" };
     const saved = await call("state_save", { task_id: "refund-1042", state, note: "waiting for approval" });
-    expect(saved.data).toMatchObject({ task_id: "refund-1042", key: "state/refund-1042", version: 1 });
+    expect(saved.data).toMatchObject({ task_id: "refund-1042", key: "state/refund-1042" });
     expect((await call("state_load", { task_id: "refund-1042" })).data).toMatchObject({
       task_id: "refund-1042",
       state,
@@ -194,7 +195,7 @@ describe("state_save / state_load", () => {
     });
     expect((await call("kv_get", { key: "state/refund-1042" })).data.value).toEqual(state);
     const viaRest = await rest("PUT", "/state/refund-1042", { state: { step: 2 } });
-    expect(viaRest.body).toMatchObject({ version: 2 });
+    expect(viaRest.body).toMatchObject({ version: saved.data.version + 1 });
     expect((await rest("GET", "/state/refund-1042")).body).toMatchObject({ state: { step: 2 }, note: null });
     expect((await call("kv_delete", { key: "state/refund-1042" })).data).toEqual({ deleted: true });
     expect((await call("state_load", { task_id: "refund-1042" })).data).toEqual({
@@ -224,36 +225,64 @@ describe("state_save / state_load", () => {
 
 describe("optimistic concurrency", () => {
   it("fails with CONFLICT when if_version differs from the stored version", async () => {
-    expect((await call("kv_set", { key: "occ/a", value: 1, if_version: 0 })).data.version).toBe(1);
+    // A new key's first version is 1 in a project that never deleted a key, else above any deleted key's (below).
+    const v = (await call("kv_set", { key: "occ/a", value: 1, if_version: 0 })).data.version;
     expect((await call("kv_set", { key: "occ/a", value: 2, if_version: 0 })).error.code).toBe("CONFLICT");
-    expect((await call("kv_set", { key: "occ/a", value: 2, if_version: 1 })).data.version).toBe(2);
-    const stale = await call("kv_set", { key: "occ/a", value: 3, if_version: 1 });
+    expect((await call("kv_set", { key: "occ/a", value: 2, if_version: v })).data.version).toBe(v + 1);
+    const stale = await call("kv_set", { key: "occ/a", value: 3, if_version: v });
     expect(stale.error).toMatchObject({ code: "CONFLICT" });
-    expect((await call("kv_get", { key: "occ/a" })).data).toMatchObject({ value: 2, version: 2 });
-    expect((await call("kv_set", { key: "occ/new", value: 1, if_version: 4 })).error.code).toBe("CONFLICT");
-    expect((await call("state_save", { task_id: "occ", state: 1 })).data.version).toBe(1);
-    expect((await call("state_save", { task_id: "occ", state: 2, if_version: 7 })).error.code).toBe("CONFLICT");
+    expect((await call("kv_get", { key: "occ/a" })).data).toMatchObject({ value: 2, version: v + 1 });
+    expect((await call("kv_set", { key: "occ/new", value: 1, if_version: v + 4 })).error.code).toBe("CONFLICT");
+    const state = (await call("state_save", { task_id: "occ", state: 1 })).data.version;
+    expect((await call("state_save", { task_id: "occ", state: 2, if_version: state + 7 })).error.code).toBe("CONFLICT");
+  });
+
+  it("never repeats a version once a key is deleted or purged: an if_version read before cannot overwrite the new value", async () => {
+    // Agent A reads occ/aba at version 2; B deletes it; C writes it again. A's write with if_version 2 must fail.
+    const first = (await call("kv_set", { key: "occ/aba", value: "first" })).data.version;
+    const read = (await call("kv_set", { key: "occ/aba", value: "second" })).data.version;
+    expect(read).toBe(first + 1);
+    expect((await call("kv_delete", { key: "occ/aba" })).data).toEqual({ deleted: true });
+    const again = await call("kv_set", { key: "occ/aba", value: "C's", if_version: 0 });
+    expect(again.data.version).toBeGreaterThan(read);
+    const stale = await call("kv_set", { key: "occ/aba", value: "A's", if_version: read });
+    expect(stale.error).toMatchObject({ code: "CONFLICT", details: { current_version: again.data.version } });
+    expect((await call("kv_get", { key: "occ/aba" })).data).toMatchObject({ value: "C's", version: again.data.version });
+    // The same once an expired key is purged (the sweep, or a write at the quota), and for task state.
+    await call("state_save", { task_id: "aba", state: 1 });
+    const saved = (await call("state_save", { task_id: "aba", state: 2 })).data.version;
+    expect((await call("kv_delete", { key: "state/aba" })).data).toEqual({ deleted: true });
+    expect((await call("state_save", { task_id: "aba", state: "new", if_version: saved })).error.code).toBe("CONFLICT");
+    await call("kv_set", { key: "occ/expiring", value: 1, ttl_seconds: 1 });
+    const old = await call("kv_set", { key: "occ/expiring", value: 2, ttl_seconds: 1 });
+    const db = await getDb();
+    await query(db, sql`update kv_entries set expires_at = now() - interval '1 second' where project_id = ${projectId} and key = 'occ/expiring'`);
+    expect(await purgeExpiredKeys(db, projectId)).toBeGreaterThan(0);
+    expect((await call("kv_set", { key: "occ/expiring", value: 3 })).data.version).toBeGreaterThan(old.data.version);
   });
 
   it("serialises concurrent writers of one key: every write lands, each with its own version", async () => {
     const writes = await Promise.all(Array.from({ length: 12 }, (_, i) => call("kv_set", { key: "occ/hot", value: i })));
     expect(writes.filter((w) => w.error)).toEqual([]);
-    expect(writes.map((w) => w.data.version).sort((a, b) => a - b)).toEqual(Array.from({ length: 12 }, (_, i) => i + 1));
+    const versions = writes.map((w) => w.data.version).sort((a, b) => a - b);
+    expect(versions).toEqual(Array.from({ length: 12 }, (_, i) => versions[0] + i));
     // With if_version, exactly one of several writers holding the same version wins.
-    const racers = await Promise.all(Array.from({ length: 6 }, (_, i) => call("kv_set", { key: "occ/hot", value: `r${i}`, if_version: 12 })));
+    const last = versions[11];
+    const racers = await Promise.all(Array.from({ length: 6 }, (_, i) => call("kv_set", { key: "occ/hot", value: `r${i}`, if_version: last })));
     expect(racers.filter((r) => r.data).length).toBe(1);
     expect(racers.filter((r) => r.error?.code === "CONFLICT").length).toBe(5);
   });
 
   it("speaks ETag / If-Match over REST", async () => {
     const put = await rest("PUT", "/kv/occ%2Fetag", { value: "v1" });
-    expect(put.headers.get("etag")).toBe('"1"');
+    const v = put.body.version;
+    expect(put.headers.get("etag")).toBe(`"${v}"`);
     const get = await rest("GET", "/kv/occ%2Fetag");
-    expect(get.headers.get("etag")).toBe('"1"');
-    const ok = await rest("PUT", "/kv/occ%2Fetag", { value: "v2" }, { "if-match": '"1"' });
+    expect(get.headers.get("etag")).toBe(`"${v}"`);
+    const ok = await rest("PUT", "/kv/occ%2Fetag", { value: "v2" }, { "if-match": `"${v}"` });
     expect(ok.status).toBe(200);
-    expect(ok.headers.get("etag")).toBe('"2"');
-    const lost = await rest("PUT", "/kv/occ%2Fetag", { value: "v3" }, { "if-match": '"1"' });
+    expect(ok.headers.get("etag")).toBe(`"${v + 1}"`);
+    const lost = await rest("PUT", "/kv/occ%2Fetag", { value: "v3" }, { "if-match": `"${v}"` });
     expect(lost.status).toBe(409);
     expect(lost.body.error.code).toBe("CONFLICT");
     const garbage = await rest("PUT", "/kv/occ%2Fetag", { value: "v3" }, { "if-match": "*" });
@@ -344,7 +373,7 @@ describe("quotas", () => {
     await new Promise((r) => setTimeout(r, 1100));
     const now = await usageMatchesRows(projectId);
     await setUsage(projectId, MAX_KEYS, now.usage.bytes);
-    expect((await call("kv_set", { key: "quota/new", value: 1 })).data.version).toBe(1);
+    expect((await call("kv_set", { key: "quota/new", value: 1 })).error).toBeUndefined();
     const after = await usageMatchesRows(projectId);
     expect(after.usage.keys).toBe(MAX_KEYS);
     await setUsage(projectId, after.rows.keys, after.rows.bytes);
@@ -379,7 +408,7 @@ describe("quotas", () => {
 describe("ledger", () => {
   it("records every write with the key as subject, and nothing for a refused call", async () => {
     await call("kv_set", { key: "ledgered", value: 1 });
-    await call("kv_set", { key: "ledgered", value: 2, if_version: 9 });
+    await call("kv_set", { key: "ledgered", value: 2, if_version: 2 ** 31 - 1 });
     const rows = await query<{ op: string; subject: string }>(
       await getDb(),
       sql`select op, subject from ledger_entries where project_id = ${projectId} and subject = 'ledgered'`,
