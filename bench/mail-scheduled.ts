@@ -17,6 +17,7 @@ import { freshDatabase } from "./support/processes";
 import { relaySink } from "./support/relay-sink";
 import { startSendServer } from "./support/send-server-process";
 import { machineSpeed } from "./support/machine-speed";
+import { postgresCpuMs, processCpuMs } from "./support/cpu-time";
 
 const DRAFTS = Number(process.env.DRAFTS ?? 1000);
 /** Time to create every draft before they fall due. */
@@ -56,7 +57,13 @@ async function main() {
   );
   const createSeconds = (performance.now() - created0) / 1000;
   if (Date.now() >= due) throw new Error(`creating ${DRAFTS} drafts took ${createSeconds.toFixed(1)} s, past the due time: raise LEAD_SECONDS`);
+  // CPU from here to the last arrival is the sends' (both instances and their Postgres backends): unlike the
+  // lateness it hardly depends on what else the machine runs, so it tells what two idle cores could do.
+  const databaseName = new URL(database.url).pathname.slice(1);
+  const instancesCpu = () => processCpuMs(a.child.pid ?? 0) + processCpuMs(b.child.pid ?? 0);
+  const cpu0 = { instances: instancesCpu(), postgres: postgresCpuMs(databaseName) };
   await relay.reach(DRAFTS, due - Date.now() + 60_000);
+  const cpu = { instances: (instancesCpu() - cpu0.instances) / DRAFTS, postgres: (postgresCpuMs(databaseName) - cpu0.postgres) / DRAFTS };
   // Anything sent twice arrives within moments of the first copy.
   await new Promise((r) => setTimeout(r, 3000));
   const lateness = [...arrivals.values()].map((times) => (times[0] - due) / 1000);
@@ -79,6 +86,8 @@ async function main() {
             v === null ? null : Number((v / 1000).toFixed(2)),
           ]),
         ),
+        server_cpu_ms_per_send: { instances: Number(cpu.instances.toFixed(2)), postgres: Number(cpu.postgres.toFixed(2)) },
+        implied_sends_per_second_on_2_idle_cores: Math.round(2000 / (cpu.instances + cpu.postgres)),
         targets: { all_sent_within_seconds: 10, p99_lateness_seconds: 2, duplicates: 0 },
       },
       null,
