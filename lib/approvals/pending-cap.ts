@@ -1,6 +1,7 @@
 import { and, count, eq, gt, sql } from "drizzle-orm";
 import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
+import { takeTurn } from "@/lib/db/turn-lock";
 import { approvalRequests } from "@/lib/db/schema/approvals";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
@@ -13,7 +14,7 @@ import { AppError } from "@/lib/errors";
  */
 export async function checkPendingCap(tx: Executor, actor: Actor): Promise<void> {
   if (!actor.keyId) return;
-  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`approval_requests:${actor.projectId}:${actor.keyId}`}, 0))`);
+  await takeTurn(tx, `approval_requests:${actor.projectId}:${actor.keyId}`);
   const cap = env().KEY_MAX_PENDING_REQUESTS;
   const [{ n }] = await tx
     .select({ n: count() })

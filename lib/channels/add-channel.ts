@@ -1,6 +1,7 @@
-import { and, eq, ne, sql } from "drizzle-orm";
+import { and, eq, ne } from "drizzle-orm";
 import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
+import { takeTurn } from "@/lib/db/turn-lock";
 import { approvalChannels } from "@/lib/db/schema/approvals";
 import { sha256Hex } from "@/lib/crypto/hash";
 import { AppError } from "@/lib/errors";
@@ -83,7 +84,7 @@ function addHint(kind: "email" | "telegram", address: string | null, byOwner: bo
  * without it, concurrent adds of one address all found none and each made a channel and sent a verification mail.
  */
 async function refuseDuplicate(tx: Executor, projectId: string, address: string) {
-  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`approval_channels:${projectId}:${address}`}, 0))`);
+  await takeTurn(tx, `approval_channels:${projectId}:${address}`);
   const [dup] = await tx
     .select({ id: approvalChannels.id })
     .from(approvalChannels)

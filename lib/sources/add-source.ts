@@ -1,7 +1,7 @@
-import { sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
+import { takeTurn } from "@/lib/db/turn-lock";
 import { sources } from "@/lib/db/schema/events";
 import { encryptSecret } from "@/lib/crypto/secret-box";
 import { secretSlot } from "@/lib/crypto/secret-slot";
@@ -25,7 +25,7 @@ export async function addSource(tx: Executor, opts: { actor: Actor } & AddSource
   assertSecretUsable(opts.secret);
   // "One email source a project" has no unique index behind it (names do): without this lock, concurrent adds all
   // found none and each made an email source on the project address.
-  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`sources:${actor.projectId}`}, 0))`);
+  await takeTurn(tx, `sources:${actor.projectId}`);
   const existing = await findActiveSources(tx, actor.projectId);
   if (existing.some((s) => s.name === opts.name)) {
     throw new AppError("CONFLICT", `A source named ${opts.name} exists already.`, {

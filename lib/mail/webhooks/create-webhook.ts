@@ -1,6 +1,7 @@
-import { and, count, eq, isNull, sql } from "drizzle-orm";
+import { and, count, eq, isNull } from "drizzle-orm";
 import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
+import { takeTurn } from "@/lib/db/turn-lock";
 import { mailWebhooks, type MailWebhook } from "@/lib/db/schema/mail-webhooks";
 import { AppError } from "@/lib/errors";
 import { newId } from "@/lib/ids";
@@ -34,7 +35,7 @@ export async function createWebhook(db: Executor, opts: { actor: Actor; inboxId?
   const creator = webhookCreator(actor);
   // One creator's creates take turns: the cap and the client_id replay are then exact (the owner's key_id is null,
   // which the unique index does not cover).
-  await db.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`mail_webhooks:${actor.projectId}:${creator ?? ""}`}, 0))`);
+  await takeTurn(db, `mail_webhooks:${actor.projectId}:${creator ?? ""}`);
   if (webhook.clientId !== undefined) {
     const [first] = await db
       .select()
