@@ -81,7 +81,9 @@ test("the owner denies through the emailed link's page, the agent reads the deci
   const suffix = randomUUID().slice(0, 8);
   const label = `owner-mail-${suffix}`;
   const summary = `Delete the staging database ${suffix}?`;
-  const details = `Drops staging database ${suffix} to free disk space. Nothing in production depends on it. Cannot be undone.`;
+  // A right-to-left override in the agent's text is written out, in the mail and on the link's page alike.
+  const details = `Drops staging database ${suffix}\u202E to free disk space. Nothing in production depends on it. Cannot be undone.`;
+  const shownDetails = details.replace("\u202E", "[U+202E]");
   const comment = "Not this week: QA still uses it.";
   const toOwner = (subject: string) => (m: RelayedMessage) => m.envelope.to.includes(OWNER.email) && m.mail.subject === subject;
 
@@ -119,7 +121,7 @@ test("the owner denies through the emailed link's page, the agent reads the deci
       expect(asked.hint).toContain("request_status");
 
       const request = await sink.waitFor(toOwner(`Approval requested: ${summary}`));
-      expect(request.mail.text).toContain(details);
+      expect(request.mail.text).toContain(shownDetails);
       await inbox.setContent(request.mail.html || "");
       const decideLink = inbox.getByRole("link", { name: "Open to decide" });
       const decideUrl = (await decideLink.getAttribute("href"))!;
@@ -128,7 +130,7 @@ test("the owner denies through the emailed link's page, the agent reads the deci
 
       const decide = new DecidePage(inbox);
       await expect(inbox.getByText(summary)).toBeVisible();
-      await expect(inbox.getByText(details)).toBeVisible();
+      await expect(inbox.getByText(shownDetails)).toBeVisible();
       await expect(inbox.getByText(`for ${label}`)).toBeVisible();
       await decide.decide("Deny", comment);
       await expect(decide.outcome()).toHaveText(`Decided: denied by ${label} (channel).`);

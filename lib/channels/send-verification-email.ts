@@ -2,6 +2,7 @@ import type { Executor } from "@/lib/db/client";
 import { queueSystemMail } from "@/lib/approvals/deliveries/system-mail";
 import { emailButton, emailLayout } from "@/lib/approvals/deliveries/email-layout";
 import { escapeHtml } from "@/lib/text/escape-html";
+import { revealInvisible } from "@/lib/text/reveal-invisible";
 import { publicUrl } from "@/lib/settings/remote-access";
 
 /**
@@ -15,7 +16,8 @@ export async function sendVerificationEmail(
 ) {
   const url = `${publicUrl()}/verify/${opts.token}`;
   const project = opts.projectName ? ` of “${opts.projectName}”` : "";
-  const lead = `Brynth was asked to send approval requests${project} to this address (channel “${opts.label}”).`;
+  // The label is an agent's pick: a right-to-left override in it would turn the sentence around it.
+  const lead = `Brynth was asked to send approval requests${project} to this address (channel “${revealInvisible(opts.label)}”).`;
   const after = opts.addedByOwner
     ? "Once you confirm, the channel is active: the requests it is asked arrive at this address. If you did not expect this, ignore this email and nothing is sent here."
     : "An agent added this channel, so once you confirm, the project owner still approves it in the dashboard; requests arrive here only after that. If you did not expect this, ignore this email and nothing is sent here.";

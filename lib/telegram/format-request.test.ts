@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ApprovalRequest } from "@/lib/db/schema/approvals";
-import { requestText } from "@/lib/telegram/format-request";
+import { closedText, requestKeyboard, requestText } from "@/lib/telegram/format-request";
 import { wellFormed } from "@/lib/text/well-formed";
 
 describe("requestText", () => {
@@ -19,5 +19,36 @@ describe("requestText", () => {
     expect(wellFormed(text)).toBe(true);
     expect(text).toContain(`${"d".repeat(2798)}…`);
     expect(text).toContain(`${"s".repeat(598)}…`);
+  });
+
+  it("writes out the invisible characters of what the agent wrote: summary, details, agent, options and the choice", () => {
+    const r = {
+      id: "req_y",
+      kind: "approval",
+      risk: null,
+      amount: null,
+      action: "pay\u200B",
+      agent: "bot\u2066",
+      summary: "Pay 10 EUR to \u202Eb0B",
+      details: "Invoice\u200F 12",
+      options: ["Yes\u202E", "No"],
+      status: "modified",
+      decision: "Yes\u202E",
+      decidedBy: "channel:x",
+      comment: null,
+      expiresAt: new Date(),
+    } as unknown as ApprovalRequest;
+    const shown = [
+      requestText(r),
+      closedText(r),
+      ...requestKeyboard(r)
+        .flat()
+        .map((b) => b.text),
+    ].join("\n");
+    expect(shown).toContain("Pay 10 EUR to [U+202E]b0B");
+    expect(shown).toContain("Invoice[U+200F] 12");
+    expect(shown).toContain("Agent: bot[U+2066]");
+    expect(shown).toContain("Yes[U+202E]");
+    expect(shown).not.toMatch(/[\u202E\u200B\u200F\u2066]/);
   });
 });

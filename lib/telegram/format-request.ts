@@ -3,20 +3,27 @@ import type { ApprovalRequest } from "@/lib/db/schema/approvals";
 import { buttonData } from "@/lib/telegram/callback-data";
 // Telegram's HTML mode needs only &, < and > escaped, and decodes the &quot; and &#39; this also writes.
 import { escapeHtml } from "@/lib/text/escape-html";
+import { revealInvisible } from "@/lib/text/reveal-invisible";
 import { sliceWhole } from "@/lib/text/well-formed";
 
 /** At most `n` UTF-16 units, an emoji never cut in half (half of one is not valid text, which the Bot API refuses). */
 const cut = (s: string, n: number) => (s.length > n ? `${sliceWhole(s, n - 1)}…` : s);
 
+/**
+ * What the agent wrote, invisible characters written out (`[U+202E]`), before any cut: a right-to-left override in
+ * a summary or an option would otherwise show the person deciding another text than the one stored.
+ */
+const shown = (s: string) => revealInvisible(s);
+
 /** The request as a Telegram message (HTML), within Telegram's 4096-character limit. */
 export function requestText(r: ApprovalRequest, opts: { notice?: boolean } = {}): string {
   const head = r.kind === "question" ? "❔ <b>Question</b>" : r.kind === "policy" ? "📜 <b>Policy change</b>" : "🔔 <b>Approval requested</b>";
-  const lines = [`${head}${r.risk ? ` · risk ${r.risk}` : ""}`, "", `<b>${escapeHtml(cut(r.summary, 600))}</b>`];
-  if (r.details) lines.push("", escapeHtml(cut(r.details, 2800)));
+  const lines = [`${head}${r.risk ? ` · risk ${r.risk}` : ""}`, "", `<b>${escapeHtml(cut(shown(r.summary), 600))}</b>`];
+  if (r.details) lines.push("", escapeHtml(cut(shown(r.details), 2800)));
   const facts = [
     r.amount !== null ? `Amount: ${r.amount}` : null,
-    r.action && r.kind !== "policy" ? `Action: ${escapeHtml(r.action)}` : null,
-    r.agent ? `Agent: ${escapeHtml(r.agent)}` : null,
+    r.action && r.kind !== "policy" ? `Action: ${escapeHtml(shown(r.action))}` : null,
+    r.agent ? `Agent: ${escapeHtml(shown(r.agent))}` : null,
   ].filter(Boolean);
   if (facts.length) lines.push("", facts.join(" · "));
   if (opts.notice) lines.push("", `✅ Approved at once by ${escapeHtml(r.decidedBy ?? "policy")} (notice only).`);
@@ -35,7 +42,7 @@ const outcomeLabel: Record<string, string> = {
 
 /** The request's message after the decision: same text, the outcome and who decided, no buttons. */
 export function closedText(r: ApprovalRequest): string {
-  const decision = r.decision ? `: ${escapeHtml(cut(r.decision, 300))}` : "";
+  const decision = r.decision ? `: ${escapeHtml(cut(shown(r.decision), 300))}` : "";
   const who = r.decidedBy ? ` by ${escapeHtml(r.decidedBy)}` : "";
   const comment = r.comment ? `\n“${escapeHtml(cut(r.comment, 500))}”` : "";
   return `${requestText(r)}\n\n<b>${outcomeLabel[r.status] ?? r.status}${decision}</b>${who}${comment}`;
@@ -49,7 +56,7 @@ export function requestKeyboard(r: ApprovalRequest): InlineKeyboardButton[][] {
       { text: "❌ Deny", callback_data: buttonData("d", r.id) },
     ]);
   }
-  r.options.forEach((o, i) => rows.push([{ text: o, callback_data: buttonData("o", r.id, i) }]));
+  r.options.forEach((o, i) => rows.push([{ text: shown(o), callback_data: buttonData("o", r.id, i) }]));
   rows.push(
     r.kind === "question"
       ? [

@@ -5,6 +5,7 @@ import { Label } from "@/components/ui/label";
 import { Textarea } from "@/components/ui/textarea";
 import { KindBadge, RequestStatusBadge, RiskBadge } from "@/components/approvals/request-badges";
 import { PublicFrame } from "@/components/shell/public-frame";
+import { UntrustedText } from "@/components/ui/untrusted-text";
 import { getDb } from "@/lib/db/client";
 import { emailLinkView } from "@/lib/approvals/email-links";
 import { principalName } from "@/lib/text/principal-name";
@@ -49,13 +50,20 @@ export default async function DecidePage({ params, searchParams }: { params: Pro
             <RiskBadge risk={r.risk} />
             {state !== "open" && <RequestStatusBadge status={state === "expired" ? "expired" : r.status} />}
           </div>
-          <CardTitle className="text-lg leading-snug">{r.summary}</CardTitle>
+          <CardTitle className="text-lg leading-snug">
+            <UntrustedText text={r.summary} />
+          </CardTitle>
           <CardDescription>
-            Asked by {r.agent ?? "an agent"} · for {channel!.label} · expires {r.expiresAt.toISOString().replace("T", " ").slice(0, 16)} UTC
+            Asked by {r.agent ? <UntrustedText text={r.agent} /> : "an agent"} · for <UntrustedText text={channel!.label} /> · expires{" "}
+            {r.expiresAt.toISOString().replace("T", " ").slice(0, 16)} UTC
           </CardDescription>
         </CardHeader>
         <CardContent className="grid gap-4">
-          {r.details && <p className="text-sm whitespace-pre-wrap break-words">{r.details}</p>}
+          {r.details && (
+            <p className="text-sm whitespace-pre-wrap break-words">
+              <UntrustedText text={r.details} />
+            </p>
+          )}
           {r.amount !== null && (
             <p className="text-sm">
               Amount: <span className="font-medium tabular-nums">{r.amount}</span>
@@ -82,7 +90,7 @@ export default async function DecidePage({ params, searchParams }: { params: Pro
                 <fieldset className="flex min-w-0 flex-wrap gap-2" aria-label="Options">
                   {r.options.map((o, i) => (
                     <Button key={o} type="submit" name="choice" value={`option:${i}`} variant="outline">
-                      {o}
+                      <UntrustedText text={o} />
                     </Button>
                   ))}
                 </fieldset>

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { PublicFrame } from "@/components/shell/public-frame";
+import { UntrustedText } from "@/components/ui/untrusted-text";
 import { getDb } from "@/lib/db/client";
 import { verifyLinkView } from "@/lib/channels/verify-link";
 
@@ -34,7 +35,8 @@ export default async function VerifyPage({ params, searchParams }: { params: Pro
             <CardHeader>
               <CardTitle>Receive approval requests at {view!.address}?</CardTitle>
               <CardDescription>
-                Brynth was asked to send approval requests to this address as channel “{view!.label}”. Confirm only if you expected it.
+                Brynth was asked to send approval requests to this address as channel “<UntrustedText text={view!.label} />
+                ”. Confirm only if you expected it.
               </CardDescription>
             </CardHeader>
             <CardContent>

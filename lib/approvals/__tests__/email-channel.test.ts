@@ -84,6 +84,15 @@ describe("email channel", () => {
     expect(ok(await call("request_status", { request_id: r.request_id })).status).toBe("approved");
   });
 
+  it("writes out the invisible characters of what the agent wrote, so a right-to-left override cannot turn the text", async () => {
+    // Shown raw, "to <U+202E>b0B" reads as "to B0b" in a mail client.
+    await call("ask_approval", { action: "pay", summary: "Pay 10 EUR to \u202Eb0B", details: "Invoice\u200B 12", wait_seconds: 0 });
+    const { parsed } = await lastMail("mario.rossi@example.com", "decide");
+    expect(parsed.subject).toBe("Approval requested: Pay 10 EUR to [U+202E]b0B");
+    expect(parsed.text).toContain("Invoice[U+200B] 12");
+    for (const part of [parsed.subject ?? "", parsed.text ?? "", String(parsed.html)]) expect(part).not.toMatch(/[\u202E\u200B\u2066]/);
+  });
+
   it("refuses an expired link and the link of a removed channel", async () => {
     const r = ok(await call("ask_human", { question: "Which carrier?", options: ["DHL", "UPS"], wait_seconds: 0 }));
     const { token } = await lastMail("mario.rossi@example.com", "decide");

@@ -3,6 +3,7 @@ import type { ApprovalChannel, ApprovalRequest } from "@/lib/db/schema/approvals
 import { queueSystemMail } from "@/lib/approvals/deliveries/system-mail";
 import { emailButton, emailLayout } from "@/lib/approvals/deliveries/email-layout";
 import { escapeHtml } from "@/lib/text/escape-html";
+import { revealInvisible } from "@/lib/text/reveal-invisible";
 import { publicUrl } from "@/lib/settings/remote-access";
 
 const kindLabel = { approval: "Approval requested", question: "Question", policy: "Policy change", tool: "Approval requested" } as const;
@@ -12,7 +13,7 @@ const kindLabel = { approval: "Approval requested", question: "Question", policy
  * POST from that page, so a mail scanner that follows links decides nothing. Notices carry no link.
  */
 export async function sendRequestEmail(tx: Executor, opts: { request: ApprovalRequest; channel: ApprovalChannel; token: string | null }) {
-  const r = opts.request;
+  const r = agentTextShown(opts.request);
   const url = opts.token ? `${publicUrl()}/decide/${opts.token}` : null;
   // A notice carries no link, so its footer speaks of none.
   const footer = url ? `Request ${r.id}. The link works once, only for this address, until the request expires.` : `Request ${r.id}.`;
@@ -45,4 +46,13 @@ export async function sendRequestEmail(tx: Executor, opts: { request: ApprovalRe
   const subject = `${url ? kindLabel[r.kind] : "Approved"}: ${r.summary}`.slice(0, 200);
   // The link decides the request: an agent reading the project's sent mail must not find it.
   await queueSystemMail(tx, { projectId: r.projectId, to: opts.channel.address!, subject, text, html, secrets: url ? [url] : [] });
+}
+
+/**
+ * What the agent wrote, with invisible characters written out (`[U+202E]`): a right-to-left override in a summary
+ * would otherwise show the person approving `pay 10 to Bob` for what is stored as another text.
+ */
+function agentTextShown(r: ApprovalRequest): ApprovalRequest {
+  const shown = (s: string | null) => (s === null ? null : revealInvisible(s));
+  return { ...r, summary: revealInvisible(r.summary), details: shown(r.details), action: shown(r.action), agent: shown(r.agent) };
 }
