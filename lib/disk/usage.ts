@@ -25,16 +25,19 @@ async function guardedUpdate(db: Executor, projectId: string, update: () => Prom
   return (await update()).length > 0;
 }
 
+export interface UsageDelta {
+  keys?: number;
+  bytes?: number;
+  /** The highest version of the keys deleted: the project's floor, which new keys start above (write-entry.ts). */
+  retiredVersion?: number;
+}
+
 /**
  * Adds deltas to the project's usage in one guarded UPDATE: it applies only if the result stays within the quota
  * (decreases always apply). The row stays locked until the caller's transaction ends, so concurrent writers queue
  * here and none can push the project past 10,000 keys or 1 GB. False when the quota would be exceeded.
  */
-export async function adjustUsage(
-  db: Executor,
-  projectId: string,
-  d: { keys?: number; bytes?: number /** Deleted keys' highest version: the floor new keys start above. */; retiredVersion?: number },
-): Promise<boolean> {
+export async function adjustUsage(db: Executor, projectId: string, d: UsageDelta): Promise<boolean> {
   const dk = d.keys ?? 0;
   const dbytes = d.bytes ?? 0;
   if (dk === 0 && dbytes === 0 && d.retiredVersion === undefined) return true;
