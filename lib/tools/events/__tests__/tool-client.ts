@@ -1,4 +1,8 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { afterAll, beforeAll } from "vitest";
+import { startApiServer } from "@/lib/testing/api-server";
+import { connectMcp } from "@/lib/testing/mcp-client";
+import { seedProject } from "@/lib/testing/seed";
 
 export type ToolResult = { ok: true; data: Record<string, unknown> & { [k: string]: any } } | { ok: false; code: string; message: string };
 
@@ -20,4 +24,19 @@ export async function restCall(base: string, secret: string, method: string, pat
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   return { status: res.status, body: await res.json() };
+}
+
+/** A test file's API server, a seeded project and an MCP client with its key; ready in beforeAll, closed after all. */
+export function toolHarness() {
+  const h = {} as { server: Awaited<ReturnType<typeof startApiServer>>; project: Awaited<ReturnType<typeof seedProject>>; client: Client };
+  beforeAll(async () => {
+    h.server = await startApiServer();
+    h.project = await seedProject();
+    h.client = (await connectMcp(h.server.url, h.project.secret)).client;
+  });
+  afterAll(async () => {
+    await h.client.close();
+    await h.server.close();
+  });
+  return h;
 }
