@@ -34,19 +34,14 @@ export const listQuarantineRoute = defineOwnerRoute({
   name: QUARANTINE,
   description:
     "Lists quarantined inbound mail (spam, blocked, unauthenticated), newest first, with the reason for each. Filter by `inbox_id` and `category`; pass `next_page_token` back as `page_token`.",
-  input: ownerListInput(QUARANTINE, { inbox_id: inboxField, category: z.enum(quarantineCategories).optional() }),
+  input: ownerListInput({ inbox_id: inboxField, category: z.enum(quarantineCategories).optional() }),
   output: z.object({ messages: z.array(quarantined), next_page_token: z.string().nullable() }),
   rest: { method: "GET", path: "/owner/quarantine" },
   handler: async (ctx, input) => {
+    const after = ownerPageAfter(QUARANTINE, ctx.actor, input);
     const mailboxId = input.inbox_id ? (await findMailbox(ctx.db, ctx.actor, input.inbox_id)).id : null;
-    const rows = await listQuarantine(ctx.db, {
-      actor: ctx.actor,
-      mailboxId,
-      category: input.category,
-      limit: input.limit + 1,
-      after: ownerPageAfter(QUARANTINE, input),
-    });
-    const page = ownerPageOf(QUARANTINE, input, rows, (r) => ({ at: r.pageAt, id: r.id }));
+    const rows = await listQuarantine(ctx.db, { actor: ctx.actor, mailboxId, category: input.category, limit: input.limit + 1, after });
+    const page = ownerPageOf(QUARANTINE, ctx.actor, input, rows, (r) => ({ at: r.pageAt, id: r.id }));
     return {
       messages: page.items.map((r) => ({
         id: r.id,
@@ -106,7 +101,7 @@ export const listRejectionsRoute = defineOwnerRoute({
   name: REJECTIONS,
   description:
     "Lists mail refused during the SMTP conversation (kept 30 days), newest first: remote IP, MAIL FROM, RCPT, code and reason. `q` finds an address or part of one in MAIL FROM or RCPT.",
-  input: ownerListInput(REJECTIONS, { q: z.string().trim().min(1).max(320).optional(), inbox_id: inboxField }),
+  input: ownerListInput({ q: z.string().trim().min(1).max(320).optional(), inbox_id: inboxField }),
   output: z.object({
     rejections: z.array(
       z.object({
@@ -125,9 +120,10 @@ export const listRejectionsRoute = defineOwnerRoute({
   }),
   rest: { method: "GET", path: "/owner/rejections" },
   handler: async (ctx, input) => {
+    const after = ownerPageAfter(REJECTIONS, ctx.actor, input);
     const mailboxId = input.inbox_id ? (await findMailbox(ctx.db, ctx.actor, input.inbox_id)).id : null;
-    const rows = await listRejections(ctx.db, { actor: ctx.actor, q: input.q, mailboxId, limit: input.limit + 1, after: ownerPageAfter(REJECTIONS, input) });
-    const page = ownerPageOf(REJECTIONS, input, rows, (r) => ({ at: r.pageAt, id: r.id }));
+    const rows = await listRejections(ctx.db, { actor: ctx.actor, q: input.q, mailboxId, limit: input.limit + 1, after });
+    const page = ownerPageOf(REJECTIONS, ctx.actor, input, rows, (r) => ({ at: r.pageAt, id: r.id }));
     return {
       rejections: page.items.map((r) => ({
         id: r.id,

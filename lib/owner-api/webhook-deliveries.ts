@@ -23,7 +23,7 @@ export const listWebhookAttemptsRoute = defineOwnerRoute({
   name: ATTEMPTS,
   description:
     "Lists delivery attempts, newest first: time, HTTP status (null when no answer came), duration, the first 1 KB of the answer and the error, with the delivery and event each belongs to. Filter by `webhook_id`, `outcome`, `event_type` and the window `since`/`until`; pass `next_page_token` back as `page_token`.",
-  input: ownerListInput(ATTEMPTS, {
+  input: ownerListInput({
     webhook_id: webhookIdField.optional(),
     outcome: z.enum(attemptOutcomes).optional(),
     event_type: z.enum(MAIL_EVENT_TYPES).optional(),
@@ -52,6 +52,7 @@ export const listWebhookAttemptsRoute = defineOwnerRoute({
   }),
   rest: { method: "GET", path: "/owner/webhook-attempts" },
   handler: async (ctx, input) => {
+    const after = ownerPageAfter(ATTEMPTS, ctx.actor, input);
     // An unknown webhook is a 404 rather than an empty log, as a misspelt id deserves.
     if (input.webhook_id) await findWebhook(ctx.db, { actor: ctx.actor, webhookId: input.webhook_id, withDeleted: true });
     const rows = await listWebhookAttempts(ctx.db, {
@@ -64,9 +65,9 @@ export const listWebhookAttemptsRoute = defineOwnerRoute({
         until: input.until ? new Date(input.until) : undefined,
       },
       limit: input.limit + 1,
-      after: ownerPageAfter(ATTEMPTS, input),
+      after,
     });
-    const page = ownerPageOf(ATTEMPTS, input, rows, (r) => ({ at: r.pageAt, id: r.id }));
+    const page = ownerPageOf(ATTEMPTS, ctx.actor, input, rows, (r) => ({ at: r.pageAt, id: r.id }));
     return {
       attempts: page.items.map((r) => ({
         id: r.id,

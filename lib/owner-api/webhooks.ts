@@ -28,12 +28,12 @@ const byId = z.object({ webhook_id: webhookIdField }).strict();
 export const listWebhooksRoute = defineOwnerRoute({
   name: LIST,
   description: "Lists every webhook of the project, agents' included (`created_by` names the key), oldest first; pass `next_page_token` back as `page_token`.",
-  input: ownerListInput(LIST, {}),
+  input: ownerListInput({}),
   output: z.object({ webhooks: z.array(ownerWebhookView), next_page_token: z.string().nullable() }),
   rest: { method: "GET", path: "/owner/webhooks" },
   handler: async (ctx, input) => {
-    const { rows } = await listWebhooks(ctx.db, { actor: ctx.actor, ascending: true, limit: input.limit + 1, after: ownerPageAfter(LIST, input) });
-    const page = ownerPageOf(LIST, input, rows, (r) => ({ at: r.pageAt, id: r.id }));
+    const { rows } = await listWebhooks(ctx.db, { actor: ctx.actor, ascending: true, limit: input.limit + 1, after: ownerPageAfter(LIST, ctx.actor, input) });
+    const page = ownerPageOf(LIST, ctx.actor, input, rows, (r) => ({ at: r.pageAt, id: r.id }));
     return { webhooks: await ownerWebhookViews(ctx.db, ctx.actor.projectId, page.items), next_page_token: page.nextPageToken };
   },
 });

@@ -7,6 +7,7 @@ import { decodePageToken, encodePageToken, type PageBinding, readPageToken } fro
 const key: PageKey = { at: "2026-12-01 18:45:36.123456+00", id: "thr_0123456789abcdefghijkl" };
 const binding: PageBinding = {
   tool: "list_threads",
+  project: "prj_0123456789abcdefghijkl",
   filter: { inboxId: "mbx_0123456789abcdefghijkl", labels: ["unread"], includeSpam: false, before: "2026-12-01T00:00:00Z" },
   ascending: false,
 };
@@ -69,12 +70,13 @@ describe("page tokens", () => {
     }
   });
 
-  it("are refused for another filter, another inbox or another tool", () => {
+  it("are refused for another filter, another inbox, another tool or another project", () => {
     const others: PageBinding[] = [
       { ...binding, filter: { ...(binding.filter as object), labels: ["starred"] } },
       { ...binding, filter: { ...(binding.filter as object), inboxId: "mbx_other0123456789abcdef" } },
       { ...binding, filter: { ...(binding.filter as object), includeSpam: undefined } },
       { ...binding, tool: "list_messages" },
+      { ...binding, project: "prj_other0123456789abcdef" },
     ];
     for (const other of others) expect(refusal(token, other)).toContain("returned for other arguments");
   });
@@ -100,7 +102,12 @@ describe("page tokens", () => {
     fc.assert(
       fc.property(
         fc.record({ at: fc.string({ maxLength: 40 }), id: fc.string({ maxLength: 40 }) }),
-        fc.record({ tool: fc.string({ minLength: 1, maxLength: 20 }), filter: fc.jsonValue({ maxDepth: 2 }), ascending: fc.boolean() }),
+        fc.record({
+          tool: fc.string({ minLength: 1, maxLength: 20 }),
+          project: fc.string({ maxLength: 30 }),
+          filter: fc.jsonValue({ maxDepth: 2 }),
+          ascending: fc.boolean(),
+        }),
         fc.nat(),
         fc.constantFrom(...b64),
         (k, b, at, c) => {

@@ -10,9 +10,11 @@ const PURPOSE = "page-token";
 /** Longer than any token we issue (about 150 characters); bounds the work spent on a made-up one. */
 export const PAGE_TOKEN_MAX = 512;
 
-/** What a token is good for: one tool, one set of filter arguments, one order. */
+/** What a token is good for: one tool in one project, one set of filter arguments, one order. */
 export interface PageBinding {
   tool: string;
+  /** Rows are always filtered by project; binding it too refuses another project's token instead of starting at its place. */
+  project: string;
   filter: unknown;
   ascending: boolean;
 }
@@ -20,7 +22,7 @@ export interface PageBinding {
 // 96 bits of SHA-256: the MAC already proves we issued the token; this only tells "other arguments" from "altered".
 const filterHash = (b: PageBinding) =>
   createHash("sha256")
-    .update(stableJson([b.tool, b.filter]))
+    .update(stableJson([b.tool, b.project, b.filter]))
     .digest("base64url")
     .slice(0, 16);
 
@@ -45,7 +47,7 @@ export function readPageToken(token: string, binding: PageBinding): { key: PageK
   if (typeof at !== "string" || typeof id !== "string" || (ascending !== 0 && ascending !== 1)) return { problem: FORGED };
   if (hash !== filterHash(binding)) {
     return {
-      problem: `was returned for other arguments (another filter, inbox or tool); repeat ${binding.tool} with the arguments that returned it, or omit it to start from the first page`,
+      problem: `was returned for other arguments (another filter, inbox, tool or project); repeat ${binding.tool} with the arguments that returned it, or omit it to start from the first page`,
     };
   }
   if (ascending !== (binding.ascending ? 1 : 0)) {

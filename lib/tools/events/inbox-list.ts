@@ -35,7 +35,7 @@ export const inboxList = defineTool({
     // the bare (received_at, id) it was would start any other filter, or another project's list, at that point
     // without a word, and a hand-made one anywhere.
     const { cursor, limit: _limit, ...filter } = input;
-    const binding: PageBinding = { tool: "inbox_list", filter: { project: ctx.actor.projectId, ...filter }, ascending: true };
+    const binding: PageBinding = { tool: "inbox_list", project: ctx.actor.projectId, filter, ascending: true };
     const read = cursor === undefined ? null : readPageToken(cursor, binding);
     if (read && "problem" in read) {
       throw fieldError(

@@ -15,7 +15,7 @@ export const getThread = defineTool({
   scope: "message_read",
   description:
     "Reads a conversation: its summary and a page of its messages in full (text, html, extracted_text/extracted_html = the reply without quoted history, attachment metadata, SPF/DKIM/DMARC verdicts, labels). The first page holds the newest messages, ordered oldest to newest; `next_page_token` leads to older ones. 10 messages a page by default, `limit` up to 100. Over MCP a result above about 19,000 bytes is shortened (`truncated: true`; the `fix` names the REST path that returns everything). A thread outside the key's inboxes is NOT_FOUND.",
-  input: listInput(NAME, { threadId: threadIdField, inboxId: optionalInboxIdField }),
+  input: listInput({ threadId: threadIdField, inboxId: optionalInboxIdField }),
   output: budgetedOutput(threadWithMessages),
   annotations: { ...mailboxRead, title: "Get a thread" },
   rest: { method: "GET", path: "/threads/{thread_id}" },
@@ -32,11 +32,11 @@ export const getThread = defineTool({
       threadId: input.threadId,
       inboxId: input.inboxId,
       limit: input.limit + 1,
-      page: pageAfter(NAME, input),
+      page: pageAfter(NAME, ctx.actor, input),
       prefix: ctx.content?.prefix,
     });
     ctx.subject = thread.threadId;
-    const { items, head } = pageOfRows(NAME, input, messages);
+    const { items, head } = pageOfRows(NAME, ctx.actor, input, messages);
     for (const item of items) recordCut(ctx.content, item.content);
     // Fetched newest first so a page is the newest messages not yet seen; shown oldest → newest, as a conversation reads.
     const shown = items.map((r) => r.view).reverse();

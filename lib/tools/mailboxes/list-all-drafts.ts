@@ -17,7 +17,7 @@ export const listAllDrafts = defineTool({
   transports: ["rest"],
   description:
     "Lists the drafts of every inbox your key may use, with their full content, most recently changed first unless `ascending`; `labels` must all match (`scheduled`). 10 a page by default, `limit` up to 100; pass `next_page_token` back as `page_token`.",
-  input: listInput(NAME, { ascending: ascendingField, before: beforeField, after: afterField, labels: labelsFilterField }),
+  input: listInput({ ascending: ascendingField, before: beforeField, after: afterField, labels: labelsFilterField }),
   output: draftPage,
   annotations: { ...mailboxRead, title: "List all drafts" },
   rest: { method: "GET", path: "/drafts" },
@@ -28,9 +28,9 @@ export const listAllDrafts = defineTool({
       filter: { labels: input.labels, before: toDate(input.before), after: toDate(input.after) },
       limit: input.limit + 1,
       ascending: input.ascending,
-      page: pageAfter(NAME, input),
+      page: pageAfter(NAME, ctx.actor, input),
     });
-    const { items, head } = pageOfRows(NAME, input, rows);
+    const { items, head } = pageOfRows(NAME, ctx.actor, input, rows);
     return { ...head, drafts: items.map((r) => r.view) };
   },
 });

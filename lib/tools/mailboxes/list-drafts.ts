@@ -17,7 +17,7 @@ export const listDrafts = defineTool({
   scope: "draft_read",
   description:
     'Lists drafts with their content, most recently changed first unless `ascending`. Without `inboxId`: the drafts of every inbox your key may use. `labels` must all match: `["scheduled"]` finds drafts waiting for their `send_at`. Each draft shows `send_status` (`scheduled`, `failed`, `pending_approval`, `rejected`, or null) and `send_reason`. 10 a page by default, `limit` up to 100; pass `next_page_token` back as `pageToken`.',
-  input: listInput(NAME, {
+  input: listInput({
     inboxId: inboxIdField.optional(),
     ascending: ascendingField,
     before: beforeField,
@@ -38,9 +38,9 @@ export const listDrafts = defineTool({
       filter: { inboxId: input.inboxId, labels: input.labels, before: toDate(input.before), after: toDate(input.after) },
       limit: input.limit + 1,
       ascending: input.ascending,
-      page: pageAfter(NAME, input),
+      page: pageAfter(NAME, ctx.actor, input),
     });
-    const { items, head } = pageOfRows(NAME, input, rows);
+    const { items, head } = pageOfRows(NAME, ctx.actor, input, rows);
     return { ...head, drafts: items.map((r) => r.view) };
   },
 });

@@ -26,15 +26,20 @@ export const listInboxes = defineTool({
   scope: "inbox_read",
   description:
     "Lists the project's inboxes (a key restricted to one inbox sees only that one), newest first unless `ascending`. 10 a page by default, `limit` up to 100; pass `next_page_token` back as `pageToken` for the next page.",
-  input: listInput(NAME, { ascending: ascendingField }),
+  input: listInput({ ascending: ascendingField }),
   output: inboxPage,
   mcpBudget: { fix: () => "A smaller limit fits more of each inbox; GET /api/v1/inboxes returns the page in full (REST results are never shortened)." },
   annotations: { ...mailboxRead, title: "List inboxes" },
   rest: { method: "GET", path: "/inboxes" },
   example: {},
   handler: async (ctx, input) => {
-    const rows = await listMailboxes(ctx.db, { actor: ctx.actor, limit: input.limit + 1, ascending: input.ascending, after: pageAfter(NAME, input) });
-    const { items, head } = pageOfRows(NAME, input, rows);
+    const rows = await listMailboxes(ctx.db, {
+      actor: ctx.actor,
+      limit: input.limit + 1,
+      ascending: input.ascending,
+      after: pageAfter(NAME, ctx.actor, input),
+    });
+    const { items, head } = pageOfRows(NAME, ctx.actor, input, rows);
     return { ...head, inboxes: items.map(inboxView) };
   },
 });

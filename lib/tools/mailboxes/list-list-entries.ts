@@ -15,7 +15,7 @@ export const listListEntriesTool = defineTool({
   scope: "list_entry_read",
   description:
     "Lists one allow or block list, newest entries first: an inbox's (`inboxId`) or, without it, the project's global list (not for keys restricted to one inbox). The inbox's own list is consulted before the global one, and the most specific entry wins. 10 a page by default, `limit` up to 100; pass `next_page_token` back as `pageToken`.",
-  input: listInput(NAME, { inboxId: listInboxIdField, direction: directionField, type: listTypeField }),
+  input: listInput({ inboxId: listInboxIdField, direction: directionField, type: listTypeField }),
   // Under the MCP budget: 100 entries with 500-character reasons are about 60 KB.
   output: budgetedOutput(
     z.object({
@@ -33,9 +33,9 @@ export const listListEntriesTool = defineTool({
   rest: { method: "GET", path: "/lists/{direction}/{type}" },
   example: { inboxId: "{{inbox}}", direction: "receive", type: "block" },
   handler: async (ctx, input) => {
-    const { mailboxId, rows } = await listListEntries(ctx.db, { actor: ctx.actor, ...input, limit: input.limit + 1, after: pageAfter(NAME, input) });
+    const { mailboxId, rows } = await listListEntries(ctx.db, { actor: ctx.actor, ...input, limit: input.limit + 1, after: pageAfter(NAME, ctx.actor, input) });
     ctx.subject = mailboxId;
-    const { items, head } = pageOfRows(NAME, input, rows);
+    const { items, head } = pageOfRows(NAME, ctx.actor, input, rows);
     return { ...head, entries: items.map(listEntryView) };
   },
 });

@@ -17,7 +17,7 @@ export const listMessages = defineTool({
   scope: "message_read",
   description:
     "Lists an inbox's messages, newest first unless `ascending`: metadata, preview and attachment metadata, no bodies (get_message reads one in full). Spam, blocked, unauthenticated and trashed mail is hidden unless the matching include flag is set. `labels` must all match; `from`, `to` and `subject` are case-insensitive substrings that must all match. 10 a page by default, `limit` up to 100; pass `next_page_token` back as `pageToken`.",
-  input: listInput(NAME, {
+  input: listInput({
     inboxId: inboxIdField,
     ascending: ascendingField,
     before: beforeField,
@@ -42,9 +42,9 @@ export const listMessages = defineTool({
       filter: { ...input, before: toDate(input.before), after: toDate(input.after) },
       limit: input.limit + 1,
       ascending: input.ascending,
-      page: pageAfter(NAME, input),
+      page: pageAfter(NAME, ctx.actor, input),
     });
-    const { items, head } = pageOfRows(NAME, input, rows);
+    const { items, head } = pageOfRows(NAME, ctx.actor, input, rows);
     return { ...head, messages: items.map((r) => r.view) };
   },
 });

@@ -1,3 +1,4 @@
+import type { Actor } from "@/lib/actor";
 import type { PageKey } from "@/lib/db/keyset";
 import { decodePageToken, encodePageToken, type PageBinding } from "@/lib/tools/page-token";
 
@@ -8,28 +9,38 @@ interface PagedInput {
 }
 
 /** Every argument but the paging ones is the filter, so no tool can forget to bind one of its filters to the token. */
-export function pageBinding(tool: string, input: object): PageBinding {
+export function pageBinding(tool: string, actor: Pick<Actor, "projectId">, input: object): PageBinding {
   const { limit: _limit, pageToken: _token, ascending, ...filter } = input as PagedInput;
-  return { tool, filter, ascending: ascending === true };
+  return { tool, project: actor.projectId, filter, ascending: ascending === true };
 }
 
-/** Where this page starts: null for the first page. listInput has checked the token already. */
-export const pageAfter = (tool: string, input: PagedInput): PageKey | null =>
-  input.pageToken === undefined ? null : decodePageToken(input.pageToken, pageBinding(tool, input));
+/**
+ * Where this page starts: null for the first page. The token is checked here, against the caller's project as well
+ * as the other arguments, which parsing cannot see; a handler calls this before it reads anything, so a bad token is
+ * refused first, as a validation_error naming `pageToken` (`page_token` over REST, by callerCasedError).
+ */
+export const pageAfter = (tool: string, actor: Pick<Actor, "projectId">, input: PagedInput): PageKey | null =>
+  input.pageToken === undefined ? null : decodePageToken(input.pageToken, pageBinding(tool, actor, input));
 
 /** A page from rows fetched with `limit + 1`: the extra row only says that another page follows. */
-export function pageOf<R>(tool: string, input: PagedInput, rows: R[], keyOf: (row: R) => PageKey): { items: R[]; next_page_token: string | null } {
+export function pageOf<R>(
+  tool: string,
+  actor: Pick<Actor, "projectId">,
+  input: PagedInput,
+  rows: R[],
+  keyOf: (row: R) => PageKey,
+): { items: R[]; next_page_token: string | null } {
   const items = rows.slice(0, input.limit);
   const last = items[items.length - 1];
   const more = rows.length > input.limit && last !== undefined;
-  return { items, next_page_token: more ? encodePageToken(keyOf(last), pageBinding(tool, input)) : null };
+  return { items, next_page_token: more ? encodePageToken(keyOf(last), pageBinding(tool, actor, input)) : null };
 }
 
 /**
  * A list tool's page from rows that carry their sort key (`pageAt`, `id`), fetched with `limit + 1`: the items, and
  * the fields every list result starts with (`count`, `limit`, `nextPageToken`).
  */
-export function pageOfRows<R extends { pageAt: string; id: string }>(tool: string, input: PagedInput, rows: R[]) {
-  const page = pageOf(tool, input, rows, (r) => ({ at: r.pageAt, id: r.id }));
+export function pageOfRows<R extends { pageAt: string; id: string }>(tool: string, actor: Pick<Actor, "projectId">, input: PagedInput, rows: R[]) {
+  const page = pageOf(tool, actor, input, rows, (r) => ({ at: r.pageAt, id: r.id }));
   return { items: page.items, head: { count: page.items.length, limit: input.limit, nextPageToken: page.next_page_token } };
 }

@@ -10,7 +10,7 @@ import { pageAfter, pageOf } from "@/lib/tools/mailboxes/list-page";
 import { parseOrThrow } from "@/lib/validation";
 
 const TOOL = "list_probes";
-const input = listInput(TOOL, {
+const input = listInput({
   inboxId: z.string().optional(),
   labels: z.array(z.string()).default([]),
   ascending: ascendingField,
@@ -19,10 +19,17 @@ const input = listInput(TOOL, {
 });
 type Input = z.output<typeof input>;
 
-/** Parses as runTool does for MCP; returns the validation_error's details when refused. */
-function refused(args: unknown, schema: z.ZodType = input) {
+const mine = { projectId: "prj_mine" };
+const theirs = { projectId: "prj_theirs" };
+
+/**
+ * Parses as runTool does for MCP, then reads the page token as a handler does (its project is the caller's);
+ * returns the validation_error's details when refused.
+ */
+function refused(args: unknown, o: { schema?: z.ZodType; tool?: string; actor?: typeof mine } = {}) {
   try {
-    parseOrThrow(schema, args);
+    const parsed = parseOrThrow(o.schema ?? input, args) as Input;
+    pageAfter(o.tool ?? TOOL, o.actor ?? mine, parsed);
   } catch (e) {
     expect(e).toBeInstanceOf(AppError);
     expect((e as AppError).code).toBe("validation_error");
@@ -54,7 +61,7 @@ async function call(args: Record<string, unknown>) {
   const db = await getDb();
   const parsed: Input = parseOrThrow(input, args);
   const where: SQL[] = [sql`${probes.label} = 'keep'`];
-  const after = pageAfter(TOOL, parsed);
+  const after = pageAfter(TOOL, mine, parsed);
   if (after) where.push(keysetAfter(probes.at, probes.id, after, parsed.ascending));
   const found = await db
     .select({ id: probes.id, at: keysetAt(probes.at) })
@@ -62,7 +69,7 @@ async function call(args: Record<string, unknown>) {
     .where(and(...where))
     .orderBy(...keysetOrder(probes.at, probes.id, parsed.ascending))
     .limit(parsed.limit + 1);
-  return pageOf(TOOL, parsed, found, (r) => r);
+  return pageOf(TOOL, mine, parsed, found, (r) => r);
 }
 
 async function walk(args: Record<string, unknown>) {
@@ -120,20 +127,23 @@ describe("list conventions of the mailbox family", () => {
     expect(refused({ limit: 0, pageToken: token })).toEqual([{ field: "limit", message: expect.any(String) }]);
   });
 
-  it("pageToken from another filter, inbox, order or tool → validation_error naming pageToken", async () => {
+  it("pageToken from another filter, inbox, order, tool or project → validation_error naming pageToken", async () => {
     const token = (await call({ limit: 2, inboxId: "mbx_a", labels: ["unread"] })).next_page_token as string;
-    expect(parseOrThrow(input, { limit: 2, inboxId: "mbx_a", labels: ["unread"], pageToken: token }).pageToken).toBe(token);
+    const accepted = (args: Record<string, unknown>) => pageAfter(TOOL, mine, parseOrThrow(input, { ...args, pageToken: token }));
+    expect(accepted({ limit: 2, inboxId: "mbx_a", labels: ["unread"] })).not.toBeNull();
     // The page size is not part of the filter: a caller may change it between pages.
-    expect(parseOrThrow(input, { limit: 7, inboxId: "mbx_a", labels: ["unread"], pageToken: token }).pageToken).toBe(token);
-    const other = listInput("list_other_probes", { inboxId: z.string().optional(), labels: z.array(z.string()).default([]), ascending: ascendingField });
-    for (const [args, schema] of [
-      [{ inboxId: "mbx_b", labels: ["unread"] }, input],
-      [{ inboxId: "mbx_a" }, input],
-      [{ inboxId: "mbx_a", labels: ["unread"], before: "2026-12-02" }, input],
-      [{ inboxId: "mbx_a", labels: ["unread"], ascending: true }, input],
-      [{ inboxId: "mbx_a", labels: ["unread"] }, other],
+    expect(accepted({ limit: 7, inboxId: "mbx_a", labels: ["unread"] })).not.toBeNull();
+    const filter = { inboxId: "mbx_a", labels: ["unread"] };
+    for (const [args, o] of [
+      [{ inboxId: "mbx_b", labels: ["unread"] }, {}],
+      [{ inboxId: "mbx_a" }, {}],
+      [{ ...filter, before: "2026-12-02" }, {}],
+      [{ ...filter, ascending: true }, {}],
+      [filter, { tool: "list_other_probes" }],
+      // Every query is kept to the caller's project; the token is too, so it cannot start another project's list.
+      [filter, { actor: theirs }],
     ] as const) {
-      const details = refused({ ...args, pageToken: token }, schema);
+      const details = refused({ ...args, pageToken: token }, o);
       expect(details).toEqual([{ field: "pageToken", message: expect.stringMatching(/returned for (other arguments|ascending)/) }]);
     }
   });

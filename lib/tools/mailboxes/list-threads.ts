@@ -16,7 +16,7 @@ export const listThreads = defineTool({
   scope: "message_read",
   description:
     "Lists conversations, latest activity first unless `ascending`, as summaries (subject, preview, participants, labels, message count); get_thread reads one. Without `inboxId`: every inbox the key may read. Spam, blocked, unauthenticated and trashed mail is hidden unless the matching include flag is set. `labels` must all match; `senders`, `recipients` and `subject` are case-insensitive substrings that must all match. 10 a page by default, `limit` up to 100; pass `next_page_token` back as `pageToken`.",
-  input: listInput(NAME, {
+  input: listInput({
     inboxId: optionalInboxIdField,
     ascending: ascendingField,
     before: beforeField,
@@ -39,9 +39,9 @@ export const listThreads = defineTool({
       filter: { ...input, before: toDate(input.before), after: toDate(input.after) },
       limit: input.limit + 1,
       ascending: input.ascending,
-      page: pageAfter(NAME, input),
+      page: pageAfter(NAME, ctx.actor, input),
     });
-    const { items, head } = pageOfRows(NAME, input, rows);
+    const { items, head } = pageOfRows(NAME, ctx.actor, input, rows);
     return { ...head, threads: items.map((r) => r.view) };
   },
 });

@@ -15,7 +15,7 @@ export const listWebhooksTool = defineTool({
   scope: "webhook_read",
   description:
     "Lists the webhooks this key created (never another key's or the owner's), newest first, each with its URL, event types, inboxes, state and signing secret. With `inboxId`, only the webhooks scoped to that inbox (it is in their `inbox_ids`); one with empty `inbox_ids` watches every inbox and is listed without `inboxId`. 10 a page by default, `limit` up to 100; pass `next_page_token` back as `pageToken`.",
-  input: listInput(NAME, {
+  input: listInput({
     inboxId: webhookInboxIdField.describe("Only webhooks scoped to this inbox (id or address): it is in their `inbox_ids`."),
     ascending: ascendingField,
   }),
@@ -35,9 +35,9 @@ export const listWebhooksTool = defineTool({
   rest: { method: "GET", path: "/webhooks" },
   example: { inboxId: "{{inbox}}" },
   handler: async (ctx, input) => {
-    const { mailboxId, rows } = await listWebhooks(ctx.db, { actor: ctx.actor, ...input, limit: input.limit + 1, after: pageAfter(NAME, input) });
+    const { mailboxId, rows } = await listWebhooks(ctx.db, { actor: ctx.actor, ...input, limit: input.limit + 1, after: pageAfter(NAME, ctx.actor, input) });
     ctx.subject = mailboxId;
-    const { items, head } = pageOfRows(NAME, input, rows);
+    const { items, head } = pageOfRows(NAME, ctx.actor, input, rows);
     return { ...head, webhooks: items.map(webhookView) };
   },
 });

@@ -15,7 +15,7 @@ export const searchInboxes = defineTool({
   scope: "inbox_read",
   description:
     "Finds inboxes whose address, domain or a word of the display name starts with `q` (2 to 256 characters, any case), newest first unless `ascending`. A key restricted to one inbox finds only that one. 10 a page by default, `limit` up to 100; pass `next_page_token` back as `pageToken`.",
-  input: listInput(NAME, {
+  input: listInput({
     q: z.string().trim().min(2).max(256).describe("The start of an address, a domain or a word of the display name, e.g. `support` or `acme.com`."),
     ascending: ascendingField,
   }),
@@ -32,9 +32,9 @@ export const searchInboxes = defineTool({
       q: input.q,
       limit: input.limit + 1,
       ascending: input.ascending,
-      after: pageAfter(NAME, input),
+      after: pageAfter(NAME, ctx.actor, input),
     });
-    const { items, head } = pageOfRows(NAME, input, rows);
+    const { items, head } = pageOfRows(NAME, ctx.actor, input, rows);
     return { ...head, inboxes: items.map(inboxView) };
   },
 });

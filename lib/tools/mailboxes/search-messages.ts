@@ -17,7 +17,7 @@ export const searchMessages = defineTool({
   scope: "message_read",
   description:
     "Full-text search over an inbox's messages (subject, participants, body), newest first: metadata and preview, no bodies (get_message reads one). Spam and trash are left out. 10 a page by default, `limit` up to 100; pass `next_page_token` back as `pageToken`.",
-  input: listInput(NAME, { inboxId: inboxIdField, q: searchQueryField, before: beforeField, after: afterField }),
+  input: listInput({ inboxId: inboxIdField, q: searchQueryField, before: beforeField, after: afterField }),
   output: budgetedOutput(messagePage),
   mcpBudget: {
     fix: (input) =>
@@ -34,9 +34,9 @@ export const searchMessages = defineTool({
       before: toDate(input.before),
       after: toDate(input.after),
       limit: input.limit + 1,
-      page: pageAfter(NAME, input),
+      page: pageAfter(NAME, ctx.actor, input),
     });
-    const { items, head } = pageOfRows(NAME, input, rows);
+    const { items, head } = pageOfRows(NAME, ctx.actor, input, rows);
     return { ...head, messages: items.map((r) => r.view) };
   },
 });

@@ -16,7 +16,7 @@ export const searchThreads = defineTool({
   scope: "message_read",
   description:
     "Full-text search over subject, participants and body; returns the conversations with a matching message, the most recent match first. Spam and trash are left out. Without `inboxId`: every inbox the key may read. Considers the newest 1,000 matching messages per page. 10 a page by default, `limit` up to 100; pass `next_page_token` back as `pageToken`.",
-  input: listInput(NAME, { inboxId: optionalInboxIdField, q: searchQueryField, before: beforeField, after: afterField }),
+  input: listInput({ inboxId: optionalInboxIdField, q: searchQueryField, before: beforeField, after: afterField }),
   output: budgetedOutput(threadPage),
   mcpBudget: { fix: () => `A smaller limit fits more of each item; GET /api/v1/threads/search returns the page in full (REST results are never shortened).` },
   annotations: { ...mailboxRead, title: "Search threads" },
@@ -30,9 +30,9 @@ export const searchThreads = defineTool({
       before: toDate(input.before),
       after: toDate(input.after),
       limit: input.limit + 1,
-      page: pageAfter(NAME, input),
+      page: pageAfter(NAME, ctx.actor, input),
     });
-    const { items, head } = pageOfRows(NAME, input, rows);
+    const { items, head } = pageOfRows(NAME, ctx.actor, input, rows);
     return { ...head, threads: items.map((r) => r.view) };
   },
 });

@@ -13,8 +13,7 @@ import type { Actor } from "@/lib/actor";
 import { getDb, type Db } from "@/lib/db/client";
 import { listListEntries } from "@/lib/mail/lists/list-list-entries";
 import { listMailboxes } from "@/lib/mail/mailboxes/list-mailboxes";
-import { ownerPageOf } from "@/lib/mail/quarantine/owner-page";
-import { readPageToken } from "@/lib/tools/page-token";
+import { ownerPageOf, ownerPageRead } from "@/lib/mail/quarantine/owner-page";
 import { cn, plural } from "@/lib/utils";
 import { addListEntryAction, removeListEntryAction } from "./actions";
 
@@ -147,8 +146,8 @@ async function listPage(
   o: { scope: string; direction: (typeof listDirections)[number]; type: ListType; mailboxId?: string; token?: string },
 ) {
   const name = `dashboard_list_${o.type}`;
-  const paged = { scope: o.scope, direction: o.direction, limit: PAGE, page_token: o.token };
-  const read = o.token ? readPageToken(o.token, { tool: name, filter: { scope: o.scope, direction: o.direction }, ascending: false }) : null;
+  const paged = { scope: o.scope, direction: o.direction, limit: PAGE, page_token: o.token || undefined };
+  const read = ownerPageRead(name, actor, paged);
   if (read && "problem" in read) return { items: [], next: null, problem: "This page link no longer matches its list: start again from the first page." };
   const { rows } = await listListEntries(db, {
     actor,
@@ -158,6 +157,6 @@ async function listPage(
     limit: PAGE + 1,
     after: read && "key" in read ? read.key : null,
   });
-  const page = ownerPageOf(name, paged, rows, (r) => ({ at: r.pageAt, id: r.id }));
+  const page = ownerPageOf(name, actor, paged, rows, (r) => ({ at: r.pageAt, id: r.id }));
   return { items: page.items, next: page.nextPageToken, problem: null };
 }

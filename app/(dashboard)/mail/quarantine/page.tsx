@@ -14,9 +14,8 @@ import { requireOwner } from "@/lib/auth/current-owner";
 import { getDb } from "@/lib/db/client";
 import { listMailboxes } from "@/lib/mail/mailboxes/list-mailboxes";
 import { listQuarantine } from "@/lib/mail/quarantine/list-quarantine";
-import { ownerPageOf } from "@/lib/mail/quarantine/owner-page";
+import { ownerPageOf, ownerPageRead } from "@/lib/mail/quarantine/owner-page";
 import { quarantineCategories } from "@/lib/mail/quarantine/quarantine-categories";
-import { readPageToken } from "@/lib/tools/page-token";
 import { cn, plural } from "@/lib/utils";
 import { deleteQuarantinedAction, releaseMessageAction } from "./actions";
 
@@ -35,7 +34,7 @@ export default async function QuarantinePage({ searchParams }: { searchParams: S
   const parsed = quarantineSearch.safeParse(raw);
   const filter = parsed.success ? { inbox: parsed.data.inbox, category: parsed.data.category } : null;
   const paged = filter && { ...filter, limit: PAGE, page_token: parsed.data?.cursor };
-  const token = paged?.page_token ? readPageToken(paged.page_token, { tool: LIST, filter, ascending: false }) : null;
+  const token = paged && ownerPageRead(LIST, actor, paged);
   const mailbox = filter?.inbox ? mailboxes.find((m) => m.id === filter.inbox) : undefined;
   const problem = !parsed.success
     ? parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")
@@ -75,7 +74,7 @@ export default async function QuarantinePage({ searchParams }: { searchParams: S
     limit: PAGE + 1,
     after: token && "key" in token ? token.key : null,
   });
-  const page = ownerPageOf(LIST, paged, rows, (r) => ({ at: r.pageAt, id: r.id }));
+  const page = ownerPageOf(LIST, actor, paged, rows, (r) => ({ at: r.pageAt, id: r.id }));
   const filtered = !!filter.inbox || filter.category !== "all";
 
   return (

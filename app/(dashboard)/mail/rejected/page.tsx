@@ -12,8 +12,7 @@ import { pageParams } from "@/lib/http/page-params";
 import { requireOwner } from "@/lib/auth/current-owner";
 import { getDb } from "@/lib/db/client";
 import { listRejections } from "@/lib/mail/quarantine/list-rejections";
-import { ownerPageOf } from "@/lib/mail/quarantine/owner-page";
-import { readPageToken } from "@/lib/tools/page-token";
+import { ownerPageOf, ownerPageRead } from "@/lib/mail/quarantine/owner-page";
 import { plural } from "@/lib/utils";
 
 export const metadata: Metadata = { title: "Rejected mail" };
@@ -32,10 +31,10 @@ export default async function RejectedMailPage({ searchParams }: { searchParams:
   const raw = pageParams(await searchParams);
   const q = raw.q?.trim().slice(0, 320) || undefined;
   const paged = { q, limit: PAGE, page_token: raw.cursor || undefined };
-  const token = paged.page_token ? readPageToken(paged.page_token, { tool: LIST, filter: { q }, ascending: false }) : null;
+  const token = ownerPageRead(LIST, actor, paged);
   const db = await getDb();
   const rows = token && "problem" in token ? null : await listRejections(db, { actor, q, limit: PAGE + 1, after: token && "key" in token ? token.key : null });
-  const page = rows && ownerPageOf(LIST, paged, rows, (r) => ({ at: r.pageAt, id: r.id }));
+  const page = rows && ownerPageOf(LIST, actor, paged, rows, (r) => ({ at: r.pageAt, id: r.id }));
 
   return (
     <>

@@ -18,12 +18,11 @@ import { requireOwner } from "@/lib/auth/current-owner";
 import { getDb } from "@/lib/db/client";
 import { listMailboxes } from "@/lib/mail/mailboxes/list-mailboxes";
 import { MAIL_EVENT_TYPES } from "@/lib/mail/events/event-types";
-import { ownerPageOf } from "@/lib/mail/quarantine/owner-page";
+import { ownerPageOf, ownerPageRead } from "@/lib/mail/quarantine/owner-page";
 import { listWebhookAttempts } from "@/lib/mail/webhooks/list-webhook-attempts";
 import { webhookAttemptsPerHour } from "@/lib/mail/webhooks/webhook-attempts-per-hour";
 import { webhookCreators } from "@/lib/mail/webhooks/webhook-creators";
 import { openWebhookHeaders } from "@/lib/mail/webhooks/webhook-headers";
-import { readPageToken } from "@/lib/tools/page-token";
 import { plural } from "@/lib/utils";
 import {
   deleteWebhookAction,
@@ -77,7 +76,8 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Sea
 
   const parsed = webhookSearch.safeParse(raw);
   const filter = parsed.success ? { webhook: parsed.data.webhook, outcome: parsed.data.outcome, type: parsed.data.type, window: parsed.data.window } : null;
-  const token = filter && parsed.data?.cursor ? readPageToken(parsed.data.cursor, { tool: LIST, filter, ascending: false }) : null;
+  const paged = { ...filter, limit: PAGE, page_token: parsed.data?.cursor };
+  const token = filter && ownerPageRead(LIST, actor, paged);
   const problem = !parsed.success
     ? parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")
     : token && "problem" in token
@@ -100,8 +100,7 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Sea
           after: token && "key" in token ? token.key : null,
         })
       : [];
-  const paged = { ...filter, limit: PAGE, page_token: parsed.data?.cursor };
-  const page = ownerPageOf(LIST, paged, attempts, (r) => ({ at: r.pageAt, id: r.id }));
+  const page = ownerPageOf(LIST, actor, paged, attempts, (r) => ({ at: r.pageAt, id: r.id }));
   const filtered = !!filter && Object.values(filter).some(Boolean);
 
   return (

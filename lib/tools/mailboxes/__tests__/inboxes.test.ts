@@ -294,6 +294,18 @@ describe("search_inboxes", () => {
     expect(await refusedFields(searchInboxes, p.rest, { q: `${tag}x`, page_token: first.next_page_token })).toEqual(["page_token"]);
   });
 
+  it("a page token from another project is refused (validation_error naming it), not read as a place in this one", async () => {
+    const tag = unique();
+    for (let i = 0; i < 3; i++) await call(createInbox, other.mcp, { username: `${tag}${i}` });
+    const theirs = await call(searchInboxes, other.mcp, { q: tag, limit: 1 });
+    expect(theirs.next_page_token).toEqual(expect.any(String));
+    expect(await refusedFields(searchInboxes, p.mcp, { q: tag, limit: 1, pageToken: theirs.next_page_token })).toEqual(["pageToken"]);
+    expect(await refusedFields(searchInboxes, p.rest, { q: tag, limit: 1, page_token: theirs.next_page_token })).toEqual(["page_token"]);
+    const firstOfTheirs = await call(listInboxes, other.mcp, { limit: 1 });
+    expect(await refusedFields(listInboxes, p.mcp, { limit: 1, pageToken: firstOfTheirs.next_page_token })).toEqual(["pageToken"]);
+    expect((await call(searchInboxes, other.mcp, { q: tag, limit: 1, pageToken: theirs.next_page_token })).count).toBe(1);
+  });
+
   it("q of 0, 1 or 257 characters → validation_error naming q", async () => {
     for (const q of ["", "a", " a ", "x".repeat(257)]) expect(await refusedFields(searchInboxes, p.mcp, { q })).toEqual(["q"]);
     expect(await refusedFields(searchInboxes, p.rest, {})).toEqual(["q"]);
