@@ -11,11 +11,12 @@ type Row = Pick<DiskFile, "path" | "sizeBytes" | "contentType" | "updatedAt">;
 
 /** file_list: files whose path starts with `prefix`, in byte order (path is collated "C"), after the cursor. */
 export async function listFiles(db: Executor, opts: { actor: Actor; prefix: string; cursor?: string; limit: number }) {
-  const after = decodeCursor(opts.cursor);
+  const prefix = diskPrefix(opts.prefix);
+  const after = decodeCursor(opts.cursor, prefix);
   const rows = await query<Row>(
     db,
     sql`select path, size_bytes, content_type, updated_at from disk_files
-        where project_id = ${opts.actor.projectId} and path like ${likePrefix(diskPrefix(opts.prefix))}
+        where project_id = ${opts.actor.projectId} and path like ${likePrefix(prefix)}
           ${after === null ? sql`` : sql`and path > ${after}`}
         order by path limit ${opts.limit + 1}`,
   );

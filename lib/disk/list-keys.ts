@@ -13,7 +13,7 @@ type Row = Pick<KvEntry, "key" | "sizeBytes" | "version" | "note" | "expiresAt" 
  * and the key range both use the primary-key index.
  */
 export async function listKeys(db: Executor, opts: { actor: Actor; prefix: string; cursor?: string; limit: number }) {
-  const after = decodeCursor(opts.cursor);
+  const after = decodeCursor(opts.cursor, opts.prefix);
   const rows = await query<Row>(
     db,
     sql`select key, size_bytes, version, note, expires_at, updated_at from kv_entries

@@ -98,6 +98,12 @@ export function filesSuite(store: "local" | "s3") {
       const second = await rest("GET", `/files?prefix=tree%2F&limit=3&cursor=${first.body.next_cursor}`);
       expect([...first.body.items, ...second.body.items].map((i: { path: string }) => i.path)).toEqual(all.items.map((i: { path: string }) => i.path));
       expect(second.body.next_cursor).toBeNull();
+      // Its cursor names a path under tree/, no place in a listing of another prefix.
+      const elsewhere = await rest("GET", `/files?prefix=treehouse&cursor=${first.body.next_cursor}`);
+      expect([elsewhere.status, elsewhere.body.error]).toEqual([
+        400,
+        expect.objectContaining({ code: "validation_error", message: "cursor: was returned for another prefix" }),
+      ]);
     });
 
     it("is one file whether its name is written composed (NFC) or decomposed (NFD), in every tool, REST and the dashboard", async () => {

@@ -172,6 +172,16 @@ describe("kv_list", () => {
       expect(r.error?.code).toBe("validation_error");
     }
   });
+
+  it("refuses a cursor returned for another prefix, naming cursor, instead of an empty last page", async () => {
+    for (const k of ["pa/1", "pa/2", "pb/1", "pb/2"]) await call("kv_set", { key: k, value: k });
+    const { next_cursor } = (await call("kv_list", { prefix: "pb/", limit: 1 })).data;
+    expect(next_cursor).toEqual(expect.any(String));
+    const r = await call("kv_list", { prefix: "pa/", cursor: next_cursor });
+    expect(r.error).toMatchObject({ code: "validation_error", message: "cursor: was returned for another prefix" });
+    // A wider prefix holds the same key, so the cursor is a place in it.
+    expect((await call("kv_list", { prefix: "p", cursor: next_cursor })).data.items.map((i: { key: string }) => i.key)).toEqual(["pb/2"]);
+  });
 });
 
 describe("kv_delete", () => {
