@@ -5,6 +5,7 @@ import { loadRequest } from "@/lib/approvals/decide-request";
 import { resumeToolApproval } from "@/lib/approvals/resume-tool-approval";
 import { describeDuration } from "@/lib/approvals/describe-duration";
 import { findSource } from "@/lib/disk/find-source";
+import { diskPath } from "@/lib/disk/path-rules";
 
 export type FileUrlDecision =
   | {
@@ -38,11 +39,16 @@ export async function decideFileUrl(
     const unversioned = typeof payload === "object" && payload !== null && !("file_id" in payload);
     // null for an attachment (never replaced); the arguments themselves are checked by resumeToolApproval.
     const askedFileId = (payload as { file_id?: string | null } | undefined)?.file_id ?? null;
+    // Asked before paths were spelled NFC (7f788b0, migration 0029): the request names the path as the call spelled
+    // it then, perhaps decomposed, and stays as the person was shown it (action_hash covers it). Today's call arrives
+    // in NFC, so a stored path that is the same path in NFC stands for it; any other path is still another call.
+    const askedPath = (payload as { path?: unknown } | undefined)?.path;
+    const path = typeof askedPath === "string" && diskPath(askedPath) === diskPath(opts.path) ? askedPath : opts.path;
     const gate = await resumeToolApproval(db, {
       actor: opts.actor,
       tool: "file_url",
       requestId: opts.approval,
-      payload: unversioned ? call : { ...call, file_id: askedFileId },
+      payload: { ...call, path, ...(unversioned ? {} : { file_id: askedFileId }) },
       waitSeconds: opts.waitSeconds,
       signal: opts.signal,
     });

@@ -161,6 +161,32 @@ describe("file_url under the policy", () => {
     expect(ok(await call("file_url", { path: "evt_unversioned/scan.pdf", expires_in: 1200, approval: attachment })).url).toMatch(/\/blob\/link\//);
   });
 
+  it("resumes an approval asked before paths were NFC (0029) under either spelling of its decomposed path", async () => {
+    await setPolicy([{ id: "links-need-ok", tool: "file_url", effect: "require_approval" }]);
+    const db = await getDb();
+    const nfd = "reports/cafe\u0301.pdf";
+    ok(await call("file_put", { path: nfd, content_base64: Buffer.from("%PDF café").toString("base64") }));
+    const id = ok(await call("file_url", { path: nfd, expires_in: 1500, wait_seconds: 0 })).request_id as string;
+    // Asked before 7f788b0, the request names the path as the call spelled it (decomposed, as a macOS client sends it).
+    const [row] = await db.select().from(approvalRequests).where(eq(approvalRequests.id, id));
+    const payload = row.payload as Record<string, unknown>;
+    expect(payload.path).toBe("reports/caf\u00e9.pdf");
+    await db
+      .update(approvalRequests)
+      .set({ payload: { ...payload, path: nfd } })
+      .where(eq(approvalRequests.id, id));
+    // The same call today, and the same call by the name the file is now listed under: both are the call that asked.
+    expect(ok(await call("file_url", { path: "reports/caf\u00e9.pdf", expires_in: 1500, approval: id, wait_seconds: 0 }))).toMatchObject({
+      status: "pending",
+      request_id: id,
+    });
+    await decide(id, { outcome: "approve" });
+    expect(ok(await call("file_url", { path: nfd, expires_in: 1500, approval: id })).url).toMatch(/\/blob\/link\//);
+    // Another file is still another call.
+    const other = ok(await call("file_url", { path: "reports/q3.pdf", expires_in: 1600, wait_seconds: 0 })).request_id as string;
+    expect(await call("file_url", { path: nfd, expires_in: 1600, approval: other, wait_seconds: 0 })).toMatchObject({ ok: false, code: "validation_error" });
+  });
+
   it("auto_approve records the approval and gives the link", async () => {
     await setPolicy([{ id: "links-ok", tool: "file_url", effect: "auto_approve" }]);
     const r = ok(await call("file_url", { path: "reports/q3.pdf", expires_in: 60 }));
