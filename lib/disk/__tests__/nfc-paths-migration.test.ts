@@ -4,16 +4,18 @@ import { eq, inArray, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
 import { query } from "@/lib/db/statement";
-import { diskFiles, diskUploads } from "@/lib/db/schema/disk";
+import { diskFiles, diskLinks, diskUploads } from "@/lib/db/schema/disk";
 import { findSource } from "@/lib/disk/find-source";
 import { newId } from "@/lib/ids";
 import { seedProject } from "@/lib/testing/seed";
 
-/** Migration 0029 as drizzle's migrator runs it, statement by statement, over rows written before paths were NFC. */
+/** Migrations 0029 and 0031 as drizzle's migrator runs them, statement by statement, over rows written before paths were NFC. */
 async function migrate() {
-  const text = readFileSync(join(process.cwd(), "drizzle/0029_disk_paths_nfc.sql"), "utf8");
   const db = await getDb();
-  for (const statement of text.split("--> statement-breakpoint")) await query(db, sql.raw(statement));
+  for (const file of ["0029_disk_paths_nfc.sql", "0031_disk_links_nfc.sql"]) {
+    const text = readFileSync(join(process.cwd(), "drizzle", file), "utf8");
+    for (const statement of text.split("--> statement-breakpoint")) await query(db, sql.raw(statement));
+  }
 }
 
 let projectId: string;
@@ -25,6 +27,23 @@ async function file(name: string, path: string, project = projectId, updatedAt =
   const row = { id: ids[name], projectId: project, path, blobKey: `test/${ids[name]}`, sizeBytes: 1, contentType: "text/plain" };
   await (await getDb()).insert(diskFiles).values({ ...row, createdAt: updatedAt, updatedAt });
 }
+/** A file_url link as created before paths were NFC: it names the file (or attachment) as it was stored then. */
+async function link(name: string, path: string, fileId: string | null) {
+  ids[name] = newId("lnk");
+  const attachment = path.startsWith("evt_") ? { eventId: path.split("/")[0], attachmentName: path.slice(path.indexOf("/") + 1) } : {};
+  await (await getDb()).insert(diskLinks).values({
+    id: ids[name],
+    projectId,
+    fileId,
+    ...attachment,
+    path,
+    blobKey: `test/${name}`,
+    sizeBytes: 1,
+    contentType: "text/plain",
+    expiresAt: new Date(Date.now() + 60_000),
+  });
+}
+const linkPathOf = async (name: string) => (await (await getDb()).select().from(diskLinks).where(eq(diskLinks.id, ids[name])))[0].path;
 const pathOf = async (name: string) => (await (await getDb()).select().from(diskFiles).where(eq(diskFiles.id, ids[name])))[0].path;
 
 beforeAll(async () => {
@@ -48,6 +67,11 @@ beforeAll(async () => {
     contentType: "application/octet-stream",
     expiresAt: new Date(Date.now() + 60_000),
   });
+  await link("decomposedLink", "m/cafe\u0301.txt", ids.decomposed);
+  await link("twinLink", "m/re\u0301sume\u0301.pdf", ids.twin);
+  await link("composedLink", "m/r\u00e9sum\u00e9.pdf", ids.composed);
+  await link("goneLink", "m/gone\u0301.txt", newId("fil"));
+  await link("attachmentLink", "evt_0029/nai\u0308ve.txt", null);
   await migrate();
 });
 
@@ -75,5 +99,22 @@ describe("migration 0029: disk paths in NFC", () => {
   it("moves open uploads to the NFC path, where their complete will look", async () => {
     const [upload] = await (await getDb()).select().from(diskUploads).where(eq(diskUploads.id, ids.upload));
     expect(upload.path).toBe("m/na\u00efve.bin");
+  });
+});
+
+describe("migration 0031: public links named as their files are", () => {
+  it("names a link to a decomposed file by the path 0029 gave the file, the one it is listed under", async () => {
+    expect(await linkPathOf("decomposedLink")).toBe("m/caf\u00e9.txt");
+    expect(await linkPathOf("composedLink")).toBe("m/r\u00e9sum\u00e9.pdf");
+  });
+
+  it("names a link to a twin 0029 named with its id by that name, not by the composed twin it never served", async () => {
+    expect(await linkPathOf("twinLink")).toBe(await pathOf("twin"));
+    expect(await linkPathOf("twinLink")).toBe(`m/r\u00e9sum\u00e9 (${ids.twin}).pdf`);
+  });
+
+  it("leaves links to files that are gone, and to inbound attachments (spelled as the email did), as they were", async () => {
+    expect(await linkPathOf("goneLink")).toBe("m/gone\u0301.txt");
+    expect(await linkPathOf("attachmentLink")).toBe("evt_0029/nai\u0308ve.txt");
   });
 });
