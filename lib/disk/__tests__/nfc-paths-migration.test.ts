@@ -6,13 +6,14 @@ import { getDb } from "@/lib/db/client";
 import { query } from "@/lib/db/statement";
 import { diskFiles, diskLinks, diskUploads } from "@/lib/db/schema/disk";
 import { findSource } from "@/lib/disk/find-source";
+import { pathProblem } from "@/lib/disk/path-rules";
 import { newId } from "@/lib/ids";
 import { seedProject } from "@/lib/testing/seed";
 
 /** Migrations 0029 and 0031 as drizzle's migrator runs them, statement by statement, over rows written before paths were NFC. */
 async function migrate() {
   const db = await getDb();
-  for (const file of ["0029_disk_paths_nfc.sql", "0031_disk_links_nfc.sql"]) {
+  for (const file of ["0029_disk_paths_nfc.sql", "0031_disk_paths_nfc_followup.sql"]) {
     const text = readFileSync(join(process.cwd(), "drizzle", file), "utf8");
     for (const statement of text.split("--> statement-breakpoint")) await query(db, sql.raw(statement));
   }
@@ -57,6 +58,12 @@ beforeAll(async () => {
   await file("angstrom", "m/\u212b", projectId, new Date(Date.now() - 60_000));
   await file("ring", "m/A\u030a");
   await file("untouched", "m/plain.txt");
+  // Twins whose NFC path is within the limits, but not with the id 0029 adds: a 246-byte name, a 1012-byte path.
+  await file("longTwin", `m/e\u0301${"x".repeat(240)}.pdf`);
+  await file("longComposed", `m/\u00e9${"x".repeat(240)}.pdf`);
+  const deep = `m/${`${"d".repeat(200)}/`.repeat(4)}`;
+  await file("deepTwin", `${deep}e\u0301${"y".repeat(200)}.txt`);
+  await file("deepComposed", `${deep}\u00e9${"y".repeat(200)}.txt`);
   ids.upload = newId("upl");
   await (await getDb()).insert(diskUploads).values({
     id: ids.upload,
@@ -72,6 +79,7 @@ beforeAll(async () => {
   await link("composedLink", "m/r\u00e9sum\u00e9.pdf", ids.composed);
   await link("goneLink", "m/gone\u0301.txt", newId("fil"));
   await link("attachmentLink", "evt_0029/nai\u0308ve.txt", null);
+  await link("longTwinLink", `m/e\u0301${"x".repeat(240)}.pdf`, ids.longTwin);
   await migrate();
 });
 
@@ -92,8 +100,26 @@ describe("migration 0029: disk paths in NFC", () => {
       .select()
       .from(diskFiles)
       .where(inArray(diskFiles.id, Object.values(ids)));
-    expect(rows).toHaveLength(7);
+    expect(rows).toHaveLength(11);
     expect((await findSource(await getDb(), { projectId, path: `m/re\u0301sume\u0301 (${ids.twin}).pdf` })).fileId).toBe(ids.twin);
+  });
+
+  it("keeps a twin's name within the path limits: its name is cut before the id, so every way in can reach it", async () => {
+    const db = await getDb();
+    for (const [name, composed, kept] of [
+      ["longTwin", "longComposed", "m/\u00e9xxx"],
+      ["deepTwin", "deepComposed", `m/${"d".repeat(200)}/`],
+    ]) {
+      const path = await pathOf(name);
+      expect(pathProblem(path)).toBeNull();
+      expect(path).toMatch(new RegExp(` \\(${ids[name]}\\)\\.(pdf|txt)$`));
+      expect(path.startsWith(kept)).toBe(true);
+      expect((await findSource(db, { projectId, path })).fileId).toBe(ids[name]);
+      expect((await findSource(db, { projectId, path: await pathOf(composed) })).fileId).toBe(ids[composed]);
+    }
+    expect(Buffer.byteLength((await pathOf("longTwin")).slice(2))).toBe(255);
+    expect(Buffer.byteLength(await pathOf("deepTwin"))).toBe(1024);
+    expect(await linkPathOf("longTwinLink")).toBe(await pathOf("longTwin"));
   });
 
   it("moves open uploads to the NFC path, where their complete will look", async () => {
