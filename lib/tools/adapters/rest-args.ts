@@ -2,6 +2,7 @@ import type { z } from "zod";
 import type { ApiRequest } from "@/lib/http/api-request";
 import { z as zod } from "zod";
 import { AppError } from "@/lib/errors";
+import { fieldError } from "@/lib/disk/field-error";
 import { readJson } from "@/lib/http/read-body";
 import { env } from "@/lib/env";
 import type { JsonSchema } from "@/lib/tools/json-schema";
@@ -23,10 +24,18 @@ const typesOf = (p: JsonSchema | undefined): string[] => {
   return alts ? alts.flatMap(typesOf) : [];
 };
 
-/** Query strings are text: numbers, booleans and arrays are coerced by the tool's own schema before parsing. */
-function coerce(value: string[], prop: JsonSchema | undefined): unknown {
+/**
+ * Query strings are text: numbers, booleans and arrays are coerced by the tool's own schema before parsing. A list
+ * argument is its key repeated (`?labels=a&labels=b`); any other argument given twice is refused, not read as its
+ * last value: a caller (or a proxy appending `limit=50`) would get a result for arguments it did not send. An
+ * argument the schema does not name is left to the schema, which refuses it by name.
+ */
+function coerce(key: string, value: string[], prop: JsonSchema | undefined): unknown {
   const types = typesOf(prop);
   if (types.includes("array")) return value;
+  if (prop && value.length > 1) {
+    throw fieldError(key, `given ${value.length} times in the query; it takes one value`, `Send ${key} once; only a list argument repeats its key.`);
+  }
   const v = value[value.length - 1];
   if ((types.includes("integer") || types.includes("number")) && /^-?\d+(\.\d+)?$/.test(v)) return Number(v);
   if (types.includes("boolean") && (v === "true" || v === "false")) return v === "true";
@@ -41,7 +50,7 @@ export async function restArgs(req: ApiRequest, url: URL, input: z.ZodType, para
   const props = propertyTypes(input);
   let args: Record<string, unknown> = {};
   if (req.method === "GET" || req.method === "DELETE") {
-    for (const key of new Set(url.searchParams.keys())) args[key] = coerce(url.searchParams.getAll(key), props[key]);
+    for (const key of new Set(url.searchParams.keys())) args[key] = coerce(key, url.searchParams.getAll(key), props[key]);
   } else {
     const body = await readJson(req, env().MAX_BODY_BYTES);
     if (body !== undefined && (typeof body !== "object" || body === null || Array.isArray(body))) {
@@ -54,7 +63,7 @@ export async function restArgs(req: ApiRequest, url: URL, input: z.ZodType, para
       if (key in args) {
         throw new AppError("validation_error", `${key}: given both in the query and in the body.`, { fix: `Send ${key} once.` });
       }
-      args[key] = coerce(url.searchParams.getAll(key), props[key]);
+      args[key] = coerce(key, url.searchParams.getAll(key), props[key]);
     }
   }
   for (const [name, value] of Object.entries(params)) {
