@@ -4,6 +4,7 @@ import type { Executor } from "@/lib/db/client";
 import { storableString, storableTime } from "@/lib/db/storable";
 import { fieldError } from "@/lib/disk/field-error";
 import { AppError } from "@/lib/errors";
+import { oneQueryValue } from "@/lib/http/one-query-value";
 import { eventPosition, START, type StreamPosition, type StreamRow } from "@/lib/http/stream/statements";
 import { findMailbox } from "@/lib/mail/mailboxes/mailbox-scope";
 import { isMailEventType, MAIL_EVENT_TYPES } from "@/lib/mail/events/event-types";
@@ -144,7 +145,7 @@ export function wantsEvent(sub: Subscription, row: Pick<StreamRow, "mailboxId" |
   return !sub.eventTypes || sub.eventTypes.includes(row.type);
 }
 
-/** The SSE query as a subscription: lists comma-separated (or repeated), `event_changes` as true/false. */
+/** The SSE query as a subscription: lists comma-separated (or repeated), `event_changes` as true/false, others once. */
 export function queryInput(url: URL): Record<string, unknown> {
   const q = url.searchParams;
   const list = (name: string) =>
@@ -160,11 +161,11 @@ export function queryInput(url: URL): Record<string, unknown> {
   const eventTypes = list("event_types");
   if (inboxIds) input.inbox_ids = inboxIds;
   if (eventTypes) input.event_types = eventTypes;
-  const since = q.get("since");
-  if (since !== null) input.since = since;
+  if (q.has("since")) input.since = oneQueryValue("since", q.getAll("since"));
   for (const name of ["event_changes", "mail_events"]) {
-    const v = q.get(name);
-    if (v !== null) input[name] = v === "true" ? true : v === "false" ? false : v;
+    if (!q.has(name)) continue;
+    const v = oneQueryValue(name, q.getAll(name));
+    input[name] = v === "true" ? true : v === "false" ? false : v;
   }
   return input;
 }

@@ -6,6 +6,7 @@ import { seedMailbox, seedReceivedMail } from "@/lib/testing/mail-fixture";
  * A query parameter given twice (`?limit=5&limit=50`, as a proxy appending its own may send) was read as its last
  * value, so the caller got a result for arguments it did not send. Over a real server: a scalar argument given twice
  * is a validation_error naming it as the caller wrote it, before anything runs; a list argument still repeats its key.
+ * The live stream's query, parsed on its own, refuses the same way (lib/http/one-query-value.ts).
  */
 let c: Awaited<ReturnType<typeof ownerClient>>;
 
@@ -98,5 +99,13 @@ describe("owner REST", () => {
     const drafts = await api("GET", "/drafts?labels=pending_approval&labels=unread", { owner: true });
     expect(drafts.status, JSON.stringify(drafts.body)).toBe(200);
     expect(drafts.body.drafts).toEqual([]);
+  });
+});
+
+describe("the live stream's query (GET /api/v1/stream)", () => {
+  it("refuses since or event_changes given twice with 400 before the stream opens", async () => {
+    refusedTwice(await api("GET", "/stream?since=mev_a&since=mev_b"), "since");
+    refusedTwice(await api("GET", "/stream?event_changes=true&event_changes=false"), "event_changes");
+    refusedTwice(await api("GET", "/stream?inbox_ids=a%40x.test&mail_events=true&mail_events=true"), "mail_events");
   });
 });

@@ -2,7 +2,7 @@ import type { z } from "zod";
 import type { ApiRequest } from "@/lib/http/api-request";
 import { z as zod } from "zod";
 import { AppError } from "@/lib/errors";
-import { fieldError } from "@/lib/disk/field-error";
+import { oneQueryValue } from "@/lib/http/one-query-value";
 import { readJson } from "@/lib/http/read-body";
 import { env } from "@/lib/env";
 import type { JsonSchema } from "@/lib/tools/json-schema";
@@ -26,17 +26,13 @@ const typesOf = (p: JsonSchema | undefined): string[] => {
 
 /**
  * Query strings are text: numbers, booleans and arrays are coerced by the tool's own schema before parsing. A list
- * argument is its key repeated (`?labels=a&labels=b`); any other argument given twice is refused, not read as its
- * last value: a caller (or a proxy appending `limit=50`) would get a result for arguments it did not send. An
- * argument the schema does not name is left to the schema, which refuses it by name.
+ * argument is its key repeated (`?labels=a&labels=b`); any other argument the schema names is refused given twice
+ * (oneQueryValue). One it does not name is left to the schema, which refuses it by name.
  */
 function coerce(key: string, value: string[], prop: JsonSchema | undefined): unknown {
   const types = typesOf(prop);
   if (types.includes("array")) return value;
-  if (prop && value.length > 1) {
-    throw fieldError(key, `given ${value.length} times in the query; it takes one value`, `Send ${key} once; only a list argument repeats its key.`);
-  }
-  const v = value[value.length - 1];
+  const v = prop ? oneQueryValue(key, value) : value[value.length - 1];
   if ((types.includes("integer") || types.includes("number")) && /^-?\d+(\.\d+)?$/.test(v)) return Number(v);
   if (types.includes("boolean") && (v === "true" || v === "false")) return v === "true";
   return v;
