@@ -18,6 +18,12 @@ import { simulationInput } from "@/lib/policy/simulation-input";
 
 const note = z.string().trim().max(500).optional().describe("Up to 500 characters, kept with the version.");
 
+/**
+ * A policy version as policy_versions.version holds it, a Postgres `integer`: a larger one matches no version, and
+ * the column's cast failed the query as a 500. Shared with the dashboard's revert.
+ */
+export const POLICY_VERSION_MAX = 2_147_483_647;
+
 export const getPolicyDraftRoute = defineOwnerRoute({
   name: "owner_policy_draft_get",
   description: "The owner's draft of the next policy (not in force), or `draft: null`, and the version in force.",
@@ -91,7 +97,7 @@ export const policyHistoryRoute = defineOwnerRoute({
   input: z
     .object({
       limit: z.number().int().min(1).max(100).default(20).describe("Versions per page, default 20, max 100."),
-      before: z.number().int().min(1).optional().describe("Only versions older than this one."),
+      before: z.number().int().min(1).max(POLICY_VERSION_MAX).optional().describe("Only versions older than this one."),
     })
     .strict(),
   output: z.object({ versions: z.array(versionView), next_before: z.number().int().nullable() }),
@@ -108,7 +114,7 @@ export const revertPolicyRoute = defineOwnerRoute({
     "Puts an earlier version's rules back in force as a new version (history only grows). The draft, if any, is kept. NOT_FOUND for an unknown version, CONFLICT for the version already in force.",
   input: z
     .object({
-      version: z.coerce.number().int().min(1).describe("The version to restore."),
+      version: z.coerce.number().int().min(1).max(POLICY_VERSION_MAX).describe("The version to restore."),
       note,
     })
     .strict(),

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { ownerAction } from "@/lib/auth/owner-action";
 import { AppError } from "@/lib/errors";
 import { routeOp } from "@/lib/owner-api/define-owner-route";
-import { applyPolicyDraftRoute, deletePolicyDraftRoute, putPolicyDraftRoute, revertPolicyRoute } from "@/lib/owner-api/policy";
+import { applyPolicyDraftRoute, deletePolicyDraftRoute, POLICY_VERSION_MAX, putPolicyDraftRoute, revertPolicyRoute } from "@/lib/owner-api/policy";
 import { applyPolicyDraft } from "@/lib/policy/apply-policy-draft";
 import { discardPolicyDraft, savePolicyDraft } from "@/lib/policy/policy-draft";
 import { revertPolicy } from "@/lib/policy/revert-policy";
@@ -68,7 +68,7 @@ export const applyDraftAction = ownerAction(
 );
 
 export const revertPolicyAction = ownerAction(
-  z.object({ version: z.number().int().min(1) }),
+  z.object({ version: z.number().int().min(1).max(POLICY_VERSION_MAX) }),
   async (ctx, input) => {
     const applied = await revertPolicy(ctx.db, { actor: ctx.actor, version: input.version });
     ctx.subject = `policy:v${applied.version}`;
