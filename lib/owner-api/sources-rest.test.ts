@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { namesFields, ownerClient } from "@/lib/owner-api/__tests__/owner-client";
+import { MAX_SOURCES_PER_PROJECT } from "@/lib/sources/add-source";
+import { lastLedgerEntry } from "@/lib/testing/ledger";
+import { seedProject } from "@/lib/testing/seed";
 
 /** The Sources screen's actions over owner REST (HTTP Basic): the same domain functions, the same ledger ops. */
 let c: Awaited<ReturnType<typeof ownerClient>>;
@@ -60,5 +63,28 @@ describe("owner REST: sources", () => {
     const noSecret = await c.call("POST", "/owner/sources/dup/rotate-secret", { secret: "another-secret" });
     expect(noSecret.status).toBe(400);
     expect(noSecret.body.error.code).toBe("validation_error");
+  });
+
+  it("stops at MAX_SOURCES_PER_PROJECT live sources, for an agent's source_add as for the owner, and writes nothing past it", async () => {
+    const { project, secret } = await seedProject({ name: "Sources cap" });
+    const asOwner = { "x-brynth-project": project.id };
+    for (let i = 0; i < MAX_SOURCES_PER_PROJECT; i++) {
+      expect((await c.call("POST", "/owner/sources", { type: "webhook", name: `s${i}` }, asOwner)).status).toBe(201);
+    }
+    const before = await lastLedgerEntry(project.id, "source.add");
+    const owner = await c.call("POST", "/owner/sources", { type: "webhook", name: "one-more" }, asOwner);
+    expect(owner.status).toBe(429);
+    expect(owner.body.error.code).toBe("QUOTA_EXCEEDED");
+    const agent = await fetch(`${c.server.url}/api/v1/sources`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
+      body: JSON.stringify({ type: "webhook", name: "agents-one-more" }),
+    });
+    expect(agent.status).toBe(429);
+    expect((await lastLedgerEntry(project.id, "source.add"))?.id).toBe(before?.id);
+    expect((await c.call("GET", "/owner/sources", undefined, asOwner)).body.sources).toHaveLength(MAX_SOURCES_PER_PROJECT);
+    // A removed source frees its place.
+    expect((await c.call("DELETE", "/owner/sources/s0", undefined, asOwner)).status).toBe(200);
+    expect((await c.call("POST", "/owner/sources", { type: "webhook", name: "one-more" }, asOwner)).status).toBe(201);
   });
 });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { addSource, addSourceInput } from "@/lib/sources/add-source";
+import { addSource, addSourceInput, MAX_SOURCES_PER_PROJECT } from "@/lib/sources/add-source";
 import { listSources } from "@/lib/sources/list-sources";
 import { removeSource } from "@/lib/sources/remove-source";
 import { rotateSecretInput, rotateSourceSecret } from "@/lib/sources/rotate-source-secret";
@@ -27,7 +27,8 @@ export const listSourcesRoute = defineOwnerRoute({
 export const addSourceRoute = defineOwnerRoute({
   name: "owner_sources_add",
   description:
-    'Adds an event source. Webhook: `{type: "webhook", name, verification, secret}` returns the `url` to paste in the provider; email: `{type: "email", name}` returns the project address. The secret is stored encrypted and never returned.',
+    'Adds an event source. Webhook: `{type: "webhook", name, verification, secret}` returns the `url` to paste in the provider; email: `{type: "email", name}` returns the project address. The secret is stored encrypted and never returned.' +
+    ` A project has at most ${MAX_SOURCES_PER_PROJECT} sources (QUOTA_EXCEEDED past that).`,
   input: addSourceInput,
   output: sourceShape,
   rest: { method: "POST", path: "/owner/sources" },

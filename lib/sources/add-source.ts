@@ -19,6 +19,12 @@ export const addSourceInput = z
   .superRefine(checkSourceFields);
 export type AddSourceInput = z.infer<typeof addSourceInput>;
 
+/**
+ * Live sources a project may have. An agent's source_add made one per call with no bound, and each is listed whole by
+ * source_list, GET /owner/sources and the Sources screen (and read whole by every add after it).
+ */
+export const MAX_SOURCES_PER_PROJECT = 100;
+
 /** The secret is encrypted at rest and never returned; the URL token is derived from the new id. */
 export async function addSource(tx: Executor, opts: { actor: Actor } & AddSourceInput) {
   const { actor } = opts;
@@ -31,6 +37,11 @@ export async function addSource(tx: Executor, opts: { actor: Actor } & AddSource
     throw new AppError("CONFLICT", `A source named ${opts.name} exists already.`, {
       fix: "Choose another name, or remove the existing source first (source_remove).",
       details: { field: "name" },
+    });
+  }
+  if (existing.length >= MAX_SOURCES_PER_PROJECT) {
+    throw new AppError("QUOTA_EXCEEDED", `A project may have at most ${MAX_SOURCES_PER_PROJECT} sources; this one has ${existing.length}.`, {
+      fix: "Remove a source you no longer need (source_remove), or send several kinds of event through one source.",
     });
   }
   const email = existing.find((s) => s.type === "email");
