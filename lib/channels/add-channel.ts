@@ -1,4 +1,4 @@
-import { and, eq, ne } from "drizzle-orm";
+import { and, count, eq, ne } from "drizzle-orm";
 import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
 import { takeTurn } from "@/lib/db/turn-lock";
@@ -13,6 +13,13 @@ import { telegramStartLink } from "@/lib/telegram/start-link";
 
 /** Email links and Telegram start codes stay valid this long. */
 export const VERIFY_TTL_MS = 24 * 3600_000;
+
+/**
+ * Channels a project may have that are not removed, the owner's included. An agent's channel_add made one per call
+ * with no bound (Telegram ones without even an address to tell them apart), and an unverified channel stays after
+ * its link expires: each is listed whole by channel_list, GET /owner/channels and the Channels screen.
+ */
+export const MAX_CHANNELS_PER_PROJECT = 100;
 
 export interface AddChannelInput {
   kind: "email" | "telegram";
@@ -31,6 +38,9 @@ export async function addChannel(tx: Executor, opts: { actor: Actor } & AddChann
   const token = randomBase62(opts.kind === "email" ? 32 : 24);
   const expiresAt = new Date(Date.now() + VERIFY_TTL_MS);
   const address = opts.kind === "email" ? opts.address!.toLowerCase() : null;
+  // One project's adds take turns: the cap and the duplicate check are then exact (no unique index holds either).
+  await takeTurn(tx, `approval_channels:${actor.projectId}`);
+  await refuseOverCap(tx, actor.projectId);
   if (address) await refuseDuplicate(tx, actor.projectId, address);
   const label = opts.label ?? opts.kind;
   const byOwner = actor.type === "owner";
@@ -83,8 +93,19 @@ function addHint(kind: "email" | "telegram", address: string | null, byOwner: bo
  * No unique index covers the addresses of live channels, so the check runs under a lock on the address:
  * without it, concurrent adds of one address all found none and each made a channel and sent a verification mail.
  */
+async function refuseOverCap(tx: Executor, projectId: string) {
+  const [{ n }] = await tx
+    .select({ n: count() })
+    .from(approvalChannels)
+    .where(and(eq(approvalChannels.projectId, projectId), ne(approvalChannels.status, "removed")));
+  if (n >= MAX_CHANNELS_PER_PROJECT) {
+    throw new AppError("QUOTA_EXCEEDED", `A project may have at most ${MAX_CHANNELS_PER_PROJECT} channels; this one has ${n}.`, {
+      fix: "Remove channels no longer used, unverified ones first (channel_remove).",
+    });
+  }
+}
+
 async function refuseDuplicate(tx: Executor, projectId: string, address: string) {
-  await takeTurn(tx, `approval_channels:${projectId}:${address}`);
   const [dup] = await tx
     .select({ id: approvalChannels.id })
     .from(approvalChannels)

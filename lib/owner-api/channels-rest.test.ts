@@ -1,5 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MAX_CHANNELS_PER_PROJECT } from "@/lib/channels/add-channel";
 import { confirmEmailChannel } from "@/lib/channels/verify-link";
 import { getDb } from "@/lib/db/client";
 import { mailMessages } from "@/lib/db/schema/mail";
@@ -9,6 +10,8 @@ import { stopAllBots } from "@/lib/telegram/bot-runner";
 import { FAKE_BOT, type FakeTelegram, startFakeTelegram } from "@/lib/testing/fake-telegram";
 import { openBody } from "@/lib/mail/outbound/sealed-body";
 import { toolOpOf } from "@/lib/tools/registry";
+import { lastLedgerEntry } from "@/lib/testing/ledger";
+import { seedProject } from "@/lib/testing/seed";
 
 /**
  * The Channels screen's actions over owner REST (HTTP Basic), with the verification mail read back from the outbound
@@ -126,6 +129,30 @@ describe("owner REST: channels", () => {
     expect(outside.body.error.code).toBe("service_unavailable");
     expect(outside.body.error.fix).toMatch(/relay/);
     expect(await channelIds()).toEqual(before);
+  });
+
+  it("stops at MAX_CHANNELS_PER_PROJECT channels, the owner's included, for an agent's channel_add as for the owner, writing nothing past it", async () => {
+    const { project, secret } = await seedProject({ name: "Channels cap" });
+    const asOwner = { "x-brynth-project": project.id };
+    for (let i = 1; i < MAX_CHANNELS_PER_PROJECT; i++) {
+      expect((await c.call("POST", "/owner/channels", { kind: "email", address: `cap${i}@brynth.localhost` }, asOwner)).status).toBe(201);
+    }
+    const before = await lastLedgerEntry(project.id, toolOpOf("channel_add"));
+    const owner = await c.call("POST", "/owner/channels", { kind: "email", address: "one-more@brynth.localhost" }, asOwner);
+    expect(owner.status).toBe(429);
+    expect(owner.body.error.code).toBe("QUOTA_EXCEEDED");
+    const agent = await fetch(`${c.server.url}/api/v1/channels`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
+      body: JSON.stringify({ kind: "email", address: "agents-one-more@brynth.localhost" }),
+    });
+    expect(agent.status).toBe(429);
+    expect((await lastLedgerEntry(project.id, toolOpOf("channel_add")))?.id).toBe(before?.id);
+    const listed = (await c.call("GET", "/owner/channels", undefined, asOwner)).body.channels;
+    expect(listed).toHaveLength(MAX_CHANNELS_PER_PROJECT);
+    // A removed channel frees its place.
+    expect((await c.call("DELETE", `/owner/channels/${listed[1].id}`, undefined, asOwner)).status).toBe(200);
+    expect((await c.call("POST", "/owner/channels", { kind: "email", address: "one-more@brynth.localhost" }, asOwner)).status).toBe(201);
   });
 
   it("sets, shows and removes the Telegram bot token (never ledgered), then adds a Telegram channel", async () => {

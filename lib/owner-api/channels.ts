@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { callbackSecret, rotateCallbackSecret } from "@/lib/approvals/callbacks/callback-secret";
-import { addChannel } from "@/lib/channels/add-channel";
+import { addChannel, MAX_CHANNELS_PER_PROJECT } from "@/lib/channels/add-channel";
 import { approveChannel } from "@/lib/channels/approve-channel";
 import { channelView } from "@/lib/channels/channel-view";
 import { listChannels } from "@/lib/channels/list-channels";
@@ -36,7 +36,8 @@ export const listChannelsRoute = defineOwnerRoute({
 export const addChannelRoute = defineOwnerRoute({
   name: "owner_channels_add",
   description:
-    'Adds a channel. Email: `{kind: "email", address, label}` mails a confirmation link; once it is opened the channel is active (the owner added it, so no approval follows). Telegram: `{kind: "telegram", label}` returns the t.me `link` to open. Email to an address outside this instance needs a mail relay (PUT /owner/mail/relay).',
+    'Adds a channel. Email: `{kind: "email", address, label}` mails a confirmation link; once it is opened the channel is active (the owner added it, so no approval follows). Telegram: `{kind: "telegram", label}` returns the t.me `link` to open. Email to an address outside this instance needs a mail relay (PUT /owner/mail/relay).' +
+    ` A project has at most ${MAX_CHANNELS_PER_PROJECT} channels, the owner's included (QUOTA_EXCEEDED past that).`,
   // The agent tool's own schemas: one definition of what a channel request is and what it answers.
   input: channelAdd.input,
   output: channelAdd.output,
