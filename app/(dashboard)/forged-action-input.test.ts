@@ -19,6 +19,7 @@ vi.mock("next/headers", () => ({
 const { deleteProjectAction } = await import("@/app/(dashboard)/settings/actions");
 const { saveWebhookAction } = await import("@/app/(dashboard)/mail/webhooks/actions");
 const { setupAction } = await import("@/app/(auth)/setup/actions");
+const { saveKeyAction } = await import("@/app/(dashboard)/disk/actions");
 
 describe("server actions called with forged arguments", () => {
   beforeEach(async () => {
@@ -38,6 +39,13 @@ describe("server actions called with forged arguments", () => {
       const res = await saveWebhookAction(input as never);
       expect(res.ok).toBe(false);
     }
+  });
+
+  it("refuses an if_version past kv's integer column by field, instead of failing in the database", async () => {
+    // Save key's ifVersion had no upper bound: 2^31 failed the save's query ("Something went wrong", logged unexpected).
+    const saved = await saveKeyAction({ key: "k", valueJson: "1", ifVersion: 2 ** 31 });
+    expect(saved).toMatchObject({ ok: false, fieldErrors: { ifVersion: expect.any(String) } });
+    expect((await saveKeyAction({ key: "k", valueJson: "1", ifVersion: 0 })).ok).toBe(true);
   });
 
   it("answers setup called without its FormData with the form's error", async () => {

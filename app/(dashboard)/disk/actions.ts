@@ -14,6 +14,7 @@ import { LINK_MAX_SECONDS, LINK_MIN_SECONDS, TTL_MAX_SECONDS, UPLOAD_MAX_BYTES }
 import { revokeLink } from "@/lib/disk/revoke-link";
 import { setKey } from "@/lib/disk/set-key";
 import { startUpload } from "@/lib/disk/start-upload";
+import { ifVersionField } from "@/lib/tools/disk/disk-fields";
 import { toolOpOf } from "@/lib/tools/registry";
 
 /**
@@ -40,7 +41,8 @@ export const saveKeyAction = ownerAction(
     key: text(600),
     valueJson: text(400_000),
     ttlSeconds: z.number().int().min(1).max(TTL_MAX_SECONDS).optional(),
-    ifVersion: z.number().int().min(0).optional(),
+    // kv_set's own field: versions are a Postgres integer, and a larger one failed the save's query.
+    ifVersion: ifVersionField,
   }),
   async (ctx, input) => {
     let value: unknown;
