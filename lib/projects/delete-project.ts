@@ -1,5 +1,6 @@
 import { and, count, eq } from "drizzle-orm";
 import type { Executor } from "@/lib/db/client";
+import { takeTurn } from "@/lib/db/turn-lock";
 import { events } from "@/lib/db/schema/events";
 import { apiKeys } from "@/lib/db/schema/keys";
 import { mailboxes } from "@/lib/db/schema/mail";
@@ -29,6 +30,9 @@ export async function projectFootprint(db: Executor, projectId: string) {
  * `confirmField` is the caller's name for the typed name, for the error (owner REST: `confirm`).
  */
 export async function deleteProject(tx: Executor, opts: { ownerId: string; projectId: string; confirmName: string; confirmField?: string }) {
+  // The owner's deletes take turns: two at once of the last two projects each found the other still there (each
+  // call's entry chained in the other one), and deadlocked on PostgreSQL, or would have left the owner none.
+  await takeTurn(tx, `projects:${opts.ownerId}`);
   const owned = await tx.select().from(projects).where(eq(projects.ownerId, opts.ownerId));
   const project = owned.find((p) => p.id === opts.projectId);
   if (!project) throw notFound(`Project ${opts.projectId}`);
