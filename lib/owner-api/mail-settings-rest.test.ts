@@ -1,4 +1,7 @@
+import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getDb } from "@/lib/db/client";
+import { ledgerEntries } from "@/lib/db/schema/ledger";
 import { resetEnvCache } from "@/lib/env";
 import { startSink } from "@/lib/mail/__tests__/helpers";
 import { closeRelayTransports } from "@/lib/mail/outbound/relay-transport";
@@ -92,6 +95,17 @@ describe("owner REST: domains", () => {
     expect((await c.call("DELETE", `/owner/mail/domains/${added.body.id}`)).body).toEqual({ domain: "mail.example.org" });
     expect((await c.entry("mail.domain_remove"))?.subject).toBe(added.body.id);
     expect((await c.call("DELETE", `/owner/mail/domains/${added.body.id}`)).status).toBe(404);
+  });
+
+  it("removes a domain once when removals race: one answers it removed and is ledgered, the others 404", async () => {
+    const added = await c.call("POST", "/owner/mail/domains", { domain: "raced.example.org" });
+    const answers = await Promise.all(Array.from({ length: 4 }, () => c.call("DELETE", `/owner/mail/domains/${added.body.id}`)));
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 404, 404, 404]);
+    const entries = await (await getDb())
+      .select()
+      .from(ledgerEntries)
+      .where(and(eq(ledgerEntries.projectId, c.seeded.project.id), eq(ledgerEntries.op, "mail.domain_remove"), eq(ledgerEntries.subject, added.body.id)));
+    expect(entries).toHaveLength(1);
   });
 
   it("refuses a bad name by field, a taken or default domain with 409, and unknown or shared domains with 404", async () => {

@@ -18,6 +18,12 @@ export async function removeDomain(db: Executor, opts: { actor: Actor; domainId:
   if (used.n > 0) {
     throw new AppError("CONFLICT", `${d.domain} still has ${used.n} mailbox${used.n === 1 ? "" : "es"}.`, { fix: "Delete or move its mailboxes first." });
   }
-  await db.delete(mailDomains).where(and(eq(mailDomains.projectId, opts.actor.projectId), eq(mailDomains.id, d.id)));
+  // Only if still there: the read above does not lock, so of removals racing each found it and answered it removed
+  // (each ledgered as the removal); the row lock makes the others find it gone.
+  const [removed] = await db
+    .delete(mailDomains)
+    .where(and(eq(mailDomains.projectId, opts.actor.projectId), eq(mailDomains.id, d.id)))
+    .returning({ id: mailDomains.id });
+  if (!removed) throw notFound(`Domain ${opts.domainId}`, "Only custom domains of this project can be removed.");
   return { domain: d.domain };
 }
