@@ -2,6 +2,8 @@ import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
 import { ledgerEntries } from "@/lib/db/schema/ledger";
+import { mailDomains } from "@/lib/db/schema/mail";
+import { createMailbox } from "@/lib/mail/mailboxes/create-mailbox";
 import { resetEnvCache } from "@/lib/env";
 import { startSink } from "@/lib/mail/__tests__/helpers";
 import { closeRelayTransports } from "@/lib/mail/outbound/relay-transport";
@@ -107,6 +109,26 @@ describe("owner REST: domains", () => {
       .where(and(eq(ledgerEntries.projectId, c.seeded.project.id), eq(ledgerEntries.op, "mail.domain_remove"), eq(ledgerEntries.subject, added.body.id)));
     expect(entries).toHaveLength(1);
   });
+
+  // A transaction held open by the test: PGlite's one connection would wait on it forever.
+  it.runIf(/^postgres/.test(process.env.DATABASE_URL ?? ""))(
+    "refuses to remove a domain a mailbox is being created on, once that mailbox commits, with 409 rather than a 500",
+    async () => {
+      const added = await c.call("POST", "/owner/mail/domains", { domain: "busy.example.org" });
+      const db = await getDb();
+      await db.update(mailDomains).set({ verifiedAt: new Date() }).where(eq(mailDomains.id, added.body.id));
+      let removal: Promise<{ status: number; body: { error?: { code: string } } }> | undefined;
+      await db.transaction(async (tx) => {
+        await createMailbox(tx, { actor: c.seeded.actor, username: "busy", domain: "busy.example.org" });
+        // The removal counts the domain's mailboxes while this one is not committed yet, then waits on its row.
+        removal = c.call("DELETE", `/owner/mail/domains/${added.body.id}`);
+        await new Promise((resolve) => setTimeout(resolve, 300));
+      });
+      const res = await removal!;
+      expect(res.status).toBe(409);
+      expect(res.body.error?.code).toBe("CONFLICT");
+    },
+  );
 
   it("refuses a bad name by field, a taken or default domain with 409, and unknown or shared domains with 404", async () => {
     const bad = await c.call("POST", "/owner/mail/domains", { domain: "not a domain" });

@@ -9,7 +9,11 @@ export async function removeDomain(db: Executor, opts: { actor: Actor; domainId:
   const [d] = await db
     .select()
     .from(mailDomains)
-    .where(and(eq(mailDomains.id, opts.domainId), eq(mailDomains.projectId, opts.actor.projectId)));
+    .where(and(eq(mailDomains.id, opts.domainId), eq(mailDomains.projectId, opts.actor.projectId)))
+    // Locked: a removal racing this one then finds the row gone (404), where each answered it removed and was
+    // ledgered as the removal; and a mailbox being created on the domain, which holds the row through its foreign
+    // key until it commits, is counted below, where the delete failed on the key as a 500.
+    .for("update");
   if (!d) throw notFound(`Domain ${opts.domainId}`, "Only custom domains of this project can be removed.");
   const [used] = await db
     .select({ n: count() })
@@ -18,12 +22,6 @@ export async function removeDomain(db: Executor, opts: { actor: Actor; domainId:
   if (used.n > 0) {
     throw new AppError("CONFLICT", `${d.domain} still has ${used.n} mailbox${used.n === 1 ? "" : "es"}.`, { fix: "Delete or move its mailboxes first." });
   }
-  // Only if still there: the read above does not lock, so of removals racing each found it and answered it removed
-  // (each ledgered as the removal); the row lock makes the others find it gone.
-  const [removed] = await db
-    .delete(mailDomains)
-    .where(and(eq(mailDomains.projectId, opts.actor.projectId), eq(mailDomains.id, d.id)))
-    .returning({ id: mailDomains.id });
-  if (!removed) throw notFound(`Domain ${opts.domainId}`, "Only custom domains of this project can be removed.");
+  await db.delete(mailDomains).where(and(eq(mailDomains.projectId, opts.actor.projectId), eq(mailDomains.id, d.id)));
   return { domain: d.domain };
 }
