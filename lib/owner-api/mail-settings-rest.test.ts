@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
 import { ledgerEntries } from "@/lib/db/schema/ledger";
 import { mailDomains } from "@/lib/db/schema/mail";
+import { removeDomain } from "@/lib/mail/domains/remove-domain";
 import { createMailbox } from "@/lib/mail/mailboxes/create-mailbox";
 import { resetEnvCache } from "@/lib/env";
 import { startSink } from "@/lib/mail/__tests__/helpers";
@@ -127,6 +128,28 @@ describe("owner REST: domains", () => {
       const res = await removal!;
       expect(res.status).toBe(409);
       expect(res.body.error?.code).toBe("CONFLICT");
+    },
+  );
+
+  it.runIf(/^postgres/.test(process.env.DATABASE_URL ?? ""))(
+    "refuses an agent's mailbox on a domain being removed, once the removal commits, by field rather than with a 500",
+    async () => {
+      const added = await c.call("POST", "/owner/mail/domains", { domain: "going.example.org" });
+      const db = await getDb();
+      await db.update(mailDomains).set({ verifiedAt: new Date() }).where(eq(mailDomains.id, added.body.id));
+      let creation: Promise<Response> | undefined;
+      await db.transaction(async (tx) => {
+        await removeDomain(tx, { actor: c.seeded.actor, domainId: added.body.id });
+        creation = fetch(`${c.server.url}/api/v1/inboxes`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${c.seeded.secret}`, "content-type": "application/json" },
+          body: JSON.stringify({ username: "late", domain: "going.example.org" }),
+        });
+        await new Promise((resolve) => setTimeout(resolve, 300));
+      });
+      const res = await creation!;
+      expect(res.status).toBe(400);
+      expect(((await res.json()) as { error: { details: { field: string }[] } }).error.details.map((d) => d.field)).toContain("domain");
     },
   );
 

@@ -92,7 +92,10 @@ async function mailDomainFor(db: Executor, projectId: string, requested: string 
     .select()
     .from(mailDomains)
     .where(and(eq(mailDomains.domain, name), eq(mailDomains.projectId, projectId)))
-    .limit(1);
+    .limit(1)
+    // Held until the mailbox is in: a removal of the domain under way (it locks the row) is waited for, and the domain
+    // it removed is then not found, where the insert failed on the foreign key as a 500.
+    .for("key share");
   if (!row)
     throw fieldError("domain", `${name} is not a domain of this project`, `Omit domain for ${defaultMailDomain()}, or add the domain on the Domains screen.`);
   if (!row.verifiedAt)
