@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { addChannel, MAX_CHANNELS_PER_PROJECT } from "@/lib/channels/add-channel";
+import { addChannel } from "@/lib/channels/add-channel";
 import { channelKinds, channelStatuses } from "@/lib/db/schema/approvals";
 import { defineTool } from "@/lib/tools/define-tool";
 
@@ -8,8 +8,7 @@ export const channelAdd = defineTool({
   family: "brynth",
   scope: "approvals",
   description:
-    'Adds a channel where people receive requests. Email: `{kind: "email", address, label}` sends a verification link. Telegram: `{kind: "telegram", label}` returns a t.me `link` the person opens to link the chat. A verified channel becomes active only after the owner approves it.' +
-    ` A project has at most ${MAX_CHANNELS_PER_PROJECT} channels (remove unused ones with channel_remove).`,
+    'Adds a channel where people receive requests. Email: `{kind: "email", address, label}` sends a verification link. Telegram: `{kind: "telegram", label}` returns a t.me `link` the person opens to link the chat. A verified channel becomes active only after the owner approves it.',
   input: z
     .object({
       kind: z.enum(["email", "telegram"]).describe("`email` (verified by a link) or `telegram` (verified by /start to the bot)."),

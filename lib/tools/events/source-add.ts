@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { addSource, MAX_SOURCES_PER_PROJECT } from "@/lib/sources/add-source";
+import { addSource } from "@/lib/sources/add-source";
 import { RedactedSecret, reveal } from "@/lib/sources/redacted-secret";
 import { checkSourceFields, sourceFields } from "@/lib/sources/source-input";
 import { defineTool } from "@/lib/tools/define-tool";
@@ -11,8 +11,7 @@ export const sourceAdd = defineTool({
   family: "brynth",
   scope: "admin",
   description:
-    'Adds a source that feeds the project inbox. Webhook: `{type: "webhook", name: "stripe", verification: "stripe", secret: "whsec_…"}` returns the `url` to paste in the provider. Email: `{type: "email", name: "email"}` returns the project `address`. Verification `github`, `hmac_sha256` (with optional `signature_header`) or `none` are also accepted.' +
-    ` A project has at most ${MAX_SOURCES_PER_PROJECT} sources.`,
+    'Adds a source that feeds the project inbox. Webhook: `{type: "webhook", name: "stripe", verification: "stripe", secret: "whsec_…"}` returns the `url` to paste in the provider. Email: `{type: "email", name: "email"}` returns the project `address`. Verification `github`, `hmac_sha256` (with optional `signature_header`) or `none` are also accepted.',
   input: z
     .object({
       ...sourceFields,
