@@ -89,10 +89,7 @@ function addHint(kind: "email" | "telegram", address: string | null, byOwner: bo
     : `Open the link in Telegram and press Start to link the chat. Then ${then} (see channel_list).`;
 }
 
-/**
- * No unique index covers the addresses of live channels, so the check runs under a lock on the address:
- * without it, concurrent adds of one address all found none and each made a channel and sent a verification mail.
- */
+/** Called in the project's turn (addChannel), so concurrent adds cannot all find room for one more. */
 async function refuseOverCap(tx: Executor, projectId: string) {
   const [{ n }] = await tx
     .select({ n: count() })
@@ -105,6 +102,10 @@ async function refuseOverCap(tx: Executor, projectId: string) {
   }
 }
 
+/**
+ * No unique index covers the addresses of live channels, so the check runs in the project's turn (addChannel):
+ * without it, concurrent adds of one address all found none and each made a channel and sent a verification mail.
+ */
 async function refuseDuplicate(tx: Executor, projectId: string, address: string) {
   const [dup] = await tx
     .select({ id: approvalChannels.id })
