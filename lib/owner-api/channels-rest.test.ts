@@ -5,7 +5,7 @@ import { confirmEmailChannel } from "@/lib/channels/verify-link";
 import { getDb } from "@/lib/db/client";
 import { mailMessages } from "@/lib/db/schema/mail";
 import { resetEnvCache } from "@/lib/env";
-import { namesFields, ownerClient } from "@/lib/owner-api/__tests__/owner-client";
+import { asKey, namesFields, ownerClient } from "@/lib/owner-api/__tests__/owner-client";
 import { stopAllBots } from "@/lib/telegram/bot-runner";
 import { FAKE_BOT, type FakeTelegram, startFakeTelegram } from "@/lib/testing/fake-telegram";
 import { openBody } from "@/lib/mail/outbound/sealed-body";
@@ -141,11 +141,7 @@ describe("owner REST: channels", () => {
     const owner = await c.call("POST", "/owner/channels", { kind: "email", address: "one-more@brynth.localhost" }, asOwner);
     expect(owner.status).toBe(429);
     expect(owner.body.error.code).toBe("QUOTA_EXCEEDED");
-    const agent = await fetch(`${c.server.url}/api/v1/channels`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
-      body: JSON.stringify({ kind: "email", address: "agents-one-more@brynth.localhost" }),
-    });
+    const agent = await c.call("POST", "/channels", { kind: "email", address: "agents-one-more@brynth.localhost" }, asKey(secret));
     expect(agent.status).toBe(429);
     expect((await lastLedgerEntry(project.id, toolOpOf("channel_add")))?.id).toBe(before?.id);
     const listed = (await c.call("GET", "/owner/channels", undefined, asOwner)).body.channels;

@@ -8,7 +8,7 @@ import { createMailbox } from "@/lib/mail/mailboxes/create-mailbox";
 import { resetEnvCache } from "@/lib/env";
 import { startSink } from "@/lib/mail/__tests__/helpers";
 import { closeRelayTransports } from "@/lib/mail/outbound/relay-transport";
-import { namesFields, ownerClient } from "@/lib/owner-api/__tests__/owner-client";
+import { asKey, namesFields, ownerClient } from "@/lib/owner-api/__tests__/owner-client";
 
 /**
  * Mail settings (the relay) and the Domains screen over owner REST (HTTP Basic), the relay tested against a real
@@ -16,6 +16,14 @@ import { namesFields, ownerClient } from "@/lib/owner-api/__tests__/owner-client
  * could not find, and verify nothing.
  */
 let c: Awaited<ReturnType<typeof ownerClient>>;
+const onPostgres = /^postgres/.test(process.env.DATABASE_URL ?? "");
+
+/** A custom domain of the project, added over owner REST and marked verified, so mailboxes may be made on it. */
+async function verifiedDomain(domain: string) {
+  const added = await c.call("POST", "/owner/mail/domains", { domain });
+  await (await getDb()).update(mailDomains).set({ verifiedAt: new Date() }).where(eq(mailDomains.id, added.body.id));
+  return added;
+}
 let sink: Awaited<ReturnType<typeof startSink>>;
 
 beforeAll(async () => {
@@ -112,46 +120,34 @@ describe("owner REST: domains", () => {
   });
 
   // A transaction held open by the test: PGlite's one connection would wait on it forever.
-  it.runIf(/^postgres/.test(process.env.DATABASE_URL ?? ""))(
-    "refuses to remove a domain a mailbox is being created on, once that mailbox commits, with 409 rather than a 500",
-    async () => {
-      const added = await c.call("POST", "/owner/mail/domains", { domain: "busy.example.org" });
-      const db = await getDb();
-      await db.update(mailDomains).set({ verifiedAt: new Date() }).where(eq(mailDomains.id, added.body.id));
-      let removal: Promise<{ status: number; body: { error?: { code: string } } }> | undefined;
-      await db.transaction(async (tx) => {
-        await createMailbox(tx, { actor: c.seeded.actor, username: "busy", domain: "busy.example.org" });
-        // The removal counts the domain's mailboxes while this one is not committed yet, then waits on its row.
-        removal = c.call("DELETE", `/owner/mail/domains/${added.body.id}`);
-        await new Promise((resolve) => setTimeout(resolve, 300));
-      });
-      const res = await removal!;
-      expect(res.status).toBe(409);
-      expect(res.body.error?.code).toBe("CONFLICT");
-    },
-  );
+  it.runIf(onPostgres)("refuses to remove a domain a mailbox is being created on, once that mailbox commits, with 409 rather than a 500", async () => {
+    const added = await verifiedDomain("busy.example.org");
+    const db = await getDb();
+    let removal: Promise<{ status: number; body: { error?: { code: string } } }> | undefined;
+    await db.transaction(async (tx) => {
+      await createMailbox(tx, { actor: c.seeded.actor, username: "busy", domain: "busy.example.org" });
+      // The removal counts the domain's mailboxes while this one is not committed yet, then waits on its row.
+      removal = c.call("DELETE", `/owner/mail/domains/${added.body.id}`);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    });
+    const res = await removal!;
+    expect(res.status).toBe(409);
+    expect(res.body.error?.code).toBe("CONFLICT");
+  });
 
-  it.runIf(/^postgres/.test(process.env.DATABASE_URL ?? ""))(
-    "refuses an agent's mailbox on a domain being removed, once the removal commits, by field rather than with a 500",
-    async () => {
-      const added = await c.call("POST", "/owner/mail/domains", { domain: "going.example.org" });
-      const db = await getDb();
-      await db.update(mailDomains).set({ verifiedAt: new Date() }).where(eq(mailDomains.id, added.body.id));
-      let creation: Promise<Response> | undefined;
-      await db.transaction(async (tx) => {
-        await removeDomain(tx, { actor: c.seeded.actor, domainId: added.body.id });
-        creation = fetch(`${c.server.url}/api/v1/inboxes`, {
-          method: "POST",
-          headers: { authorization: `Bearer ${c.seeded.secret}`, "content-type": "application/json" },
-          body: JSON.stringify({ username: "late", domain: "going.example.org" }),
-        });
-        await new Promise((resolve) => setTimeout(resolve, 300));
-      });
-      const res = await creation!;
-      expect(res.status).toBe(400);
-      expect(((await res.json()) as { error: { details: { field: string }[] } }).error.details.map((d) => d.field)).toContain("domain");
-    },
-  );
+  it.runIf(onPostgres)("refuses an agent's mailbox on a domain being removed, once the removal commits, by field rather than with a 500", async () => {
+    const added = await verifiedDomain("going.example.org");
+    const db = await getDb();
+    let creation: ReturnType<typeof c.call> | undefined;
+    await db.transaction(async (tx) => {
+      await removeDomain(tx, { actor: c.seeded.actor, domainId: added.body.id });
+      creation = c.call("POST", "/inboxes", { username: "late", domain: "going.example.org" }, asKey(c.seeded.secret));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    });
+    const res = await creation!;
+    expect(res.status).toBe(400);
+    expect(res.body.error.details.map((d: { field: string }) => d.field)).toContain("domain");
+  });
 
   it("refuses a bad name by field, a taken or default domain with 409, and unknown or shared domains with 404", async () => {
     const bad = await c.call("POST", "/owner/mail/domains", { domain: "not a domain" });

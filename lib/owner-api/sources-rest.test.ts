@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { namesFields, ownerClient } from "@/lib/owner-api/__tests__/owner-client";
+import { asKey, namesFields, ownerClient } from "@/lib/owner-api/__tests__/owner-client";
 import { MAX_SOURCES_PER_PROJECT } from "@/lib/sources/add-source";
 import { lastLedgerEntry } from "@/lib/testing/ledger";
 import { seedProject } from "@/lib/testing/seed";
@@ -75,11 +75,7 @@ describe("owner REST: sources", () => {
     const owner = await c.call("POST", "/owner/sources", { type: "webhook", name: "one-more" }, asOwner);
     expect(owner.status).toBe(429);
     expect(owner.body.error.code).toBe("QUOTA_EXCEEDED");
-    const agent = await fetch(`${c.server.url}/api/v1/sources`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
-      body: JSON.stringify({ type: "webhook", name: "agents-one-more" }),
-    });
+    const agent = await c.call("POST", "/sources", { type: "webhook", name: "agents-one-more" }, asKey(secret));
     expect(agent.status).toBe(429);
     expect((await lastLedgerEntry(project.id, "source.add"))?.id).toBe(before?.id);
     expect((await c.call("GET", "/owner/sources", undefined, asOwner)).body.sources).toHaveLength(MAX_SOURCES_PER_PROJECT);

@@ -4,6 +4,9 @@ import { OWNER_EMAIL, OWNER_PASSWORD, seedProject } from "@/lib/testing/seed";
 
 export const ownerBasic = `Basic ${Buffer.from(`${OWNER_EMAIL}:${OWNER_PASSWORD}`).toString("base64")}`;
 
+/** Headers that make `call` an agent's: its API key in place of the owner's credentials. */
+export const asKey = (secret: string) => ({ authorization: `Bearer ${secret}` });
+
 /**
  * A real API server and a fresh project, and `call` for owner REST on it with HTTP Basic, as a script would.
  * `entry` is the project's newest ledger entry of an op: what the dashboard's twin action writes too.
