@@ -25,8 +25,13 @@ export class ConsentPage {
     await this.page.getByLabel("Mailbox", { exact: true }).selectOption({ label: `Only ${address}` });
   }
 
+  /**
+   * Approves, and waits until the browser has loaded the client's redirect with the code: the callback server sees
+   * the request before the page finishes loading it, and a goto in that gap was interrupted by the redirect.
+   */
   async approve() {
     await this.page.getByRole("button", { name: "Approve" }).click();
+    await this.page.waitForURL(/[?&]code=/);
   }
 
   connectedApp = (clientName: string) => this.page.locator(`tr[data-grant-client="${clientName}"]`);
