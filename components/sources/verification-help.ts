@@ -15,7 +15,7 @@ export const verificationOptions = [
   {
     value: "hmac_sha256",
     label: "HMAC-SHA256",
-    help: "The sender puts the HMAC-SHA256 of the raw body, hex or base64, in the signature header.",
+    help: "The sender puts the HMAC-SHA256 of the raw body, hex or base64, in the signature header. It signs no time or id, so a captured delivery can be replayed: prefer Standard Webhooks when the sender offers it.",
     generate: true,
   },
   {

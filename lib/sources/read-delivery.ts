@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { Source } from "@/lib/db/schema/events";
 import { AppError } from "@/lib/errors";
 import { MAX_TYPE_LENGTH } from "@/lib/events/insert-event";
@@ -90,19 +91,26 @@ function typeOf(source: Source, value: unknown, headers: Pick<Headers, "get">): 
   return asType(field(value, "type")) ?? "webhook";
 }
 
-function dedupeKeyOf(source: Source, value: unknown, headers: Pick<Headers, "get">): string | null {
+function deliveryIdHeader(source: Source, headers: Pick<Headers, "get">): string | null {
   const header =
     source.idHeader ?? (source.verification === "github" ? "x-github-delivery" : source.verification === "standard_webhooks" ? "webhook-id" : null);
-  if (header) {
-    const v = headers.get(header)?.trim();
-    if (!v) return null;
-    if (looksDuplicated(v)) {
-      throw new AppError("bad_request", `The ${header} header was sent more than once.`, { fix: "Send each header once." });
-    }
-    return v.slice(0, MAX_DEDUPE_LENGTH);
+  const v = header ? headers.get(header)?.trim() : undefined;
+  if (!v) return null;
+  if (looksDuplicated(v)) {
+    throw new AppError("bad_request", `The ${header} header was sent more than once.`, { fix: "Send each header once." });
   }
-  if (source.verification === "stripe") return asType(field(value, "id"));
-  return null;
+  return v.slice(0, MAX_DEDUPE_LENGTH);
+}
+
+function dedupeKeyOf(source: Source, bytes: Uint8Array, value: unknown, headers: Pick<Headers, "get">): string | null {
+  const id = deliveryIdHeader(source, headers);
+  // GitHub signs the body and nothing else: X-GitHub-Delivery is not covered and there is no timestamp, so a captured
+  // delivery resent under a fresh id would pass as a new event, at any later time. What was signed is the delivery's
+  // identity instead: a redelivery (same body, same id) and a replay (same body, any id) both find the first event.
+  // A real event's body names its object and when it changed, so two real events do not share one.
+  if (source.verification === "github") return `sha256:${createHash("sha256").update(bytes).digest("hex")}`;
+  if (source.verification === "stripe" && !source.idHeader) return asType(field(value, "id"));
+  return id;
 }
 
 /** What a verified delivery becomes: type, dedupe key, kept headers, and the body as JSON text or raw bytes. */
@@ -116,7 +124,7 @@ export function readDelivery(source: Source, bytes: Uint8Array, headers: Pick<He
   }
   return {
     type: typeOf(source, parsed?.value, headers),
-    dedupeKey: dedupeKeyOf(source, parsed?.value, headers),
+    dedupeKey: dedupeKeyOf(source, bytes, parsed?.value, headers),
     headers: kept,
     contentType: parsed ? "application/json" : (contentType?.slice(0, 200) ?? null),
     body: parsed ? { json: parsed.json } : { raw: bytes },

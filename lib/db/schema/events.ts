@@ -87,7 +87,7 @@ export const events = pgTable(
     payloadSize: integer("payload_size").notNull(),
     /** Only the headers that matter (event name, delivery id, content type, user agent), never signatures. */
     headers: jsonb("headers").$type<Record<string, string>>().notNull(),
-    /** Provider delivery id (Stripe event id, X-GitHub-Delivery, webhook-id…): a retry finds the first event. */
+    /** Provider delivery id (Stripe event id, webhook-id…; GitHub: the signed body's SHA-256): a retry finds the first event. */
     dedupeKey: text("dedupe_key"),
     receivedAt: ts("received_at").notNull(),
     /** A `failed` event is claimable again from here on (nack delay). */

@@ -120,7 +120,7 @@ describe("github source", () => {
     url = (await seedSource(actor, { name: "github", verification: "github", secret })).url!;
   });
 
-  it("types events as X-GitHub-Event plus action and dedupes on X-GitHub-Delivery", async () => {
+  it("types events as X-GitHub-Event plus action and answers a redelivery with the first event", async () => {
     const payload = JSON.stringify({ action: "opened", number: 7 });
     const delivery = randomUUID();
     const headers = { "x-github-event": "pull_request", "x-github-delivery": delivery, "x-hub-signature-256": await signGithub(secret, payload) };
@@ -131,6 +131,27 @@ describe("github source", () => {
     const events = await eventsOf(actor, { source: "github" });
     expect(events.map((e) => e.type)).toEqual(["pull_request.opened"]);
     expect(events[0].headers).toMatchObject({ "x-github-event": "pull_request", "x-github-delivery": delivery });
+  });
+
+  it("answers a captured delivery replayed under a new X-GitHub-Delivery with the first event, not a second", async () => {
+    // GitHub signs the body only: the delivery id can be changed freely by whoever resends the request.
+    const payload = JSON.stringify({ action: "deleted", ref: "v1.0.0" });
+    const signature = await signGithub(secret, payload);
+    const send = (delivery: string) => post(url, payload, { "x-github-event": "release", "x-github-delivery": delivery, "x-hub-signature-256": signature });
+    const first = await (await send(randomUUID())).json();
+    const replay = await send(randomUUID());
+    expect(replay.status).toBe(200);
+    expect(await replay.json()).toEqual({ received: true, event_id: first.event_id, duplicate: true });
+    expect(await eventsOf(actor, { type: "release.deleted" })).toHaveLength(1);
+    // A different event (another body) is stored as its own, under any delivery id.
+    const other = JSON.stringify({ action: "deleted", ref: "v1.0.1" });
+    const res = await post(url, other, {
+      "x-github-event": "release",
+      "x-github-delivery": randomUUID(),
+      "x-hub-signature-256": await signGithub(secret, other),
+    });
+    expect((await res.json()).duplicate).toBe(false);
+    expect(await eventsOf(actor, { type: "release.deleted" })).toHaveLength(2);
   });
 
   it("reads GitHub's form-encoded deliveries as JSON", async () => {
