@@ -1,4 +1,4 @@
-import { and, count, eq, ne } from "drizzle-orm";
+import { and, count, eq, inArray, isNull, ne } from "drizzle-orm";
 import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
 import { takeTurn } from "@/lib/db/turn-lock";
@@ -21,6 +21,14 @@ export const VERIFY_TTL_MS = 24 * 3600_000;
  */
 export const MAX_CHANNELS_PER_PROJECT = 100;
 
+/**
+ * Channels added by agents and not yet approved by the owner (unverified, or verified and awaiting approval) a
+ * project may hold at once.
+ * Without it, one agent could fill every place under MAX_CHANNELS_PER_PROJECT with channels the owner never asked
+ * for, and the owner's own adds were refused until they removed them. The owner's adds are not held to it.
+ */
+export const MAX_UNAPPROVED_CHANNELS = 10;
+
 export interface AddChannelInput {
   kind: "email" | "telegram";
   address?: string;
@@ -41,6 +49,7 @@ export async function addChannel(tx: Executor, opts: { actor: Actor } & AddChann
   // One project's adds take turns: the cap and the duplicate check are then exact (no unique index holds either).
   await takeTurn(tx, `approval_channels:${actor.projectId}`);
   await refuseOverCap(tx, actor.projectId);
+  if (actor.type !== "owner") await refuseManyUnapproved(tx, actor.projectId);
   if (address) await refuseDuplicate(tx, actor.projectId, address);
   const label = opts.label ?? opts.kind;
   const byOwner = actor.type === "owner";
@@ -99,6 +108,30 @@ async function refuseOverCap(tx: Executor, projectId: string) {
     throw new AppError("QUOTA_EXCEEDED", `A project may have at most ${MAX_CHANNELS_PER_PROJECT} channels; this one has ${n}.`, {
       fix: "Remove channels no longer used, unverified ones first (channel_remove).",
     });
+  }
+}
+
+/** Called in the project's turn (addChannel), like refuseOverCap. */
+async function refuseManyUnapproved(tx: Executor, projectId: string) {
+  const [{ n }] = await tx
+    .select({ n: count() })
+    .from(approvalChannels)
+    .where(
+      and(
+        eq(approvalChannels.projectId, projectId),
+        inArray(approvalChannels.status, ["unverified", "awaiting_approval"]),
+        // An owner's add is approved as it is made (addChannel): these are agents' adds.
+        isNull(approvalChannels.approvedBy),
+      ),
+    );
+  if (n >= MAX_UNAPPROVED_CHANNELS) {
+    throw new AppError(
+      "QUOTA_EXCEEDED",
+      `A project may have at most ${MAX_UNAPPROVED_CHANNELS} channels added by agents and not yet approved by the owner; this one has ${n}.`,
+      {
+        fix: "Wait for the owner to approve them, or remove unverified ones no longer needed (channel_remove).",
+      },
+    );
   }
 }
 

@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MAX_CHANNELS_PER_PROJECT } from "@/lib/channels/add-channel";
+import { MAX_CHANNELS_PER_PROJECT, MAX_UNAPPROVED_CHANNELS } from "@/lib/channels/add-channel";
 import { confirmEmailChannel } from "@/lib/channels/verify-link";
 import { getDb } from "@/lib/db/client";
 import { mailMessages } from "@/lib/db/schema/mail";
@@ -36,12 +36,12 @@ afterAll(async () => {
 });
 
 /** The verification mail sent to `address`, and the token its link carries. */
-async function verificationMail(address: string) {
+async function verificationMail(address: string, projectId = c.seeded.project.id) {
   const db = await getDb();
   const rows = await db
     .select()
     .from(mailMessages)
-    .where(and(eq(mailMessages.projectId, c.seeded.project.id), eq(mailMessages.subject, "Confirm this address for Brynth approvals")));
+    .where(and(eq(mailMessages.projectId, projectId), eq(mailMessages.subject, "Confirm this address for Brynth approvals")));
   const row = rows.find((m) => m.to.includes(address));
   if (!row?.sealedBodyEnc) throw new Error(`no verification mail to ${address}`);
   // The body as sent: the stored copy withholds the link from agents (link-secrecy.test.ts).
@@ -149,6 +149,29 @@ describe("owner REST: channels", () => {
     // A removed channel frees its place.
     expect((await c.call("DELETE", `/owner/channels/${listed[1].id}`, undefined, asOwner)).status).toBe(200);
     expect((await c.call("POST", "/owner/channels", { kind: "email", address: "one-more@brynth.localhost" }, asOwner)).status).toBe(201);
+  });
+
+  it("holds agents to MAX_UNAPPROVED_CHANNELS channels the owner has not approved; the owner is not held to it, and an approval makes room", async () => {
+    const { project, secret } = await seedProject({ name: "Unapproved channels" });
+    const asOwner = { "x-brynth-project": project.id };
+    const agentAdd = (address: string) => c.call("POST", "/channels", { kind: "email", address }, asKey(secret));
+    for (let i = 0; i < MAX_UNAPPROVED_CHANNELS; i++) expect((await agentAdd(`pending${i}@brynth.localhost`)).status).toBe(200);
+    const before = await lastLedgerEntry(project.id, toolOpOf("channel_add"));
+    const refused = await agentAdd("one-more@brynth.localhost");
+    expect(refused.status).toBe(429);
+    expect(refused.body.error.code).toBe("QUOTA_EXCEEDED");
+    expect(refused.body.error.message).toContain(String(MAX_UNAPPROVED_CHANNELS));
+    expect((await lastLedgerEntry(project.id, toolOpOf("channel_add")))?.id).toBe(before?.id);
+    expect((await c.call("POST", "/owner/channels", { kind: "email", address: "owners-own@brynth.localhost" }, asOwner)).status).toBe(201);
+
+    // Verified, the channel still waits for the owner and still counts; approved, it no longer does.
+    await confirm((await verificationMail("pending0@brynth.localhost", project.id)).token);
+    expect((await agentAdd("one-more@brynth.localhost")).status).toBe(429);
+    const listed = (await c.call("GET", "/owner/channels", undefined, asOwner)).body.channels;
+    const verified = listed.find((ch: { address: string | null }) => ch.address === "pending0@brynth.localhost");
+    expect(verified.status).toBe("awaiting_approval");
+    expect((await c.call("POST", `/owner/channels/${verified.id}/approve`, undefined, asOwner)).status).toBe(200);
+    expect((await agentAdd("one-more@brynth.localhost")).status).toBe(200);
   });
 
   it("sets, shows and removes the Telegram bot token (never ledgered), then adds a Telegram channel", async () => {
