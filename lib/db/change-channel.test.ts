@@ -99,6 +99,28 @@ describe("change channel", () => {
     }
   });
 
+  it("delivers a round of more notifications than one SELECT may hold (1664), and the changes told with it", async () => {
+    // A 4 KB item fills a notification alone: 2,000 of them in one round made a single statement of 2,000 pg_notify
+    // calls, which Postgres refused ("target lists can have at most 1664 entries"), losing the whole round.
+    const big = changeChannel("test_many", z.object({ n: z.number(), pad: z.string() }));
+    const small = changeChannel("test_many_beside", z.object({ n: z.number() }));
+    const seen: number[] = [];
+    const beside: number[] = [];
+    const unsubscribe = await big.subscribe((c) => seen.push(c.n));
+    const unsubscribeBeside = await small.subscribe((c) => beside.push(c.n));
+    try {
+      const db = await getDb();
+      for (let n = 0; n < 2000; n++) big.notify(db, { n, pad: "x".repeat(4000) });
+      small.notify(db, { n: 1 });
+      await expect.poll(() => seen.length, { timeout: 20_000 }).toBe(2000);
+      expect(seen).toEqual(Array.from({ length: 2000 }, (_, n) => n));
+      await expect.poll(() => beside, { timeout: 5000 }).toEqual([1]);
+    } finally {
+      unsubscribe();
+      unsubscribeBeside();
+    }
+  });
+
   it("tells a change made in a transaction only once it has committed, and never one that rolled back", async () => {
     const channel = changeChannel("test_commit", z.object({ n: z.number() }));
     const seen: number[] = [];

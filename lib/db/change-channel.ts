@@ -7,6 +7,8 @@ import { listen } from "@/lib/db/notify";
 
 /** pg_notify refuses payloads of 8000 bytes and more. */
 const MAX_PAYLOAD = 7000;
+/** A SELECT has at most 1664 targets (Postgres's MaxTupleAttributeNumber): a round of more notifications is split. */
+const MAX_NOTIFIES_PER_STATEMENT = 1000;
 
 /**
  * JSON arrays of the given items, each under the NOTIFY payload limit. Sized in bytes of UTF-8, as Postgres counts:
@@ -63,12 +65,16 @@ export function publish(channel: string, item: unknown): void {
     while (outbox.items.size) {
       const round = [...outbox.items];
       outbox.items.clear();
-      try {
-        const batch = round.flatMap(([ch, items]) => payloads(ch, items).map((p) => sql`pg_notify(${ch}, ${p})`));
-        await (await getDb()).execute(sql`select ${sql.join(batch, sql`, `)}`);
-      } catch (err) {
-        // That round is lost, as a NOTIFY is on a crash; the flush goes on with what came meanwhile.
-        console.error("[brynth] change notification failed", err);
+      const batch = round.flatMap(([ch, items]) => payloads(ch, items).map((p) => sql`pg_notify(${ch}, ${p})`));
+      // In order, one statement after the other. In one statement, a round of over 1664 notifications (a burst of
+      // MCP cancels with long request ids: one each) was refused whole, and every change told with it was lost.
+      for (let i = 0; i < batch.length; i += MAX_NOTIFIES_PER_STATEMENT) {
+        try {
+          await (await getDb()).execute(sql`select ${sql.join(batch.slice(i, i + MAX_NOTIFIES_PER_STATEMENT), sql`, `)}`);
+        } catch (err) {
+          // Those notifications are lost, as a NOTIFY is on a crash; the flush goes on with the rest.
+          console.error("[brynth] change notification failed", err);
+        }
       }
     }
     outbox.flushing = false;
