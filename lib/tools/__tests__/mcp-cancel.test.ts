@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { and, count, eq } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
+import { resetEnvCache } from "@/lib/env";
 import { ledgerEntries } from "@/lib/db/schema/ledger";
 import { startApiServer } from "@/lib/testing/api-server";
 import { seedKey, seedProject } from "@/lib/testing/seed";
@@ -32,18 +33,18 @@ const messages = (sse: string) =>
     .filter((l) => l.startsWith("data: "))
     .map((l) => JSON.parse(l.slice(6)));
 
-async function openSession(url: string, secret: string) {
+async function openSession(url: string, secret: string, protocolVersion = "2025-06-18") {
   const res = await rawMcp(
     url,
     {
       jsonrpc: "2.0",
       id: 0,
       method: "initialize",
-      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "cancel-test", version: "1" } },
+      params: { protocolVersion, capabilities: {}, clientInfo: { name: "cancel-test", version: "1" } },
     },
     { authorization: `Bearer ${secret}` },
   );
-  return { authorization: `Bearer ${secret}`, "mcp-session-id": res.headers.get("mcp-session-id")!, "mcp-protocol-version": "2025-06-18" };
+  return { authorization: `Bearer ${secret}`, "mcp-session-id": res.headers.get("mcp-session-id")!, "mcp-protocol-version": protocolVersion };
 }
 
 /** Starts a wait on `callUrl` that only a cancel can end in time, cancels it on `cancelUrl` after a second; the stream's text. */
@@ -86,6 +87,33 @@ describe("notifications/cancelled", () => {
     const stolen = await rawMcp(server.url, cancel(7), { ...mine, authorization: `Bearer ${stranger.secret}` });
     expect(stolen.status).toBe(404);
     expect(messages(await body)).toMatchObject([{ id: 7, result: { structuredContent: { event: null } } }]);
+  });
+
+  it("counts each cancel as a call of its key: over KEY_CALLS_PER_MINUTE one gets 429, and so does a batch of them", async () => {
+    // A cancel that misses this instance is published to all of them through the database. Uncounted, one key sent
+    // batches of 100 cancels with 7 KB request ids as fast as it could, and the rounds of NOTIFYs failed whole.
+    const original = process.env.KEY_CALLS_PER_MINUTE;
+    process.env.KEY_CALLS_PER_MINUTE = "4";
+    resetEnvCache();
+    try {
+      const own = await seedProject();
+      const single = await openSession(server.url, own.secret);
+      const batched = await openSession(server.url, own.secret, "2025-03-26");
+      expect((await rawMcp(server.url, cancel(1), single)).status).toBe(202);
+      expect((await rawMcp(server.url, [cancel(2)], batched)).status).toBe(202);
+      // Four tokens: two sessions and two cancels. The next cancel, alone or in a batch with a call, is refused.
+      const over = await rawMcp(server.url, cancel(3), single);
+      expect(over.status).toBe(429);
+      expect(over.headers.get("retry-after")).toMatch(/^\d+$/);
+      expect((await over.json()).error.data.code).toBe("rate_limited");
+      const overBatch = await rawMcp(server.url, [waitCall(4, 1), cancel(4)], batched);
+      expect(overBatch.status).toBe(429);
+      expect((await overBatch.json()).error.data.code).toBe("rate_limited");
+    } finally {
+      if (original === undefined) delete process.env.KEY_CALLS_PER_MINUTE;
+      else process.env.KEY_CALLS_PER_MINUTE = original;
+      resetEnvCache();
+    }
   });
 
   it("is what the SDK client sends when a call's signal aborts", async () => {

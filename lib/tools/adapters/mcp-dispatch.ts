@@ -4,6 +4,7 @@ import type { McpSession } from "@/lib/db/schema/keys";
 import { type McpPrincipal, principalActor } from "@/lib/mcp/principal";
 import { callParams, cancelledParams, rpcErrors } from "@/lib/mcp/protocol";
 import { cancelCall, trackCall } from "@/lib/mcp/running-calls";
+import { takeCallToken } from "@/lib/keys/call-rate-limit";
 import type { JSONRPCNotification, JSONRPCRequest } from "@modelcontextprotocol/sdk/types.js";
 import { mcpToolList } from "@/lib/tools/adapters/mcp-tool-list";
 import { rpcErrorMessage, type Pending } from "@/lib/tools/adapters/mcp-response";
@@ -61,6 +62,16 @@ export function dispatchRequest(req: ApiRequest, key: Key, session: McpSession |
     default:
       return answer(rpcErrorMessage(rpcErrors.methodNotFound, `Method not found: ${msg.method}`));
   }
+}
+
+/**
+ * A cancel counts as a call of its key, taken before any message of its POST is handled (throws `rate_limited`, 429):
+ * one that misses this instance is published through the database to every instance (running-calls.ts), and
+ * uncounted, batches of 100 cancels with 7 KB request ids went out as fast as they came, filling Postgres's NOTIFY
+ * queue and every instance's listener.
+ */
+export function chargeNotification(key: Key, session: McpSession | null, msg: JSONRPCNotification): void {
+  if (msg.method === "notifications/cancelled" && session) takeCallToken(key.id);
 }
 
 /** Notifications need no answer; a cancel aborts the call it names, if it is this session's and still running. */

@@ -15,7 +15,7 @@ import { type McpPrincipal, principalActor, sessionPrincipal } from "@/lib/mcp/p
 import { loadSession, newSessionId } from "@/lib/mcp/sessions";
 import { BATCH_PROTOCOL, DEFAULT_PROTOCOL, initializeParams, jsonRpcMessage, LATEST_PROTOCOL, PROTOCOL_VERSIONS, rpcErrors } from "@/lib/mcp/protocol";
 import type { JSONRPCMessage, JSONRPCRequest } from "@modelcontextprotocol/sdk/types.js";
-import { dispatchRequest, handleNotification } from "@/lib/tools/adapters/mcp-dispatch";
+import { chargeNotification, dispatchRequest, handleNotification } from "@/lib/tools/adapters/mcp-dispatch";
 import { findTool } from "@/lib/tools/registry";
 import { keyMayUse, scopesOf } from "@/lib/tools/define-tool";
 import { respond, rpcError, transportError, type Pending } from "@/lib/tools/adapters/mcp-response";
@@ -88,6 +88,7 @@ async function serve(req: ApiRequest): Promise<Response> {
     if (msg.method === "initialize" && "id" in msg) return initialize(req, key, msg);
     const session = sessionId ? await loadSession(db, sessionId, key) : null;
     if (!("id" in msg)) {
+      chargeNotification(key, session, msg);
       handleNotification(key, session, msg);
       return new Response(null, { status: 202 });
     }
@@ -119,6 +120,8 @@ function batch(req: ApiRequest, key: McpPrincipal, session: Parameters<typeof di
     }
     messages.push(parsed.data);
   }
+  // Before anything is dispatched: a batch refused here leaves no call started or tracked.
+  for (const msg of messages) if ("method" in msg && !("id" in msg)) chargeNotification(key, session, msg);
   const pending: Pending[] = [];
   for (const msg of messages) {
     if (!("method" in msg)) continue;
