@@ -78,6 +78,11 @@ const schema = z.object({
    */
   KEY_MAX_WAITS: z.coerce.number().int().min(1).max(10_000).default(20),
   /**
+   * Tool calls one API key runs at once, on each instance; more wait their turn (lib/keys/call-slots.ts). Unset: half
+   * of DATABASE_POOL_SIZE, so one key's burst never holds the whole pool. Waiting calls are bounded by KEY_MAX_WAITS.
+   */
+  KEY_MAX_CONCURRENT_CALLS: z.coerce.number().int().min(1).max(10_000).optional(),
+  /**
    * Deliveries per webhook source per minute, on each instance (a token bucket: bursts up to this many); one more
    * gets 429 with Retry-After, which providers retry. A leaked URL of a source that checks no signature cannot then
    * fill the database at the speed of the network. 0 turns it off.

@@ -2,6 +2,7 @@ import type { Actor } from "@/lib/actor";
 import { getDb } from "@/lib/db/client";
 import { AppError, toErrorBody } from "@/lib/errors";
 import { takeCallToken } from "@/lib/keys/call-rate-limit";
+import { takeCallSlot } from "@/lib/keys/call-slots";
 import { appendEntry } from "@/lib/ledger/append-entry";
 import { fitWithin, type FittedResult } from "@/lib/tools/result-budget";
 import { keyMayUse, scopesOf, toolOp, type ToolContext, type ToolDefinition } from "@/lib/tools/define-tool";
@@ -87,6 +88,8 @@ export async function runTool(tool: AnyTool, actor: Actor, args: unknown, signal
     return { actor, db: tx, signal, subject: null, ...(prefix === undefined ? {} : { content: { prefix, cut: [] } }) };
   };
 
+  // A key's calls take turns for the database (call-slots.ts); waiting calls hold no connection while they wait.
+  const release = actor.type === "key" && actor.keyId && !tool.waits ? await takeCallSlot(actor.keyId, signal) : () => {};
   try {
     // Reads and waiting tools run outside a transaction; their entry is then one INSERT, atomic on its own.
     const out = tool.transaction === false || tool.annotations.readOnlyHint ? await call(context(db)) : await db.transaction((tx) => call(context(tx)));
@@ -94,6 +97,8 @@ export async function runTool(tool: AnyTool, actor: Actor, args: unknown, signal
     return out;
   } catch (err) {
     throw callerCasedError(tool, transport, err);
+  } finally {
+    release();
   }
 }
 

@@ -1,0 +1,54 @@
+import { env } from "@/lib/env";
+import { AppError } from "@/lib/errors";
+
+interface Queue {
+  running: number;
+  waiting: Array<() => void>;
+}
+const g = globalThis as { __brynthCallSlots?: Map<string, Queue> };
+const queues = () => (g.__brynthCallSlots ??= new Map());
+
+/** KEY_MAX_CONCURRENT_CALLS, or half the database pool when unset: the other half stays for everyone else. */
+export const concurrentCallLimit = () => env().KEY_MAX_CONCURRENT_CALLS ?? Math.max(1, Math.floor(env().DATABASE_POOL_SIZE / 2));
+
+/**
+ * Calls of one API key running at once, on this instance; more wait here, in order, for one to end. The pool's own
+ * queue is first come first served over every project: one key's burst (batches of 100 tool calls, or hundreds of
+ * REST requests, all within its per-minute limit) filled it, each transaction holding a connection while it waited on
+ * the key's own row locks, and another project's call waited seconds behind them. Only keys (and OAuth grants) are
+ * counted, as by the call limit. Resolves to the release (once only), or throws if `signal` aborts while waiting.
+ */
+export async function takeCallSlot(keyId: string, signal: AbortSignal): Promise<() => void> {
+  const map = queues();
+  let q = map.get(keyId);
+  if (!q) map.set(keyId, (q = { running: 0, waiting: [] }));
+  const queue = q;
+  if (queue.running < concurrentCallLimit()) queue.running++;
+  else {
+    // A release hands its slot straight to the first waiter: `running` stays as it is.
+    await new Promise<void>((resolve, reject) => {
+      const admit = () => {
+        signal.removeEventListener("abort", leave);
+        resolve();
+      };
+      const leave = () => {
+        const at = queue.waiting.indexOf(admit);
+        if (at >= 0) queue.waiting.splice(at, 1);
+        if (queue.running === 0 && queue.waiting.length === 0) map.delete(keyId);
+        reject(new AppError("service_unavailable", "The call was abandoned before it started.", { fix: "Retry the call." }));
+      };
+      if (signal.aborted) return leave();
+      signal.addEventListener("abort", leave, { once: true });
+      queue.waiting.push(admit);
+    });
+  }
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    const next = queue.waiting.shift();
+    if (next) return next();
+    queue.running--;
+    if (queue.running === 0) map.delete(keyId);
+  };
+}
