@@ -47,6 +47,35 @@ describe("JSON-RPC batches", () => {
     expect(body[1].result.structuredContent!.session_id).toBe(headers["mcp-session-id"]);
   });
 
+  it("refuses reads past 4 MB of a batch's answers, and still answers its writes: 60 tools/list were 11 MB for one small request", async () => {
+    const full = `Bearer ${(await seedProject()).secret}`;
+    const init = await rawMcp(
+      server.url,
+      {
+        jsonrpc: "2.0",
+        id: 0,
+        method: "initialize",
+        params: { protocolVersion: "2025-03-26", capabilities: {}, clientInfo: { name: "batch-test", version: "1" } },
+      },
+      { authorization: full },
+    );
+    const headers = { authorization: full, "mcp-session-id": init.headers.get("mcp-session-id")!, accept: "application/json" };
+    const list = (id: number) => ({ jsonrpc: "2.0", id, method: "tools/list" });
+    const write = { jsonrpc: "2.0", id: "write", method: "tools/call", params: { name: "kv_set", arguments: { key: "batch", value: 1 } } };
+    const res = await rawMcp(server.url, [...Array.from({ length: 60 }, (_, i) => list(i)), write], headers);
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    expect(text.length).toBeLessThan(5 << 20);
+    const body = JSON.parse(text) as { id: unknown; result?: { tools?: unknown[]; isError?: boolean }; error?: { message: string } }[];
+    expect(body).toHaveLength(61);
+    const lists = body.filter((m) => m.id !== "write");
+    expect(lists.filter((m) => m.result?.tools?.length).length).toBeGreaterThan(0);
+    const refused = lists.filter((m) => m.error);
+    expect(refused.length).toBeGreaterThan(0);
+    expect(refused[0].error!.message).toContain("send this request on its own");
+    expect(body.find((m) => m.id === "write")!.result!.isError).toBeFalsy();
+  });
+
   it("streams a batch's responses when the client takes only SSE, and accepts a batch of notifications with 202", async () => {
     const headers = { ...(await session("2025-03-26")), "mcp-protocol-version": "2025-03-26" };
     const sse = await rawMcp(server.url, [ping(1), ping(2)], { ...headers, accept: "text/event-stream" });

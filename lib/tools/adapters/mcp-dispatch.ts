@@ -18,7 +18,7 @@ export type Key = McpPrincipal;
 
 /** A request (other than initialize) as its deferred answer; the caller decides JSON or SSE, single or batch. */
 export function dispatchRequest(req: ApiRequest, key: Key, session: McpSession | null, msg: JSONRPCRequest): Pending {
-  const answer = (out: unknown): Pending => ({ id: msg.id, run: async () => out });
+  const answer = (out: unknown): Pending => ({ id: msg.id, run: async () => out, readOnly: true });
   switch (msg.method) {
     case "ping":
       return answer({});
@@ -44,6 +44,7 @@ export function dispatchRequest(req: ApiRequest, key: Key, session: McpSession |
       return {
         id: msg.id,
         waits,
+        readOnly: tool.annotations.readOnlyHint,
         progressToken: params.data._meta?.progressToken,
         cancelled: tracked?.signal,
         run: async () => {

@@ -20,6 +20,8 @@ export interface Pending {
   progressToken?: string | number;
   /** Aborted by `notifications/cancelled`: the spec says a cancelled request gets no response. */
   cancelled?: AbortSignal;
+  /** Changes nothing (tools/list, ping, a read-only tool): its answer may be refused for size in a batch. */
+  readOnly?: boolean;
 }
 
 const ERROR = Symbol("rpc error");
