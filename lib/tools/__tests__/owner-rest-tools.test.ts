@@ -17,7 +17,7 @@ import { hashPassword } from "@/lib/owners/password";
 import { startOwnerSession } from "@/lib/owners/owner-sessions";
 import { createProject } from "@/lib/projects/create-project";
 import { startApiServer } from "@/lib/testing/api-server";
-import { connectMcp } from "@/lib/testing/mcp-client";
+import { connectMcp, rawMcp } from "@/lib/testing/mcp-client";
 import { OWNER_EMAIL, OWNER_PASSWORD, seedKey, seedProject } from "@/lib/testing/seed";
 
 /**
@@ -203,6 +203,31 @@ describe("tool REST routes with the owner's credentials", () => {
       expect(over.status).toBe(429);
       expect(over.headers.get("retry-after")).toMatch(/^\d+$/);
       expect((await whoami(`Bearer ${seeded.secret}`)).status).toBe(200);
+    } finally {
+      if (original === undefined) delete process.env.KEY_CALLS_PER_MINUTE;
+      else process.env.KEY_CALLS_PER_MINUTE = original;
+      resetEnvCache();
+    }
+  });
+
+  it("counts the owner's tool calls over /mcp in the same bucket: /mcp did not count them at all", async () => {
+    const original = process.env.KEY_CALLS_PER_MINUTE;
+    process.env.KEY_CALLS_PER_MINUTE = "2";
+    resetEnvCache();
+    try {
+      const whoami = async () => {
+        const res = await rawMcp(
+          server.url,
+          { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "whoami", arguments: {} } },
+          { authorization: ownerAuth, "x-brynth-project": seeded.project.id },
+        );
+        return (await res.json()).result as { isError?: boolean; content: { text: string }[] };
+      };
+      // The owner's bucket holds at most 2 (what the REST test above left of it, refilled since): the third is refused.
+      const answers = [await whoami(), await whoami(), await whoami()];
+      const over = answers.find((a) => a.isError);
+      expect(over).toBeDefined();
+      expect(JSON.parse(over!.content[0].text).code).toBe("rate_limited");
     } finally {
       if (original === undefined) delete process.env.KEY_CALLS_PER_MINUTE;
       else process.env.KEY_CALLS_PER_MINUTE = original;

@@ -49,6 +49,8 @@ export function dispatchRequest(req: ApiRequest, key: Key, session: McpSession |
         cancelled: tracked?.signal,
         run: async () => {
           try {
+            // runTool counts keys' calls; the owner's count in the owner's own bucket, as over REST (rest.ts).
+            if (key.kind === "owner") takeCallToken(key.id);
             const { output, text } = await runTool(tool, actor, args, signal);
             return { content: [{ type: "text", text }], structuredContent: output, ...meta };
           } catch (err) {
