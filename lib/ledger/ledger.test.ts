@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import postgres from "postgres";
 import { and, eq, sql } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
 import { ledgerEntries } from "@/lib/db/schema/ledger";
@@ -180,6 +181,43 @@ describe("ledger", () => {
 
   it("refuses to_seq before from_seq", async () => {
     await expect(verifyLedger(await getDb(), { actor, fromSeq: 3, toSeq: 2 })).rejects.toMatchObject({ code: "validation_error" });
+  });
+});
+
+// Only PostgreSQL runs statements side by side; PGlite runs one at a time whatever the caller does.
+describe.runIf(onPostgres)("ledger scans at once", () => {
+  it("runs two slice scans in the whole process, however many verifies run at once", async () => {
+    const db = await getDb();
+    // Another session holds the table: every scan statement waits for it, where pg_stat_activity can count them.
+    const locker = postgres(process.env.DATABASE_URL!, { max: 2, onnotice: () => {} });
+    let unlock = () => {};
+    const locked = new Promise<void>((ready) => {
+      void locker.begin(async (tx) => {
+        await tx`lock table ledger_entries in access exclusive mode`;
+        ready();
+        await new Promise<void>((r) => (unlock = r));
+      });
+    });
+    await locked;
+    const waiting = async () =>
+      Number(
+        (
+          await locker`select count(*)::int as n from pg_stat_activity
+            where datname = current_database() and wait_event_type = 'Lock' and query like '%sha256%'`
+        )[0].n,
+      );
+    try {
+      // Three verifies of 10 one-entry slices each: two scans per verify made six statements wait at once.
+      const scans = Array.from({ length: 3 }, () => findFirstSuspect(db, actor.projectId, 1, 10, GENESIS_HASH, { slice: 1 }).catch(() => null));
+      await expect.poll(waiting, { timeout: 5000 }).toBeGreaterThanOrEqual(2);
+      await new Promise((r) => setTimeout(r, 500));
+      expect(await waiting()).toBe(2);
+      unlock();
+      await Promise.all(scans);
+    } finally {
+      unlock();
+      await locker.end();
+    }
   });
 });
 

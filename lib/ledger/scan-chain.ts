@@ -2,9 +2,14 @@ import type { Executor } from "@/lib/db/client";
 import { scanSlice as scanSliceRow } from "@/lib/ledger/statements";
 import { settle } from "@/lib/db/transaction";
 
-/** Seqs per statement; two statements run at once, so both cores (and two Postgres backends) work. */
+/**
+ * Seqs per statement; two statements run at once, so both cores (and two Postgres backends) work. Two in the whole
+ * process, not two per verify: each verify of a million entries kept both cores hashing for a second or two, and
+ * verifies called at once (one key's several calls, or several projects') each took two more connections.
+ */
 const SLICE = 100_000;
 const PARALLEL = 2;
+const g = globalThis as { __brynthLedgerScans?: ReturnType<typeof limiter> };
 
 /**
  * The first seq in [from, to] that may be wrong — a hash that does not match its content, a broken link to the
@@ -24,7 +29,7 @@ export async function findFirstSuspect(
   const slices: [number, number][] = [];
   for (let start = from; start <= to; start += size) slices.push([start, Math.min(to, start + size - 1)]);
   let stopped = false;
-  const gate = limiter(PARALLEL);
+  const gate = (g.__brynthLedgerScans ??= limiter(PARALLEL));
   // Settled at once, read in order below: an early return leaves the rest unread, never an unhandled rejection.
   const scans = slices.map(([start, end]) =>
     settle(gate(async () => (stopped ? null : scanSlice(db, projectId, start, end, start === from ? anchorHash : null)))),
