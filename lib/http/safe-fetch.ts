@@ -39,9 +39,19 @@ function agentFor(url: URL): HttpAgent {
   if (agents.size > MAX_AGENTS) {
     const [oldKey, oldest] = agents.entries().next().value as [string, HttpAgent];
     agents.delete(oldKey);
-    oldest.destroy();
+    retire(oldest);
   }
   return agent;
+}
+
+/**
+ * An evicted agent's idle sockets are closed at once, and the ones still carrying a request when that request is
+ * done (no free socket is kept any more). `destroy()` would also cut those requests: anyone able to name 256 other
+ * hosts (callback URLs that need not even resolve) could then break other projects' deliveries in flight.
+ */
+function retire(agent: HttpAgent): void {
+  agent.maxFreeSockets = 0;
+  for (const sockets of Object.values(agent.freeSockets)) for (const socket of sockets ?? []) socket.destroy();
 }
 
 /** Closes every pooled connection (shutdown, and tests that change what a host resolves to). */
