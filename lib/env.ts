@@ -191,8 +191,8 @@ const schema = z.object({
   /** Jobs one process runs at the same time. */
   JOBS_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(4),
   /**
-   * Webhook deliveries one process runs at the same time, in their own lane beside JOBS_CONCURRENCY's: slow or
-   * hanging endpoints (10 s each) fill these slots, never the ones outbound mail needs. 32: the successes that finish
+   * Webhook deliveries and approval callbacks one process runs at the same time, in their own lane beside
+   * JOBS_CONCURRENCY's: slow or hanging endpoints (10 s each) fill these slots, never the ones outbound mail needs. 32: the successes that finish
    * together commit together (lib/jobs/finish-group.ts) and their rows are read with one query, so more slots cost
    * few more round trips, and the lane keeps up with hundreds of deliveries a second (bench/webhooks.ts).
    */

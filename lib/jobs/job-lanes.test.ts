@@ -1,5 +1,6 @@
 import { eq, getTableColumns, inArray } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { queueCallback } from "@/lib/approvals/callbacks/queue-callback";
 import { getDb } from "@/lib/db/client";
 import { jobs } from "@/lib/db/schema/jobs";
 import { mailMessages } from "@/lib/db/schema/mail";
@@ -13,6 +14,7 @@ import { defaultMailbox } from "@/lib/mail/project-address";
 import { createWebhook } from "@/lib/mail/webhooks/create-webhook";
 import { webhookDeliveryJob } from "@/lib/mail/webhooks/webhook-delivery-job";
 import { openWebhookSecret } from "@/lib/mail/webhooks/webhook-secret";
+import { jobLanes } from "@/lib/services/job-runner";
 import { envSettings } from "@/lib/testing/env-settings";
 import { emitBareMailEvent } from "@/lib/testing/mail-events";
 import { seedProject } from "@/lib/testing/seed";
@@ -125,6 +127,25 @@ describe("job runner lanes", () => {
     expect(attempts).toHaveLength(4);
     // Cut by the runner's signal. Without it, stop() waited out the 10 s request deadline and each attempt said "timed out".
     expect(attempts.every((a) => !a.ok && /cancelled before an answer came/.test(a.error ?? ""))).toBe(true);
+  }, 30_000);
+
+  it("runs a mail.deliver job while four approval callbacks wait on a hanging endpoint (the service's lanes)", async () => {
+    // An agent's callback_url that never answers: each resolved request's callback holds a slot for 10 s, then retries.
+    const path = `/hang-${newId("p")}`;
+    const url = receiver.endpoint(path, { secrets: [], answers: ["hang"] });
+    runner = new JobRunner(await getDb(), { concurrency: 4, pollMs: 60_000, lanes: jobLanes() });
+    await runner.start();
+    const db = await getDb();
+    await db.transaction(async (tx) => {
+      for (let i = 0; i < 4; i++) {
+        await queueCallback(tx, { projectId: seeded.project.id, url, eventId: newId("evt"), payload: { request_id: newId("req") } });
+      }
+    });
+    await receiver.waitFor(4, path);
+    const messageId = await sendMail();
+    // Before: approvals.callback ran in the shared lane, and the four held all its slots until their 10 s deadline.
+    await waitFor(async () => (await statusOf(messageId)) === "sent", 5_000);
+    expect(receiver.at(path)).toHaveLength(4);
   }, 30_000);
 
   it("without a lane, the same four endpoints hold every slot and the mail waits (the control)", async () => {
