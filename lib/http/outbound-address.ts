@@ -3,7 +3,10 @@ import { env } from "@/lib/env";
 
 /**
  * Addresses outbound requests to user URLs must never reach: private, loopback, link-local (cloud metadata at
- * 169.254.169.254 and fd00:ec2::254), CGNAT, multicast, reserved, and the IPv6 forms that embed an IPv4 address.
+ * 169.254.169.254 and fd00:ec2::254), CGNAT, multicast, reserved, and the IPv6 forms that embed an IPv4 address:
+ * mapped (judged by that address), IPv4-compatible (::/96), NAT64 (64:ff9b::/96 and the local-use 64:ff9b:1::/48, a
+ * translator inside the network), Teredo (2001::/32) and 6to4 (2002::/16, blocked where it embeds a blocked IPv4
+ * address: 2002:7f00:1:: is 127.0.0.1, 2002:a9fe:a9fe:: the metadata address).
  */
 // Two lists: one BlockList checks IPv4 addresses against IPv4-mapped IPv6 rules too, so ::ffff:0:0/96 would block
 // every IPv4 address.
@@ -26,16 +29,20 @@ for (const [net, bits] of [
   ["240.0.0.0", 4],
 ] as const) {
   blocked4.addSubnet(net, bits, "ipv4");
+  const [a, b, c, d] = net.split(".").map(Number);
+  blocked6.addSubnet(`2002:${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}::`, 16 + bits, "ipv6");
 }
 for (const [net, bits] of [
-  ["::", 128],
-  ["::1", 128],
+  ["::", 96],
   ["::ffff:0:0", 96],
   ["64:ff9b::", 96],
+  ["64:ff9b:1::", 48],
   ["100::", 64],
+  ["2001::", 32],
   ["2001:db8::", 32],
   ["fc00::", 7],
   ["fe80::", 10],
+  ["fec0::", 10],
   ["ff00::", 8],
 ] as const) {
   blocked6.addSubnet(net, bits, "ipv6");
