@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resetEnvCache } from "@/lib/env";
 import { isBlockedAddress, outboundUrlProblem } from "@/lib/http/outbound-address";
-import { guardedLookup, safeFetch } from "@/lib/http/safe-fetch";
+import { guardedLookup, safeFetch, setResolverForTests } from "@/lib/http/safe-fetch";
 
 let server: Server;
 let base: string;
@@ -63,8 +63,13 @@ describe("outbound address rules", () => {
   });
 
   it("refuses at connect time a name that resolves to a blocked address", async () => {
-    const err = await new Promise<Error | null>((resolve) => guardedLookup("localhost", {}, (e) => resolve(e)));
-    expect(err?.message).toMatch(/resolves to a blocked address/);
+    setResolverForTests(() => [{ address: "127.0.0.1", family: 4 }]);
+    try {
+      const err = await new Promise<Error | null>((resolve) => guardedLookup("hook.test", {}, (e) => resolve(e)));
+      expect(err?.message).toMatch(/resolves to a blocked address/);
+    } finally {
+      setResolverForTests(null);
+    }
   });
 });
 

@@ -1,4 +1,5 @@
-import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions } from "node:dns";
+import type { LookupAddress, LookupAllOptions } from "node:dns";
+import { Resolver as DnsResolver } from "node:dns/promises";
 import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders } from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import type { LookupFunction } from "node:net";
@@ -115,7 +116,33 @@ export function safeFetch(
 }
 
 type Resolver = (hostname: string, options: LookupAllOptions, callback: (err: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void) => void;
-let resolver: Resolver = dnsLookup as unknown as Resolver;
+
+/**
+ * Names from user URLs are resolved by c-ares (a dns Resolver, the servers of /etc/resolv.conf), never dns.lookup:
+ * getaddrinfo runs on libuv's pool of 4 threads, shared with file reads, zlib and crypto, and a name whose DNS server
+ * never answers holds a thread for the system resolver's whole timeout (5 s per attempt) long after our deadline has
+ * dropped the request. A few webhooks on such names (any agent can make them) kept that pool busy and stalled every
+ * file read of the process. c-ares queries from the event loop and gives up on its own timeout. (It reads no
+ * /etc/hosts either: names there are the operator's own hosts, which a user URL has no business reaching.)
+ */
+const dns = new DnsResolver({ timeout: 2_000, tries: 2 });
+const systemDnsServers = dns.getServers();
+
+/** A and AAAA together, IPv4 first; an error only when neither gives an address. */
+const systemResolver: Resolver = (hostname, options, callback) => {
+  const ask = (family: 4 | 6) =>
+    options.family && options.family !== family
+      ? Promise.resolve([])
+      : (family === 4 ? dns.resolve4(hostname) : dns.resolve6(hostname)).then((list) => list.map((address) => ({ address, family })));
+  void Promise.allSettled([ask(4), ask(6)]).then((results) => {
+    const found = results.flatMap((r) => (r.status === "fulfilled" ? r.value : []));
+    if (found.length > 0) return callback(null, found);
+    const failed = results.find((r) => r.status === "rejected");
+    const err = failed ? (failed.reason as NodeJS.ErrnoException) : Object.assign(new Error(`${hostname} has no address`), { code: "ENOTFOUND" });
+    callback(err, []);
+  });
+};
+let resolver: Resolver = systemResolver;
 
 /**
  * Tests only: what names resolve to, e.g. `hook.test` → 127.0.0.1 to play DNS rebinding (design §2.10 b) without
@@ -123,7 +150,13 @@ let resolver: Resolver = dnsLookup as unknown as Resolver;
  * closed, so the next request resolves again.
  */
 export function setResolverForTests(fn: ((hostname: string) => LookupAddress[]) | null): void {
-  resolver = fn ? (hostname, _options, callback) => queueMicrotask(() => callback(null, fn(hostname))) : (dnsLookup as unknown as Resolver);
+  resolver = fn ? (hostname, _options, callback) => queueMicrotask(() => callback(null, fn(hostname))) : systemResolver;
+  closeOutboundAgents();
+}
+
+/** Tests only: the DNS servers the system resolver asks (`127.0.0.1:5353`, one that never answers); `null` restores. */
+export function setDnsServersForTests(servers: string[] | null): void {
+  dns.setServers(servers ?? systemDnsServers);
   closeOutboundAgents();
 }
 
