@@ -96,8 +96,14 @@ export function isAllowedTestHost(url: URL): boolean {
 }
 
 /**
- * Why a user-supplied URL may not be called, judged without DNS: scheme, credentials, and literal addresses or
- * local names. Names that resolve to blocked addresses are refused again at connect time (safe-fetch.ts).
+ * Ports no user URL may target even on a public host (design §2.10 d): SMTP submission and relay, POP3, IMAP and
+ * Redis, which a POST with attacker-chosen headers could otherwise talk to.
+ */
+const REFUSED_PORTS = new Set(["25", "465", "587", "110", "143", "6379"]);
+
+/**
+ * Why a user-supplied URL may not be called, judged without DNS: scheme, credentials, refused ports, and literal
+ * addresses or local names. Names that resolve to blocked addresses are refused again at connect time (safe-fetch.ts).
  */
 export function outboundUrlProblem(raw: string): string | null {
   let url: URL;
@@ -109,6 +115,7 @@ export function outboundUrlProblem(raw: string): string | null {
   const testHost = isAllowedTestHost(url);
   if (url.protocol !== "https:" && !(url.protocol === "http:" && testHost)) return "must be an https URL";
   if (url.username || url.password) return "must not carry credentials";
+  if (REFUSED_PORTS.has(url.port)) return `must not use port ${url.port} (mail and database ports are refused)`;
   if (testHost) return null;
   const host = hostOf(url);
   // An address literal is judged by the address alone (an IPv6 one has no dot, and need not).

@@ -97,5 +97,7 @@ describe("safeFetch", () => {
   });
   it("refuses a private URL without connecting", async () => {
     await expect(safeFetch("https://169.254.169.254/latest/meta-data")).rejects.toThrow(/private/);
+    // A row stored before the port rule (an approval's callback_url) is refused when sent, before any connection.
+    await expect(safeFetch("https://example.com:25/hook")).rejects.toThrow(/must not use port 25/);
   });
 });

@@ -88,6 +88,13 @@ describe("bad input to ask_approval and ask_human", () => {
     await refused("ask_human", { question: "Which?", callback_url: "not a url" }, /callback_url: must be an absolute URL/);
   });
 
+  it("refuses a callback_url on a mail or database port, as webhook URLs are", async () => {
+    for (const port of [25, 465, 587, 110, 143, 6379]) {
+      await refused("ask_approval", { ...base, callback_url: `https://example.com:${port}/hook` }, new RegExp(`callback_url: must not use port ${port}`));
+    }
+    expect((await call("ask_approval", { ...base, callback_url: "https://example.com:8443/hook" })).ok).toBe(true);
+  });
+
   it("refuses a summary of more than one line and unknown arguments", async () => {
     await refused("ask_approval", { ...base, summary: "Refund?\nAlso delete the account" }, /summary: must be one line/);
     await refused("ask_approval", { ...base, amount_eur: 30 }, /Unknown argument: amount_eur/);
