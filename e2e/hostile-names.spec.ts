@@ -18,7 +18,10 @@ let agentSecret = "";
 test.beforeAll(async () => {
   const key = await rest<{ id: string; secret: string }>("/keys", {
     method: "POST",
-    body: { name: `e2e hostile names ${id}`, scopes: ["approvals", "disk", "inbox_create", "inbox_delete", "webhook_create", "webhook_delete"] },
+    body: {
+      name: `e2e hostile names ${id}`,
+      scopes: ["approvals", "disk", "inbox_create", "inbox_delete", "message_send", "webhook_create", "webhook_delete"],
+    },
   });
   cleanups.push(() => rest(`/keys/${key.id}`, { method: "DELETE" }));
   agent = `Bearer ${key.secret}`;
@@ -75,7 +78,7 @@ test("a sender and subject with a right-to-left override show it in the thread l
       "Content-Type: text/plain; charset=utf-8",
       "Content-Transfer-Encoding: 8bit",
       "",
-      "Please open the attachment.",
+      `Please open invoice ${RLO}fdp.exe.`,
       "",
     ].join("\r\n");
     await outside.sendMail({ envelope: { from: "bounce@evil.example", to: [inbox.email] }, raw: Buffer.from(raw, "utf8") });
@@ -93,6 +96,7 @@ test("a sender and subject with a right-to-left override show it in the thread l
   }).toPass({ timeout: 30_000 });
   await expect(held).toContainText("Support [U+202E]lapyap x[U+202E]moc.lapyap@evil.example");
   await expect(held).toContainText(`Invoice ${id} [U+202E]fdp.exe`);
+  await expect(held).toContainText("Please open invoice [U+202E]fdp.exe.");
 
   await page.goto(`/mail/${inbox.inbox_id}?unauth=1`);
   const thread = page
@@ -101,6 +105,7 @@ test("a sender and subject with a right-to-left override show it in the thread l
     .filter({ hasText: `Invoice ${id}` });
   await expect(thread).toContainText("x[U+202E]moc.lapyap@evil.example");
   await expect(thread).toContainText(`Invoice ${id} [U+202E]fdp.exe`);
+  await expect(thread).toContainText("Please open invoice [U+202E]fdp.exe.");
   await thread.getByRole("link").click();
   const message = page.getByRole("list", { name: "Messages" }).getByRole("listitem").first();
   await expect(message).toContainText("x[U+202E]moc.lapyap@evil.example");
@@ -140,6 +145,52 @@ test("an approval with long unbroken agent text keeps every decision button on a
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow, `${url} scrolls sideways`).toBeLessThanOrEqual(0);
   }
+});
+
+test("an approval's details and action, a mailbox's display name, an outbound message and a task note show a right-to-left override", async ({ page }) => {
+  // What the owner decides on: the details and action of a request (an IBAN whose digits an override turns round)
+  // were shown as raw text on the Approvals screen and the request's page, and so were the subject, sender and
+  // recipients of an outbound message (the page a held message links to), a mailbox's display name and the note of
+  // a saved task state.
+  const asked = await rest<{ request_id: string }>("/approvals", {
+    method: "POST",
+    auth: agent,
+    body: { action: `pay ${RLO}llA`, summary: `Pay invoice ${id}`, details: `To IBAN DE89 ${RLO}3704 0044`, wait_seconds: 0 },
+  });
+  cleanups.push(() => rest(`/requests/${asked.request_id}/decision`, { method: "POST", body: { outcome: "deny" } }));
+  const inbox = await rest<{ inbox_id: string }>("/inboxes", {
+    method: "POST",
+    auth: agent,
+    body: { username: `hostile-out-${id}`, display_name: `Support ${RLO}lapyap` },
+  });
+  cleanups.push(() => rest(`/inboxes/${inbox.inbox_id}`, { method: "DELETE", auth: agent }));
+  const sent = await rest<{ message_id: string }>(`/inboxes/${inbox.inbox_id}/messages/send`, {
+    method: "POST",
+    auth: agent,
+    body: {
+      to: [`reader-${id}@example.net`],
+      subject: `Invoice ${id} ${RLO}fdp.exe`,
+      text: "Attached.",
+    },
+  });
+
+  const task = `hostile-${id}`;
+  await rest(`/state/${task}`, { method: "PUT", auth: agent, body: { state: { step: 1 }, note: `Paid ${RLO}0001 EUR` } });
+  cleanups.push(() => rest(`/kv/${encodeURIComponent(`state/${task}`)}`, { method: "DELETE", auth: agent }));
+
+  await new OwnerSession(page).signIn(OWNER, server.setupUrl);
+  await page.goto(`/disk?tab=states&key=${encodeURIComponent(`state/${task}`)}`);
+  await expect.soft(page.getByRole("row").filter({ hasText: task })).toContainText("Paid [U+202E]0001 EUR");
+  for (const url of ["/approvals", `/approvals/${asked.request_id}`]) {
+    await page.goto(url);
+    const card = page.locator(`article[data-request-id="${asked.request_id}"]`);
+    await expect.soft(card, url).toContainText("To IBAN DE89 [U+202E]3704 0044");
+    await expect.soft(card, url).toContainText("pay [U+202E]llA");
+  }
+  await page.goto(`/mail/${inbox.inbox_id}`);
+  await expect.soft(page.getByRole("heading", { level: 1 })).toHaveText("Support [U+202E]lapyap");
+  await page.goto(`/mail/outbound/${sent.message_id}`);
+  await expect.soft(page.getByRole("heading", { level: 1 })).toHaveText(`Invoice ${id} [U+202E]fdp.exe`);
 });
 
 test("a webhook URL, a channel label and an OAuth client name with a right-to-left override show it", async ({ page }) => {

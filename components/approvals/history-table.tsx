@@ -33,7 +33,11 @@ export function HistoryTable({ rows }: { rows: RequestData[] }) {
                     <UntrustedText text={r.summary} />
                   </Link>
                 </div>
-                {r.decision && <p className="mt-1 text-xs text-muted-foreground">→ {r.decision}</p>}
+                {r.decision && (
+                  <p className="mt-1 text-xs text-muted-foreground">
+                    → <UntrustedText text={r.decision} />
+                  </p>
+                )}
               </TableCell>
               <TableCell className="text-muted-foreground">{r.agent ? <UntrustedText text={r.agent} /> : "—"}</TableCell>
               <TableCell>

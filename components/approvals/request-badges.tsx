@@ -1,4 +1,6 @@
 import { Badge } from "@/components/ui/badge";
+import { UntrustedText } from "@/components/ui/untrusted-text";
+import { revealInvisible } from "@/lib/text/reveal-invisible";
 
 const riskVariant = { low: "secondary", medium: "warning", high: "destructive" } as const;
 
@@ -26,9 +28,10 @@ const kindLabel = { approval: "approval", question: "question", policy: "policy 
 export function KindBadge({ kind, action }: { kind: keyof typeof kindLabel; action: string | null }) {
   const text = kind === "approval" || kind === "tool" ? (action ?? kindLabel[kind]) : kindLabel[kind];
   return (
-    // The action is the agent's (up to 100 characters): cut to the space there is, whole on hover.
-    <Badge variant="outline" className="max-w-full font-mono" title={text}>
-      <span className="truncate">{text}</span>
+    // The action is the agent's (up to 100 characters): cut to the space there is, whole on hover, and untrusted text
+    // (an override in it reordered the words beside it on the card).
+    <Badge variant="outline" className="max-w-full font-mono" title={revealInvisible(text)}>
+      <UntrustedText text={text} className="truncate" />
     </Badge>
   );
 }

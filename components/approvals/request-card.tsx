@@ -110,7 +110,11 @@ export function RequestCard({ request: r, selected, onSelect, decide, handleRef 
         </div>
         <TimeLeft expiresAt={r.expiresAt} className="text-xs text-muted-foreground" />
       </header>
-      {r.details && <p className="max-h-60 overflow-y-auto text-sm whitespace-pre-wrap wrap-anywhere">{r.details}</p>}
+      {r.details && (
+        <p className="max-h-60 overflow-y-auto text-sm whitespace-pre-wrap wrap-anywhere">
+          <UntrustedText text={r.details} />
+        </p>
+      )}
       <p className="text-xs text-muted-foreground wrap-anywhere">
         Asked by <span className="font-medium text-foreground">{r.agent ? <UntrustedText text={r.agent} /> : "an agent"}</span>
         {r.keyName && (

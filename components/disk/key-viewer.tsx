@@ -56,7 +56,11 @@ export async function KeyViewer({ actor, keyName, prefix, saveAction, deleteActi
               updated <RelativeTime date={entry.updatedAt} />
             </span>
           </p>
-          {entry.note && <p className="text-sm">{entry.note}</p>}
+          {entry.note && (
+            <p className="text-sm">
+              <UntrustedText text={entry.note} />
+            </p>
+          )}
         </div>
         <div className="flex items-center gap-1">
           {!isState && (

@@ -61,8 +61,8 @@ export async function StatesPanel({ actor, after, before, selected, saveAction, 
                         <UntrustedText text={taskId} />
                       </Link>
                     </TableCell>
-                    <TableCell className="max-w-80 truncate text-muted-foreground" title={r.note ?? undefined}>
-                      {r.note ?? "—"}
+                    <TableCell className="max-w-80 truncate text-muted-foreground" title={r.note ? revealInvisible(r.note) : undefined}>
+                      {r.note ? <UntrustedText text={r.note} /> : "—"}
                     </TableCell>
                     <TableCell className="text-right text-muted-foreground tabular-nums">{formatBytes(r.sizeBytes)}</TableCell>
                     <TableCell className="pr-4 text-muted-foreground">

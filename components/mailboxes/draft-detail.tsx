@@ -86,7 +86,11 @@ export function DraftDetail({
         </Row>
         <Row label="Subject">{d.subject ? <UntrustedText text={d.subject} /> : "(no subject)"}</Row>
         <Row label="Kind">{d.kind}</Row>
-        {d.agent && <Row label="Written by">{d.agent}</Row>}
+        {d.agent && (
+          <Row label="Written by">
+            <UntrustedText text={d.agent} />
+          </Row>
+        )}
         {d.sendAt && (
           <Row label="Sends">
             <RelativeTime date={d.sendAt} />

@@ -45,7 +45,11 @@ export function DraftsList({ rows, current }: { rows: DraftListRow[]; current: s
                 )}
               </span>
             </div>
-            {d.agent && <span className="text-xs text-muted-foreground">by {d.agent}</span>}
+            {d.agent && (
+              <span className="text-xs text-muted-foreground">
+                by <UntrustedText text={d.agent} />
+              </span>
+            )}
           </Link>
         </li>
       ))}

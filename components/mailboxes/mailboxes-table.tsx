@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { UntrustedText } from "@/components/ui/untrusted-text";
 import { Badge } from "@/components/ui/badge";
 import { CopyButton } from "@/components/ui/copy-button";
 import { RelativeTime } from "@/components/ui/relative-time";
@@ -40,7 +41,7 @@ export function MailboxesTable({ rows, deleteAction }: Props) {
               {m.isDefault && <Badge variant="secondary">Project address</Badge>}
             </div>
           </TableCell>
-          <TableCell>{m.displayName ?? <span className="text-muted-foreground">—</span>}</TableCell>
+          <TableCell>{m.displayName ? <UntrustedText text={m.displayName} /> : <span className="text-muted-foreground">—</span>}</TableCell>
           <TableCell>{m.status === "active" ? <Badge variant="success">Active</Badge> : <Badge variant="warning">Disabled</Badge>}</TableCell>
           <TableCell className="text-muted-foreground">{policyLabel[m.sendPolicy]}</TableCell>
           <TableCell className="text-right tabular-nums">

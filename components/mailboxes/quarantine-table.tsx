@@ -66,7 +66,11 @@ export function QuarantineTable({ rows, releaseAction, deleteAction }: Props) {
             <div className="truncate font-medium" title={revealInvisible(subjectOf(r))}>
               <UntrustedText text={subjectOf(r)} />
             </div>
-            {r.preview && <div className="truncate text-xs text-muted-foreground">{r.preview}</div>}
+            {r.preview && (
+              <div className="truncate text-xs text-muted-foreground">
+                <UntrustedText text={r.preview} />
+              </div>
+            )}
           </TableCell>
           <TableCell>
             <QuarantineCategoryBadge category={r.category} reason={r.reason} />

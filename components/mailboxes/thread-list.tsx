@@ -47,7 +47,7 @@ export function ThreadList({ inboxId, rows, search }: { inboxId: string; rows: T
                 {t.subject ? <UntrustedText text={t.subject} /> : "(no subject)"}
               </span>
               <span className="flex items-center gap-1">
-                <span className="min-w-0 flex-1 truncate text-xs text-muted-foreground">{t.preview}</span>
+                <span className="min-w-0 flex-1 truncate text-xs text-muted-foreground">{t.preview && <UntrustedText text={t.preview} />}</span>
                 {t.labels
                   .filter((l) => !QUIET.has(l))
                   .slice(0, 4)

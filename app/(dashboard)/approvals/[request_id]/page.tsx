@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { UntrustedText } from "@/components/ui/untrusted-text";
+import { UntrustedList, UntrustedText } from "@/components/ui/untrusted-text";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
@@ -24,6 +24,7 @@ export default async function RequestPage({ params }: { params: Promise<{ reques
   const found = await getRequestDetail(await getDb(), project.id, request_id);
   if (!found) notFound();
   const r = found.request;
+  // A channel's label is the agent's text (channel_add): shown as UntrustedText, as every such name.
   const label = (id: string | null) => found.channels.find((c) => c.id === id)?.label ?? id ?? "—";
   const fact = (name: string, value: React.ReactNode) => (
     <div className="grid gap-0.5">
@@ -57,10 +58,10 @@ export default async function RequestPage({ params }: { params: Promise<{ reques
                 <dl className="grid gap-3 sm:grid-cols-2">
                   {fact("Status", <RequestStatusBadge status={r.status} />)}
                   {fact("Decided by", principalName(r.decidedBy))}
-                  {fact("Through channel", label(r.decidedChannelId))}
+                  {fact("Through channel", <UntrustedText text={label(r.decidedChannelId)} />)}
                   {fact("Decided", r.decidedAt ? <RelativeTime date={r.decidedAt} /> : "—")}
                   {r.decision && fact("Decision", <UntrustedText text={r.decision} />)}
-                  {r.comment && fact("Comment", r.comment)}
+                  {r.comment && fact("Comment", <UntrustedText text={r.comment} />)}
                 </dl>
               </CardContent>
             </Card>
@@ -71,7 +72,9 @@ export default async function RequestPage({ params }: { params: Promise<{ reques
                 <CardTitle>Details</CardTitle>
               </CardHeader>
               <CardContent>
-                <p className="text-sm whitespace-pre-wrap wrap-anywhere">{r.details}</p>
+                <p className="text-sm whitespace-pre-wrap wrap-anywhere">
+                  <UntrustedText text={r.details} />
+                </p>
               </CardContent>
             </Card>
           )}
@@ -105,20 +108,27 @@ export default async function RequestPage({ params }: { params: Promise<{ reques
               {fact("Expires", <RelativeTime date={r.expiresAt} />)}
               {r.amount !== null && fact("Amount", formatAmount(r.amount))}
               {fact("Policy", r.rule ? `rule ${r.rule} (version ${r.policyVersion})` : `no rule (version ${r.policyVersion})`)}
-              {fact("Asked on", r.approvers.map(label).join(", ") || "—")}
+              {fact("Asked on", <UntrustedList items={r.approvers.map(label)} empty="—" />)}
               {found.deliveries.length > 0 &&
                 fact(
                   "Deliveries",
                   <ul className="grid gap-1">
                     {found.deliveries.map((d) => (
                       <li key={d.delivery.id}>
-                        {d.label} ({d.kind}): {d.delivery.sentAt ? "sent" : d.delivery.lastError ? `failed: ${d.delivery.lastError}` : "sending"}
+                        <UntrustedText text={d.label} /> ({d.kind}):{" "}
+                        {d.delivery.sentAt ? "sent" : d.delivery.lastError ? `failed: ${d.delivery.lastError}` : "sending"}
                         {d.delivery.usedAt ? ", link used" : ""}
                       </li>
                     ))}
                   </ul>,
                 )}
-              {r.stateRef && fact("State reference", <code className="text-xs">{r.stateRef}</code>)}
+              {r.stateRef &&
+                fact(
+                  "State reference",
+                  <code className="text-xs">
+                    <UntrustedText text={r.stateRef} />
+                  </code>,
+                )}
               {fact("Action hash", <code className="text-xs break-all">{r.actionHash}</code>)}
               {fact(
                 "Ledger",

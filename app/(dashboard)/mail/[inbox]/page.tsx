@@ -137,7 +137,7 @@ export default async function MailboxPage({ params, searchParams }: { params: Pa
   return (
     <>
       <PageHeader
-        title={mailbox.displayName ? `${mailbox.displayName}` : mailbox.address}
+        title={mailbox.displayName ? <UntrustedText text={mailbox.displayName} /> : mailbox.address}
         description={
           <span className="inline-flex items-center gap-1 font-mono text-xs">
             {mailbox.address}

@@ -7,6 +7,8 @@ import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { CopyButton } from "@/components/ui/copy-button";
 import { PageHeader } from "@/components/ui/page-header";
 import { RelativeTime } from "@/components/ui/relative-time";
+import { UntrustedList, UntrustedText } from "@/components/ui/untrusted-text";
+import { revealInvisible } from "@/lib/text/reveal-invisible";
 import { formatBytes } from "@/components/events/format-bytes";
 import { MessageBody } from "@/components/mailboxes/message-body";
 import { MessageStatusBadge } from "@/components/mail/message-status-badge";
@@ -49,7 +51,7 @@ export default async function OutboundMessagePage({ params }: { params: Params }
   return (
     <>
       <PageHeader
-        title={subject}
+        title={<UntrustedText text={subject} />}
         description={
           <span className="flex flex-wrap items-center gap-2">
             <MessageStatusBadge status={m.status} />
@@ -95,12 +97,28 @@ export default async function OutboundMessagePage({ params }: { params: Params }
             </CardHeader>
             <CardContent className="grid gap-3">
               <dl className="grid gap-1 text-sm sm:grid-cols-[6rem_minmax(0,1fr)]">
-                <Field label="From">{from}</Field>
-                <Field label="To">{m.to.join(", ")}</Field>
-                {m.cc.length > 0 && <Field label="Cc">{m.cc.join(", ")}</Field>}
-                {m.bcc.length > 0 && <Field label="Bcc">{m.bcc.join(", ")}</Field>}
-                {m.replyToAddresses.length > 0 && <Field label="Reply-To">{m.replyToAddresses.join(", ")}</Field>}
-                <Field label="Agent">{m.agent ?? "—"}</Field>
+                <Field label="From">
+                  <UntrustedText text={from} />
+                </Field>
+                <Field label="To">
+                  <UntrustedList items={m.to} empty="—" />
+                </Field>
+                {m.cc.length > 0 && (
+                  <Field label="Cc">
+                    <UntrustedList items={m.cc} empty="—" />
+                  </Field>
+                )}
+                {m.bcc.length > 0 && (
+                  <Field label="Bcc">
+                    <UntrustedList items={m.bcc} empty="—" />
+                  </Field>
+                )}
+                {m.replyToAddresses.length > 0 && (
+                  <Field label="Reply-To">
+                    <UntrustedList items={m.replyToAddresses} empty="—" />
+                  </Field>
+                )}
+                <Field label="Agent">{m.agent ? <UntrustedText text={m.agent} /> : "—"}</Field>
               </dl>
               <section aria-label="Body" className="min-w-0 border-t pt-3">
                 <MessageBody htmlUrl={htmlUrl} htmlWithImagesUrl={null} remoteImages={0} text={m.text} subject={subject} />
@@ -119,8 +137,8 @@ export default async function OutboundMessagePage({ params }: { params: Params }
                   {m.rfcMessageId && !headers.some(([k]) => k.toLowerCase() === "message-id") && <Field label="Message-ID">{m.rfcMessageId}</Field>}
                   {m.inReplyTo && <Field label="In-Reply-To">{m.inReplyTo}</Field>}
                   {headers.map(([k, v]) => (
-                    <Field key={k} label={k}>
-                      {v}
+                    <Field key={k} label={revealInvisible(k)}>
+                      <UntrustedText text={v} />
                     </Field>
                   ))}
                 </dl>
