@@ -158,7 +158,7 @@ test("an approval's details and action, a mailbox's display name, an outbound me
     body: { action: `pay ${RLO}llA`, summary: `Pay invoice ${id}`, details: `To IBAN DE89 ${RLO}3704 0044`, wait_seconds: 0 },
   });
   cleanups.push(() => rest(`/requests/${asked.request_id}/decision`, { method: "POST", body: { outcome: "deny" } }));
-  const inbox = await rest<{ inbox_id: string }>("/inboxes", {
+  const inbox = await rest<{ inbox_id: string; email: string }>("/inboxes", {
     method: "POST",
     auth: agent,
     body: { username: `hostile-out-${id}`, display_name: `Support ${RLO}lapyap` },
@@ -168,7 +168,8 @@ test("an approval's details and action, a mailbox's display name, an outbound me
     method: "POST",
     auth: agent,
     body: {
-      to: [`reader-${id}@example.net`],
+      // An address on this instance: no relay needed.
+      to: [inbox.email],
       subject: `Invoice ${id} ${RLO}fdp.exe`,
       text: "Attached.",
     },
