@@ -251,3 +251,24 @@ test("a webhook payload with a right-to-left override shows it in the JSON tree,
   await page.getByRole("tab", { name: /^Headers/ }).click();
   await expect(page.getByRole("row").filter({ hasText: "user-agent" })).toContainText("agent[U+0085]x");
 });
+
+test("an agent's reason for giving an event back shows a right-to-left override in the Events table", async ({ page }) => {
+  const name = `nacked-${id}`;
+  const source = await rest<{ url: string }>("/owner/sources", { method: "POST", body: { type: "webhook", name, verification: "none" } });
+  cleanups.push(() => rest(`/owner/sources/${name}`, { method: "DELETE" }));
+  const res = await fetch(source.url, { method: "POST", body: JSON.stringify({ type: "ping" }), headers: { "content-type": "application/json" } });
+  const { event_id } = (await res.json()) as { event_id: string };
+  // The key needs inbox:write: a key of its own, so the file's key keeps the scopes its tests name.
+  const key = await rest<{ id: string; secret: string }>("/keys", { method: "POST", body: { name: `e2e nack ${id}`, scopes: ["inbox:write"] } });
+  cleanups.push(() => rest(`/keys/${key.id}`, { method: "DELETE" }));
+  const auth = { authorization: `Bearer ${key.secret}`, "content-type": "application/json" };
+  expect((await fetch(`${server.url}/api/v1/events/${event_id}/claim`, { method: "POST", headers: auth, body: "{}" })).status).toBe(200);
+  // Reads "refund approved" once the override has turned the rest round.
+  const reason = `failed: ${RLO}devorppa dnufer`;
+  const nack = await fetch(`${server.url}/api/v1/events/${event_id}/nack`, { method: "POST", headers: auth, body: JSON.stringify({ reason }) });
+  expect(nack.status).toBe(200);
+
+  await new OwnerSession(page).signIn(OWNER, server.setupUrl);
+  await page.goto(`/events?status=all&source=${name}`);
+  await expect(page.getByRole("table")).toContainText("failed: [U+202E]devorppa dnufer");
+});

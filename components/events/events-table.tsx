@@ -120,7 +120,7 @@ export function EventsTable({ events, requeueAction }: Props) {
                 <TableCell className="text-right tabular-nums">{e.attempts}</TableCell>
                 <TableCell className="text-right text-muted-foreground tabular-nums">{formatBytes(e.payloadSize)}</TableCell>
                 <TableCell className="max-w-72 truncate text-xs text-muted-foreground" title={e.lastError ?? undefined}>
-                  {e.lastError ?? ""}
+                  {e.lastError ? <UntrustedText text={e.lastError} /> : ""}
                 </TableCell>
               </TableRow>
             ))}

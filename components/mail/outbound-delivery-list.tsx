@@ -1,6 +1,7 @@
 import { MessageStatusBadge } from "@/components/mail/message-status-badge";
 import type { DeliveryView } from "@/components/mail/outbound-deliveries";
 import type { MessageStatus } from "@/lib/db/schema/mail";
+import { UntrustedText } from "@/components/ui/untrusted-text";
 
 /**
  * A message's deliveries (one per local mailbox, one relay SMTP transaction for the outside recipients): route,
@@ -20,7 +21,7 @@ export function OutboundDeliveryList({ list }: { list: DeliveryView[] }) {
           </span>
           {(d.lastError ?? d.response) && (
             <span className={d.lastError ? "break-words text-destructive" : "break-words text-muted-foreground"} title={d.lastError ?? d.response ?? undefined}>
-              {d.lastError ?? d.response}
+              <UntrustedText text={d.lastError ?? d.response ?? ""} />
             </span>
           )}
           {d.rejected.length > 0 && (

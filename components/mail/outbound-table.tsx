@@ -71,7 +71,7 @@ export function OutboundTable({ rows }: { rows: OutboundRowView[] }) {
               </TableCell>
               <TableCell className="text-right tabular-nums">{m.attempts}</TableCell>
               <TableCell className="max-w-[22rem] truncate text-xs text-muted-foreground" title={m.lastError ?? m.response ?? undefined}>
-                {m.lastError ? <span className="text-destructive">{m.lastError}</span> : (m.response ?? "—")}
+                {m.lastError ? <UntrustedText className="text-destructive" text={m.lastError} /> : m.response ? <UntrustedText text={m.response} /> : "—"}
               </TableCell>
               <TableCell className="max-w-[10rem] truncate text-xs text-muted-foreground">{m.agent ?? "—"}</TableCell>
               <TableCell className="pr-4 text-muted-foreground">

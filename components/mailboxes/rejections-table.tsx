@@ -2,6 +2,7 @@ import { Badge } from "@/components/ui/badge";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { ListTable } from "@/components/ui/list-table";
 import { TableCell, TableRow } from "@/components/ui/table";
+import { UntrustedText } from "@/components/ui/untrusted-text";
 
 export type RejectionRowView = {
   id: string;
@@ -27,15 +28,17 @@ export function RejectionsTable({ rows }: { rows: RejectionRowView[] }) {
             {r.remoteIp ?? "—"}
           </TableCell>
           <TableCell className="max-w-64 truncate font-mono text-xs" title={r.mailFrom ?? undefined}>
-            {r.mailFrom || <span className="text-muted-foreground">&lt;&gt; (bounce)</span>}
+            {r.mailFrom ? <UntrustedText text={r.mailFrom} /> : <span className="text-muted-foreground">&lt;&gt; (bounce)</span>}
           </TableCell>
           <TableCell className="max-w-64 truncate font-mono text-xs" title={r.rcpt}>
-            {r.rcpt}
+            <UntrustedText text={r.rcpt} />
           </TableCell>
           <TableCell>
             <Badge variant={r.smtpCode.startsWith("4") ? "warning" : "destructive"}>{r.smtpCode}</Badge>
           </TableCell>
-          <TableCell className="max-w-96 pr-4 text-sm whitespace-normal">{r.reason}</TableCell>
+          <TableCell className="max-w-96 pr-4 text-sm whitespace-normal">
+            <UntrustedText text={r.reason} />
+          </TableCell>
         </TableRow>
       ))}
     </ListTable>

@@ -10,6 +10,7 @@ import { RelativeTime } from "@/components/ui/relative-time";
 import { ListTable } from "@/components/ui/list-table";
 import { TableCell, TableRow } from "@/components/ui/table";
 import type { ActionResult } from "@/lib/auth/owner-action";
+import { UntrustedText } from "@/components/ui/untrusted-text";
 
 export type AttemptRowView = {
   id: string;
@@ -61,10 +62,14 @@ export function AttemptsTable({ rows, resendAction }: { rows: AttemptRowView[]; 
           </TableCell>
           <TableCell className="text-right tabular-nums text-muted-foreground">{r.durationMs} ms</TableCell>
           <TableCell className="max-w-96">
-            {r.error && <div className="text-xs text-destructive">{r.error}</div>}
+            {r.error && (
+              <div className="text-xs text-destructive">
+                <UntrustedText text={r.error} />
+              </div>
+            )}
             {r.responseSnippet ? (
               <pre className="line-clamp-2 whitespace-pre-wrap break-all font-mono text-[11px] text-muted-foreground" title={r.responseSnippet}>
-                {r.responseSnippet}
+                <UntrustedText text={r.responseSnippet} />
               </pre>
             ) : (
               !r.error && <span className="text-xs text-muted-foreground">(empty body)</span>

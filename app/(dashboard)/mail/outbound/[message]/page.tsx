@@ -154,10 +154,10 @@ export default async function OutboundMessagePage({ params }: { params: Params }
             <CardContent className="grid gap-2 text-sm">
               <dl className="grid grid-cols-[7rem_minmax(0,1fr)] gap-1">
                 <Field label="Attempts">{m.attempts}</Field>
-                <Field label="Relay's answer">{m.deliveryResponse ?? "—"}</Field>
+                <Field label="Relay's answer">{m.deliveryResponse ? <UntrustedText text={m.deliveryResponse} /> : "—"}</Field>
                 {m.lastError && (
                   <Field label="Last error">
-                    <span className="text-destructive">{m.lastError}</span>
+                    <UntrustedText className="text-destructive" text={m.lastError} />
                   </Field>
                 )}
               </dl>
