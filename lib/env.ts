@@ -78,8 +78,8 @@ const schema = z.object({
    */
   KEY_MAX_WAITS: z.coerce.number().int().min(1).max(10_000).default(20),
   /**
-   * Tool calls one API key runs at once, on each instance; more wait their turn (lib/keys/call-slots.ts). Unset: half
-   * of DATABASE_POOL_SIZE, so one key's burst never holds the whole pool. Waiting calls are bounded by KEY_MAX_WAITS.
+   * Tool calls one API key runs at once, on each instance; more wait their turn (lib/keys/call-slots.ts). Unset: the
+   * pool less two connections, so one key's burst never holds the whole pool. Waiting calls are bounded by KEY_MAX_WAITS.
    */
   KEY_MAX_CONCURRENT_CALLS: z.coerce.number().int().min(1).max(10_000).optional(),
   /**

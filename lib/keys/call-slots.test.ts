@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import postgres from "postgres";
-import { takeCallSlot } from "@/lib/keys/call-slots";
+import { concurrentCallLimit, takeCallSlot } from "@/lib/keys/call-slots";
 import { startApiServer } from "@/lib/testing/api-server";
 import { seedProject } from "@/lib/testing/seed";
 
@@ -9,7 +9,7 @@ const sleep = (ms: number) => new Promise<"timeout">((r) => setTimeout(() => r("
 
 describe("tool calls one key runs at once", () => {
   it("lets a waiter that gave up leave the queue without taking a slot; the next one in line gets it", async () => {
-    const held = await Promise.all(Array.from({ length: 5 }, () => takeCallSlot("key_queue", new AbortController().signal)));
+    const held = await Promise.all(Array.from({ length: concurrentCallLimit() }, () => takeCallSlot("key_queue", new AbortController().signal)));
     const gone = new AbortController();
     const abandoned = takeCallSlot("key_queue", gone.signal);
     const next = takeCallSlot("key_queue", new AbortController().signal);
