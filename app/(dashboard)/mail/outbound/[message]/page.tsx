@@ -103,20 +103,19 @@ export default async function OutboundMessagePage({ params }: { params: Params }
                 <Field label="To">
                   <UntrustedList items={m.to} empty="—" />
                 </Field>
-                {m.cc.length > 0 && (
-                  <Field label="Cc">
-                    <UntrustedList items={m.cc} empty="—" />
-                  </Field>
-                )}
-                {m.bcc.length > 0 && (
-                  <Field label="Bcc">
-                    <UntrustedList items={m.bcc} empty="—" />
-                  </Field>
-                )}
-                {m.replyToAddresses.length > 0 && (
-                  <Field label="Reply-To">
-                    <UntrustedList items={m.replyToAddresses} empty="—" />
-                  </Field>
+                {(
+                  [
+                    ["Cc", m.cc],
+                    ["Bcc", m.bcc],
+                    ["Reply-To", m.replyToAddresses],
+                  ] as const
+                ).map(
+                  ([label, items]) =>
+                    items.length > 0 && (
+                      <Field key={label} label={label}>
+                        <UntrustedList items={items} empty="—" />
+                      </Field>
+                    ),
                 )}
                 <Field label="Agent">{m.agent ? <UntrustedText text={m.agent} /> : "—"}</Field>
               </dl>
