@@ -103,7 +103,26 @@ export function fitWithin(output: Json, opts: { fix: string; maxBytes?: number; 
     if (fits(text, maxBytes)) return { output: marked, text };
   }
   const marked = { ...((identifiersOf(output) as Json | undefined) ?? {}), truncated: true, fix: opts.fix };
-  return { output: marked, text: JSON.stringify(marked) };
+  let text = JSON.stringify(marked);
+  // The last rung keeps send_reason (the spec's list), and a reason holds up to 1,000 characters: a page of failed
+  // messages passed the budget on reasons alone. They are cut like content, to the first length that fits.
+  for (const length of REASON_LENGTHS) {
+    if (fits(text, maxBytes)) break;
+    const cut = cutReasons(marked, length) as Json;
+    text = JSON.stringify(cut);
+    if (fits(text, maxBytes) || length === 0) return { output: cut, text };
+  }
+  return { output: marked, text };
+}
+
+const REASON_LENGTHS = [256, 128, 64, 32, 16, 0] as const;
+
+function cutReasons(value: unknown, length: number): unknown {
+  if (Array.isArray(value)) return value.map((v) => cutReasons(v, length));
+  if (value === null || typeof value !== "object") return value;
+  const out: Json = {};
+  for (const [k, v] of Object.entries(value)) out[k] = k === "send_reason" && typeof v === "string" ? cutCodePoints(v, length) : cutReasons(v, length);
+  return out;
 }
 
 /**

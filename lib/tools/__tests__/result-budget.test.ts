@@ -148,6 +148,28 @@ describe("fitMcpResult", () => {
     expect(text).toBe(JSON.stringify(fitted));
   });
 
+  it("cuts send_reason in the identifiers when the reasons alone pass the budget: 100 failed messages with 1,000-character reasons", () => {
+    const messages = Array.from({ length: 100 }, (_, i) => ({
+      message_id: `msg_${String(i).padStart(22, "0")}`,
+      thread_id: `thd_${String(i).padStart(22, "0")}`,
+      subject: `Invoice ${i}`,
+      preview: filler(200),
+      send_status: "failed",
+      send_reason: `550 5.1.1 <ann${i}@example.com>: ${filler(960, "mailbox unavailable 😀 ")}`,
+    }));
+    const { output, text } = fitMcpResult({ inbox_id: "mbx_1", count: 100, limit: 100, messages }, { fix: FIX });
+    expect(bytes(text)).toBeLessThanOrEqual(MCP_RESULT_BYTES);
+    expect(text).toBe(JSON.stringify(output));
+    const kept = output.messages as { message_id: string; send_status: string; send_reason: string }[];
+    expect(kept.map((m) => m.message_id)).toEqual(messages.map((m) => m.message_id));
+    for (const [i, m] of kept.entries()) {
+      expect(Object.keys(m).sort()).toEqual(["message_id", "send_reason", "send_status", "thread_id"]);
+      expect(m.send_reason.length).toBeGreaterThan(0);
+      expect(messages[i].send_reason.startsWith(m.send_reason)).toBe(true);
+      expect(loneSurrogate.test(m.send_reason)).toBe(false);
+    }
+  });
+
   it("on any output: the text is the result, which fits or holds identifiers only, and every string kept is a whole-code-point prefix of the original", () => {
     const key = fc.constantFrom("text", "html", "extracted_text", "preview", "message_id", "next_page_token", "count", "subject", "messages", "note");
     const leaf = fc.oneof(
