@@ -89,6 +89,11 @@ const schema = z.object({
    */
   SOURCE_DELIVERIES_PER_MINUTE: z.coerce.number().int().min(0).default(6000),
   /**
+   * Requests to /hooks/ URLs that name no live source, per client address per minute, on each instance (a token
+   * bucket); past it the client gets 429 with Retry-After without a database lookup. 0 turns it off.
+   */
+  UNKNOWN_HOOKS_PER_MINUTE: z.coerce.number().int().min(0).default(60),
+  /**
    * Requests one API key (or OAuth grant) may have waiting for a person at once, over every instance: each one
    * notifies the approvers' channels, so a looping agent could otherwise send thousands of messages a minute.
    */

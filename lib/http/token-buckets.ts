@@ -2,7 +2,8 @@
  * Token buckets by id, in-process in a map on globalThis (Next's bundles and the custom server share it): each holds
  * up to `perMinute` tokens, refilled continuously at that rate, so an id may burst its whole minute at once and then
  * goes at the steady rate. Checking costs a map lookup and no database access. Only ids that exist get a bucket (a
- * key that authenticated, a source found by its URL), so the map is bounded by them; MAX_BUCKETS caps it regardless.
+ * key that authenticated, a source found by its URL, a client address block), so the map is bounded by them; MAX_BUCKETS
+ * caps it regardless.
  */
 interface Bucket {
   tokens: number;
@@ -12,10 +13,10 @@ interface Bucket {
 
 const MAX_BUCKETS = 10_000;
 
-export function tokenBuckets(name: "__brynthKeyCalls" | "__brynthSourceDeliveries") {
+export function tokenBuckets(name: "__brynthKeyCalls" | "__brynthSourceDeliveries" | "__brynthUnknownHooks") {
   const g = globalThis as unknown as Partial<Record<typeof name, Map<string, Bucket>>>;
   /** Takes one token of `id`: 0 when there was one, else the whole seconds until the next is back. */
-  return (id: string, perMinute: number): number => {
+  const take = (id: string, perMinute: number): number => {
     const now = Date.now();
     const map = (g[name] ??= new Map());
     const bucket = map.get(id);
@@ -34,6 +35,12 @@ export function tokenBuckets(name: "__brynthKeyCalls" | "__brynthSourceDeliverie
     bucket.tokens = tokens;
     return Math.max(1, Math.ceil(((1 - tokens) * 60) / perMinute));
   };
+  /** Puts back a token taken for a request that turned out not to count (charged first, so a burst cannot pass at once). */
+  const giveBack = (id: string, perMinute: number): void => {
+    const bucket = g[name]?.get(id);
+    if (bucket) bucket.tokens = Math.min(perMinute, bucket.tokens + 1);
+  };
+  return { take, giveBack };
 }
 
 /**

@@ -8,7 +8,7 @@ import { tokenBuckets } from "@/lib/http/token-buckets";
  * each instance's own concern; nothing correct depends on it, and N instances each allowing the limit is still a
  * cap (README: "on each instance").
  */
-const takeToken = tokenBuckets("__brynthKeyCalls");
+const { take: takeToken } = tokenBuckets("__brynthKeyCalls");
 
 /** Takes one call's token from the key's bucket, or throws `rate_limited` saying when the next one is back. */
 export function takeCallToken(keyId: string): void {

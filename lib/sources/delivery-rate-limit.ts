@@ -6,7 +6,7 @@ import { tokenBuckets } from "@/lib/http/token-buckets";
 import { recordRefusal } from "@/lib/sources/intake-refusals";
 
 /** Deliveries per source: a token bucket of SOURCE_DELIVERIES_PER_MINUTE (token-buckets.ts), on each instance. */
-const takeToken = tokenBuckets("__brynthSourceDeliveries");
+const { take: takeToken } = tokenBuckets("__brynthSourceDeliveries");
 
 /** Deliveries refused for rate are counted together this often, per source: a flood costs no write per request. */
 const COUNT_EVERY_MS = 2_000;

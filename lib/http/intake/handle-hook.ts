@@ -4,10 +4,12 @@ import { AppError } from "@/lib/errors";
 import type { ApiRequest } from "@/lib/http/api-request";
 import { errorResponse, jsonResponse } from "@/lib/http/json-response";
 import { readBody } from "@/lib/http/read-body";
+import { clientIp } from "@/lib/http/request-info";
 import { findSourceByToken } from "@/lib/sources/find-source";
 import { findRemovedSourceByToken, recordRefusal } from "@/lib/sources/intake-refusals";
 import { receiveWebhook } from "@/lib/sources/receive-webhook";
 import { takeDeliveryToken } from "@/lib/sources/delivery-rate-limit";
+import { chargeHookLookup } from "@/lib/sources/unknown-hook-throttle";
 
 export const HOOKS_PREFIX = "/hooks/";
 
@@ -15,8 +17,8 @@ export const HOOKS_PREFIX = "/hooks/";
 const unknownUrl = () => new AppError("not_found", "Not found.");
 
 /**
- * Webhook intake, `POST /hooks/<token>`: size limit → source lookup → the source's rate → signature over the raw
- * bytes → stored event.
+ * Webhook intake, `POST /hooks/<token>`: size limit → source lookup (throttled per client address when the token is
+ * not a live source's) → the source's rate → signature over the raw bytes → stored event.
  * The 2xx goes out only after the event is committed, so a delivery we acknowledge is never lost.
  */
 export async function handleHook(req: ApiRequest): Promise<Response> {
@@ -27,7 +29,9 @@ export async function handleHook(req: ApiRequest): Promise<Response> {
     if (Number(req.headers.get("content-length") ?? "0") > limit) await readBody(req, limit);
     const db = await getDb();
     const token = new URL(req.url).pathname.slice(HOOKS_PREFIX.length);
-    const source = await findSourceByToken(db, token);
+    // A lookup the source cache cannot answer is charged to the client's address first, so a spray of made-up
+    // tokens meets 429 before the database (unknown-hook-throttle.ts).
+    const source = await findSourceByToken(db, token, () => chargeHookLookup(clientIp(req)));
     if (source?.type !== "webhook") {
       // A removed source's URL still names its project, whose owner sees these on the Overview.
       const removed = source ? null : await findRemovedSourceByToken(db, token);

@@ -1,0 +1,31 @@
+import { env } from "@/lib/env";
+import { AppError } from "@/lib/errors";
+import { addressBlock } from "@/lib/http/address-block";
+import { tokenBuckets } from "@/lib/http/token-buckets";
+
+/**
+ * Lookups of /hooks/ URLs that name no live source, per client address block (address-block.ts: an IPv6 client's
+ * /64): a token bucket of UNKNOWN_HOOKS_PER_MINUTE (token-buckets.ts), on each instance. Each unknown URL costs a
+ * hash and database lookups, so a client spraying random tokens is answered 429 without the database once its
+ * allowance is spent. Keyed on the client, so a source's own deliveries from elsewhere never meet anyone's spray.
+ */
+const { take, giveBack } = tokenBuckets("__brynthUnknownHooks");
+
+/**
+ * Charges one lookup to `ip` before the database is asked, or throws `rate_limited` (429 with Retry-After); returns
+ * the refund for when the URL names a live source. Charged first, as chargeAuthAttempt does: counted only after a
+ * miss, every lookup of a burst sent at once passed before the first miss was counted.
+ */
+export function chargeHookLookup(ip: string): () => void {
+  const limit = env().UNKNOWN_HOOKS_PER_MINUTE;
+  if (limit === 0) return () => {};
+  const block = addressBlock(ip);
+  const retryAfter = take(block, limit);
+  if (retryAfter > 0) {
+    throw new AppError("rate_limited", "Too many requests to unknown webhook URLs from this address.", {
+      fix: `Retry after ${retryAfter} s, with the URL the source's page shows.`,
+      headers: { "Retry-After": String(retryAfter) },
+    });
+  }
+  return () => giveBack(block, limit);
+}
