@@ -40,6 +40,15 @@ const schema = z.object({
     .refine((v) => /^(postgres|postgresql|memory):\/\//.test(v), "must start with postgres:// or memory://")
     .optional(),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  /**
+   * PostgreSQL cancels a statement of a pooled connection that runs longer than this, and the caller gets
+   * `service_unavailable`: a slow query never holds a connection for good. Work that is long by nature (ledger
+   * verification, a project's deletion, exports, migrations) lifts it for itself. 0 leaves the server's setting.
+   * PGlite times nothing out.
+   */
+  DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).max(86_400_000).default(30_000),
+  /** PostgreSQL closes a pooled connection whose transaction sat idle this long, freeing its locks. 0 leaves the server's setting. */
+  DATABASE_IDLE_TRANSACTION_TIMEOUT_MS: z.coerce.number().int().min(0).max(86_400_000).default(60_000),
   /** Key material for encrypting secrets at rest and signing links; generated into DATA_DIR when unset. */
   APP_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   OWNER_EMAIL: z.email().optional(),

@@ -1,4 +1,4 @@
-import { isDatabaseUnavailable } from "@/lib/db/unavailable";
+import { isDatabaseUnavailable, isStatementTimeout } from "@/lib/db/unavailable";
 
 /**
  * The one error type. `code` is a closed set: the two specs' codes, each spelled as its spec spells it
@@ -52,7 +52,10 @@ export const errorCodes = {
   LEASE_LOST: 409,
   /** Ours, in brynth-mcp-tools.md's spelling: ack or nack of an event that is not claimed. */
   NOT_CLAIMED: 409,
-  /** mailboxes-mcp-tools.md: a needed part is not configured or not reachable (no mail transport), in both families. */
+  /**
+   * mailboxes-mcp-tools.md: a needed part is not configured or not reachable (no mail transport), in both families;
+   * also the database when it cannot be reached or stopped a statement that ran past DATABASE_STATEMENT_TIMEOUT_MS.
+   */
   service_unavailable: 503,
   /** Ours (transport): an unexpected fault; its details go to the server log, never to the client. */
   internal_error: 500,
@@ -114,6 +117,19 @@ export function toErrorBody(err: unknown): { status: number; body: ErrorBody; he
         code: "service_unavailable",
         message: "The database is not reachable right now.",
         fix: "Retry in a few seconds. A write may have been saved just before the connection dropped: read it back, or retry it where the tool is idempotent.",
+      },
+    };
+  }
+  if (isStatementTimeout(err)) {
+    console.warn("[brynth] statement timeout:", (err as Error).message);
+    return {
+      status: 503,
+      headers: { "Retry-After": "5" },
+      body: {
+        name: "AppError",
+        code: "service_unavailable",
+        message: "The database stopped this request: it ran longer than the time allowed for one query.",
+        fix: "Ask for less (a narrower filter or search, a smaller page) or retry in a few seconds: the data it needed may have been locked by other work.",
       },
     };
   }

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { env } from "@/lib/env";
 import { acquireDataDirLock } from "@/lib/db/data-dir-lock";
 import { drainBackground } from "@/lib/db/background";
+import { connectionLimits } from "@/lib/db/statement-timeout";
 
 /**
  * One database handle per process. Next bundles route code apart from server.ts, so the handle lives on globalThis
@@ -74,6 +75,7 @@ async function open(): Promise<DbHandle> {
     const sql = postgres(url, {
       max: env().DATABASE_POOL_SIZE,
       onnotice: () => {},
+      connection: connectionLimits(),
     });
     return { db: openPostgres(sql), kind: "postgres", sql, close: () => sql.end({ timeout: 5 }) };
   }

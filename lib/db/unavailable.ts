@@ -24,3 +24,15 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   }
   return false;
 }
+
+/**
+ * Whether PostgreSQL stopped the statement for running too long (57014 query_canceled: DATABASE_STATEMENT_TIMEOUT_MS,
+ * or a limit the work set for itself; nothing here cancels queries otherwise). The caller's request, not the server,
+ * is at fault, or a lock it waited on: it gets 503 and may retry or ask for less, never a 500.
+ */
+export function isStatementTimeout(err: unknown): boolean {
+  for (let e = err, depth = 0; e && typeof e === "object" && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    if ((e as { code?: unknown }).code === "57014") return true;
+  }
+  return false;
+}

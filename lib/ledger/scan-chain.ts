@@ -1,6 +1,7 @@
 import type { Executor } from "@/lib/db/client";
 import { scanSlice as scanSliceRow } from "@/lib/ledger/statements";
 import { settle } from "@/lib/db/transaction";
+import { withoutStatementTimeout } from "@/lib/db/statement-timeout";
 
 /**
  * Seqs per statement; two statements run at once, so both cores (and two Postgres backends) work. Two in the whole
@@ -63,9 +64,12 @@ function limiter(n: number) {
   };
 }
 
-/** One slice (statements.ts `scanSlice`); a short slice marks a suspect too. */
+/**
+ * One slice (statements.ts `scanSlice`); a short slice marks a suspect too. Hashing 100,000 entries is long work by
+ * nature, so it runs without the pool's statement timeout; the slice size bounds it.
+ */
 async function scanSlice(db: Executor, projectId: string, start: number, end: number, anchor: string | null): Promise<number | null> {
-  const [row] = await scanSliceRow(db, projectId, start, end, anchor);
+  const [row] = await withoutStatementTimeout(db, (tx) => scanSliceRow(tx, projectId, start, end, anchor));
   if (row.firstBad !== null) return row.firstBad;
   if (row.rows === end - start + 1) return null;
   return row.maxSeq === null ? start : row.maxSeq + 1;

@@ -1,8 +1,9 @@
-import { eq, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { Actor } from "@/lib/actor";
 import { getDb, type Executor } from "@/lib/db/client";
 import { ledgerHeads } from "@/lib/db/schema/ledger";
 import { settle } from "@/lib/db/transaction";
+import { withoutStatementTimeout } from "@/lib/db/statement-timeout";
 import { GENESIS_HASH, rowHash } from "@/lib/ledger/canonical";
 import { chainedRange, hashAt } from "@/lib/ledger/statements";
 import { sealProject } from "@/lib/ledger/seal-entries";
@@ -88,8 +89,9 @@ async function checkInNode(
   anchorHash: string,
 ): Promise<{ first: number; reason: string } | { hash: string }> {
   let prevHash = anchorHash;
-  // Settled at once: an early return may leave the batch in flight unread, never an unhandled rejection.
-  const fetchBatch = (from: number) => settle(chainedRange(db, projectId, from, Math.min(last, from + BATCH - 1)));
+  // Settled at once: an early return may leave the batch in flight unread, never an unhandled rejection. 20,000
+  // entries are a long read by nature, so without the statement timeout (as the scan's slices).
+  const fetchBatch = (from: number) => settle(withoutStatementTimeout(db, (tx) => chainedRange(tx, projectId, from, Math.min(last, from + BATCH - 1))));
   const missing = (seq: number) => ({ first: seq, reason: "entry missing" });
   let expected = start;
   let pending = fetchBatch(start);

@@ -1,5 +1,6 @@
 import { and, count, eq } from "drizzle-orm";
-import type { Executor } from "@/lib/db/client";
+import type { Executor, Tx } from "@/lib/db/client";
+import { setStatementTimeout } from "@/lib/db/statement-timeout";
 import { takeTurn } from "@/lib/db/turn-lock";
 import { events } from "@/lib/db/schema/events";
 import { apiKeys } from "@/lib/db/schema/keys";
@@ -29,7 +30,7 @@ export async function projectFootprint(db: Executor, projectId: string) {
  * transaction (lib/blob/queue-erasure.ts): nothing is erased unless the rows are gone, and nothing stays behind.
  * `confirmField` is the caller's name for the typed name, for the error (owner REST: `confirm`).
  */
-export async function deleteProject(tx: Executor, opts: { ownerId: string; projectId: string; confirmName: string; confirmField?: string }) {
+export async function deleteProject(tx: Tx, opts: { ownerId: string; projectId: string; confirmName: string; confirmField?: string }) {
   // The owner's deletes take turns: two at once of the last two projects each found the other still there (each
   // call's entry chained in the other one), and deadlocked on PostgreSQL, or would have left the owner none.
   await takeTurn(tx, `projects:${opts.ownerId}`);
@@ -49,6 +50,8 @@ export async function deleteProject(tx: Executor, opts: { ownerId: string; proje
   // The ledger sealer locks the chain's head, then its entries; the cascade would take them the other way round (a
   // deadlock on PostgreSQL when the project was used a moment ago). Holding the head first queues this behind it.
   await lockHead(tx, project.id);
+  // The cascade removes every row the project ever had: long by nature on a big project, so no statement timeout.
+  await setStatementTimeout(tx, 0);
   await tx.delete(projects).where(and(eq(projects.id, project.id), eq(projects.ownerId, opts.ownerId)));
   await queueProjectErasure(tx, project.id);
   keyCache.invalidate(tx);

@@ -1,6 +1,6 @@
-import { sql } from "drizzle-orm";
 import { getDb, type Tx } from "@/lib/db/client";
 import { env } from "@/lib/env";
+import { setStatementTimeout } from "@/lib/db/statement-timeout";
 
 const MAX_BATCH = 50;
 /** Transactions in flight at once: while fewer are running, a message starts its own at once (no waiting). */
@@ -21,7 +21,7 @@ interface Work {
  * round trip a transaction, not a message. PGlite accepts the setting but times nothing out: it runs one statement
  * at a time, and the listener's own deadline covers it.
  */
-const statementTimeout = (tx: Tx) => tx.execute(sql`select set_config('statement_timeout', ${`${env().SMTP_STORE_TIMEOUT_MS}ms`}, true)`);
+const statementTimeout = (tx: Tx) => setStatementTimeout(tx, env().SMTP_STORE_TIMEOUT_MS);
 
 /** Runs one work in `tx`, refusing to start, or to let its transaction commit, once its caller stopped waiting. */
 async function runWork(w: Work, tx: Tx) {

@@ -3,6 +3,7 @@ import { pageParams } from "@/lib/http/page-params";
 import { csvHeader, csvRow, ndjsonRow } from "@/lib/ledger/export-format";
 import { currentOwner } from "@/lib/auth/current-owner";
 import { getDb } from "@/lib/db/client";
+import { withoutStatementTimeout } from "@/lib/db/statement-timeout";
 import { queryLedger } from "@/lib/ledger/query-ledger";
 import { AppError } from "@/lib/errors";
 import { errorResponse } from "@/lib/http/json-response";
@@ -32,7 +33,8 @@ export async function GET(req: Request) {
     async pull(controller) {
       if (!started && !ndjson) controller.enqueue(encoder.encode(csvHeader()));
       started = true;
-      const page = await queryLedger(db, { actor: ctx.actor, ...parsed.data, limit: PAGE, cursor });
+      // A filter no index serves reads far to fill a page: long by nature, so no statement timeout.
+      const page = await withoutStatementTimeout(db, (tx) => queryLedger(tx, { actor: ctx.actor, ...parsed.data, limit: PAGE, cursor }));
       const text = page.entries.map(ndjson ? ndjsonRow : csvRow).join("");
       if (text) controller.enqueue(encoder.encode(text));
       if (page.nextCursor === null) controller.close();
