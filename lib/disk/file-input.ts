@@ -1,7 +1,7 @@
 import { AppError } from "@/lib/errors";
 import { fieldError } from "@/lib/disk/field-error";
 import { INLINE_MAX_BYTES } from "@/lib/disk/limits";
-import { ATTACHMENT_PREFIX, diskPath, pathProblem } from "@/lib/disk/path-rules";
+import { ATTACHMENT_PREFIX, checkedDiskPath } from "@/lib/disk/path-rules";
 
 export const DEFAULT_CONTENT_TYPE = "application/octet-stream";
 const MIME = /^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}\/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}(?:\s*;\s*[ -~]*)?$/;
@@ -12,13 +12,11 @@ export function contentTypeProblem(type: string): string | null {
 }
 
 /**
- * The path file_put and file_delete may write, from a path or `disk://` reference and spelled as stored (diskPath):
- * valid, and not under `evt_` (inbound attachments).
+ * The path file_put and file_delete may write, from a path or `disk://` reference and spelled as stored, valid
+ * (checkedDiskPath), and not under `evt_` (inbound attachments).
  */
 export function writablePath(pathOrRef: string): string {
-  const path = diskPath(pathOrRef);
-  const problem = pathProblem(path);
-  if (problem) throw fieldError("path", problem);
+  const path = checkedDiskPath(pathOrRef);
   if (path.startsWith(ATTACHMENT_PREFIX)) {
     throw new AppError("PATH_RESERVED", `Paths starting with ${ATTACHMENT_PREFIX} are inbound email attachments and cannot be written.`, {
       fix: "Choose a path that does not start with evt_, e.g. attachments/<name>.",

@@ -2,8 +2,7 @@ import { and, eq } from "drizzle-orm";
 import type { Executor } from "@/lib/db/client";
 import { diskFiles } from "@/lib/db/schema/disk";
 import { notFound } from "@/lib/errors";
-import { fieldError } from "@/lib/disk/field-error";
-import { diskPath, pathProblem, targetOf } from "@/lib/disk/path-rules";
+import { checkedDiskPath, targetOf } from "@/lib/disk/path-rules";
 import { findAttachment } from "@/lib/disk/read-attachment";
 
 /** What a path or `disk://` reference points at: a project file (one version) or an inbound attachment. */
@@ -21,9 +20,7 @@ export interface DiskSource {
 }
 
 export async function findSource(db: Executor, opts: { projectId: string; path: string }): Promise<DiskSource> {
-  const path = diskPath(opts.path);
-  const problem = pathProblem(path);
-  if (problem) throw fieldError("path", problem);
+  const path = checkedDiskPath(opts.path);
   const target = targetOf(path);
   const missing = () => notFound(`File ${path}`, "List files with file_list; attachments are named in their event (evt_…/name).");
   if (!target) throw missing();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { keyProblem } from "@/lib/disk/key-rules";
-import { diskPath, diskPrefix, pathProblem, stripRef, targetOf } from "@/lib/disk/path-rules";
+import { checkedDiskPath, diskPath, diskPrefix, pathProblem, stripRef, targetOf } from "@/lib/disk/path-rules";
 import { safeAttachmentName } from "@/lib/disk/save-attachment";
 import { decodeBase64 } from "@/lib/disk/file-input";
 
@@ -65,6 +65,14 @@ describe("diskPath", () => {
     expect(diskPath("\u212b/x")).toBe("\u00c5/x");
     expect(diskPath("evt_1/cafe\u0301.txt")).toBe("evt_1/cafe\u0301.txt");
     expect(diskPrefix("notes/cafe\u0301")).toBe("notes/caf\u00e9");
+  });
+});
+
+describe("checkedDiskPath", () => {
+  it("checks a path as stored (NFC), not as sent: NFC can lengthen a name", () => {
+    expect(checkedDiskPath("disk://notes/cafe\u0301.txt")).toBe("notes/caf\u00e9.txt");
+    // 255 bytes as sent, 510 in NFC.
+    expect(() => checkedDiskPath(`${"\u0958".repeat(85)}/a`)).toThrow(/^path: a file or folder name can be at most 255 bytes$/);
   });
 });
 

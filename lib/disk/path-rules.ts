@@ -1,4 +1,5 @@
 import { wellFormed } from "@/lib/text/well-formed";
+import { fieldError } from "@/lib/disk/field-error";
 import { PATH_MAX_BYTES, SEGMENT_MAX_BYTES } from "@/lib/disk/limits";
 
 export const REF_SCHEME = "disk://";
@@ -18,6 +19,18 @@ export const stripRef = (pathOrRef: string) => (pathOrRef.startsWith(REF_SCHEME)
 export function diskPath(pathOrRef: string): string {
   const path = stripRef(pathOrRef);
   return path.startsWith(ATTACHMENT_PREFIX) ? path : path.normalize("NFC");
+}
+
+/**
+ * The path a path or `disk://` reference names (diskPath), valid in that spelling or a validation_error naming `path`.
+ * Every way to a file checks here, after normalising: NFC can lengthen a name (U+0958 and U+FB2C each become two or
+ * three code points), so a name that fits as sent may not fit as stored.
+ */
+export function checkedDiskPath(pathOrRef: string): string {
+  const path = diskPath(pathOrRef);
+  const problem = pathProblem(path);
+  if (problem) throw fieldError("path", problem);
+  return path;
 }
 
 /** A file_list prefix or dashboard folder spelled as stored paths are (diskPath), so NFD text finds the NFC files. */

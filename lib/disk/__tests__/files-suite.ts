@@ -6,6 +6,7 @@ import { getBlobStore } from "@/lib/blob/get-blob-store";
 import { getDb } from "@/lib/db/client";
 import { query } from "@/lib/db/statement";
 import { diskFiles, diskUploads } from "@/lib/db/schema/disk";
+import { completeUpload } from "@/lib/disk/complete-upload";
 import { deleteFile } from "@/lib/disk/delete-file";
 import { MAX_BYTES, MONTHLY_DOWNLOAD_BYTES } from "@/lib/disk/limits";
 import { listFolder } from "@/lib/disk/list-folder";
@@ -395,6 +396,52 @@ export function filesSuite(store: "local" | "s3") {
         expect(r.error.message.startsWith("path: ")).toBe(true);
       }
       for (const tool of ["file_get", "file_delete", "file_url"]) expect((await call(tool, { path })).error.code).toBe("validation_error");
+    });
+
+    // Under the limits as sent, over them in NFC, as stored: U+0958 is one code point (3 bytes) that NFC makes two
+    // (6 bytes), U+FB2C one that NFC makes three (6 bytes).
+    const overOnceNormalised: [string, string, RegExp][] = [
+      ["a file name", `nfc-long/${"\u0958".repeat(85)}`, /^path: a file or folder name can be at most 255 bytes$/],
+      ["a folder name", `${"\u0958".repeat(85)}/a.txt`, /^path: a file or folder name can be at most 255 bytes$/],
+      ["a full path", Array.from({ length: 7 }, () => "\uFB2C".repeat(42)).join("/"), /^path: a full path .* at most 1024 bytes$/],
+    ];
+    it.each(overOnceNormalised)("refuses %s that fits as sent but not in NFC, on every way to a file, writing nothing", async (_what, path, why) => {
+      expect(Buffer.byteLength(path)).toBeLessThanOrEqual(1024);
+      expect(path.split("/").every((s) => Buffer.byteLength(s) <= 255)).toBe(true);
+      const db = await getDb();
+      const rows = async () =>
+        (
+          await query<{ n: number }>(
+            db,
+            sql`select (select count(*) from disk_files where project_id = ${seeded.project.id})
+                     + (select count(*) from disk_uploads where project_id = ${seeded.project.id}) as n`,
+          )
+        )[0].n;
+      const before = await rows();
+      const open = (await call("file_put", { path: "nfc-long/ok.bin", upload: { size: 1 } })).data.upload_id;
+      for (const args of [
+        { path, content_base64: "AA==" },
+        { path, upload: { size: 1 } },
+        { path, complete: open },
+      ]) {
+        expect((await call("file_put", args)).error).toMatchObject({ code: "validation_error", message: expect.stringMatching(why) });
+      }
+      for (const tool of ["file_get", "file_delete", "file_url"]) {
+        expect((await call(tool, { path })).error).toMatchObject({ code: "validation_error", message: expect.stringMatching(why) });
+      }
+      const viaRest = await rest("PUT", `/files/${encodeURIComponent(path)}`, { content_base64: "AA==" });
+      expect([viaRest.status, viaRest.body.error.message]).toEqual([400, expect.stringMatching(why)]);
+      // The dashboard's uploads and deletes hand the domain the name as the browser gave it.
+      for (const run of [
+        () => startUpload(db, { actor: seeded.actor, path, size: 1, via: "brynth" }),
+        () => completeUpload(db, { actor: seeded.actor, path, uploadId: open }),
+        () => deleteFile(db, { actor: seeded.actor, path }),
+      ]) {
+        await expect(run()).rejects.toMatchObject({ code: "validation_error", message: expect.stringMatching(why) });
+      }
+      expect(await rows()).toBe(before + 1);
+      await call("file_put", { path: "nfc-long/ok.bin", content_base64: "AA==" });
+      await call("file_delete", { path: "nfc-long/ok.bin" });
     });
 
     it("refuses traversal over REST too, never touching another path", async () => {
