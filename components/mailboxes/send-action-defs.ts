@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { pathText } from "@/lib/disk/path-rules";
 import type { ActionContext, ActionLedger } from "@/lib/auth/owner-action";
 import { sendPolicies } from "@/lib/db/schema/mail";
 import { DRAFT_OPS, ownerDeleteDraft, ownerSendDraft, ownerUpdateDraft } from "@/lib/mail/drafts/owner-draft-changes";
@@ -51,7 +52,7 @@ const composeFields = z
     bcc: addresses,
     subject: oneLine(SEND_SUBJECT_MAX_CHARS),
     text: utf8Max(BODY_MAX_BYTES, "text"),
-    paths: z.array(z.string().min(1).max(1100)).max(MAX_ATTACHMENTS),
+    paths: z.array(pathText().min(1)).max(MAX_ATTACHMENTS),
   })
   .superRefine((v, ctx) => {
     const n = v.to.length + v.cc.length + v.bcc.length;

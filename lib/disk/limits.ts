@@ -17,5 +17,11 @@ export const LINK_DEFAULT_SECONDS = 3600;
 export const MONTHLY_DOWNLOAD_BYTES = 5 * 1024 ** 3;
 export const PATH_MAX_BYTES = 1024;
 export const SEGMENT_MAX_BYTES = 255;
+/**
+ * The most text taken as a path before it is normalised: a bound on that work, never the limit itself (checked in
+ * NFC, pathProblem). A valid path sent decomposed (NFD, as macOS names files) is longer than as stored, up to four
+ * code points for one composed character, so `disk://` and four UTF-16 units per byte of PATH_MAX_BYTES.
+ */
+export const PATH_INPUT_MAX_CHARS = "disk://".length + 4 * PATH_MAX_BYTES;
 export const PAGE_MAX = 100;
 export const PAGE_DEFAULT = 20;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { keyProblem } from "@/lib/disk/key-rules";
-import { checkedDiskPath, diskPath, diskPrefix, pathProblem, stripRef, targetOf } from "@/lib/disk/path-rules";
+import { checkedDiskPath, diskPath, diskPrefix, pathProblem, pathText, stripRef, targetOf } from "@/lib/disk/path-rules";
 import { safeAttachmentName } from "@/lib/disk/save-attachment";
 import { decodeBase64 } from "@/lib/disk/file-input";
 
@@ -68,11 +68,19 @@ describe("diskPath", () => {
   });
 });
 
-describe("checkedDiskPath", () => {
-  it("checks a path as stored (NFC), not as sent: NFC can lengthen a name", () => {
+describe("checkedDiskPath and pathText", () => {
+  it("check a path as stored (NFC), not as sent: NFC can lengthen a name and shorten a decomposed one", () => {
     expect(checkedDiskPath("disk://notes/cafe\u0301.txt")).toBe("notes/caf\u00e9.txt");
     // 255 bytes as sent, 510 in NFC.
     expect(() => checkedDiskPath(`${"\u0958".repeat(85)}/a`)).toThrow(/^path: a file or folder name can be at most 255 bytes$/);
+    // A valid path sent decomposed (NFD), as the dashboard's actions and email_send's attachments take it: 1,504
+    // characters for 1,004 bytes stored. Text that cannot fit even in NFC is refused before normalising.
+    const nfd = Array.from({ length: 5 }, () => "\u01D6".repeat(100))
+      .join("/")
+      .normalize("NFD");
+    expect(pathText().safeParse(nfd).success).toBe(true);
+    expect(checkedDiskPath(nfd)).toBe(nfd.normalize("NFC"));
+    expect(pathText().safeParse("x".repeat(4104)).error?.issues[0].message).toBe("a full path (folders and file name together) can be at most 1024 bytes");
   });
 });
 

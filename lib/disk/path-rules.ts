@@ -1,6 +1,7 @@
+import { z } from "zod";
 import { wellFormed } from "@/lib/text/well-formed";
 import { fieldError } from "@/lib/disk/field-error";
-import { PATH_MAX_BYTES, SEGMENT_MAX_BYTES } from "@/lib/disk/limits";
+import { PATH_INPUT_MAX_CHARS, PATH_MAX_BYTES, SEGMENT_MAX_BYTES } from "@/lib/disk/limits";
 
 export const REF_SCHEME = "disk://";
 /** Paths starting with this are inbound email attachments (`evt_…/name`), never written by file_put. */
@@ -36,6 +37,14 @@ export function checkedDiskPath(pathOrRef: string): string {
 /** A file_list prefix or dashboard folder spelled as stored paths are (diskPath), so NFD text finds the NFC files. */
 export const diskPrefix = (prefix: string) => prefix.normalize("NFC");
 
+const PATH_TOO_LONG = `a full path (folders and file name together) can be at most ${PATH_MAX_BYTES} bytes`;
+
+/**
+ * A path as a field takes it, before diskPath: any text up to PATH_INPUT_MAX_CHARS (a longer one cannot fit even
+ * once normalised), then spelled as stored and checked in that spelling by pathProblem or checkedDiskPath.
+ */
+export const pathText = () => z.string().max(PATH_INPUT_MAX_CHARS, PATH_TOO_LONG);
+
 /**
  * Why `path` is not a valid disk path, or null. Relative, `/`-separated, no `.`/`..`/empty segments (nor any that
  * percent-decode to one: a path pasted into a URL must not turn into traversal), no backslash or control characters,
@@ -48,7 +57,7 @@ export const diskPrefix = (prefix: string) => prefix.normalize("NFC");
 export function pathProblem(path: string): string | null {
   if (path.length === 0) return "must not be empty";
   if (!wellFormed(path)) return "contains a character that is not valid text (a lone surrogate) and cannot be stored";
-  if (Buffer.byteLength(path) > PATH_MAX_BYTES) return `a full path (folders and file name together) can be at most ${PATH_MAX_BYTES} bytes`;
+  if (Buffer.byteLength(path) > PATH_MAX_BYTES) return PATH_TOO_LONG;
   if (/\p{Cc}/u.test(path)) return "a file or folder name cannot contain control characters such as line breaks or tabs";
   if (path.includes("\\")) return "a file or folder name cannot contain a backslash; separate folders with /";
   if (path.startsWith("/")) return "a path cannot start with /; write folder/file.txt";

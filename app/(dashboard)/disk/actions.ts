@@ -11,6 +11,7 @@ import { fieldError } from "@/lib/disk/field-error";
 import { findSource } from "@/lib/disk/find-source";
 import { sourceDownloadUrl } from "@/lib/disk/get-file";
 import { LINK_MAX_SECONDS, LINK_MIN_SECONDS, TTL_MAX_SECONDS, UPLOAD_MAX_BYTES } from "@/lib/disk/limits";
+import { pathText } from "@/lib/disk/path-rules";
 import { revokeLink } from "@/lib/disk/revoke-link";
 import { setKey } from "@/lib/disk/set-key";
 import { startUpload } from "@/lib/disk/start-upload";
@@ -69,7 +70,7 @@ export const deleteKeyAction = ownerAction(
 );
 
 export const startUploadAction = ownerAction(
-  z.object({ path: text(1100), size: z.number().int().min(0).max(UPLOAD_MAX_BYTES), contentType: text(255).optional() }),
+  z.object({ path: pathText(), size: z.number().int().min(0).max(UPLOAD_MAX_BYTES), contentType: text(255).optional() }),
   async (ctx, input) => {
     // Empty types (unknown extensions) fall back to application/octet-stream.
     const out = await startUpload(ctx.db, { actor: ctx.actor, path: input.path, size: input.size, contentType: input.contentType || undefined, via: "brynth" });
@@ -80,7 +81,7 @@ export const startUploadAction = ownerAction(
 );
 
 export const completeUploadAction = ownerAction(
-  z.object({ path: text(1100), uploadId: text(100) }),
+  z.object({ path: pathText(), uploadId: text(100) }),
   async (ctx, input) => {
     ctx.subject = input.path;
     return completeUpload(ctx.db, { actor: ctx.actor, path: input.path, uploadId: input.uploadId });
@@ -89,7 +90,7 @@ export const completeUploadAction = ownerAction(
 );
 
 export const deleteFileAction = ownerAction(
-  z.object({ path: text(1100) }),
+  z.object({ path: pathText() }),
   async (ctx, input) => {
     const { deleted, file } = await deleteFile(ctx.db, { actor: ctx.actor, path: input.path });
     ctx.subject = file?.id ?? input.path;
@@ -99,7 +100,7 @@ export const deleteFileAction = ownerAction(
 );
 
 export const createLinkAction = ownerAction(
-  z.object({ path: text(1100), expiresIn: z.number().int().min(LINK_MIN_SECONDS).max(LINK_MAX_SECONDS) }),
+  z.object({ path: pathText(), expiresIn: z.number().int().min(LINK_MIN_SECONDS).max(LINK_MAX_SECONDS) }),
   async (ctx, input) => {
     const out = await createLink(ctx.db, { actor: ctx.actor, path: input.path, expiresIn: input.expiresIn });
     ctx.subject = out.link_id;
@@ -118,7 +119,7 @@ export const revokeLinkAction = ownerAction(
 );
 
 /** A 5-minute download URL for the browser; reading changes nothing, so nothing is ledgered. */
-export const downloadUrlAction = ownerAction(z.object({ path: text(1100) }), async (ctx, input) => {
+export const downloadUrlAction = ownerAction(z.object({ path: pathText() }), async (ctx, input) => {
   const src = await findSource(ctx.db, { projectId: ctx.actor.projectId, path: input.path });
   return { url: pathOf(sourceDownloadUrl(ctx.actor.projectId, src).download_url) };
 });

@@ -444,6 +444,18 @@ export function filesSuite(store: "local" | "s3") {
       await call("file_delete", { path: "nfc-long/ok.bin" });
     });
 
+    it("takes a valid path sent decomposed (NFD), however much longer than as stored, and lists it by its NFD prefix", async () => {
+      // ǖ is 2 bytes composed and three code points (5 bytes) decomposed: 1,004 bytes stored, 1,504 characters as sent.
+      const nfc = Array.from({ length: 5 }, () => "\u01D6".repeat(100)).join("/");
+      const nfd = nfc.normalize("NFD");
+      expect([Buffer.byteLength(nfc), nfd.length]).toEqual([1004, 1504]);
+      expect((await call("file_put", { path: nfd, content_base64: b64("u") })).data.path).toBe(nfc);
+      expect((await call("file_get", { path: `disk://${nfd}` })).data.path).toBe(nfc);
+      const listed = (await call("file_list", { prefix: nfd })).data.items.map((i: { path: string }) => i.path);
+      expect(listed).toEqual([nfc]);
+      expect((await call("file_delete", { path: nfd })).data.deleted).toBe(true);
+    });
+
     it("refuses traversal over REST too, never touching another path", async () => {
       for (const p of ["..%2Fx", "a%2F..%2Fb", "a%5Cb", "a%2F%2Fb"]) {
         const r = await rest("PUT", `/files/${p}`, { content_base64: "AA==" });

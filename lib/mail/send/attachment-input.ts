@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { pathText } from "@/lib/disk/path-rules";
 
 /**
  * Standard base64 with its padding. A flat character class plus a length check, not a repeated 4-character group:
@@ -17,7 +18,7 @@ export const attachmentInput = z
       .regex(/^[\w.+-]+\/[\w.+-]+$/, "must be a MIME type like text/plain")
       .optional(),
     content: z.string().optional().describe("The bytes, base64. The whole MCP request is capped at 2 MB: attach larger files by `path`."),
-    path: z.string().min(1).max(1100).optional().describe("A disk path, `disk://` reference or inbound attachment `evt_…/name`."),
+    path: pathText().min(1).optional().describe("A disk path, `disk://` reference or inbound attachment `evt_…/name`."),
   })
   .strict()
   .superRefine((a, ctx) => {

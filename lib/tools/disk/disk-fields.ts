@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { keyProblem, prefixProblem } from "@/lib/disk/key-rules";
 import { LINK_DEFAULT_SECONDS, LINK_MAX_SECONDS, LINK_MIN_SECONDS, PAGE_DEFAULT, PAGE_MAX, PATH_MAX_BYTES, TTL_MAX_SECONDS } from "@/lib/disk/limits";
-import { diskPath, pathProblem } from "@/lib/disk/path-rules";
+import { diskPath, diskPrefix, pathProblem, pathText } from "@/lib/disk/path-rules";
 import { taskIdProblem } from "@/lib/disk/save-state";
 import { pageLimit } from "@/lib/tools/fields";
 
@@ -22,12 +22,18 @@ export const taskIdField = z
   .describe("Your ID for the task, e.g. `refund-1042`: the state lives at key `state/{task_id}` (512 bytes at most).");
 
 /** A file path or its `disk://` reference, as the plain path in the spelling files are stored under (diskPath). */
-export const pathField = z
-  .string()
-  .max(PATH_MAX_BYTES + 64)
+export const pathField = pathText()
   .transform(diskPath)
   .superRefine(rule(pathProblem))
   .describe("The file path, e.g. `reports/2026-09.pdf`, or its `disk://` reference. Paths starting with `evt_` are inbound attachments.");
+
+/** file_list's prefix, spelled as stored paths are (diskPrefix) before its length is checked, as a path is. */
+export const pathPrefixField = (description: string) =>
+  pathText()
+    .transform(diskPrefix)
+    .superRefine(rule((p) => prefixProblem(p, PATH_MAX_BYTES)))
+    .default("")
+    .describe(description);
 
 export const prefixField = (maxBytes: number, description: string) =>
   z

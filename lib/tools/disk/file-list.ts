@@ -1,9 +1,8 @@
 import { z } from "zod";
-import { PATH_MAX_BYTES } from "@/lib/disk/limits";
 import { listFiles } from "@/lib/disk/list-files";
 import { defineTool } from "@/lib/tools/define-tool";
 import { readOnly } from "@/lib/tools/fields";
-import { cursorField, fileShape, limitField, prefixField } from "@/lib/tools/disk/disk-fields";
+import { cursorField, fileShape, limitField, pathPrefixField } from "@/lib/tools/disk/disk-fields";
 
 export const fileList = defineTool({
   name: "file_list",
@@ -13,7 +12,7 @@ export const fileList = defineTool({
     "Lists the files of the project disk whose path starts with `prefix`, in byte order, without content: `{items: [{path, ref, size_bytes, content_type, updated_at}], next_cursor}`. Pass `next_cursor` back as `cursor` for the next page; `limit` 1 to 100, default 20.",
   input: z
     .object({
-      prefix: prefixField(PATH_MAX_BYTES, "Only files whose path starts with this text, e.g. `reports/`. Empty: every file."),
+      prefix: pathPrefixField("Only files whose path starts with this text, e.g. `reports/`. Empty: every file."),
       cursor: cursorField,
       limit: limitField,
     })

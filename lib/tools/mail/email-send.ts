@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { pathText } from "@/lib/disk/path-rules";
 import { defineTool } from "@/lib/tools/define-tool";
 import { sendEmailGated } from "@/lib/approvals/email/send-email-gated";
 import { oneLine, plainAddress, utf8Max } from "@/lib/mail/outbound/address-rules";
@@ -17,7 +18,7 @@ export const emailSend = defineTool({
       text: utf8Max(BODY_MAX_BYTES, "text").describe("The plain-text body, up to 256 KB."),
       html: utf8Max(BODY_MAX_BYTES, "html").optional().describe("An HTML body, up to 256 KB, sent as given."),
       attachments: z
-        .array(z.string().min(1).max(1100))
+        .array(pathText().min(1))
         .max(MAX_ATTACHMENTS)
         .default([])
         .describe("Up to 10 disk paths, `disk://` references or `evt_…/name`; 10 MB in total."),
