@@ -1,7 +1,12 @@
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { eq } from "drizzle-orm";
 import { closeDb, getDb } from "@/lib/db/client";
+import { mailRejections } from "@/lib/db/schema/mail-events";
+import { newId } from "@/lib/ids";
+import { JobRunner } from "@/lib/jobs/job-runner";
+import { waitFor } from "@/lib/mail/__tests__/helpers";
 import { isStatementTimeout } from "@/lib/db/unavailable";
 import { sealProject } from "@/lib/ledger/seal-entries";
 import { scanSlice } from "@/lib/ledger/statements";
@@ -113,5 +118,30 @@ describe.runIf(onPostgres)("statement timeout", () => {
     const db = await getDb();
     const shown = await Promise.all(Array.from({ length: POOL * 2 }, () => db.execute("show statement_timeout")));
     expect(new Set(shown.map((r) => (r as unknown as { statement_timeout: string }[])[0].statement_timeout))).toEqual(new Set([`${TIMEOUT_MS}ms`]));
+  });
+
+  it("lets the job runner's retention purges wait past the limit", async () => {
+    const db = await getDb();
+    const old = newId("rej");
+    await db
+      .insert(mailRejections)
+      .values({ id: old, projectId: seeded.project.id, rcpt: "x@y.example", smtpCode: "550", reason: "old", at: new Date(Date.now() - 40 * 86_400_000) });
+    const blocker = await admin.reserve();
+    const errors: unknown[] = [];
+    const runner = new JobRunner(db, { concurrency: 1, pollMs: 60_000, onError: (err) => errors.push(err) });
+    try {
+      await blocker`begin`;
+      await blocker`lock table mail_rejections in access exclusive mode`;
+      // The runner's first pass purges at once, and waits on the lock twice the limit.
+      await runner.start();
+      await new Promise((r) => setTimeout(r, TIMEOUT_MS * 2));
+    } finally {
+      await blocker`rollback`;
+      blocker.release();
+    }
+    // Cut by the limit, the purge failed and waited for the next pass, 30 s on; lifted, it finishes now.
+    await waitFor(async () => (await db.select().from(mailRejections).where(eq(mailRejections.id, old))).length === 0, 5_000);
+    await runner.stop();
+    expect(errors).toEqual([]);
   });
 });

@@ -1,4 +1,5 @@
 import type { Db } from "@/lib/db/client";
+import { withoutStatementTimeout } from "@/lib/db/statement-timeout";
 import { CLAIM_LEASE_S, claimJobs, extendLeases, purgeFinishedJobs, reclaimExpiredJobs } from "@/lib/jobs/claim-jobs";
 import { jobWakeups } from "@/lib/jobs/enqueue-job";
 import { FinishGroup } from "@/lib/jobs/finish-group";
@@ -112,14 +113,13 @@ export class JobRunner {
         }
         if (Date.now() - lastMaintenance > MAINTENANCE_MS) {
           lastMaintenance = Date.now();
-          await purgeFinishedJobs(this.db);
-          // Retention of the mail outbox (7 days), the SMTP refusal log (30 days), MCP sessions (a week idle, a day
-          // ended) and idempotency keys, beside the jobs'.
-          await purgeMailEvents(this.db);
-          await purgeMailRejections(this.db);
-          await purgeMcpSessions(this.db);
-          // Idempotency keys expire 24 hours after their call.
-          await purgeExpiredKeys(this.db);
+          // Retention of finished jobs, the mail outbox (7 days), the SMTP refusal log (30 days), MCP sessions (a
+          // week idle, a day ended) and idempotency keys (24 hours after their call). Each runs without the pool's
+          // statement timeout: after a long stop the first pass may delete more than 30 s can, and cut, it would
+          // start over every time and never finish.
+          for (const purge of [purgeFinishedJobs, purgeMailEvents, purgeMailRejections, purgeMcpSessions, purgeExpiredKeys]) {
+            await withoutStatementTimeout(this.db, async (tx) => void (await purge(tx)));
+          }
         }
         for (const lane of this.lanes) {
           const free = lane.concurrency - lane.running.size;
