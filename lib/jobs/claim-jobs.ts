@@ -6,14 +6,31 @@ import { claimDueJobs } from "@/lib/jobs/statements";
 /** How long a claim holds a job; a handler is aborted well before (its kind's timeout). */
 export const CLAIM_LEASE_S = 300;
 
-/** Takes up to `limit` due jobs (claimDueJobs). */
+/**
+ * A lane's fair shares (claimDueJobs): the jobs it runs now per project (null: instance-wide work), and how many of
+ * its slots one project holds before the others' due jobs come first and it keeps `reserve` slots free.
+ */
+export interface LaneShares {
+  running: ReadonlyMap<string | null, number>;
+  share: number;
+  reserve: number;
+}
+
+/**
+ * Takes up to `limit` due jobs, the oldest of each project in turn (claimDueJobs). Without `shares` (a one-off
+ * claim): nothing runs, and no project is held back.
+ */
 export async function claimJobs(
   db: Executor,
-  opts: { limit: number; kinds?: readonly string[]; exceptKinds?: readonly string[]; leaseSeconds?: number },
+  opts: { limit: number; kinds?: readonly string[]; exceptKinds?: readonly string[]; leaseSeconds?: number; shares?: LaneShares },
 ): Promise<JobRow[]> {
   if (opts.limit <= 0) return [];
   const except = opts.exceptKinds?.length ? [...opts.exceptKinds] : null;
-  return claimDueJobs(db, opts.limit, opts.kinds ? [...opts.kinds] : null, except, opts.leaseSeconds ?? CLAIM_LEASE_S);
+  const running: Record<string, number> = {};
+  for (const [project, n] of opts.shares?.running ?? []) running[project ?? ""] = n;
+  const share = opts.shares?.share ?? opts.limit;
+  const reserve = opts.shares?.reserve ?? 0;
+  return claimDueJobs(db, opts.limit, opts.kinds ? [...opts.kinds] : null, except, opts.leaseSeconds ?? CLAIM_LEASE_S, JSON.stringify(running), share, reserve);
 }
 
 /**

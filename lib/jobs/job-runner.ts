@@ -1,6 +1,7 @@
 import type { Db } from "@/lib/db/client";
 import { withoutStatementTimeout } from "@/lib/db/statement-timeout";
-import { CLAIM_LEASE_S, claimJobs, extendLeases, purgeFinishedJobs, reclaimExpiredJobs } from "@/lib/jobs/claim-jobs";
+import { env } from "@/lib/env";
+import { CLAIM_LEASE_S, claimJobs, extendLeases, type LaneShares, purgeFinishedJobs, reclaimExpiredJobs } from "@/lib/jobs/claim-jobs";
 import { jobWakeups } from "@/lib/jobs/enqueue-job";
 import { FinishGroup } from "@/lib/jobs/finish-group";
 import { runJob } from "@/lib/jobs/run-job";
@@ -23,6 +24,8 @@ interface Lane {
   exceptKinds?: readonly string[];
   concurrency: number;
   running: Set<Promise<unknown>>;
+  /** Per project (null: instance-wide work), its running jobs of this lane, and its share of the slots. */
+  shares: LaneShares & { running: Map<string | null, number> };
   /** Claim at the next round: a job of its kinds was told, a slot came free, the poll came, or its last batch was full. */
   due: boolean;
 }
@@ -34,6 +37,12 @@ interface Lane {
  * jobs as it has free slots; the runner sleeps until a NOTIFY (a job was enqueued anywhere: only the lanes of the
  * woken kinds claim) or the poll interval (every lane claims), and reclaims expired leases now and then. `stop()`
  * stops claiming, aborts running handlers' signals and waits for them to settle.
+ *
+ * Within a lane, projects take turns (claimDueJobs): a project running fewer of the lane's jobs comes first, so
+ * another project's due job is taken the moment a slot is free, however many older jobs one project has queued. A
+ * project holds up to `projectSharePercent` of a lane's slots (at least one) and more only while one slot stays
+ * free: alone it uses all but that slot, and when its jobs hang (endpoints that wait out their 10 s deadline),
+ * another project's job still starts at once, and takes the slots it frees first.
  */
 export class JobRunner {
   private lanes: Lane[];
@@ -63,6 +72,8 @@ export class JobRunner {
        * instance killed mid-run is taken again about one lease after the kill.
        */
       leaseSeconds?: number;
+      /** A lane's slots one project holds before the others come first (JOBS_PROJECT_SHARE_PERCENT by default). */
+      projectSharePercent?: number;
       /** Default true: successes of the kinds that opted in commit together (finish-group.ts); false for A/B runs. */
       groupFinishes?: boolean;
     },
@@ -70,10 +81,13 @@ export class JobRunner {
     this.finishes = opts.groupFinishes === false ? undefined : new FinishGroup(db);
     const dedicated = (opts.lanes ?? []).filter((l) => l.kinds.length > 0);
     const taken = dedicated.flatMap((l) => l.kinds);
-    this.lanes = [
-      ...dedicated.map((l) => ({ kinds: l.kinds, concurrency: l.concurrency, running: new Set<Promise<unknown>>(), due: true })),
-      { exceptKinds: taken, concurrency: opts.concurrency, running: new Set<Promise<unknown>>(), due: true },
-    ];
+    const percent = opts.projectSharePercent ?? env().JOBS_PROJECT_SHARE_PERCENT;
+    const lane = (concurrency: number, kinds: Pick<Lane, "kinds" | "exceptKinds">): Lane => {
+      const share = Math.max(1, Math.floor((concurrency * percent) / 100));
+      const shares = { running: new Map<string | null, number>(), share, reserve: share < concurrency ? 1 : 0 };
+      return { ...kinds, concurrency, running: new Set(), shares, due: true };
+    };
+    this.lanes = [...dedicated.map((l) => lane(l.concurrency, { kinds: l.kinds })), lane(opts.concurrency, { exceptKinds: taken })];
   }
 
   async start(): Promise<void> {
@@ -125,14 +139,25 @@ export class JobRunner {
           const free = lane.concurrency - lane.running.size;
           if (free <= 0 || !lane.due) continue;
           lane.due = false;
-          const claimed = await claimJobs(this.db, { limit: free, kinds: lane.kinds, exceptKinds: lane.exceptKinds, leaseSeconds: this.lease });
+          const claimed = await claimJobs(this.db, {
+            limit: free,
+            kinds: lane.kinds,
+            exceptKinds: lane.exceptKinds,
+            leaseSeconds: this.lease,
+            shares: lane.shares,
+          });
           for (const job of claimed) {
             this.held.set(job.id, job.attempts);
+            const perProject = lane.shares.running;
+            perProject.set(job.projectId, (perProject.get(job.projectId) ?? 0) + 1);
             const p = runJob(this.db, job, this.abort.signal, this.finishes)
               .catch((err) => this.opts.onError?.(err))
               .finally(() => {
                 if (this.held.get(job.id) === job.attempts) this.held.delete(job.id);
                 lane.running.delete(p);
+                const left = (perProject.get(job.projectId) ?? 1) - 1;
+                if (left > 0) perProject.set(job.projectId, left);
+                else perProject.delete(job.projectId);
                 lane.due = true;
                 this.poke();
               });

@@ -9,27 +9,77 @@ import { columnList, statement } from "@/lib/db/statement";
  */
 
 /**
- * Takes up to $1 due jobs (of the kinds $2 if given, none of the kinds $3 if given) for a lease of $4 seconds.
- * SKIP LOCKED lets concurrent runners (threads of one process or other instances) pick disjoint rows without waiting
- * on each other; the scan uses only the partial index of pending rows.
+ * Takes up to $1 due jobs (of the kinds $2 if given, none of the kinds $3 if given) for a lease of $4 seconds, the
+ * oldest due job of each project in turn (a null project is '', a group of its own): $5 is the lane's running jobs
+ * per project (a JSON object), and a project's k-th job of this claim ranks at its running count + k, oldest first
+ * among equals. A project at its share ($6) or over it is given a slot only if $7 slots of the lane then stay free,
+ * for a project that comes later; below its share it takes any.
  *
- * The due rows are picked in a CTE, which runs once: as an `id IN (subquery … LIMIT n FOR UPDATE SKIP LOCKED)` the
- * planner made a nested-loop semi join that ran the subquery again for every pending row, each run skipping the
- * rows the earlier ones had locked, so a claim of 2 took every due job (measured on PostgreSQL 15 and PGlite) and
- * no concurrency limit held.
+ * The plan never reads past a backlog: `kinds` and `groups` are a loose index scan of jobs_claim_idx (kind,
+ * project, run_at), one probe per kind and per (kind, project) with pending rows, whose first row is its oldest, so
+ * it says whether anything there is due. `quota` bounds each due project's rows to what it can still win: a k-th
+ * row (k ≥ 2) ranks behind the first row of every project running no more than it, and none beyond the first $1
+ * projects gets anything. Only then does each (kind, project) lock its oldest due rows, up to that bound.
+ * SKIP LOCKED lets concurrent runners (threads of one process or other instances) pick disjoint rows without waiting
+ * on each other; the rows locked but not taken are released when the statement commits. The rows taken are updated
+ * through `id = any(array(…))`, an index probe each: joined to `ranked`, whose size the planner cannot guess, the
+ * update hashed a sequential scan of every pending row (180 ms at 100k).
+ *
+ * The due rows are locked in a MATERIALIZED CTE, which runs once: as an `id IN (subquery … LIMIT n FOR UPDATE SKIP
+ * LOCKED)` the planner made a nested-loop semi join that ran the subquery again for every pending row, each run
+ * skipping the rows the earlier ones had locked, so a claim of 2 took every due job (measured on PostgreSQL 15 and
+ * PGlite) and no concurrency limit held.
  */
-export const claimDueJobs = statement<JobRow, [limit: number, kinds: string[] | null, exceptKinds: string[] | null, leaseSeconds: number]>(`
-  with due as (
-    select id from jobs
-    where status = 'pending' and run_at <= now()
-      and ($2::text[] is null or kind = any($2::text[]))
-      and ($3::text[] is null or kind <> all($3::text[]))
-    order by run_at
-    limit $1
-    for update skip locked
+export const claimDueJobs = statement<
+  JobRow,
+  [limit: number, kinds: string[] | null, exceptKinds: string[] | null, leaseSeconds: number, running: string, share: number, reserve: number]
+>(`
+  with recursive kinds as (
+    (select kind from jobs where status = 'pending' order by kind limit 1)
+    union all
+    select (select j.kind from jobs j where j.status = 'pending' and j.kind > k.kind order by j.kind limit 1)
+    from kinds k where k.kind is not null
+  ), groups as (
+    select f.* from kinds k cross join lateral (
+      select j.kind, coalesce(j.project_id, '') as pkey, j.run_at from jobs j
+      where j.status = 'pending' and j.kind = k.kind
+      order by coalesce(j.project_id, ''), j.run_at limit 1
+    ) f
+    where k.kind is not null and ($2::text[] is null or k.kind = any($2::text[])) and ($3::text[] is null or k.kind <> all($3::text[]))
+    union all
+    select f.* from groups g cross join lateral (
+      select j.kind, coalesce(j.project_id, '') as pkey, j.run_at from jobs j
+      where j.status = 'pending' and j.kind = g.kind and coalesce(j.project_id, '') > g.pkey
+      order by coalesce(j.project_id, ''), j.run_at limit 1
+    ) f
+  ), projects as (
+    select pkey, min(run_at) as first, coalesce(($5::jsonb ->> pkey)::int, 0) as running
+    from groups where run_at <= now() group by pkey
+  ), quota as (
+    select pkey, running, least(greatest(1, $1 - (ahead - 1)), greatest($6 - running, $1 - $7)) as n
+    from (
+      select pkey, running,
+        count(*) over (order by running range between unbounded preceding and current row) as ahead,
+        row_number() over (order by running, first, pkey) as turn
+      from projects
+    ) p
+    where turn <= $1
+  ), due as materialized (
+    select t.id, t.run_at, q.pkey, q.running from quota q
+    join groups g on g.pkey = q.pkey and g.run_at <= now()
+    cross join lateral (
+      select j.id, j.run_at from jobs j
+      where j.status = 'pending' and j.kind = g.kind and coalesce(j.project_id, '') = g.pkey and j.run_at <= now()
+      order by j.run_at limit q.n
+      for update skip locked
+    ) t
+    where q.n > 0
+  ), ranked as (
+    select id, level, row_number() over (order by level, run_at, id) as pos
+    from (select id, run_at, running + row_number() over (partition by pkey order by run_at, id) as level from due) d
   )
   update jobs set status = 'running', attempts = jobs.attempts + 1, locked_until = now() + make_interval(secs => $4::float8), updated_at = now()
-  from due where jobs.id = due.id and jobs.status = 'pending'
+  where jobs.id = any(array(select id from ranked where pos <= $1 and (level <= $6 or pos <= $1 - $7))) and jobs.status = 'pending'
   returning ${columnList(getTableColumns(jobs))}`);
 
 /**

@@ -35,8 +35,10 @@ export const jobs = pgTable(
     finishedAt: ts("finished_at"),
   },
   (t) => [
-    // The claim scans only due pending rows; finished jobs are not in this index however many pile up.
-    index("jobs_due_idx").on(t.runAt).where(sql`status = 'pending'`),
+    // The claim (lib/jobs/statements.ts) walks the pending rows by kind and project (a null project is '': a group
+    // of its own) and reads each group's oldest due rows, so a backlog of one kind or project is never scanned past;
+    // finished jobs are not in this index however many pile up.
+    index("jobs_claim_idx").on(t.kind, sql`coalesce(${t.projectId}, '')`, t.runAt).where(sql`status = 'pending'`),
     index("jobs_running_idx").on(t.lockedUntil).where(sql`status = 'running'`),
     index("jobs_finished_idx").on(t.finishedAt).where(sql`status in ('done', 'failed')`),
     uniqueIndex("jobs_dedupe_idx").on(t.kind, t.dedupeKey),
