@@ -146,9 +146,9 @@ export class JobRunner {
             leaseSeconds: this.lease,
             shares: lane.shares,
           });
+          const perProject = lane.shares.running;
           for (const job of claimed) {
             this.held.set(job.id, job.attempts);
-            const perProject = lane.shares.running;
             perProject.set(job.projectId, (perProject.get(job.projectId) ?? 0) + 1);
             const p = runJob(this.db, job, this.abort.signal, this.finishes)
               .catch((err) => this.opts.onError?.(err))
