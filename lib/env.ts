@@ -213,8 +213,9 @@ const schema = z.object({
   JOBS_WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(32),
   /**
    * The share of each lane's slots (JOBS_CONCURRENCY, JOBS_WEBHOOK_CONCURRENCY) one project holds, in percent, at
-   * least one slot: past it, other projects' due jobs come first and the project leaves one slot free, so a project
-   * whose endpoints hang or who queued 100k jobs never holds up another's (lib/jobs/job-runner.ts). 100: no share.
+   * least one slot: past it, other projects' due jobs come first and the project leaves one slot free (in a lane of
+   * 8 or more), so a project whose endpoints hang or who queued 100k jobs never holds up another's
+   * (lib/jobs/job-runner.ts). 100: no share.
    */
   JOBS_PROJECT_SHARE_PERCENT: z.coerce.number().int().min(1).max(100).default(25),
   /** How often an idle job runner looks for due jobs; NOTIFY wakes it at once for new ones. */

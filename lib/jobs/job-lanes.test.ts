@@ -93,8 +93,6 @@ describe("job runner lanes", () => {
       concurrency: 4,
       pollMs: 60_000,
       lanes: opts.webhookLane ? [{ kinds: [webhookDeliveryJob.kind], concurrency: 4 }] : [],
-      // One project fills a lane here: the lanes are under test, not the projects' shares (project-shares.test.ts).
-      projectSharePercent: 100,
     });
     await runner.start();
     const before = await fourHangingWebhooks();

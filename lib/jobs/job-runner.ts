@@ -12,6 +12,13 @@ import { purgeMcpSessions } from "@/lib/mcp/purge-sessions";
 
 const MAINTENANCE_MS = 30_000;
 
+/**
+ * The smallest lane that keeps a slot free for other projects. Below it a lone project (the usual single-project
+ * instance, JOBS_CONCURRENCY's 4 mail slots) would lose a large part of its lane; there another project's job waits
+ * for the next slot that frees, which it is given first.
+ */
+const KEEP_FREE_FROM = 8;
+
 /** A share of the runner's slots kept for some kinds (design D11): they never take the other kinds' slots, nor these theirs. */
 export interface JobLane {
   kinds: readonly string[];
@@ -41,8 +48,9 @@ interface Lane {
  * Within a lane, projects take turns (claimDueJobs): a project running fewer of the lane's jobs comes first, so
  * another project's due job is taken the moment a slot is free, however many older jobs one project has queued. A
  * project holds up to `projectSharePercent` of a lane's slots (at least one) and more only while one slot stays
- * free: alone it uses all but that slot, and when its jobs hang (endpoints that wait out their 10 s deadline),
- * another project's job still starts at once, and takes the slots it frees first.
+ * free (in a lane of KEEP_FREE_FROM slots or more): alone it uses all but that slot, and when its jobs hang
+ * (endpoints that wait out their 10 s deadline), another project's job still starts at once, and takes the slots it
+ * frees first.
  */
 export class JobRunner {
   private lanes: Lane[];
@@ -84,7 +92,7 @@ export class JobRunner {
     const percent = opts.projectSharePercent ?? env().JOBS_PROJECT_SHARE_PERCENT;
     const lane = (concurrency: number, kinds: Pick<Lane, "kinds" | "exceptKinds">): Lane => {
       const share = Math.max(1, Math.floor((concurrency * percent) / 100));
-      const shares = { running: new Map<string | null, number>(), share, reserve: share < concurrency ? 1 : 0 };
+      const shares = { running: new Map<string | null, number>(), share, reserve: share < concurrency && concurrency >= KEEP_FREE_FROM ? 1 : 0 };
       return { ...kinds, concurrency, running: new Set(), shares, due: true };
     };
     this.lanes = [...dedicated.map((l) => lane(l.concurrency, { kinds: l.kinds })), lane(opts.concurrency, { exceptKinds: taken })];

@@ -156,12 +156,12 @@ describe("job runner: a project's share of a lane", () => {
     });
     return path;
   }
-  /** A runner whose webhook lane has four slots, a share of 25 % (one slot) unless told. */
+  /** A runner whose webhook lane has eight slots, a share of 25 % (two slots) unless told, one kept free. */
   async function startRunner(projectSharePercent?: number) {
     runner = new JobRunner(await getDb(), {
       concurrency: 4,
       pollMs: 60_000,
-      lanes: [{ kinds: [callbackJob.kind], concurrency: 4 }],
+      lanes: [{ kinds: [callbackJob.kind], concurrency: 8 }],
       projectSharePercent,
     });
     await runner.start();
@@ -173,32 +173,34 @@ describe("job runner: a project's share of a lane", () => {
     const [a, b] = [await project(), await project()];
     await startRunner();
     const hanging = await callbacks(a, 12, "hang");
-    await receiver.waitFor(3, hanging);
+    await receiver.waitFor(7, hanging);
     const answering = await callbacks(b, 1, 200);
-    // Before: A's callbacks held all four slots until their 10 s deadline, and B's waited behind the other eight.
+    // Before: A's callbacks held all eight slots until their 10 s deadline, and B's waited behind the other four.
     await receiver.waitFor(1, answering, 5_000);
-    expect(receiver.at(hanging)).toHaveLength(3);
-    expect(await runningCallbacks([a])).toHaveLength(3);
+    expect(receiver.at(hanging)).toHaveLength(7);
+    expect(await runningCallbacks([a])).toHaveLength(7);
   }, 30_000);
 
-  it("never runs more than the lane's slots, one project at a time per slot when many are due", async () => {
+  it("never runs more than the lane's slots, each project within its share when many are due", async () => {
     const projects = [await project(), await project(), await project(), await project(), await project(), await project()];
     const paths: string[] = [];
     for (const p of projects) paths.push(await callbacks(p, 5, "hang"));
     await startRunner();
-    await waitFor(async () => paths.reduce((n, p) => n + receiver.at(p).length, 0) >= 4, 10_000);
+    await waitFor(async () => paths.reduce((n, p) => n + receiver.at(p).length, 0) >= 8, 10_000);
     await new Promise((r) => setTimeout(r, 500));
-    expect(paths.reduce((n, p) => n + receiver.at(p).length, 0)).toBe(4);
+    expect(paths.reduce((n, p) => n + receiver.at(p).length, 0)).toBe(8);
     const running = await runningCallbacks(projects);
-    expect(running).toHaveLength(4);
-    expect(new Set(running.map((j) => j.projectId)).size).toBe(4);
+    expect(running).toHaveLength(8);
+    // Each of the six takes a turn before any takes a second; none goes past its share of two.
+    const perProject = projects.map((p) => running.filter((j) => j.projectId === p).length);
+    expect(perProject.every((n) => n >= 1 && n <= 2)).toBe(true);
   }, 30_000);
 
   it("with a share of the whole lane, A's hanging endpoints hold every slot and B waits (the control)", async () => {
     const [a, b] = [await project(), await project()];
     await startRunner(100);
     const hanging = await callbacks(a, 12, "hang");
-    await receiver.waitFor(4, hanging);
+    await receiver.waitFor(8, hanging);
     const answering = await callbacks(b, 1, 200);
     await new Promise((r) => setTimeout(r, 1500));
     expect(receiver.at(answering)).toHaveLength(0);
