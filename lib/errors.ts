@@ -95,6 +95,12 @@ export interface ErrorBody {
 /** RFC 9110: a 401 names the scheme that would succeed. */
 const CHALLENGE = { "WWW-Authenticate": 'Bearer realm="brynth"' };
 
+/** A 503 the caller can retry: the database is away, or stopped a statement that ran too long. */
+function unavailable(err: unknown, log: string, message: string, fix: string) {
+  console.warn(`[brynth] ${log}:`, (err as Error).message);
+  return { status: 503, headers: { "Retry-After": "5" }, body: { name: "AppError" as const, code: "service_unavailable" as const, message, fix } };
+}
+
 /**
  * The one renderer of errors: status, body and headers for every transport (json-response.ts wraps it for HTTP, the
  * MCP adapter in JSON-RPC). Unknown errors are logged and rendered generically: their text may hold internals.
@@ -108,30 +114,20 @@ export function toErrorBody(err: unknown): { status: number; body: ErrorBody; he
     };
   }
   if (isDatabaseUnavailable(err)) {
-    console.warn("[brynth] database unavailable:", (err as Error).message);
-    return {
-      status: 503,
-      headers: { "Retry-After": "5" },
-      body: {
-        name: "AppError",
-        code: "service_unavailable",
-        message: "The database is not reachable right now.",
-        fix: "Retry in a few seconds. A write may have been saved just before the connection dropped: read it back, or retry it where the tool is idempotent.",
-      },
-    };
+    return unavailable(
+      err,
+      "database unavailable",
+      "The database is not reachable right now.",
+      "Retry in a few seconds. A write may have been saved just before the connection dropped: read it back, or retry it where the tool is idempotent.",
+    );
   }
   if (isStatementTimeout(err)) {
-    console.warn("[brynth] statement timeout:", (err as Error).message);
-    return {
-      status: 503,
-      headers: { "Retry-After": "5" },
-      body: {
-        name: "AppError",
-        code: "service_unavailable",
-        message: "The database stopped this request: it ran longer than the time allowed for one query.",
-        fix: "Ask for less (a narrower filter or search, a smaller page) or retry in a few seconds: the data it needed may have been locked by other work.",
-      },
-    };
+    return unavailable(
+      err,
+      "statement timeout",
+      "The database stopped this request: it ran longer than the time allowed for one query.",
+      "Ask for less (a narrower filter or search, a smaller page) or retry in a few seconds: the data it needed may have been locked by other work.",
+    );
   }
   console.error("[brynth] unexpected error", err);
   return {
