@@ -4,8 +4,10 @@
 // that leaves the query pending for ever — and a reserved connection (our transactions) released after its socket
 // closed is put back in the pool as open, so every later query on it hangs the same way. The chaos run
 // (scripts/chaos) hit this on a PostgreSQL restart: an instance stopped answering. lib/db/postgres-write-race.test.ts
-// reproduces it. Each edit is checked: a different postgres.js version fails the install loudly instead of running
-// unpatched.
+// reproduces it. Also: the array types read on each new connection were a promise nobody awaited, so a connection
+// cut meanwhile (a database dropped, a server restarting) was an unhandled rejection, which ends a Node process
+// (seen in CI; reproduced in the same test file). Each edit is checked, and applied once: a different postgres.js
+// version fails the install loudly instead of running unpatched.
 import { readFileSync, writeFileSync, existsSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -23,6 +25,12 @@ const EDITS = {
     [
       "    clearImmediate(nextWriteTimer)\n    socket.removeListener('data', data)",
       `    clearImmediate(nextWriteTimer), chunk = nextWriteTimer = null ${MARK}\n    socket.removeListener('data', data)`,
+    ],
+    // The array types read on each new connection: a socket cut meanwhile rejected a promise nobody awaited (an
+    // unhandled rejection, which ends a Node process); the connection's own error handling settles its queries.
+    [
+      "        initial.reserve && (initial = null)\n        return fetchArrayTypes()\n",
+      `        initial.reserve && (initial = null)\n        return fetchArrayTypes().catch(() => {}) ${MARK}\n`,
     ],
   ],
   "src/index.js": [
@@ -47,11 +55,12 @@ for (const [file, edits] of Object.entries(EDITS)) {
     const path = join(root, variant + file);
     if (!existsSync(path)) continue;
     let text = readFileSync(path, "utf8");
-    if (text.includes(MARK)) continue; // patched by an earlier install
+    const before = text;
     for (const [from, to] of edits) {
+      if (text.includes(to)) continue; // patched by an earlier install
       if (!text.includes(from)) throw new Error(`scripts/patch-postgres.mjs: ${variant}${file} does not contain the text to patch:\n${from}`);
       text = text.replace(from, to);
     }
-    writeFileSync(path, text);
+    if (text !== before) writeFileSync(path, text);
   }
 }

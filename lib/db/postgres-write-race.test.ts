@@ -51,3 +51,48 @@ describe.runIf(url?.startsWith("postgres"))("a reserved connection whose socket 
     }
   });
 });
+
+describe.runIf(url?.startsWith("postgres"))("a connection cut while it reads the array types", () => {
+  it("fails or retries its query, and leaves no unhandled rejection", async () => {
+    // postgres.js reads the server's array types on each new connection, in a promise nobody awaited: a socket cut
+    // then (the server restarting, a database dropped) was an unhandled rejection, which ends a Node process.
+    const unhandled: unknown[] = [];
+    const onUnhandled = (err: unknown) => unhandled.push(err);
+    process.on("unhandledRejection", onUnhandled);
+    const { hostname, port } = new URL(url!);
+    let cut = false;
+    const socket = async () => {
+      const s = net.connect(Number(port || 5432), hostname);
+      await once(s, "connect");
+      const write = s.write.bind(s) as (chunk: unknown, ...rest: unknown[]) => boolean;
+      s.write = ((chunk: unknown, ...rest: unknown[]) => {
+        if (!cut && Buffer.from(chunk as Uint8Array).includes("typcategory")) {
+          cut = true;
+          // As a server that goes away resets the connection (a database dropped with force, in CI).
+          s.destroy(Object.assign(new Error("read ECONNRESET"), { code: "ECONNRESET", errno: -104, syscall: "read" }));
+          return false;
+        }
+        return write(chunk, ...rest);
+      }) as typeof s.write;
+      return s;
+    };
+    const sql = postgres(url!, { max: 1, ...({ socket } as object) });
+    const within = <T>(p: Promise<T>) => Promise.race([p, new Promise<string>((r) => setTimeout(() => r("hung"), 3000))]);
+    try {
+      const first = await within(
+        sql`select 1 as n`.then(
+          (rows) => rows[0].n as number,
+          (e: { code?: string }) => e.code ?? String(e),
+        ),
+      );
+      expect(cut).toBe(true);
+      expect([1, "CONNECTION_CLOSED", "ECONNRESET"]).toContain(first);
+      expect(await within(sql`select 2 as n`.then((rows) => rows[0].n))).toBe(2);
+      await new Promise((r) => setTimeout(r, 100));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off("unhandledRejection", onUnhandled);
+      await sql.end({ timeout: 1 });
+    }
+  });
+});
