@@ -10,6 +10,8 @@ import { describe, expect, it } from "vitest";
  * stopped answering (the chaos run). Patched, the query fails with CONNECTION_CLOSED and the pool reconnects.
  */
 const url = process.env.DATABASE_URL;
+/** The promise's value, or "hung" after 3 s: the defects here left queries unsettled for ever. */
+const within = <T>(p: Promise<T>) => Promise.race([p, new Promise<string>((r) => setTimeout(() => r("hung"), 3000))]);
 
 describe.runIf(url?.startsWith("postgres"))("a reserved connection whose socket closed", () => {
   it("fails its query with CONNECTION_CLOSED, throws nothing uncaught, and leaves the pool working", async () => {
@@ -27,7 +29,6 @@ describe.runIf(url?.startsWith("postgres"))("a reserved connection whose socket 
       return s;
     };
     const sql = postgres(url!, { max: 2, ...({ socket } as object) });
-    const within = <T>(p: Promise<T>) => Promise.race([p, new Promise<string>((r) => setTimeout(() => r("hung"), 3000))]);
     try {
       const reserved = await sql.reserve();
       await reserved`select 1`;
@@ -77,7 +78,6 @@ describe.runIf(url?.startsWith("postgres"))("a connection cut while it reads the
       return s;
     };
     const sql = postgres(url!, { max: 1, ...({ socket } as object) });
-    const within = <T>(p: Promise<T>) => Promise.race([p, new Promise<string>((r) => setTimeout(() => r("hung"), 3000))]);
     try {
       const first = await within(
         sql`select 1 as n`.then(
