@@ -7,8 +7,11 @@
  *   - saturated_project: N older due mail.deliver jobs of project A, which runs its share (1 of 4 slots) already;
  *     the lane claims one slot. The new claim takes project B's job; the baseline takes A's (it knows no shares),
  *     so its figure is what skipping costs nothing against, not the same result;
- *   - idle_groups: N projects with one job each due in an hour, and one due job: what enumerating the (kind,
- *     project) groups costs the new claim (the baseline never reads rows not yet due).
+ *   - idle_groups: N projects with one job each due in an hour (parked, as enqueueJobs writes it), and one due job:
+ *     what the promotion's probe and enumerating the (kind, project) groups cost the new claim (the baseline never
+ *     reads rows not yet due);
+ *   - idle_groups_unparked: the same rows left in the claim's index, as before parking (commit b9ee462): each
+ *     project with a job to come cost a probe of every claim.
  * Output: per scenario and N, each statement's p50 and p99 ms and new/old; `took` says whose job each took.
  * Run: npx tsx bench/job-claim.ts   (BACKLOGS=0,10000,100000 CALLS=200; PGLITE=1 runs on PGlite)
  */
@@ -92,11 +95,13 @@ async function compare(
   };
 }
 
+/** `count` jobs at `runAt`, parked if it is still to come (as enqueueJobs writes them). */
 async function insertDue(db: Db, kind: string, projectId: string | null, count: number, runAt: string) {
   if (count === 0) return;
   await db.execute(sql`
-    insert into jobs (id, project_id, kind, payload, run_at, max_attempts)
-    select 'job_bench_' || md5(random()::text || g), ${projectId}, ${kind}, '{}', ${sql.raw(runAt)}, 3 from generate_series(1, ${count}) g`);
+    insert into jobs (id, project_id, kind, payload, run_at, parked, max_attempts)
+    select 'job_bench_' || md5(random()::text || g), ${projectId}, ${kind}, '{}', ${sql.raw(runAt)}, ${sql.raw(runAt)} > now(), 3
+    from generate_series(1, ${count}) g`);
 }
 
 async function main() {
@@ -120,7 +125,7 @@ async function main() {
     await clear();
     await insertDue(db, "mail.webhook", a, n, "now() - interval '1 hour'");
     await insertDue(db, "mail.deliver", b, 1, "now() - interval '1 minute'");
-    await db.execute(sql`analyze jobs`);
+    await db.execute(sql`vacuum analyze jobs`);
     results.push(
       await compare(
         db,
@@ -137,7 +142,7 @@ async function main() {
     await clear();
     await insertDue(db, "mail.deliver", a, n, "now() - interval '1 hour'");
     await insertDue(db, "mail.deliver", b, 1, "now() - interval '1 minute'");
-    await db.execute(sql`analyze jobs`);
+    await db.execute(sql`vacuum analyze jobs`);
     // The lane has 4 slots, A runs 1 (its share) and 2 of another project: one is free.
     const running = new Map<string | null, number>([
       [a, 1],
@@ -165,19 +170,22 @@ async function main() {
       const p = (await seedProject({ name: `Idle ${projects}` })).project.id;
       await insertDue(db, "mail.send_draft", p, 1, "now() + interval '1 hour'");
     }
-    await db.execute(sql`analyze jobs`);
-    results.push(
-      await compare(
-        db,
-        "idle_groups",
-        n,
-        {
-          old: (tx) => baselineClaim(tx, 4, null, WEBHOOK_KINDS, 300),
-          new: (tx) => claimJobs(tx, { limit: 4, exceptKinds: WEBHOOK_KINDS, shares: { running: new Map(), share: 1, reserve: 1 } }),
-        },
-        whose,
-      ),
-    );
+    for (const parked of [true, false]) {
+      await db.execute(sql`update jobs set parked = ${parked} where run_at > now()`);
+      await db.execute(sql`vacuum analyze jobs`);
+      results.push(
+        await compare(
+          db,
+          parked ? "idle_groups" : "idle_groups_unparked",
+          n,
+          {
+            old: (tx) => baselineClaim(tx, 4, null, WEBHOOK_KINDS, 300),
+            new: (tx) => claimJobs(tx, { limit: 4, exceptKinds: WEBHOOK_KINDS, shares: { running: new Map(), share: 1, reserve: 1 } }),
+          },
+          whose,
+        ),
+      );
+    }
   }
   console.log(JSON.stringify({ bench: "job claim under a backlog", database: PGLITE ? "pglite" : "postgres", calls: CALLS, results }, null, 2));
   await database?.drop();

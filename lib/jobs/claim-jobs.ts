@@ -17,20 +17,31 @@ export interface LaneShares {
 }
 
 /**
- * Takes up to `limit` due jobs, the oldest of each project in turn (claimDueJobs). Without `shares` (a one-off
- * claim): nothing runs, and no project is held back.
+ * Takes up to `limit` due jobs, the oldest of each project in turn (claimDueJobs). Parked jobs whose time came are
+ * moved back by the claim itself, for the next one to see: when it moved some, it claims once more at once. Without
+ * `shares` (a one-off claim): nothing runs, and no project is held back.
  */
 export async function claimJobs(
   db: Executor,
   opts: { limit: number; kinds?: readonly string[]; exceptKinds?: readonly string[]; leaseSeconds?: number; shares?: LaneShares },
 ): Promise<JobRow[]> {
-  if (opts.limit <= 0) return [];
+  const kinds = opts.kinds ? [...opts.kinds] : null;
   const except = opts.exceptKinds?.length ? [...opts.exceptKinds] : null;
   const running: Record<string, number> = {};
   for (const [project, n] of opts.shares?.running ?? []) running[project ?? ""] = n;
   const share = opts.shares?.share ?? opts.limit;
   const reserve = opts.shares?.reserve ?? 0;
-  return claimDueJobs(db, opts.limit, opts.kinds ? [...opts.kinds] : null, except, opts.leaseSeconds ?? CLAIM_LEASE_S, JSON.stringify(running), share, reserve);
+  const taken: JobRow[] = [];
+  for (let round = 0; round < 2 && taken.length < opts.limit; round++) {
+    const rows = await claimDueJobs(db, opts.limit - taken.length, kinds, except, opts.leaseSeconds ?? CLAIM_LEASE_S, JSON.stringify(running), share, reserve);
+    for (const { promoted, ...job } of rows) {
+      if (job.id === null) continue;
+      taken.push(job as JobRow);
+      running[job.projectId ?? ""] = (running[job.projectId ?? ""] ?? 0) + 1;
+    }
+    if (rows[0].promoted === 0) break;
+  }
+  return taken;
 }
 
 /**
@@ -50,7 +61,14 @@ export async function extendLeases(db: Executor, claims: readonly { id: string; 
 export async function reclaimExpiredJobs(db: Executor): Promise<number> {
   const rows = await db
     .update(jobs)
-    .set({ status: "pending", runAt: sql`now()`, lockedUntil: null, lastError: "the runner stopped before finishing (lease expired)", updatedAt: sql`now()` })
+    .set({
+      status: "pending",
+      runAt: sql`now()`,
+      parked: false,
+      lockedUntil: null,
+      lastError: "the runner stopped before finishing (lease expired)",
+      updatedAt: sql`now()`,
+    })
     .where(and(eq(jobs.status, "running"), lte(jobs.lockedUntil, sql`now()`)))
     .returning({ id: jobs.id });
   return rows.length;

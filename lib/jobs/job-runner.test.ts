@@ -69,7 +69,7 @@ describe("job runner", () => {
     const db = await getDb();
     expect(await reclaimExpiredJobs(db)).toBeGreaterThanOrEqual(1);
     const [row] = await db.select().from(jobs).where(eq(jobs.id, id));
-    expect(row).toMatchObject({ status: "pending", attempts: 1 });
+    expect(row).toMatchObject({ status: "pending", parked: false, attempts: 1 });
     expect(row.lastError).toContain("lease expired");
   });
 
@@ -81,7 +81,7 @@ describe("job runner", () => {
     expect(await runJob(db, claimed)).toBe("retry");
     const returned = Date.now();
     const [row] = await db.select().from(jobs).where(eq(jobs.id, claimed.id));
-    expect(row).toMatchObject({ status: "pending", attempts: 0 });
+    expect(row).toMatchObject({ status: "pending", parked: true, attempts: 0 });
     // A minute after the run, which lies between the two readings of the clock.
     expect(row.runAt.getTime()).toBeGreaterThanOrEqual(ran + 60_000);
     expect(row.runAt.getTime()).toBeLessThanOrEqual(returned + 60_000);

@@ -35,6 +35,7 @@ async function runClaimed(db: Db, job: JobRow, outer?: AbortSignal, finishes?: F
         status: "pending",
         attempts: job.attempts - 1,
         runAt: sql`now() + interval '1 minute'`,
+        parked: true,
         lastError: `unknown job kind ${job.kind}`,
         updatedAt: sql`now()`,
       })
@@ -67,7 +68,14 @@ async function runClaimed(db: Db, job: JobRow, outer?: AbortSignal, finishes?: F
     const delay = retryDelayMs(kind, job.attempts, error);
     await db
       .update(jobs)
-      .set({ status: "pending", runAt: sql`now() + make_interval(secs => ${delay / 1000})`, lockedUntil: null, lastError: message, updatedAt: sql`now()` })
+      .set({
+        status: "pending",
+        runAt: sql`now() + make_interval(secs => ${delay / 1000})`,
+        parked: delay > 0,
+        lockedUntil: null,
+        lastError: message,
+        updatedAt: sql`now()`,
+      })
       .where(mine);
     return "retry";
   }

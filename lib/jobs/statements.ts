@@ -1,5 +1,7 @@
 import { getTableColumns } from "drizzle-orm";
 import { jobs, type JobRow } from "@/lib/db/schema/jobs";
+
+type Nullable<T> = { [K in keyof T]: T[K] | null };
 import { columnList, statement } from "@/lib/db/statement";
 
 /*
@@ -29,27 +31,44 @@ import { columnList, statement } from "@/lib/db/statement";
  * LOCKED)` the planner made a nested-loop semi join that ran the subquery again for every pending row, each run
  * skipping the rows the earlier ones had locked, so a claim of 2 took every due job (measured on PostgreSQL 15 and
  * PGlite) and no concurrency limit held.
+ *
+ * Jobs written with a time still to come are parked outside jobs_claim_idx (schema/jobs.ts), so the probes are of
+ * projects with work due now, not of every project with a send scheduled or a retry waiting. `promoted` moves the
+ * lane's parked jobs whose time came back in, up to 1,000, oldest first (SKIP LOCKED: runners promote side by
+ * side), in the claim's own round trip: one probe of jobs_parked_idx when none is due. The claim cannot see them
+ * (one snapshot; it never touches the rows `promoted` updates), so the caller claims again when `promoted` > 0.
+ * The result has a row even when nothing is claimed, to carry that count: its job columns are null.
  */
 export const claimDueJobs = statement<
-  JobRow,
+  Nullable<JobRow> & { promoted: number },
   [limit: number, kinds: string[] | null, exceptKinds: string[] | null, leaseSeconds: number, running: string, share: number, reserve: number]
 >(`
-  with recursive kinds as (
-    (select kind from jobs where status = 'pending' order by kind limit 1)
+  with recursive promoted as (
+    update jobs set parked = false
+    where id = any(array(
+      select id from jobs
+      where status = 'pending' and parked and run_at <= now()
+        and ($2::text[] is null or kind = any($2::text[])) and ($3::text[] is null or kind <> all($3::text[]))
+      order by run_at limit 1000
+      for update skip locked
+    ))
+    returning 1
+  ), kinds as (
+    (select kind from jobs where status = 'pending' and not parked order by kind limit 1)
     union all
-    select (select j.kind from jobs j where j.status = 'pending' and j.kind > k.kind order by j.kind limit 1)
+    select (select j.kind from jobs j where j.status = 'pending' and not j.parked and j.kind > k.kind order by j.kind limit 1)
     from kinds k where k.kind is not null
   ), groups as (
     select f.* from kinds k cross join lateral (
       select j.kind, coalesce(j.project_id, '') as pkey, j.run_at from jobs j
-      where j.status = 'pending' and j.kind = k.kind
+      where j.status = 'pending' and not j.parked and j.kind = k.kind
       order by coalesce(j.project_id, ''), j.run_at limit 1
     ) f
     where k.kind is not null and ($2::text[] is null or k.kind = any($2::text[])) and ($3::text[] is null or k.kind <> all($3::text[]))
     union all
     select f.* from groups g cross join lateral (
       select j.kind, coalesce(j.project_id, '') as pkey, j.run_at from jobs j
-      where j.status = 'pending' and j.kind = g.kind and coalesce(j.project_id, '') > g.pkey
+      where j.status = 'pending' and not j.parked and j.kind = g.kind and coalesce(j.project_id, '') > g.pkey
       order by coalesce(j.project_id, ''), j.run_at limit 1
     ) f
   ), projects as (
@@ -69,7 +88,7 @@ export const claimDueJobs = statement<
     join groups g on g.pkey = q.pkey and g.run_at <= now()
     cross join lateral (
       select j.id, j.run_at from jobs j
-      where j.status = 'pending' and j.kind = g.kind and coalesce(j.project_id, '') = g.pkey and j.run_at <= now()
+      where j.status = 'pending' and not j.parked and j.kind = g.kind and coalesce(j.project_id, '') = g.pkey and j.run_at <= now()
       order by j.run_at limit q.n
       for update skip locked
     ) t
@@ -77,18 +96,21 @@ export const claimDueJobs = statement<
   ), ranked as (
     select id, level, row_number() over (order by level, run_at, id) as pos
     from (select id, run_at, running + row_number() over (partition by pkey order by run_at, id) as level from due) d
+  ), claimed as (
+    update jobs set status = 'running', attempts = jobs.attempts + 1, locked_until = now() + make_interval(secs => $4::float8), updated_at = now()
+    where jobs.id = any(array(select id from ranked where pos <= $1 and (level <= $6 or pos <= $1 - $7))) and jobs.status = 'pending' and not jobs.parked
+    returning ${columnList(getTableColumns(jobs))}
   )
-  update jobs set status = 'running', attempts = jobs.attempts + 1, locked_until = now() + make_interval(secs => $4::float8), updated_at = now()
-  where jobs.id = any(array(select id from ranked where pos <= $1 and (level <= $6 or pos <= $1 - $7))) and jobs.status = 'pending'
-  returning ${columnList(getTableColumns(jobs))}`);
+  select claimed.*, p.promoted from (select count(*)::int as promoted from promoted) p left join claimed on true`);
 
 /**
  * Jobs of one kind, as a JSON array of rows (id, project_id, kind, payload, run_at, max_attempts, dedupe_key); a
- * null run_at is now(). A row whose dedupe key exists already is skipped: the ids returned are the rows inserted.
+ * null run_at is now(), and a later one parks the job (claimDueJobs moves it back when due). A row whose dedupe key exists already is
+ * skipped: the ids returned are the rows inserted.
  */
 export const insertJobs = statement<{ id: string }, [rows: string]>(`
-  insert into jobs (id, project_id, kind, payload, run_at, max_attempts, dedupe_key)
-  select id, project_id, kind, payload, coalesce(run_at, now()), max_attempts, dedupe_key
+  insert into jobs (id, project_id, kind, payload, run_at, parked, max_attempts, dedupe_key)
+  select id, project_id, kind, payload, coalesce(run_at, now()), coalesce(run_at > now(), false), max_attempts, dedupe_key
   from json_populate_recordset(null::jobs, $1::json)
   on conflict do nothing
   returning id`);
