@@ -11,11 +11,13 @@ const NAME_MAX_BYTES = 255;
 /** A longer tail after the last dot is not taken for an extension: such a name is cut as a whole. */
 const EXTENSION_MAX_BYTES = 32;
 /**
- * Characters that show nothing themselves but change what a name looks like: controls, bidi embeddings, overrides
- * and isolates (`invoice<U+202E>fdp.exe` reads as `invoiceexe.pdf`), direction marks, zero-width and other format
- * characters (Cf), line and paragraph separators, lone surrogates.
+ * Characters that show nothing themselves but change what a name looks like or carry what nobody sees: controls,
+ * bidi embeddings, overrides and isolates (`invoice<U+202E>fdp.exe` reads as `invoiceexe.pdf`), direction marks,
+ * zero-width and other format characters (Cf), line and paragraph separators, lone surrogates, and every other
+ * default-ignorable code point: variation selectors (a run of them hides a text, one byte per selector), the Hangul
+ * fillers (a blank that is a letter), the combining grapheme joiner. A stranger's file name needs none of them.
  */
-const INVISIBLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]/gu;
+const INVISIBLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}]/gu;
 
 /** `report.pdf` → [`report`, `.pdf`]; no extension for `.profile`, `README` or a tail over 32 bytes. */
 export function splitExtension(name: string): [stem: string, extension: string] {

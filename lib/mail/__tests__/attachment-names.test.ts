@@ -39,6 +39,15 @@ describe("attachment names", () => {
       expect(safeAttachmentName(`re${c}port.pdf`), JSON.stringify(c)).toBe("report.pdf");
     }
     expect(safeAttachmentName("\u202E\u2066\u200F")).toBe("attachment");
+    // Default-ignorable letters and marks: variation selectors (a run smuggles a text, a byte each), Hangul fillers
+    // (blank letters), the combining grapheme joiner, a Mongolian selector.
+    const smuggled = [..."hi"].map((c) => String.fromCodePoint(0xe0100 + c.charCodeAt(0) - 16)).join("");
+    expect(safeAttachmentName(`report${smuggled}.pdf`)).toBe("report.pdf");
+    for (const c of ["\uFE0F", "\uFE00", "\u{E0100}", "\u3164", "\uFFA0", "\u115F", "\u1160", "\u034F", "\u180B"]) {
+      expect(safeAttachmentName(`re${c}port.pdf`), JSON.stringify(c)).toBe("report.pdf");
+    }
+    expect(safeAttachmentName("\u3164.pdf")).toBe(".pdf");
+    expect(safeAttachmentName("\u3164\uFE0F")).toBe("attachment");
     // Letters of right-to-left scripts stay.
     expect(safeAttachmentName("فاتورة.pdf")).toBe("فاتورة.pdf");
   });
