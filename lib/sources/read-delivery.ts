@@ -104,11 +104,12 @@ function deliveryIdHeader(source: Source, headers: Pick<Headers, "get">): string
 
 function dedupeKeyOf(source: Source, bytes: Uint8Array, value: unknown, headers: Pick<Headers, "get">): string | null {
   const id = deliveryIdHeader(source, headers);
-  // GitHub signs the body and nothing else: X-GitHub-Delivery is not covered and there is no timestamp, so a captured
-  // delivery resent under a fresh id would pass as a new event, at any later time. What was signed is the delivery's
-  // identity instead: a redelivery (same body, same id) and a replay (same body, any id) both find the first event.
-  // A real event's body names its object and when it changed, so two real events do not share one.
-  if (source.verification === "github") return `sha256:${createHash("sha256").update(bytes).digest("hex")}`;
+  // GitHub and a plain HMAC sign the body and nothing else: no delivery id header (X-GitHub-Delivery, the configured
+  // id_header) is covered and there is no timestamp, so a captured delivery resent under a fresh id would pass as a
+  // new event, at any later time. What was signed is the delivery's identity instead: a redelivery (same body, same
+  // id) and a replay (same body, any id) both find the first event. A real event's body names its object and when it
+  // changed, so two real events do not share one; a sender whose bodies repeat must sign something that changes.
+  if (source.verification === "github" || source.verification === "hmac_sha256") return `sha256:${createHash("sha256").update(bytes).digest("hex")}`;
   if (source.verification === "stripe" && !source.idHeader) return asType(field(value, "id"));
   return id;
 }

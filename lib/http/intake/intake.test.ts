@@ -207,6 +207,25 @@ describe("hmac_sha256 and standard_webhooks sources", () => {
     expect(events.map((e) => [e.type, e.headers["x-acme-id"]])).toEqual([["order.created", "d1"]]);
   });
 
+  it("answers a captured hmac_sha256 delivery replayed under a new id with the first event, not a second", async () => {
+    // The HMAC covers the body only: the id header, or its absence, is the resender's to choose.
+    const secret = "replayed-secret";
+    const { url } = await seedSource(actor, { name: "replayed", verification: "hmac_sha256", secret, id_header: "x-acme-id" });
+    const payload = JSON.stringify({ type: "refund.issued", id: "re_1", amount: 500 });
+    const signature = createHmac("sha256", secret).update(payload).digest("hex");
+    const first = await (await post(url!, payload, { "x-signature": signature, "x-acme-id": "d1" })).json();
+    for (const id of [{ "x-acme-id": "d2" }, {}] as Record<string, string>[]) {
+      const replay = await post(url!, payload, { "x-signature": signature, ...id });
+      expect(replay.status).toBe(200);
+      expect(await replay.json()).toEqual({ received: true, event_id: first.event_id, duplicate: true });
+    }
+    // Another body is its own event.
+    const other = JSON.stringify({ type: "refund.issued", id: "re_2", amount: 500 });
+    const res = await post(url!, other, { "x-signature": createHmac("sha256", secret).update(other).digest("hex"), "x-acme-id": "d3" });
+    expect((await res.json()).duplicate).toBe(false);
+    expect(await eventsOf(actor, { source: "replayed" })).toHaveLength(2);
+  });
+
   it("verifies Standard Webhooks signed by the standardwebhooks package and dedupes on webhook-id", async () => {
     const secret = `whsec_${randomBytes(24).toString("base64")}`;
     const { url } = await seedSource(actor, { name: "svix", verification: "standard_webhooks", secret });
