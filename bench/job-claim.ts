@@ -118,6 +118,7 @@ async function main() {
   await db.execute(sql.raw(BASELINE_INDEX));
   const a = (await seedProject({ name: "Backlog" })).project.id;
   const b = (await seedProject({ name: "Waiting" })).project.id;
+  const other = (await seedProject({ name: "Running" })).project.id;
   const whose = { [a]: "A (the backlog)", [b]: "B" };
   const results = [];
   const clear = () => db.execute(sql`delete from jobs`);
@@ -133,7 +134,7 @@ async function main() {
         n,
         {
           old: (tx) => baselineClaim(tx, 4, null, WEBHOOK_KINDS, 300),
-          new: (tx) => claimJobs(tx, { limit: 4, exceptKinds: WEBHOOK_KINDS, shares: { running: new Map(), share: 1, reserve: 1 } }),
+          new: (tx) => claimJobs(tx, { limit: 4, exceptKinds: WEBHOOK_KINDS, shares: { share: 1, reserve: 1 } }),
         },
         whose,
       ),
@@ -143,11 +144,10 @@ async function main() {
     await insertDue(db, "mail.deliver", a, n, "now() - interval '1 hour'");
     await insertDue(db, "mail.deliver", b, 1, "now() - interval '1 minute'");
     await db.execute(sql`vacuum analyze jobs`);
-    // The lane has 4 slots, A runs 1 (its share) and 2 of another project: one is free.
-    const running = new Map<string | null, number>([
-      [a, 1],
-      ["prj_other", 2],
-    ]);
+    // The lane has 4 slots, A runs 1 (its share) and another project 2: one is free.
+    await insertDue(db, "mail.deliver", a, 1, "now() - interval '2 hours'");
+    await insertDue(db, "mail.deliver", other, 2, "now() - interval '2 hours'");
+    await db.execute(sql`update jobs set status = 'running', locked_until = now() + interval '1 hour' where run_at < now() - interval '90 minutes'`);
     results.push(
       await compare(
         db,
@@ -155,7 +155,7 @@ async function main() {
         n,
         {
           old: (tx) => baselineClaim(tx, 1, null, WEBHOOK_KINDS, 300),
-          new: (tx) => claimJobs(tx, { limit: 1, exceptKinds: WEBHOOK_KINDS, shares: { running, share: 1, reserve: 1 } }),
+          new: (tx) => claimJobs(tx, { limit: 1, exceptKinds: WEBHOOK_KINDS, shares: { share: 1, reserve: 1 } }),
         },
         whose,
       ),
@@ -180,7 +180,7 @@ async function main() {
           n,
           {
             old: (tx) => baselineClaim(tx, 4, null, WEBHOOK_KINDS, 300),
-            new: (tx) => claimJobs(tx, { limit: 4, exceptKinds: WEBHOOK_KINDS, shares: { running: new Map(), share: 1, reserve: 1 } }),
+            new: (tx) => claimJobs(tx, { limit: 4, exceptKinds: WEBHOOK_KINDS, shares: { share: 1, reserve: 1 } }),
           },
           whose,
         ),

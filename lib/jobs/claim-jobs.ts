@@ -7,11 +7,10 @@ import { claimDueJobs } from "@/lib/jobs/statements";
 export const CLAIM_LEASE_S = 300;
 
 /**
- * A lane's fair shares (claimDueJobs): the jobs it runs now per project (null: instance-wide work), and how many of
- * its slots one project holds before the others' due jobs come first and it keeps `reserve` slots free.
+ * A lane's fair shares (claimDueJobs): how many of its slots one project holds (counting its jobs of the lane running
+ * on every instance) before the others' due jobs come first and it keeps `reserve` slots free.
  */
 export interface LaneShares {
-  running: ReadonlyMap<string | null, number>;
   share: number;
   reserve: number;
 }
@@ -19,7 +18,7 @@ export interface LaneShares {
 /**
  * Takes up to `limit` due jobs, the oldest of each project in turn (claimDueJobs). Parked jobs whose time came are
  * moved back by the claim itself, for the next one to see: when it moved some, it claims once more at once. Without
- * `shares` (a one-off claim): nothing runs, and no project is held back.
+ * `shares` (a one-off claim): no project is held back, though the one running fewer still comes first.
  */
 export async function claimJobs(
   db: Executor,
@@ -27,18 +26,12 @@ export async function claimJobs(
 ): Promise<JobRow[]> {
   const kinds = opts.kinds ? [...opts.kinds] : null;
   const except = opts.exceptKinds?.length ? [...opts.exceptKinds] : null;
-  const running: Record<string, number> = {};
-  for (const [project, n] of opts.shares?.running ?? []) running[project ?? ""] = n;
   const share = opts.shares?.share ?? opts.limit;
   const reserve = opts.shares?.reserve ?? 0;
   const taken: JobRow[] = [];
   for (let round = 0; round < 2 && taken.length < opts.limit; round++) {
-    const rows = await claimDueJobs(db, opts.limit - taken.length, kinds, except, opts.leaseSeconds ?? CLAIM_LEASE_S, JSON.stringify(running), share, reserve);
-    for (const { promoted, ...job } of rows) {
-      if (job.id === null) continue;
-      taken.push(job as JobRow);
-      running[job.projectId ?? ""] = (running[job.projectId ?? ""] ?? 0) + 1;
-    }
+    const rows = await claimDueJobs(db, opts.limit - taken.length, kinds, except, opts.leaseSeconds ?? CLAIM_LEASE_S, share, reserve);
+    for (const { promoted, ...job } of rows) if (job.id !== null) taken.push(job as JobRow);
     if (rows[0].promoted === 0) break;
   }
   return taken;

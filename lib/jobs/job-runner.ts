@@ -31,8 +31,8 @@ interface Lane {
   exceptKinds?: readonly string[];
   concurrency: number;
   running: Set<Promise<unknown>>;
-  /** Per project (null: instance-wide work), its running jobs of this lane, and its share of the slots. */
-  shares: LaneShares & { running: Map<string | null, number> };
+  /** A project's share of the slots, and the slots kept free for others past it. */
+  shares: LaneShares;
   /** Claim at the next round: a job of its kinds was told, a slot came free, the poll came, or its last batch was full. */
   due: boolean;
 }
@@ -45,10 +45,10 @@ interface Lane {
  * woken kinds claim) or the poll interval (every lane claims), and reclaims expired leases now and then. `stop()`
  * stops claiming, aborts running handlers' signals and waits for them to settle.
  *
- * Within a lane, projects take turns (claimDueJobs): a project running fewer of the lane's jobs comes first, so
- * another project's due job is taken the moment a slot is free, however many older jobs one project has queued. A
- * project holds up to `projectSharePercent` of a lane's slots (at least one) and more only while one slot stays
- * free (in a lane of KEEP_FREE_FROM slots or more): alone it uses all but that slot, and when its jobs hang
+ * Within a lane, projects take turns (claimDueJobs): a project running fewer of the lane's jobs (on any instance)
+ * comes first, so another project's due job is taken the moment a slot is free, however many older jobs one project
+ * has queued. A project holds up to `projectSharePercent` of a lane's slots (at least one) and more only while one
+ * slot stays free (in a lane of KEEP_FREE_FROM slots or more): alone it uses all but that slot, and when its jobs hang
  * (endpoints that wait out their 10 s deadline), another project's job still starts at once, and takes the slots it
  * frees first.
  */
@@ -92,7 +92,7 @@ export class JobRunner {
     const percent = opts.projectSharePercent ?? env().JOBS_PROJECT_SHARE_PERCENT;
     const lane = (concurrency: number, kinds: Pick<Lane, "kinds" | "exceptKinds">): Lane => {
       const share = Math.max(1, Math.floor((concurrency * percent) / 100));
-      const shares = { running: new Map<string | null, number>(), share, reserve: share < concurrency && concurrency >= KEEP_FREE_FROM ? 1 : 0 };
+      const shares = { share, reserve: share < concurrency && concurrency >= KEEP_FREE_FROM ? 1 : 0 };
       return { ...kinds, concurrency, running: new Set(), shares, due: true };
     };
     this.lanes = [...dedicated.map((l) => lane(l.concurrency, { kinds: l.kinds })), lane(opts.concurrency, { exceptKinds: taken })];
@@ -154,18 +154,13 @@ export class JobRunner {
             leaseSeconds: this.lease,
             shares: lane.shares,
           });
-          const perProject = lane.shares.running;
           for (const job of claimed) {
             this.held.set(job.id, job.attempts);
-            perProject.set(job.projectId, (perProject.get(job.projectId) ?? 0) + 1);
             const p = runJob(this.db, job, this.abort.signal, this.finishes)
               .catch((err) => this.opts.onError?.(err))
               .finally(() => {
                 if (this.held.get(job.id) === job.attempts) this.held.delete(job.id);
                 lane.running.delete(p);
-                const left = (perProject.get(job.projectId) ?? 1) - 1;
-                if (left > 0) perProject.set(job.projectId, left);
-                else perProject.delete(job.projectId);
                 lane.due = true;
                 this.poke();
               });

@@ -56,6 +56,20 @@ async function queue(kind: string, projectId: string | null, count: number, ageM
   return rows.map((r) => r.id);
 }
 
+/** `count` jobs of `kind` in `projectId` running now (on this instance or another: the claim counts them all). */
+async function running(kind: string, projectId: string | null, count: number) {
+  const ids = await queue(kind, projectId, count);
+  await (await getDb())
+    .update(jobs)
+    .set({ status: "running", attempts: 1, lockedUntil: new Date(Date.now() + 60_000) })
+    .where(inArray(jobs.id, ids));
+  return ids;
+}
+/** The jobs end: they no longer count as running. */
+async function finish(ids: string[]) {
+  await (await getDb()).update(jobs).set({ status: "done" }).where(inArray(jobs.id, ids));
+}
+
 const projectsOf = (claimed: { projectId: string | null }[]) => claimed.map((j) => j.projectId);
 
 describe("claimJobs: projects take turns", () => {
@@ -73,9 +87,37 @@ describe("claimJobs: projects take turns", () => {
     const kind = testKind("share");
     const [a, b] = [await project(), await project()];
     await queue(kind, a, 500, 3_600_000);
+    await running(kind, a, 1);
     const [mine] = await queue(kind, b, 1);
-    const claimed = await claimJobs(await getDb(), { limit: 1, kinds: [kind], shares: { running: new Map([[a, 1]]), share: 1, reserve: 1 } });
+    const claimed = await claimJobs(await getDb(), { limit: 1, kinds: [kind], shares: { share: 1, reserve: 1 } });
     expect(claimed.map((j) => j.id)).toEqual([mine]);
+  });
+
+  it("counts a project's jobs running on another instance, and only those of the claiming lane", async () => {
+    const [kind, otherLane] = [testKind("instances"), testKind("other-lane")];
+    const [a, b] = [await project(), await project()];
+    await queue(kind, a, 3, 3_600_000);
+    await queue(kind, b, 3);
+    await running(otherLane, b, 5); // another lane's: not counted here
+    const db = await getDb();
+    // "Another instance" claims 2 with a lane of its own: A's older jobs first (B runs 5, but in another lane).
+    expect(projectsOf(await claimJobs(db, { limit: 2, kinds: [kind], shares: { share: 2, reserve: 0 } })).sort()).toEqual([a, b].sort());
+    // This instance's lane, with nothing of its own running, sees A and B running one each: they take turns again,
+    // oldest first (A). Before, counted per process, A's two older jobs came first.
+    expect(projectsOf(await claimJobs(db, { limit: 2, kinds: [kind], shares: { share: 2, reserve: 0 } })).sort()).toEqual([a, b].sort());
+    // B's two end; A, at its share of 2 across both "instances", leaves the slot to B's job though its own is older,
+    // and the slot kept free stays free.
+    const bRunning = (
+      await (
+        await getDb()
+      )
+        .select()
+        .from(jobs)
+        .where(inArray(jobs.projectId, [b]))
+    ).filter((j) => j.kind === kind && j.status === "running");
+    await finish(bRunning.map((j) => j.id));
+    await queue(kind, a, 1, 7_200_000);
+    expect(projectsOf(await claimJobs(db, { limit: 2, kinds: [kind], shares: { share: 2, reserve: 1 } }))).toEqual([b]);
   });
 
   it("lets a project alone use the lane but for the slot kept free; past its share it never takes that slot", async () => {
@@ -83,12 +125,20 @@ describe("claimJobs: projects take turns", () => {
     const a = await project();
     await queue(kind, a, 50);
     const db = await getDb();
-    const shares = { running: new Map<string | null, number>(), share: 1, reserve: 1 };
-    expect(await claimJobs(db, { limit: 4, kinds: [kind], shares })).toHaveLength(3);
-    shares.running.set(a, 3);
+    const shares = { share: 1, reserve: 1 };
+    const claimed = await claimJobs(db, { limit: 4, kinds: [kind], shares });
+    expect(claimed).toHaveLength(3);
     expect(await claimJobs(db, { limit: 1, kinds: [kind], shares })).toHaveLength(0);
     // Below its share a project takes even the last slot.
-    shares.running.set(a, 0);
+    await db
+      .update(jobs)
+      .set({ status: "done" })
+      .where(
+        inArray(
+          jobs.id,
+          claimed.map((j) => j.id),
+        ),
+      );
     expect(await claimJobs(db, { limit: 1, kinds: [kind], shares })).toHaveLength(1);
   });
 
@@ -96,12 +146,15 @@ describe("claimJobs: projects take turns", () => {
     const kind = testKind("instance");
     const a = await project();
     await queue(kind, a, 20, 3_600_000);
+    const aRunning = await running(kind, a, 2);
     const [wide] = await queue(kind, null, 1);
-    const claimed = await claimJobs(await getDb(), { limit: 1, kinds: [kind], shares: { running: new Map([[a, 2]]), share: 2, reserve: 1 } });
+    const claimed = await claimJobs(await getDb(), { limit: 1, kinds: [kind], shares: { share: 2, reserve: 1 } });
     expect(claimed.map((j) => j.id)).toEqual([wide]);
-    // And instance-wide work at its share leaves the slot to a project's job, though it is older.
+    // And once A's end, instance-wide work at its share (the one just claimed runs) leaves the slot to a project's
+    // job, though it is older.
+    await finish(aRunning);
     await queue(kind, null, 1, 7_200_000);
-    const after = await claimJobs(await getDb(), { limit: 1, kinds: [kind], shares: { running: new Map([[null, 1]]), share: 1, reserve: 1 } });
+    const after = await claimJobs(await getDb(), { limit: 1, kinds: [kind], shares: { share: 1, reserve: 1 } });
     expect(projectsOf(after)).toEqual([a]);
   });
 
@@ -128,13 +181,9 @@ describe("claimJobs: projects take turns", () => {
     const seen: string[] = [];
     await Promise.all(
       Array.from({ length: 4 }, async () => {
-        const running = new Map<string | null, number>();
         // Until every job is taken (a claim finds none while the others hold the last rows locked).
         for (let round = 0; seen.length < ids.length && round < 1000; round++) {
-          const got = await db.transaction((tx) => claimJobs(tx, { limit: 8, kinds: [kind], shares: { running, share: 2, reserve: 1 } }));
-          // Each claimer's share as a runner keeps it: what it took is running until the next round ends it.
-          running.clear();
-          for (const j of got) running.set(j.projectId, (running.get(j.projectId) ?? 0) + 1);
+          const got = await db.transaction((tx) => claimJobs(tx, { limit: 8, kinds: [kind], shares: { share: 2, reserve: 1 } }));
           expect(got.length).toBeLessThanOrEqual(8);
           seen.push(...got.map((j) => j.id));
         }

@@ -12,10 +12,12 @@ import { columnList, statement } from "@/lib/db/statement";
 
 /**
  * Takes up to $1 due jobs (of the kinds $2 if given, none of the kinds $3 if given) for a lease of $4 seconds, the
- * oldest due job of each project in turn (a null project is '', a group of its own): $5 is the lane's running jobs
- * per project (a JSON object), and a project's k-th job of this claim ranks at its running count + k, oldest first
- * among equals. A project at its share ($6) or over it is given a slot only if $7 slots of the lane then stay free,
- * for a project that comes later; below its share it takes any.
+ * oldest due job of each project in turn (a null project is '', a group of its own): a project's k-th job of this
+ * claim ranks at its running count + k, oldest first among equals. `running` counts the lane's jobs running now on
+ * every instance (the rows of jobs_running_idx: no more than the instances' slots, and the leases not yet taken
+ * back), so a project's turn and share hold across instances, not per process. A project at its share ($5) or over
+ * it is given a slot only if $6 slots of the lane then stay free, for a project that comes later; below its share
+ * it takes any.
  *
  * The plan never reads past a backlog: `kinds` and `groups` are a loose index scan of jobs_claim_idx (kind,
  * project, run_at), one probe per kind and per (kind, project) with pending rows, whose first row is its oldest, so
@@ -41,7 +43,7 @@ import { columnList, statement } from "@/lib/db/statement";
  */
 export const claimDueJobs = statement<
   Nullable<JobRow> & { promoted: number },
-  [limit: number, kinds: string[] | null, exceptKinds: string[] | null, leaseSeconds: number, running: string, share: number, reserve: number]
+  [limit: number, kinds: string[] | null, exceptKinds: string[] | null, leaseSeconds: number, share: number, reserve: number]
 >(`
   with recursive promoted as (
     update jobs set parked = false
@@ -71,11 +73,16 @@ export const claimDueJobs = statement<
       where j.status = 'pending' and not j.parked and j.kind = g.kind and coalesce(j.project_id, '') > g.pkey
       order by coalesce(j.project_id, ''), j.run_at limit 1
     ) f
+  ), running as (
+    select coalesce(project_id, '') as pkey, count(*)::int as n from jobs
+    where status = 'running' and ($2::text[] is null or kind = any($2::text[])) and ($3::text[] is null or kind <> all($3::text[]))
+    group by 1
   ), projects as (
-    select pkey, min(run_at) as first, coalesce(($5::jsonb ->> pkey)::int, 0) as running
-    from groups where run_at <= now() group by pkey
+    select g.pkey, min(g.run_at) as first, coalesce(min(r.n), 0) as running
+    from groups g left join running r on r.pkey = g.pkey
+    where g.run_at <= now() group by g.pkey
   ), quota as (
-    select pkey, running, least(greatest(1, $1 - (ahead - 1)), greatest($6 - running, $1 - $7)) as n
+    select pkey, running, least(greatest(1, $1 - (ahead - 1)), greatest($5 - running, $1 - $6)) as n
     from (
       select pkey, running,
         count(*) over (order by running range between unbounded preceding and current row) as ahead,
@@ -98,7 +105,7 @@ export const claimDueJobs = statement<
     from (select id, run_at, running + row_number() over (partition by pkey order by run_at, id) as level from due) d
   ), claimed as (
     update jobs set status = 'running', attempts = jobs.attempts + 1, locked_until = now() + make_interval(secs => $4::float8), updated_at = now()
-    where jobs.id = any(array(select id from ranked where pos <= $1 and (level <= $6 or pos <= $1 - $7))) and jobs.status = 'pending' and not jobs.parked
+    where jobs.id = any(array(select id from ranked where pos <= $1 and (level <= $5 or pos <= $1 - $6))) and jobs.status = 'pending' and not jobs.parked
     returning ${columnList(getTableColumns(jobs))}
   )
   select claimed.*, p.promoted from (select count(*)::int as promoted from promoted) p left join claimed on true`);
