@@ -15,6 +15,7 @@ import type { JobRow } from "@/lib/db/schema/jobs";
  *   transaction marking the job done, so its own final write and the job's completion commit together; throwing
  *   means retry after an exponential backoff with jitter, until `maxAttempts`; `PermanentJobError` fails at once.
  *   After the last failure `onFailure` runs in the transaction that marks the job failed (e.g. `email.failed`).
+ *   `DeferJobError` puts the job back for later without counting the run as an attempt.
  * - Tests call `drainJobs()` (lib/jobs/drain-jobs.ts) to run whatever is due, in-process.
  */
 export interface JobKind<P = unknown> {
@@ -72,6 +73,20 @@ export class RetryLaterError extends Error {
   ) {
     super(message);
     this.name = "RetryLaterError";
+  }
+}
+
+/**
+ * Thrown by a handler that did not attempt its work and should not have (e.g. a webhook endpoint failing, whose
+ * one request at a time is already out): the job waits `delayMs` and this run does not count as an attempt.
+ */
+export class DeferJobError extends Error {
+  constructor(
+    message: string,
+    readonly delayMs: number,
+  ) {
+    super(message);
+    this.name = "DeferJobError";
   }
 }
 

@@ -2,10 +2,29 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Db, Executor } from "@/lib/db/client";
 import { jobs, type JobRow } from "@/lib/db/schema/jobs";
 import { backoffMs, scheduledDelayMs } from "@/lib/jobs/backoff";
-import { PermanentJobError, RetryLaterError, resolveNumber, type JobFinish, type JobKind } from "@/lib/jobs/define-job-kind";
+import { DeferJobError, PermanentJobError, RetryLaterError, resolveNumber, type JobFinish, type JobKind } from "@/lib/jobs/define-job-kind";
 import { findJobKind } from "@/lib/jobs/job-kinds";
 import { commitFinish, type FinishGroup } from "@/lib/jobs/finish-group";
 import { inQueuePlace } from "@/lib/jobs/queue-place";
+
+/** The job as this claim holds it: every write of the run is fenced on it (id, attempts, running). */
+const heldBy = (job: JobRow) => and(eq(jobs.id, job.id), eq(jobs.attempts, job.attempts), eq(jobs.status, "running"));
+
+/** The claim's job back to pending, `delayMs` on, its attempt given back: the run did not attempt the work. */
+async function putBack(db: Db, job: JobRow, delayMs: number, message: string): Promise<void> {
+  await db
+    .update(jobs)
+    .set({
+      status: "pending",
+      attempts: job.attempts - 1,
+      runAt: sql`now() + make_interval(secs => ${delayMs / 1000})`,
+      parked: delayMs > 0,
+      lockedUntil: null,
+      lastError: message,
+      updatedAt: sql`now()`,
+    })
+    .where(heldBy(job));
+}
 
 const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 2000);
 
@@ -26,20 +45,10 @@ export function runJob(db: Db, job: JobRow, outer?: AbortSignal, finishes?: Fini
 
 async function runClaimed(db: Db, job: JobRow, outer?: AbortSignal, finishes?: FinishGroup): Promise<"done" | "retry" | "failed"> {
   const kind = findJobKind(job.kind);
-  const mine = and(eq(jobs.id, job.id), eq(jobs.attempts, job.attempts), eq(jobs.status, "running"));
+  const mine = heldBy(job);
   if (!kind) {
     // Another instance may run a newer build that knows the kind: leave it for later rather than fail it.
-    await db
-      .update(jobs)
-      .set({
-        status: "pending",
-        attempts: job.attempts - 1,
-        runAt: sql`now() + interval '1 minute'`,
-        parked: true,
-        lastError: `unknown job kind ${job.kind}`,
-        updatedAt: sql`now()`,
-      })
-      .where(mine);
+    await putBack(db, job, 60_000, `unknown job kind ${job.kind}`);
     return "retry";
   }
   const lastAttempt = job.attempts >= job.maxAttempts;
@@ -64,6 +73,10 @@ async function runClaimed(db: Db, job: JobRow, outer?: AbortSignal, finishes?: F
     return "done";
   }
   const message = errorText(error);
+  if (error instanceof DeferJobError) {
+    await putBack(db, job, error.delayMs, message);
+    return "retry";
+  }
   if (!lastAttempt && !(error instanceof PermanentJobError)) {
     const delay = retryDelayMs(kind, job.attempts, error);
     await db

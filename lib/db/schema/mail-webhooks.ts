@@ -38,6 +38,11 @@ export const mailWebhooks = pgTable(
     /** Consecutive failed attempts, and when the run of failures began (sustained failure disables). */
     consecutiveFailures: integer("consecutive_failures").notNull().default(0),
     firstFailureAt: ts("first_failure_at"),
+    /**
+     * While the endpoint is failing (webhook-breaker.ts): until when the one request it is sent at a time holds the
+     * turn. Null before its first such request.
+     */
+    probeUntil: ts("probe_until"),
     lastDeliveryAt: ts("last_delivery_at"),
     deletedAt: ts("deleted_at"),
     ...timestamps,

@@ -15,6 +15,7 @@ import { isTestEventId, testEventPayload } from "@/lib/mail/webhooks/send-test-e
 import { SIGNATURE_HEADERS, signWebhook } from "@/lib/mail/webhooks/sign-webhook";
 import { openWebhookHeaders } from "@/lib/mail/webhooks/webhook-headers";
 import { openWebhookSecret } from "@/lib/mail/webhooks/webhook-secret";
+import { takeWebhookTurn, webhookRecovered } from "@/lib/mail/webhooks/webhook-breaker";
 
 /**
  * The delivery, its webhook and its event's body, read together with those of every delivery the lane started in
@@ -61,11 +62,13 @@ export interface AttemptOutcome {
  * Every attempt leaves a `mail_webhook_attempts` row: a success commits it with the job's `done` (the returned
  * finish); a failure commits it before the error is thrown, so the runner's retry bookkeeping can never lose it.
  * 2xx → delivered; 410 → the webhook is switched off and no attempt follows; anything else is retried on the
- * schedule, and a webhook that has failed without a success for 5 days is switched off and its owner told.
+ * schedule, and a webhook that has failed without a success for 5 days is switched off and its owner told. An
+ * endpoint failing BREAKER_FAILURES attempts in a row is sent one delivery at a time (webhook-breaker.ts): the
+ * others wait, unattempted, until one succeeds, and then all go.
  */
 export async function sendWebhook(
   deliveryId: string,
-  ctx: Pick<JobContext, "lastAttempt" | "attempt" | "signal"> & { retryDelaysMs: readonly number[] },
+  ctx: Pick<JobContext, "lastAttempt" | "attempt" | "signal"> & { retryDelaysMs: readonly number[]; jobKind: string },
 ): Promise<JobFinish | undefined> {
   const db = await getDb();
   const found = await loadDelivery(deliveryId);
@@ -93,11 +96,13 @@ export async function sendWebhook(
     });
     throw new PermanentJobError(error);
   }
+  // A failing endpoint gets one request at a time; a test event is the owner's own check, and always goes.
+  const probe = isTestEventId(delivery.eventId) ? false : await takeWebhookTurn(db, webhook, delivery.id);
   const outcome = await post(webhook.url, body, headers, ctx.signal);
 
   if (outcome.ok) {
     // Sent with the COMMIT that marks the job done: no round trip of its own.
-    return async (tx) =>
+    return async (tx) => {
       recordDelivered.withCommit(
         tx as Tx,
         newId("wat"),
@@ -108,6 +113,8 @@ export async function sendWebhook(
         outcome.durationMs,
         snippet(outcome.responseSnippet),
       );
+      if (probe) await webhookRecovered(tx, webhook, ctx.jobKind);
+    };
   }
   const gone = outcome.statusCode === 410;
   const disabled = await db.transaction(async (tx) => {

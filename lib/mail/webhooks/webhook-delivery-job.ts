@@ -24,5 +24,11 @@ export const webhookDeliveryJob = defineJobKind({
   // A delivery's success is one short write: committed with the others finishing at the same moment.
   groupFinish: true,
   handler: (p, ctx) =>
-    sendWebhook(p.delivery_id, { attempt: ctx.attempt, lastAttempt: ctx.lastAttempt, signal: ctx.signal, retryDelaysMs: WEBHOOK_RETRY_DELAYS_MS }),
+    sendWebhook(p.delivery_id, {
+      attempt: ctx.attempt,
+      lastAttempt: ctx.lastAttempt,
+      signal: ctx.signal,
+      retryDelaysMs: WEBHOOK_RETRY_DELAYS_MS,
+      jobKind: ctx.job.kind,
+    }),
 });

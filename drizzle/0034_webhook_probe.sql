@@ -1,0 +1,1 @@
+ALTER TABLE "mail_webhooks" ADD COLUMN "probe_until" timestamp with time zone;

@@ -1,0 +1,170 @@
+import { and, eq, inArray, sql } from "drizzle-orm";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { getDb } from "@/lib/db/client";
+import { jobs } from "@/lib/db/schema/jobs";
+import { mailWebhookDeliveries, mailWebhooks, type MailWebhook } from "@/lib/db/schema/mail-webhooks";
+import { JobRunner } from "@/lib/jobs/job-runner";
+import { waitFor } from "@/lib/mail/__tests__/helpers";
+import { defaultMailbox } from "@/lib/mail/project-address";
+import { createWebhook } from "@/lib/mail/webhooks/create-webhook";
+import { sendTestEvent } from "@/lib/mail/webhooks/send-test-event";
+import { BREAKER_FAILURES } from "@/lib/mail/webhooks/webhook-breaker";
+import { webhookDeliveryJob } from "@/lib/mail/webhooks/webhook-delivery-job";
+import { openWebhookSecret } from "@/lib/mail/webhooks/webhook-secret";
+import { envSettings } from "@/lib/testing/env-settings";
+import { emitBareMailEvent } from "@/lib/testing/mail-events";
+import { seedProject } from "@/lib/testing/seed";
+import { startWebhookReceiver, type ReceiverAnswer, type WebhookReceiver } from "@/lib/testing/webhook-receiver";
+
+/**
+ * A failing endpoint gets one request at a time (webhook-breaker.ts): its other deliveries wait unattempted, so
+ * they hold no slot of the webhook lane, and all go once one succeeds.
+ */
+const KIND = webhookDeliveryJob.kind;
+const settings = envSettings("OUTBOUND_");
+let receiver: WebhookReceiver;
+let runner: JobRunner | null = null;
+let n = 0;
+
+beforeAll(async () => {
+  receiver = await startWebhookReceiver();
+  settings.set({ OUTBOUND_ALLOW_HOSTS: receiver.host });
+});
+afterEach(async () => {
+  receiver.releaseHanging();
+  await runner?.stop();
+  runner = null;
+});
+afterAll(async () => {
+  settings.restore();
+  await receiver.close();
+});
+
+async function setup() {
+  const seeded = await seedProject({ name: "Breaker" });
+  const mailbox = await defaultMailbox(await getDb(), seeded.project.id);
+  return { seeded, mailbox };
+}
+type Setup = Awaited<ReturnType<typeof setup>>;
+
+/** A webhook on a fresh receiver path answering `answers`; `failing`: it has failed BREAKER_FAILURES times in a row. */
+async function hook(at: Setup, answers: ReceiverAnswer[], failing = false) {
+  const db = await getDb();
+  const path = `/breaker-${++n}`;
+  const { webhook } = await createWebhook(db, { actor: at.seeded.actor, webhook: { url: `http://${receiver.host}${path}`, eventTypes: ["message.received"] } });
+  receiver.endpoint(path, { secrets: [openWebhookSecret(webhook)], answers });
+  if (failing) {
+    await db
+      .update(mailWebhooks)
+      .set({ consecutiveFailures: BREAKER_FAILURES, firstFailureAt: new Date(Date.now() - 60_000) })
+      .where(eq(mailWebhooks.id, webhook.id));
+  }
+  return { webhook, path };
+}
+
+async function events(at: Setup, count: number) {
+  for (let i = 0; i < count; i++) await emitBareMailEvent({ projectId: at.seeded.project.id, mailboxId: at.mailbox.id });
+}
+
+async function startRunner() {
+  runner = new JobRunner(await getDb(), { concurrency: 2, pollMs: 200, lanes: [{ kinds: [KIND], concurrency: 8 }], projectSharePercent: 100 });
+  await runner.start();
+}
+
+async function deliveriesOf(webhook: MailWebhook) {
+  return (await getDb()).select().from(mailWebhookDeliveries).where(eq(mailWebhookDeliveries.webhookId, webhook.id));
+}
+async function jobsOf(webhook: MailWebhook) {
+  const keys = (await deliveriesOf(webhook)).map((d) => `whk:${d.id}`);
+  return (await getDb())
+    .select()
+    .from(jobs)
+    .where(and(eq(jobs.kind, KIND), inArray(jobs.dedupeKey, keys)));
+}
+
+describe("webhook breaker", () => {
+  it("sends a failing endpoint one request at a time; the rest wait unattempted while a healthy endpoint gets all", async () => {
+    const at = await setup();
+    const failing = await hook(at, ["hang"], true);
+    const healthy = await hook(at, [200]);
+    await events(at, 10);
+    await startRunner();
+    // Before: the hanging endpoint's ten took every slot but the ones the healthy endpoint's got in between.
+    await receiver.waitFor(10, healthy.path, 5_000);
+    await waitFor(async () => receiver.at(failing.path).length === 1, 5_000);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(receiver.at(failing.path)).toHaveLength(1);
+    const all = await jobsOf(failing.webhook);
+    const waiting = all.filter((j) => j.status === "pending");
+    expect(waiting).toHaveLength(9);
+    for (const j of waiting) {
+      expect(j).toMatchObject({ parked: true, attempts: 0 });
+      expect(j.lastError).toContain("one request at a time");
+      // As long as the endpoint has been failing (a minute here), and up to half as long again.
+      expect(j.runAt.getTime() - Date.now()).toBeGreaterThan(50_000);
+      expect(j.runAt.getTime() - Date.now()).toBeLessThanOrEqual(90_000);
+    }
+    // The deliveries say when they go next; none was attempted (the probe's is still in flight).
+    const deliveries = await deliveriesOf(failing.webhook);
+    expect(deliveries.every((d) => d.status === "pending" && d.attempts === 0)).toBe(true);
+    const told = deliveries.filter((d) => d.nextAttemptAt && d.nextAttemptAt.getTime() > Date.now() + 50_000);
+    expect(told).toHaveLength(9);
+  }, 30_000);
+
+  it("lets every waiting delivery go when the probe succeeds, retries included", async () => {
+    const at = await setup();
+    const failing = await hook(at, [500, 200], true);
+    await events(at, 6);
+    await startRunner();
+    // The first request fails (500): one more failure, and the other five wait.
+    await waitFor(async () => (await jobsOf(failing.webhook)).filter((j) => j.parked).length === 6, 10_000);
+    expect(receiver.at(failing.path)).toHaveLength(1);
+    // The probe's retry (as if its 5 s had passed and its turn were over) succeeds: all go now.
+    const db = await getDb();
+    await db.update(mailWebhooks).set({ probeUntil: sql`now() - interval '1 second'` }).where(eq(mailWebhooks.id, failing.webhook.id));
+    const [retry] = (await jobsOf(failing.webhook)).filter((j) => j.attempts === 1);
+    await db.update(jobs).set({ runAt: sql`now() - interval '1 second'` }).where(eq(jobs.id, retry.id));
+    await receiver.waitFor(7, failing.path, 10_000);
+    await waitFor(async () => (await deliveriesOf(failing.webhook)).every((d) => d.status === "delivered"), 10_000);
+    expect(new Set(receiver.at(failing.path).map((d) => d.id)).size).toBe(6);
+    const [row] = await db.select().from(mailWebhooks).where(eq(mailWebhooks.id, failing.webhook.id));
+    expect(row.consecutiveFailures).toBe(0);
+  }, 30_000);
+
+  it("gives the turn to one of many deliveries racing for it", async () => {
+    const at = await setup();
+    const failing = await hook(at, ["hang"], true);
+    await events(at, 16);
+    runner = new JobRunner(await getDb(), { concurrency: 2, pollMs: 200, lanes: [{ kinds: [KIND], concurrency: 16 }], projectSharePercent: 100 });
+    await runner.start();
+    await waitFor(async () => (await jobsOf(failing.webhook)).filter((j) => j.parked).length === 15, 10_000);
+    await receiver.waitFor(1, failing.path, 5_000);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(receiver.at(failing.path)).toHaveLength(1);
+  }, 30_000);
+
+  it("sends an owner's test event to a failing endpoint at once, turn or not", async () => {
+    const at = await setup();
+    const failing = await hook(at, ["hang", 200], true);
+    await events(at, 1);
+    await startRunner();
+    await receiver.waitFor(1, failing.path, 5_000);
+    await (await getDb()).transaction((tx) => sendTestEvent(tx, { actor: at.seeded.actor, webhookId: failing.webhook.id }));
+    const got = await receiver.waitFor(2, failing.path, 5_000);
+    expect(JSON.parse(got[1].body)).toMatchObject({ test: true });
+  }, 30_000);
+
+  it("costs a healthy endpoint nothing: below the failures in a row, no turn is taken", async () => {
+    const at = await setup();
+    const almost = await hook(at, [200]);
+    await (await getDb())
+      .update(mailWebhooks)
+      .set({ consecutiveFailures: BREAKER_FAILURES - 1 })
+      .where(eq(mailWebhooks.id, almost.webhook.id));
+    await events(at, 5);
+    await startRunner();
+    await receiver.waitFor(5, almost.path, 5_000);
+    const [row] = await (await getDb()).select().from(mailWebhooks).where(eq(mailWebhooks.id, almost.webhook.id));
+    expect(row.probeUntil).toBeNull();
+  }, 30_000);
+});
