@@ -1,8 +1,8 @@
 import { getTableColumns } from "drizzle-orm";
 import { jobs, type JobRow } from "@/lib/db/schema/jobs";
+import { columnList, statement } from "@/lib/db/statement";
 
 type Nullable<T> = { [K in keyof T]: T[K] | null };
-import { columnList, statement } from "@/lib/db/statement";
 
 /*
  * The job runner's hand-written statements (lib/db/statement.ts): a claim runs every time a lane has room, and an

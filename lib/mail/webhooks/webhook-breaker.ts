@@ -66,8 +66,8 @@ export async function takeWebhookTurn(db: Executor, webhook: MailWebhook, delive
 }
 
 /**
- * The probe succeeded: every delivery of the webhook still waiting, for its turn or for a retry after a failure,
- * goes now, and the runners are woken to take them.
+ * The probe succeeded, or the webhook was given another URL (update-webhook.ts): every delivery of the webhook still
+ * waiting, for its turn or for a retry after a failure, goes now, and the runners are woken to take them.
  */
 export async function webhookRecovered(tx: Executor, webhook: MailWebhook, jobKind: string): Promise<void> {
   await wakeWaiting(tx, webhook.projectId, webhook.id, jobKind);

@@ -8,6 +8,7 @@ import { waitFor } from "@/lib/mail/__tests__/helpers";
 import { defaultMailbox } from "@/lib/mail/project-address";
 import { createWebhook } from "@/lib/mail/webhooks/create-webhook";
 import { sendTestEvent } from "@/lib/mail/webhooks/send-test-event";
+import { updateWebhook } from "@/lib/mail/webhooks/update-webhook";
 import { BREAKER_FAILURES } from "@/lib/mail/webhooks/webhook-breaker";
 import { webhookDeliveryJob } from "@/lib/mail/webhooks/webhook-delivery-job";
 import { openWebhookSecret } from "@/lib/mail/webhooks/webhook-secret";
@@ -129,6 +130,23 @@ describe("webhook breaker", () => {
     expect(new Set(receiver.at(failing.path).map((d) => d.id)).size).toBe(6);
     const [row] = await db.select().from(mailWebhooks).where(eq(mailWebhooks.id, failing.webhook.id));
     expect(row.consecutiveFailures).toBe(0);
+  }, 30_000);
+
+  it("sends the waiting deliveries to a new URL at once: another endpoint starts with no failures", async () => {
+    const at = await setup();
+    const failing = await hook(at, ["hang"], true);
+    await events(at, 4);
+    await startRunner();
+    await waitFor(async () => (await jobsOf(failing.webhook)).filter((j) => j.parked).length === 3, 10_000);
+    const path = `/breaker-moved-${++n}`;
+    receiver.endpoint(path, { secrets: [openWebhookSecret(failing.webhook)], answers: [200] });
+    const db = await getDb();
+    const moved = await db.transaction((tx) =>
+      updateWebhook(tx, { actor: at.seeded.actor, webhookId: failing.webhook.id, changes: { url: `http://${receiver.host}${path}` } }),
+    );
+    expect(moved.consecutiveFailures).toBe(0);
+    // The three that waited (the probe still hangs on the old URL until its deadline).
+    await receiver.waitFor(3, path, 5_000);
   }, 30_000);
 
   it("gives the turn to one of many deliveries racing for it", async () => {
