@@ -54,13 +54,11 @@ async function hook(at: Setup, answers: ReceiverAnswer[], failing = false) {
   const path = `/breaker-${++n}`;
   const { webhook } = await createWebhook(db, { actor: at.seeded.actor, webhook: { url: `http://${receiver.host}${path}`, eventTypes: ["message.received"] } });
   receiver.endpoint(path, { secrets: [openWebhookSecret(webhook)], answers });
+  const since = new Date(Date.now() - 60_000);
   if (failing) {
-    await db
-      .update(mailWebhooks)
-      .set({ consecutiveFailures: BREAKER_FAILURES, firstFailureAt: new Date(Date.now() - 60_000) })
-      .where(eq(mailWebhooks.id, webhook.id));
+    await db.update(mailWebhooks).set({ consecutiveFailures: BREAKER_FAILURES, firstFailureAt: since }).where(eq(mailWebhooks.id, webhook.id));
   }
-  return { webhook, path };
+  return { webhook, path, since: since.getTime() };
 }
 
 async function events(at: Setup, count: number) {
@@ -89,26 +87,31 @@ describe("webhook breaker", () => {
     const failing = await hook(at, ["hang"], true);
     const healthy = await hook(at, [200]);
     await events(at, 10);
+    const before = Date.now();
     await startRunner();
     // Before: the hanging endpoint's ten took every slot but the ones the healthy endpoint's got in between.
     await receiver.waitFor(10, healthy.path, 5_000);
     await waitFor(async () => receiver.at(failing.path).length === 1, 5_000);
     await new Promise((r) => setTimeout(r, 500));
+    const after = Date.now();
     expect(receiver.at(failing.path)).toHaveLength(1);
+    // Each waits as long as the endpoint had been failing when it was put back (a minute and a little), and up to
+    // half as long again: between these two moments, by the clock read around the run.
+    const earliest = before + (before - failing.since);
+    const latest = after + 1.5 * (after - failing.since);
     const all = await jobsOf(failing.webhook);
     const waiting = all.filter((j) => j.status === "pending");
     expect(waiting).toHaveLength(9);
     for (const j of waiting) {
       expect(j).toMatchObject({ parked: true, attempts: 0 });
       expect(j.lastError).toContain("one request at a time");
-      // As long as the endpoint has been failing (a minute here), and up to half as long again.
-      expect(j.runAt.getTime() - Date.now()).toBeGreaterThan(50_000);
-      expect(j.runAt.getTime() - Date.now()).toBeLessThanOrEqual(90_000);
+      expect(j.runAt.getTime()).toBeGreaterThanOrEqual(earliest);
+      expect(j.runAt.getTime()).toBeLessThanOrEqual(latest);
     }
     // The deliveries say when they go next; none was attempted (the probe's is still in flight).
     const deliveries = await deliveriesOf(failing.webhook);
     expect(deliveries.every((d) => d.status === "pending" && d.attempts === 0)).toBe(true);
-    const told = deliveries.filter((d) => d.nextAttemptAt && d.nextAttemptAt.getTime() > Date.now() + 50_000);
+    const told = deliveries.filter((d) => d.nextAttemptAt && d.nextAttemptAt.getTime() >= earliest && d.nextAttemptAt.getTime() <= latest);
     expect(told).toHaveLength(9);
   }, 30_000);
 
