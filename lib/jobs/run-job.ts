@@ -10,13 +10,16 @@ import { inQueuePlace } from "@/lib/jobs/queue-place";
 /** The job as this claim holds it: every write of the run is fenced on it (id, attempts, running). */
 const heldBy = (job: JobRow) => and(eq(jobs.id, job.id), eq(jobs.attempts, job.attempts), eq(jobs.status, "running"));
 
-/** The claim's job back to pending, `delayMs` on, its attempt given back: the run did not attempt the work. */
-async function putBack(db: Db, job: JobRow, delayMs: number, message: string): Promise<void> {
+/**
+ * The claim's job back to pending, `delayMs` on (parked if later than now). `attempted: false` gives its attempt
+ * back: the run did not attempt the work (an unknown kind, a DeferJobError).
+ */
+async function putBack(db: Db, job: JobRow, delayMs: number, message: string, attempted: boolean): Promise<void> {
   await db
     .update(jobs)
     .set({
       status: "pending",
-      attempts: job.attempts - 1,
+      ...(attempted ? {} : { attempts: job.attempts - 1 }),
       runAt: sql`now() + make_interval(secs => ${delayMs / 1000})`,
       parked: delayMs > 0,
       lockedUntil: null,
@@ -48,7 +51,7 @@ async function runClaimed(db: Db, job: JobRow, outer?: AbortSignal, finishes?: F
   const mine = heldBy(job);
   if (!kind) {
     // Another instance may run a newer build that knows the kind: leave it for later rather than fail it.
-    await putBack(db, job, 60_000, `unknown job kind ${job.kind}`);
+    await putBack(db, job, 60_000, `unknown job kind ${job.kind}`, false);
     return "retry";
   }
   const lastAttempt = job.attempts >= job.maxAttempts;
@@ -74,22 +77,11 @@ async function runClaimed(db: Db, job: JobRow, outer?: AbortSignal, finishes?: F
   }
   const message = errorText(error);
   if (error instanceof DeferJobError) {
-    await putBack(db, job, error.delayMs, message);
+    await putBack(db, job, error.delayMs, message, false);
     return "retry";
   }
   if (!lastAttempt && !(error instanceof PermanentJobError)) {
-    const delay = retryDelayMs(kind, job.attempts, error);
-    await db
-      .update(jobs)
-      .set({
-        status: "pending",
-        runAt: sql`now() + make_interval(secs => ${delay / 1000})`,
-        parked: delay > 0,
-        lockedUntil: null,
-        lastError: message,
-        updatedAt: sql`now()`,
-      })
-      .where(mine);
+    await putBack(db, job, retryDelayMs(kind, job.attempts, error), message, true);
     return "retry";
   }
   await db.transaction(async (tx) => {
