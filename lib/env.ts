@@ -212,6 +212,12 @@ const schema = z.object({
    */
   JOBS_WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(32),
   /**
+   * Requests one webhook has in flight at once on each instance; one more waits, unattempted, until one of them ends
+   * (lib/mail/webhooks/endpoint-slots.ts). So an endpoint that starts to hang holds at most this many of the lane's
+   * slots during the 10 s its first requests take to time out, before its breaker trips.
+   */
+  JOBS_WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(8),
+  /**
    * The share of each lane's slots (JOBS_CONCURRENCY, JOBS_WEBHOOK_CONCURRENCY) one project holds, in percent, at
    * least one slot: past it, other projects' due jobs come first and the project leaves one slot free (in a lane of
    * 8 or more), so a project whose endpoints hang or who queued 100k jobs never holds up another's

@@ -84,6 +84,8 @@ export class DeferJobError extends Error {
   constructor(
     message: string,
     readonly delayMs: number,
+    /** Runs once the job is back in the queue: whatever would wake it early can find it from then on. */
+    readonly afterPutBack?: () => void,
   ) {
     super(message);
     this.name = "DeferJobError";

@@ -1,5 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
-import type { Db, Executor } from "@/lib/db/client";
+import type { Db } from "@/lib/db/client";
 import { jobs, type JobRow } from "@/lib/db/schema/jobs";
 import { backoffMs, scheduledDelayMs } from "@/lib/jobs/backoff";
 import { DeferJobError, PermanentJobError, RetryLaterError, resolveNumber, type JobFinish, type JobKind } from "@/lib/jobs/define-job-kind";
@@ -78,6 +78,7 @@ async function runClaimed(db: Db, job: JobRow, outer?: AbortSignal, finishes?: F
   const message = errorText(error);
   if (error instanceof DeferJobError) {
     await putBack(db, job, error.delayMs, message, false);
+    error.afterPutBack?.();
     return "retry";
   }
   if (!lastAttempt && !(error instanceof PermanentJobError)) {

@@ -16,6 +16,7 @@ import { SIGNATURE_HEADERS, signWebhook } from "@/lib/mail/webhooks/sign-webhook
 import { openWebhookHeaders } from "@/lib/mail/webhooks/webhook-headers";
 import { openWebhookSecret } from "@/lib/mail/webhooks/webhook-secret";
 import { takeWebhookTurn, webhookRecovered } from "@/lib/mail/webhooks/webhook-breaker";
+import { takeEndpointSlot } from "@/lib/mail/webhooks/endpoint-slots";
 
 /**
  * The delivery, its webhook and its event's body, read together with those of every delivery the lane started in
@@ -63,8 +64,9 @@ export interface AttemptOutcome {
  * finish); a failure commits it before the error is thrown, so the runner's retry bookkeeping can never lose it.
  * 2xx → delivered; 410 → the webhook is switched off and no attempt follows; anything else is retried on the
  * schedule, and a webhook that has failed without a success for 5 days is switched off and its owner told. An
- * endpoint failing BREAKER_FAILURES attempts in a row is sent one delivery at a time (webhook-breaker.ts): the
- * others wait, unattempted, until one succeeds, and then all go.
+ * endpoint has at most JOBS_WEBHOOK_ENDPOINT_CONCURRENCY requests in flight on an instance (endpoint-slots.ts), and
+ * one failing BREAKER_FAILURES attempts in a row is sent one delivery at a time (webhook-breaker.ts): the others
+ * wait, unattempted, until a request ends, or for the breaker until one succeeds, and then all go.
  */
 export async function sendWebhook(
   deliveryId: string,
@@ -96,9 +98,18 @@ export async function sendWebhook(
     });
     throw new PermanentJobError(error);
   }
-  // A failing endpoint gets one request at a time; a test event is the owner's own check, and always goes.
-  const probe = isTestEventId(delivery.eventId) ? false : await takeWebhookTurn(db, webhook, delivery.id);
-  const outcome = await post(webhook.url, body, headers, ctx.signal);
+  // A test event is the owner's own check, and always goes: no slot to wait for, no breaker.
+  const testEvent = isTestEventId(delivery.eventId);
+  const releaseSlot = testEvent ? () => {} : takeEndpointSlot(webhook.id, delivery.id, ctx.jobKind);
+  let probe: boolean;
+  let outcome: AttemptOutcome;
+  try {
+    // A failing endpoint gets one request at a time.
+    probe = testEvent ? false : await takeWebhookTurn(db, webhook, delivery.id);
+    outcome = await post(webhook.url, body, headers, ctx.signal);
+  } finally {
+    releaseSlot();
+  }
 
   if (outcome.ok) {
     // Sent with the COMMIT that marks the job done: no round trip of its own.

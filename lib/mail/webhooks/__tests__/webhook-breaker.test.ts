@@ -1,85 +1,21 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { eq, sql } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
 import { jobs } from "@/lib/db/schema/jobs";
-import { mailWebhookDeliveries, mailWebhooks, type MailWebhook } from "@/lib/db/schema/mail-webhooks";
-import { JobRunner } from "@/lib/jobs/job-runner";
+import { mailWebhooks } from "@/lib/db/schema/mail-webhooks";
 import { waitFor } from "@/lib/mail/__tests__/helpers";
-import { defaultMailbox } from "@/lib/mail/project-address";
-import { createWebhook } from "@/lib/mail/webhooks/create-webhook";
 import { sendTestEvent } from "@/lib/mail/webhooks/send-test-event";
 import { updateWebhook } from "@/lib/mail/webhooks/update-webhook";
 import { BREAKER_FAILURES } from "@/lib/mail/webhooks/webhook-breaker";
-import { webhookDeliveryJob } from "@/lib/mail/webhooks/webhook-delivery-job";
 import { openWebhookSecret } from "@/lib/mail/webhooks/webhook-secret";
-import { envSettings } from "@/lib/testing/env-settings";
-import { emitBareMailEvent } from "@/lib/testing/mail-events";
-import { seedProject } from "@/lib/testing/seed";
-import { startWebhookReceiver, type ReceiverAnswer, type WebhookReceiver } from "@/lib/testing/webhook-receiver";
+import { webhookLaneFixture } from "./webhook-lane-fixture";
 
 /**
  * A failing endpoint gets one request at a time (webhook-breaker.ts): its other deliveries wait unattempted, so
  * they hold no slot of the webhook lane, and all go once one succeeds.
  */
-const KIND = webhookDeliveryJob.kind;
-const settings = envSettings("OUTBOUND_");
-let receiver: WebhookReceiver;
-let runner: JobRunner | null = null;
-let n = 0;
-
-beforeAll(async () => {
-  receiver = await startWebhookReceiver();
-  settings.set({ OUTBOUND_ALLOW_HOSTS: receiver.host });
-});
-afterEach(async () => {
-  receiver.releaseHanging();
-  await runner?.stop();
-  runner = null;
-});
-afterAll(async () => {
-  settings.restore();
-  await receiver.close();
-});
-
-async function setup() {
-  const seeded = await seedProject({ name: "Breaker" });
-  const mailbox = await defaultMailbox(await getDb(), seeded.project.id);
-  return { seeded, mailbox };
-}
-type Setup = Awaited<ReturnType<typeof setup>>;
-
-/** A webhook on a fresh receiver path answering `answers`; `failing`: it has failed BREAKER_FAILURES times in a row. */
-async function hook(at: Setup, answers: ReceiverAnswer[], failing = false) {
-  const db = await getDb();
-  const path = `/breaker-${++n}`;
-  const { webhook } = await createWebhook(db, { actor: at.seeded.actor, webhook: { url: `http://${receiver.host}${path}`, eventTypes: ["message.received"] } });
-  receiver.endpoint(path, { secrets: [openWebhookSecret(webhook)], answers });
-  const since = new Date(Date.now() - 60_000);
-  if (failing) {
-    await db.update(mailWebhooks).set({ consecutiveFailures: BREAKER_FAILURES, firstFailureAt: since }).where(eq(mailWebhooks.id, webhook.id));
-  }
-  return { webhook, path, since: since.getTime() };
-}
-
-async function events(at: Setup, count: number) {
-  for (let i = 0; i < count; i++) await emitBareMailEvent({ projectId: at.seeded.project.id, mailboxId: at.mailbox.id });
-}
-
-async function startRunner() {
-  runner = new JobRunner(await getDb(), { concurrency: 2, pollMs: 200, lanes: [{ kinds: [KIND], concurrency: 8 }], projectSharePercent: 100 });
-  await runner.start();
-}
-
-async function deliveriesOf(webhook: MailWebhook) {
-  return (await getDb()).select().from(mailWebhookDeliveries).where(eq(mailWebhookDeliveries.webhookId, webhook.id));
-}
-async function jobsOf(webhook: MailWebhook) {
-  const keys = (await deliveriesOf(webhook)).map((d) => `whk:${d.id}`);
-  return (await getDb())
-    .select()
-    .from(jobs)
-    .where(and(eq(jobs.kind, KIND), inArray(jobs.dedupeKey, keys)));
-}
+const lane = webhookLaneFixture();
+const { setup, hook, events, startRunner, deliveriesOf, jobsOf } = lane;
 
 describe("webhook breaker", () => {
   it("sends a failing endpoint one request at a time; the rest wait unattempted while a healthy endpoint gets all", async () => {
@@ -90,11 +26,11 @@ describe("webhook breaker", () => {
     const before = Date.now();
     await startRunner();
     // Before: the hanging endpoint's ten took every slot but the ones the healthy endpoint's got in between.
-    await receiver.waitFor(10, healthy.path, 5_000);
-    await waitFor(async () => receiver.at(failing.path).length === 1, 5_000);
+    await lane.receiver.waitFor(10, healthy.path, 5_000);
+    await waitFor(async () => lane.receiver.at(failing.path).length === 1, 5_000);
     await new Promise((r) => setTimeout(r, 500));
     const after = Date.now();
-    expect(receiver.at(failing.path)).toHaveLength(1);
+    expect(lane.receiver.at(failing.path)).toHaveLength(1);
     // Each waits as long as the endpoint had been failing when it was put back (a minute and a little), and up to
     // half as long again: between these two moments, by the clock read around the run.
     const earliest = before + (before - failing.since);
@@ -122,15 +58,15 @@ describe("webhook breaker", () => {
     await startRunner();
     // The first request fails (500): one more failure, and the other five wait.
     await waitFor(async () => (await jobsOf(failing.webhook)).filter((j) => j.parked).length === 6, 10_000);
-    expect(receiver.at(failing.path)).toHaveLength(1);
+    expect(lane.receiver.at(failing.path)).toHaveLength(1);
     // The probe's retry (as if its 5 s had passed and its turn were over) succeeds: all go now.
     const db = await getDb();
     await db.update(mailWebhooks).set({ probeUntil: sql`now() - interval '1 second'` }).where(eq(mailWebhooks.id, failing.webhook.id));
     const [retry] = (await jobsOf(failing.webhook)).filter((j) => j.attempts === 1);
     await db.update(jobs).set({ runAt: sql`now() - interval '1 second'` }).where(eq(jobs.id, retry.id));
-    await receiver.waitFor(7, failing.path, 10_000);
+    await lane.receiver.waitFor(7, failing.path, 10_000);
     await waitFor(async () => (await deliveriesOf(failing.webhook)).every((d) => d.status === "delivered"), 10_000);
-    expect(new Set(receiver.at(failing.path).map((d) => d.id)).size).toBe(6);
+    expect(new Set(lane.receiver.at(failing.path).map((d) => d.id)).size).toBe(6);
     const [row] = await db.select().from(mailWebhooks).where(eq(mailWebhooks.id, failing.webhook.id));
     expect(row.consecutiveFailures).toBe(0);
   }, 30_000);
@@ -141,27 +77,27 @@ describe("webhook breaker", () => {
     await events(at, 4);
     await startRunner();
     await waitFor(async () => (await jobsOf(failing.webhook)).filter((j) => j.parked).length === 3, 10_000);
-    const path = `/breaker-moved-${++n}`;
-    receiver.endpoint(path, { secrets: [openWebhookSecret(failing.webhook)], answers: [200] });
+    const path = `/breaker-moved-${Date.now()}`;
+    lane.receiver.endpoint(path, { secrets: [openWebhookSecret(failing.webhook)], answers: [200] });
     const db = await getDb();
     const moved = await db.transaction((tx) =>
-      updateWebhook(tx, { actor: at.seeded.actor, webhookId: failing.webhook.id, changes: { url: `http://${receiver.host}${path}` } }),
+      updateWebhook(tx, { actor: at.seeded.actor, webhookId: failing.webhook.id, changes: { url: `http://${lane.receiver.host}${path}` } }),
     );
     expect(moved.consecutiveFailures).toBe(0);
     // The three that waited (the probe still hangs on the old URL until its deadline).
-    await receiver.waitFor(3, path, 5_000);
+    await lane.receiver.waitFor(3, path, 5_000);
   }, 30_000);
 
   it("gives the turn to one of many deliveries racing for it", async () => {
     const at = await setup();
     const failing = await hook(at, ["hang"], true);
     await events(at, 16);
-    runner = new JobRunner(await getDb(), { concurrency: 2, pollMs: 200, lanes: [{ kinds: [KIND], concurrency: 16 }], projectSharePercent: 100 });
-    await runner.start();
+    lane.endpointSlots(16);
+    await startRunner(16);
     await waitFor(async () => (await jobsOf(failing.webhook)).filter((j) => j.parked).length === 15, 10_000);
-    await receiver.waitFor(1, failing.path, 5_000);
+    await lane.receiver.waitFor(1, failing.path, 5_000);
     await new Promise((r) => setTimeout(r, 300));
-    expect(receiver.at(failing.path)).toHaveLength(1);
+    expect(lane.receiver.at(failing.path)).toHaveLength(1);
   }, 30_000);
 
   it("sends an owner's test event to a failing endpoint at once, turn or not", async () => {
@@ -169,9 +105,9 @@ describe("webhook breaker", () => {
     const failing = await hook(at, ["hang", 200], true);
     await events(at, 1);
     await startRunner();
-    await receiver.waitFor(1, failing.path, 5_000);
+    await lane.receiver.waitFor(1, failing.path, 5_000);
     await (await getDb()).transaction((tx) => sendTestEvent(tx, { actor: at.seeded.actor, webhookId: failing.webhook.id }));
-    const got = await receiver.waitFor(2, failing.path, 5_000);
+    const got = await lane.receiver.waitFor(2, failing.path, 5_000);
     expect(JSON.parse(got[1].body)).toMatchObject({ test: true });
   }, 30_000);
 
@@ -184,7 +120,7 @@ describe("webhook breaker", () => {
       .where(eq(mailWebhooks.id, almost.webhook.id));
     await events(at, 5);
     await startRunner();
-    await receiver.waitFor(5, almost.path, 5_000);
+    await lane.receiver.waitFor(5, almost.path, 5_000);
     const [row] = await (await getDb()).select().from(mailWebhooks).where(eq(mailWebhooks.id, almost.webhook.id));
     expect(row.probeUntil).toBeNull();
   }, 30_000);
