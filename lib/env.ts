@@ -224,6 +224,11 @@ const schema = z.object({
    * (lib/jobs/job-runner.ts). 100: no share.
    */
   JOBS_PROJECT_SHARE_PERCENT: z.coerce.number().int().min(1).max(100).default(25),
+  /**
+   * On shutdown (SIGTERM, Ctrl-C), how long jobs already running may finish before they are aborted (and retried
+   * later, by this instance or another): a webhook or a message sent but not yet recorded as sent would go twice.
+   */
+  JOBS_STOP_GRACE_SECONDS: z.coerce.number().int().min(0).max(300).default(10),
   /** How often an idle job runner looks for due jobs; NOTIFY wakes it at once for new ones. */
   JOBS_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(2000),
   /**

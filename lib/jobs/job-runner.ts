@@ -43,7 +43,8 @@ interface Lane {
  * that take 10 s each fill only the webhook lane while outbound mail keeps its slots. Each lane claims as many due
  * jobs as it has free slots; the runner sleeps until a NOTIFY (a job was enqueued anywhere: only the lanes of the
  * woken kinds claim) or the poll interval (every lane claims), and reclaims expired leases now and then. `stop()`
- * stops claiming, aborts running handlers' signals and waits for them to settle.
+ * stops claiming, lets running handlers finish for up to `stopGraceMs`, then aborts their signals and waits for them
+ * to settle.
  *
  * Within a lane, projects take turns (claimDueJobs): a project running fewer of the lane's jobs (on any instance)
  * comes first, so another project's due job is taken the moment a slot is free, however many older jobs one project
@@ -84,6 +85,12 @@ export class JobRunner {
       projectSharePercent?: number;
       /** Default true: successes of the kinds that opted in commit together (finish-group.ts); false for A/B runs. */
       groupFinishes?: boolean;
+      /**
+       * How long `stop()` lets running handlers finish before it aborts them (default 0: at once). An aborted one is
+       * retried, and one whose work was done but not yet recorded (a webhook the endpoint had received, a message the
+       * relay had taken) is then done twice: the service waits JOBS_STOP_GRACE_SECONDS.
+       */
+      stopGraceMs?: number;
     },
   ) {
     this.finishes = opts.groupFinishes === false ? undefined : new FinishGroup(db);
@@ -212,10 +219,18 @@ export class JobRunner {
   async stop(): Promise<void> {
     this.stopped = true;
     this.unlisten?.();
-    if (this.heartbeat) clearInterval(this.heartbeat);
     this.poke();
     await this.loop;
+    // The heartbeat keeps renewing the leases of the jobs still running meanwhile.
+    const running = Promise.allSettled(this.lanes.flatMap((l) => [...l.running]));
+    const grace = this.opts.stopGraceMs ?? 0;
+    if (grace > 0) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([running, new Promise((r) => (timer = setTimeout(r, grace)))]);
+      clearTimeout(timer);
+    }
     this.abort.abort();
-    await Promise.allSettled(this.lanes.flatMap((l) => [...l.running]));
+    await running;
+    if (this.heartbeat) clearInterval(this.heartbeat);
   }
 }

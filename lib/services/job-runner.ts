@@ -26,6 +26,7 @@ export const jobRunner: Service = {
         concurrency: env().JOBS_CONCURRENCY,
         lanes: jobLanes(),
         pollMs: env().JOBS_POLL_MS,
+        stopGraceMs: env().JOBS_STOP_GRACE_SECONDS * 1000,
         onError: (err) => console.error("[brynth] job runner:", err),
       });
       await runner.start();

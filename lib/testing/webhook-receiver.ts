@@ -2,8 +2,8 @@ import { createServer, type IncomingHttpHeaders, type ServerResponse } from "nod
 import type { AddressInfo, Socket } from "node:net";
 import { Webhook } from "standardwebhooks";
 
-/** How an endpoint answers: a status, a redirect to the cloud metadata address, or no answer at all. */
-export type ReceiverAnswer = number | "redirect-metadata" | "hang";
+/** How an endpoint answers: a status, a status after a pause, a redirect to the cloud metadata address, or no answer. */
+export type ReceiverAnswer = number | { status: number; afterMs: number } | "redirect-metadata" | "hang";
 
 export interface ReceivedDelivery {
   path: string;
@@ -59,6 +59,10 @@ export async function startWebhookReceiver(opts: { onDelivery?: (d: ReceivedDeli
       if (answer === "hang") {
         hanging.add(res);
         res.on("close", () => hanging.delete(res));
+        return;
+      }
+      if (typeof answer === "object") {
+        setTimeout(() => res.writeHead(answer.status, { "content-type": "text/plain" }).end("ok"), answer.afterMs);
         return;
       }
       if (answer === "redirect-metadata") {

@@ -71,9 +71,10 @@ export function webhookLaneFixture() {
   }
 
   /** A runner with a webhook lane of `slots` and no project share. */
-  async function startRunner(slots = 8) {
-    runner = new JobRunner(await getDb(), { concurrency: 2, pollMs: 200, lanes: [{ kinds: [KIND], concurrency: slots }], projectSharePercent: 100 });
+  async function startRunner(slots = 8, opts: { stopGraceMs?: number } = {}) {
+    runner = new JobRunner(await getDb(), { concurrency: 2, pollMs: 200, lanes: [{ kinds: [KIND], concurrency: slots }], projectSharePercent: 100, ...opts });
     await runner.start();
+    return runner;
   }
 
   async function deliveriesOf(webhook: MailWebhook) {
