@@ -2,8 +2,11 @@ import { createServer, type IncomingHttpHeaders, type ServerResponse } from "nod
 import type { AddressInfo, Socket } from "node:net";
 import { Webhook } from "standardwebhooks";
 
-/** How an endpoint answers: a status, a status after a pause, a redirect to the cloud metadata address, or no answer. */
-export type ReceiverAnswer = number | { status: number; afterMs: number } | "redirect-metadata" | "hang";
+/**
+ * How an endpoint answers: a status, a status with headers or after a pause, a redirect to the cloud metadata
+ * address, or no answer.
+ */
+export type ReceiverAnswer = number | { status: number; afterMs?: number; headers?: Record<string, string> } | "redirect-metadata" | "hang";
 
 export interface ReceivedDelivery {
   path: string;
@@ -62,7 +65,9 @@ export async function startWebhookReceiver(opts: { onDelivery?: (d: ReceivedDeli
         return;
       }
       if (typeof answer === "object") {
-        setTimeout(() => res.writeHead(answer.status, { "content-type": "text/plain" }).end("ok"), answer.afterMs);
+        const end = () => res.writeHead(answer.status, { "content-type": "text/plain", ...answer.headers }).end(`answer ${answer.status}`);
+        if (answer.afterMs) setTimeout(end, answer.afterMs);
+        else end();
         return;
       }
       if (answer === "redirect-metadata") {

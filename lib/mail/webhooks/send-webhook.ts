@@ -6,7 +6,9 @@ import { mailWebhookAttempts, mailWebhookDeliveries, mailWebhooks, type MailWebh
 import { UnreadableSecretError } from "@/lib/crypto/secret-box";
 import { safeFetch } from "@/lib/http/safe-fetch";
 import { newId } from "@/lib/ids";
-import { PermanentJobError, type JobContext, type JobFinish } from "@/lib/jobs/define-job-kind";
+import { scheduledDelayMs } from "@/lib/jobs/backoff";
+import { PermanentJobError, RetryLaterError, type JobContext, type JobFinish } from "@/lib/jobs/define-job-kind";
+import { retryAfterMs } from "@/lib/http/retry-after";
 import { buildEventPayloads, WEBHOOK_PAYLOAD_MAX_BYTES } from "@/lib/mail/events/event-payload";
 import { recordDelivered } from "@/lib/mail/webhooks/delivery-statements";
 import { openPreviousWebhookSecret } from "@/lib/mail/webhooks/rotate-secret";
@@ -53,6 +55,8 @@ export interface AttemptOutcome {
   durationMs: number;
   responseSnippet: string | null;
   error: string | null;
+  /** A 429 or 503's `Retry-After`, in ms: the next attempt waits at least that long. */
+  retryAfterMs?: number | null;
 }
 
 /**
@@ -128,6 +132,8 @@ export async function sendWebhook(
     };
   }
   const gone = outcome.statusCode === 410;
+  // The runner waits the same (scheduledDelayMs), plus its jitter of up to 10 %.
+  const waitMs = scheduledDelayMs(ctx.attempt, ctx.retryDelaysMs, outcome.retryAfterMs ?? 0, () => 0);
   const disabled = await db.transaction(async (tx) => {
     await recordAttempt(tx, delivery, outcome);
     const sustained = await countFailure(tx, webhook);
@@ -137,7 +143,7 @@ export async function sendWebhook(
       attempted: true,
       statusCode: outcome.statusCode,
       lastError: outcome.error,
-      nextAttemptAt: final ? null : new Date(Date.now() + (ctx.retryDelaysMs[Math.min(ctx.attempt, ctx.retryDelaysMs.length) - 1] ?? 0)),
+      nextAttemptAt: final ? null : new Date(Date.now() + waitMs),
     });
     if (gone) return disableWebhook(tx, { projectId: webhook.projectId, webhookId: webhook.id, reason: GONE_REASON }).then(() => GONE_REASON);
     if (sustained && (await disableWebhook(tx, { projectId: webhook.projectId, webhookId: webhook.id, reason: SUSTAINED_FAILURE_REASON }))) {
@@ -146,6 +152,7 @@ export async function sendWebhook(
     return sustained ? SUSTAINED_FAILURE_REASON : null;
   });
   if (disabled) throw new PermanentJobError(`${outcome.error}; webhook ${webhook.id} is disabled (${disabled})`);
+  if (outcome.retryAfterMs) throw new RetryLaterError(outcome.error ?? "delivery failed", outcome.retryAfterMs);
   throw new Error(outcome.error ?? "delivery failed");
 }
 
@@ -170,12 +177,18 @@ async function post(url: string, body: string, headers: Record<string, string>, 
     });
     const ok = res.status >= 200 && res.status < 300;
     const redirect = res.status >= 300 && res.status < 400;
+    const retryAfter = res.status === 429 || res.status === 503 ? retryAfterMs(res.headers["retry-after"]) : null;
     return {
       ok,
       statusCode: res.status,
       durationMs: ms(),
       responseSnippet: res.body ? res.body.slice(0, SNIPPET_CHARS) : null,
-      error: ok ? null : redirect ? `answered ${res.status} (redirects are not followed)` : `answered ${res.status}`,
+      error: ok
+        ? null
+        : redirect
+          ? `answered ${res.status} (redirects are not followed)`
+          : `answered ${res.status}${retryAfter === null ? "" : ` (Retry-After: ${Math.ceil(retryAfter / 1000)} s)`}`,
+      retryAfterMs: retryAfter,
     };
   } catch (err) {
     return { ok: false, statusCode: null, durationMs: ms(), responseSnippet: null, error: (err instanceof Error ? err.message : String(err)).slice(0, 500) };

@@ -5,7 +5,8 @@ import { sendWebhook } from "@/lib/mail/webhooks/send-webhook";
 /**
  * The wait after each failed attempt, Svix-like (design §2.9): a retry at once, then 5 s, 5 min, 30 min, 2 h, 5 h,
  * 10 h and 10 h — 9 attempts in all, about 27 h 35 min from the first to the last, each wait lengthened by up to 10%
- * at random. Published in README.md.
+ * at random; a 429's or 503's Retry-After waits at least that long, up to the longest of them (send-webhook.ts).
+ * Published in README.md.
  */
 export const WEBHOOK_RETRY_DELAYS_MS = [0, 5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000] as const;
 

@@ -223,6 +223,35 @@ describe("webhook deliveries", () => {
     expect(await webhookRow(webhook.id)).toMatchObject({ consecutiveFailures: 0, firstFailureAt: null });
   });
 
+  it("waits a 429's or 503's Retry-After before the next attempt, within the schedule's longest wait", async () => {
+    const { webhook } = await hook([
+      { status: 429, headers: { "retry-after": "120" } },
+      { status: 503, headers: { "retry-after": "9999999" } },
+    ]);
+    await event();
+    const before = Date.now();
+    await runOnce();
+    const after = Date.now();
+    const [waiting] = await deliveriesOf(webhook.id);
+    expect(waiting).toMatchObject({ status: "pending", attempts: 1, lastStatusCode: 429, lastError: "answered 429 (Retry-After: 120 s)" });
+    // Not at once (the schedule's first wait): two minutes on, and the job's time with it (plus up to 10 %).
+    expect(waiting.nextAttemptAt!.getTime()).toBeGreaterThanOrEqual(before + 120_000);
+    expect(waiting.nextAttemptAt!.getTime()).toBeLessThanOrEqual(after + 120_000);
+    const job = await jobOf(waiting.id);
+    expect(job).toMatchObject({ status: "pending", parked: true });
+    expect(job.runAt.getTime()).toBeGreaterThanOrEqual(before + 120_000);
+    expect(job.runAt.getTime()).toBeLessThanOrEqual(after + 132_000);
+    // A wait past the schedule's longest (10 h) is held to it.
+    await (await getDb()).update(jobs).set({ runAt: sql`now()`, parked: false }).where(eq(jobs.id, job.id));
+    const before2 = Date.now();
+    await runOnce();
+    const after2 = Date.now();
+    const [again] = await deliveriesOf(webhook.id);
+    expect(again).toMatchObject({ attempts: 2, lastStatusCode: 503 });
+    expect(again.nextAttemptAt!.getTime()).toBeGreaterThanOrEqual(before2 + 36_000_000);
+    expect(again.nextAttemptAt!.getTime()).toBeLessThanOrEqual(after2 + 36_000_000);
+  });
+
   it("switches the webhook off on a 410: no more attempts, its other pending deliveries cancelled, no new ones", async () => {
     const { webhook, path } = await hook([410]);
     const first = await event();
