@@ -64,18 +64,14 @@ export async function startWebhookReceiver(opts: { onDelivery?: (d: ReceivedDeli
         res.on("close", () => hanging.delete(res));
         return;
       }
-      if (typeof answer === "object") {
-        const end = () => res.writeHead(answer.status, { "content-type": "text/plain", ...answer.headers }).end(`answer ${answer.status}`);
-        if (answer.afterMs) setTimeout(end, answer.afterMs);
-        else end();
-        return;
-      }
       if (answer === "redirect-metadata") {
         res.writeHead(302, { location: "http://169.254.169.254/latest/meta-data/" });
         return res.end();
       }
-      res.writeHead(answer, { "content-type": "text/plain" });
-      res.end(answer >= 200 && answer < 300 ? "ok" : `answer ${answer}`);
+      const { status, afterMs = 0, headers = {} } = typeof answer === "number" ? { status: answer } : answer;
+      const end = () => res.writeHead(status, { "content-type": "text/plain", ...headers }).end(status >= 200 && status < 300 ? "ok" : `answer ${status}`);
+      if (afterMs > 0) setTimeout(end, afterMs);
+      else end();
     });
   });
   server.on("connection", (s: Socket) => {

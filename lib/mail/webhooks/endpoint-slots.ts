@@ -67,8 +67,8 @@ function wakeWaiting(webhookId: string, jobKind: string): void {
  */
 export function takeEndpointSlot(webhookId: string, deliveryId: string, jobKind: string): () => void {
   const cap = env().JOBS_WEBHOOK_ENDPOINT_CONCURRENCY;
-  let endpoint = endpoints.get(webhookId);
-  if (!endpoint) endpoints.set(webhookId, (endpoint = { inFlight: 0, waiting: new Map() }));
+  const endpoint = endpoints.get(webhookId) ?? { inFlight: 0, waiting: new Map<string, number>() };
+  endpoints.set(webhookId, endpoint);
   endpoint.waiting.delete(deliveryId);
   if (endpoint.inFlight >= cap) {
     endpoint.waiting.set(deliveryId, performance.now());
@@ -80,11 +80,10 @@ export function takeEndpointSlot(webhookId: string, deliveryId: string, jobKind:
   }
   endpoint.inFlight++;
   let released = false;
-  const slot = endpoint;
   return () => {
     if (released) return;
     released = true;
-    slot.inFlight--;
+    endpoint.inFlight--;
     wakeWaiting(webhookId, jobKind);
   };
 }

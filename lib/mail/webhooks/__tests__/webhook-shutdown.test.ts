@@ -1,7 +1,4 @@
-import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { getDb } from "@/lib/db/client";
-import { jobs } from "@/lib/db/schema/jobs";
 import { webhookLaneFixture } from "./webhook-lane-fixture";
 
 /**
@@ -40,10 +37,7 @@ describe("stopping with deliveries in flight", () => {
     const [delivery] = await deliveriesOf(hanging.webhook);
     expect(delivery).toMatchObject({ status: "pending", attempts: 1 });
     expect(delivery.lastError).toContain("cancelled before an answer came");
-    const [job] = await (await getDb())
-      .select()
-      .from(jobs)
-      .where(eq(jobs.dedupeKey, `whk:${delivery.id}`));
+    const [job] = await jobsOf(hanging.webhook);
     expect(job.status).toBe("pending");
   }, 30_000);
 });
