@@ -72,10 +72,12 @@ async function open(): Promise<DbHandle> {
   if (url && !url.startsWith("memory://")) {
     const { default: postgres } = await import("postgres");
     const { openPostgres } = await import("@/lib/db/postgres-driver");
+    const { reconnectDelaySeconds } = await import("@/lib/db/reconnect-delay");
     const sql = postgres(url, {
       max: env().DATABASE_POOL_SIZE,
       onnotice: () => {},
       connection: connectionLimits(),
+      backoff: reconnectDelaySeconds,
     });
     return { db: openPostgres(sql), kind: "postgres", sql, close: () => sql.end({ timeout: 5 }) };
   }

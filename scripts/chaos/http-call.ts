@@ -6,6 +6,9 @@ export interface Answer {
   error?: string;
 }
 
+/** The slowest call of the run that got an answer, in ms: a stall (a pool waiting to reconnect, a held lock) shows here. */
+export const slowest = { ms: 0, call: "" };
+
 /** One HTTP call with a deadline, its JSON body parsed when there is one. */
 export async function call(
   method: string,
@@ -13,6 +16,7 @@ export async function call(
   opts: { body?: unknown; raw?: string; headers?: Record<string, string>; timeoutMs?: number } = {},
 ): Promise<Answer> {
   const payload = opts.raw ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body));
+  const started = performance.now();
   try {
     const res = await fetch(url, {
       method,
@@ -27,6 +31,8 @@ export async function call(
     } catch {
       // not JSON (a proxy or crash page): kept as text for the message
     }
+    const ms = Math.round(performance.now() - started);
+    if (ms > slowest.ms) Object.assign(slowest, { ms, call: `${method} ${new URL(url).pathname} (${res.status})` });
     return { status: res.status, body };
   } catch (err) {
     const cause = (err as { cause?: { code?: string } }).cause?.code;

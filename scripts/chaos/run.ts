@@ -15,7 +15,7 @@ import postgres from "postgres";
 import { connectMcp } from "../../lib/testing/mcp-client";
 import { checkAnswers, checkCompletions, checkDeliveries, checkKv, checkRecovery, type Check } from "./checks";
 import { freePort } from "./free-port";
-import { call } from "./http-call";
+import { call, slowest } from "./http-call";
 import { productionInstance } from "./instances";
 import { kvBook } from "./kv-book";
 import { claimAndAck } from "./load-claim-ack";
@@ -153,6 +153,7 @@ async function main() {
         checks: Object.fromEntries(Object.entries(checks).map(([name, c]) => [name, { ...c.counts, failures: c.failures }])),
         answers,
         tallies: { webhooks: webhooks.tally, claim_ack: claims.tally },
+        slowest_answer: slowest,
         proxy: proxy.tally,
       },
       null,
