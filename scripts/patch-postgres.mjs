@@ -6,8 +6,11 @@
 // (scripts/chaos) hit this on a PostgreSQL restart: an instance stopped answering. lib/db/postgres-write-race.test.ts
 // reproduces it. Also: the array types read on each new connection were a promise nobody awaited, so a connection
 // cut meanwhile (a database dropped, a server restarting) was an unhandled rejection, which ends a Node process
-// (seen in CI; reproduced in the same test file). Each edit is checked, and applied once: a different postgres.js
-// version fails the install loudly instead of running unpatched.
+// (seen in CI; reproduced in the same test file). And porsager/postgres#1130 (fix proposed in #1142, unreleased): a
+// connection whose socket closed kept the query it failed as its current one, so `sql.end()` waited for that query to
+// finish, which it never would: our shutdown sat out end's 5 s timeout after any PostgreSQL restart (the chaos run's
+// SIGTERM took 5.1 s instead of 0.1 s). Each edit is checked, and applied once: a different postgres.js version fails
+// the install loudly instead of running unpatched.
 import { readFileSync, writeFileSync, existsSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -25,6 +28,13 @@ const EDITS = {
     [
       "    clearImmediate(nextWriteTimer)\n    socket.removeListener('data', data)",
       `    clearImmediate(nextWriteTimer), chunk = nextWriteTimer = null ${MARK}\n    socket.removeListener('data', data)`,
+    ],
+    // A closed connection's failed query is settled (error() above, or the socket's error event): it is no longer
+    // the connection's current one, which end() would wait for and a reconnect's first ReadyForQuery would resolve.
+    // An end() already waiting for it (called between the socket's error and its close) is done: nothing is left.
+    [
+      "    !hadError && (query || sent.length) && error(Errors.connection('CONNECTION_CLOSED', options, socket))\n    closedTime",
+      "    !hadError && (query || sent.length) && error(Errors.connection('CONNECTION_CLOSED', options, socket))\n    query = null, ended && (ended(), ending = ended = null) /* brynth: postgres#1130 */\n    closedTime",
     ],
     // The array types read on each new connection: a socket cut meanwhile rejected a promise nobody awaited (an
     // unhandled rejection, which ends a Node process); the connection's own error handling settles its queries.

@@ -96,3 +96,32 @@ describe.runIf(url?.startsWith("postgres"))("a connection cut while it reads the
     }
   });
 });
+
+describe.runIf(url?.startsWith("postgres"))("a connection whose socket closed during a query", () => {
+  it.each([
+    ["a reset (the socket's error event)", (s: net.Socket) => s.destroy(Object.assign(new Error("read ECONNRESET"), { code: "ECONNRESET" }))],
+    ["a plain close", (s: net.Socket) => s.destroy()],
+  ])("fails the query and lets sql.end() finish at once after %s", async (_, cut) => {
+    // porsager/postgres#1130: the failed query stayed the connection's current one, and end() waited for it for ever
+    // (our shutdown sat out end's timeout after every PostgreSQL restart).
+    const { hostname, port } = new URL(url!);
+    const sockets: net.Socket[] = [];
+    const socket = async () => {
+      const s = net.connect(Number(port || 5432), hostname);
+      await once(s, "connect");
+      sockets.push(s);
+      return s;
+    };
+    const sql = postgres(url!, { max: 1, ...({ socket } as object) });
+    await sql`select 1`;
+    const sleeping = sql`select pg_sleep(30)`.then(
+      () => "answered",
+      (e: { code?: string }) => e.code ?? String(e),
+    );
+    await new Promise((r) => setTimeout(r, 100));
+    cut(sockets[0]);
+    expect(["CONNECTION_CLOSED", "ECONNRESET"]).toContain(await within(sleeping));
+    // No timeout: unpatched, this never settles.
+    expect(await within(sql.end().then(() => "ended"))).toBe("ended");
+  });
+});
