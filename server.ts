@@ -1,5 +1,4 @@
 import { createServer, type Server } from "node:http";
-import type { Socket } from "node:net";
 import next from "next";
 import { env, ConfigError } from "@/lib/env";
 import { closeDb, getHandle } from "@/lib/db/client";
@@ -10,6 +9,7 @@ import { startServices } from "@/lib/services/start-services";
 import { portError, StartupError } from "@/lib/services/port-error";
 import { attachStreamUpgrade } from "@/lib/http/stream/ws-stream";
 import { capConnectionsPerAddress } from "@/lib/http/connection-cap";
+import { drainOnStop } from "@/lib/http/drain-server";
 import { loadRemoteAccess } from "@/lib/settings/remote-access";
 
 /**
@@ -43,11 +43,7 @@ async function main() {
   // Only /api/v1/stream is ours; Next attaches its own upgrade listener for HMR in dev (RUNTIME-FACTS).
   attachStreamUpgrade(server, config.publicUrl, { dev });
   capConnectionsPerAddress(server);
-  const sockets = new Set<Socket>();
-  server.on("connection", (s) => {
-    sockets.add(s);
-    s.on("close", () => sockets.delete(s));
-  });
+  const drain = drainOnStop(server);
 
   // A taken port ends the start with one line naming it and PORT (main's catch closes the database and exits 1).
   await new Promise<void>((resolve, reject) => {
@@ -66,13 +62,17 @@ async function main() {
   console.log(`Brynth ready on ${config.publicUrl} (${handle.kind === "pglite" ? "embedded PGlite" : "PostgreSQL"}, ${dev ? "dev" : "production"})`);
 
   let stopping = false;
-  const stop = async () => {
-    if (stopping) return;
+  const stop = async (signal: NodeJS.Signals) => {
+    if (stopping) {
+      console.log(`[brynth] ${signal} again: stopping now`);
+      process.exit(1);
+    }
     stopping = true;
-    server.close();
-    // Open streams and keep-alive sockets would hold close() forever (RUNTIME-FACTS).
-    for (const s of sockets) s.destroy();
-    await stopServices().catch(() => {});
+    const grace = config.HTTP_STOP_GRACE_SECONDS;
+    console.log(`[brynth] ${signal}: stopping; requests in flight have up to ${grace} s to finish (${signal} again stops at once)`);
+    // The jobs' own grace (JOBS_STOP_GRACE_SECONDS) runs beside the requests': neither needs the other.
+    const [{ cut }] = await Promise.all([drain(grace * 1000), stopServices().catch(() => {})]);
+    if (cut > 0) console.log(`[brynth] cut ${cut} requests or streams still open after ${grace} s`);
     await closeDb().catch(() => {});
     process.exit(0);
   };

@@ -114,6 +114,12 @@ const schema = z.object({
    * reads 429 and is closed. Not applied with TRUST_PROXY (every connection then comes from the proxy). 0 turns it off.
    */
   HTTP_MAX_CONNECTIONS_PER_IP: z.coerce.number().int().min(0).max(1_000_000).default(256),
+  /**
+   * On shutdown (SIGTERM, Ctrl-C), how long requests in flight may finish (drain-server.ts): no new connection is
+   * taken, long-polls and live streams end at once with answers that say to ask again, and a connection still busy
+   * at the end is cut. A second signal stops at once.
+   */
+  HTTP_STOP_GRACE_SECONDS: z.coerce.number().int().min(0).max(300).default(10),
   /** Trust X-Forwarded-For / X-Forwarded-Host (behind a reverse proxy), each by its last entry: the nearest proxy's. */
   TRUST_PROXY: bool.default(false),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),

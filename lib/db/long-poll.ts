@@ -1,7 +1,13 @@
+import { serverStopping } from "@/lib/services/server-stopping";
+
 /**
  * The long-poll of inbox_wait and of the approval tools: subscribe first, then look; while nothing is found, sleep
  * until a matching notification wakes us, until the moment `check` names (a lease or an expiry, which nothing
  * announces), until the deadline, or until `signal` aborts (the client went away). Runs outside any transaction.
+ *
+ * A process that begins to stop ends its waits at once with the timeout's answer (nothing yet), as the client is
+ * told it may happen: it asks again, and another instance (or this one restarted) waits with it. Held to the end,
+ * a wait of up to 120 s would outlast the shutdown's grace and have its connection cut instead.
  */
 export async function longPoll<T>(opts: {
   /** Subscribes `wake` to the changes that may end the wait; returns the unsubscribe. */
@@ -18,8 +24,10 @@ export async function longPoll<T>(opts: {
     woken = true;
     wakeSleeper?.();
   });
+  const stopping = serverStopping();
   const onAbort = () => wakeSleeper?.();
   opts.signal?.addEventListener("abort", onAbort);
+  stopping.addEventListener("abort", onAbort);
   try {
     for (;;) {
       // Reset before looking: a notification arriving during the query must trigger another round.
@@ -27,7 +35,7 @@ export async function longPoll<T>(opts: {
       const found = await opts.check();
       if ("result" in found) return found;
       const now = Date.now();
-      if (now >= deadline || opts.signal?.aborted) return { timedOut: true };
+      if (now >= deadline || opts.signal?.aborted || stopping.aborted) return { timedOut: true };
       if (woken) continue;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(done, Math.max(0, Math.min(deadline - now, found.sleepMs ?? Infinity)));
@@ -42,5 +50,6 @@ export async function longPoll<T>(opts: {
   } finally {
     stop();
     opts.signal?.removeEventListener("abort", onAbort);
+    stopping.removeEventListener("abort", onAbort);
   }
 }

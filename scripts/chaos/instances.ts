@@ -15,18 +15,21 @@ export function productionInstance(name: string, port: number, env: Record<strin
       child = started.child;
     },
     /** SIGKILL: no shutdown hook runs, open requests and transactions are cut wherever they are. */
-    kill9: () => new Promise<void>((resolve) => stop(child, "SIGKILL", resolve)),
-    stop: () => new Promise<void>((resolve) => stop(child, "SIGTERM", resolve)),
+    kill9: () => stop(child, "SIGKILL", 5000).then(() => undefined),
+    /** SIGTERM: the graceful stop. Resolves with the exit code, null when it had not ended by `forceAfterMs`. */
+    stop: (forceAfterMs: number) => stop(child, "SIGTERM", forceAfterMs),
   };
 }
 
-function stop(child: ChildProcess | null, signal: NodeJS.Signals, done: () => void) {
-  if (!child || child.exitCode !== null || child.signalCode !== null) return done();
-  // A graceful stop that hangs (a stuck connection) ends in SIGKILL: cleanup must finish.
-  const force = setTimeout(() => child.kill("SIGKILL"), 5000);
-  child.once("exit", () => {
-    clearTimeout(force);
-    done();
+function stop(child: ChildProcess | null, signal: NodeJS.Signals, forceAfterMs: number) {
+  return new Promise<number | null>((resolve) => {
+    if (!child || child.exitCode !== null || child.signalCode !== null) return resolve(child?.exitCode ?? null);
+    // A graceful stop that hangs (a stuck connection) ends in SIGKILL: cleanup must finish.
+    const force = setTimeout(() => child.kill("SIGKILL"), forceAfterMs);
+    child.once("exit", (code) => {
+      clearTimeout(force);
+      resolve(code);
+    });
+    child.kill(signal);
   });
-  child.kill(signal);
 }

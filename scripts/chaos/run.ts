@@ -1,7 +1,8 @@
 /**
  * Chaos run (`npm run test:chaos`, issue 15): three production instances on one PostgreSQL of our own, behind a
  * round-robin proxy, under a mix of signed webhooks, claim + ack, kv_set/kv_get over REST and MCP sessions that
- * move between instances — while one instance is killed with SIGKILL and restarted, and PostgreSQL is restarted.
+ * move between instances — while one instance is killed with SIGKILL and restarted, PostgreSQL is restarted, and
+ * another instance is stopped with SIGTERM (it must drain and exit on its own) and restarted.
  * Then it checks that nothing acknowledged was lost or done twice, prints the counts as JSON, and exits non-zero
  * when a check fails. Errors during the faults (502s, resets, 503s) are expected: they are counted, not failures.
  * Needs a production build (`npm run build`). LOAD_SECONDS (default 60) sets the
@@ -36,6 +37,12 @@ const OWNER = { email: "chaos@example.com", password: "chaos-run-password" };
 const SOURCE = "chaos";
 /** After the faults a healthy instance answers a point read in milliseconds; this long without an answer is stuck. */
 const SETTLED_TIMEOUT_MS = 5000;
+/**
+ * The instances' HTTP_STOP_GRACE_SECONDS (and their jobs' default grace, which runs beside it): a rolling restart's
+ * SIGTERM must have ended the process by then and STOP_MARGIN_S more (closing the database, stopping the services).
+ */
+const STOP_GRACE_S = 10;
+const STOP_MARGIN_S = 10;
 
 const cleanups: (() => unknown)[] = [];
 let cleaning: Promise<void> | null = null;
@@ -75,6 +82,7 @@ async function main() {
     KEY_CALLS_PER_MINUTE: "0",
     SOURCE_DELIVERIES_PER_MINUTE: "0",
     HTTP_MAX_CONNECTIONS_PER_IP: "0",
+    HTTP_STOP_GRACE_SECONDS: String(STOP_GRACE_S),
     NEXTAUTH_URL: undefined,
     S3_BUCKET: undefined,
     SMTP_RELAY_URL: undefined,
@@ -101,7 +109,9 @@ async function main() {
     claimAndAck({ api, key, source: SOURCE, workers: 3, until }),
     kvLoad({ api, key, writers: 3, book, until }),
     mcpLoad({ base: proxy.url, key, clients: 2, book, until }),
-    runFaults(instances[1], pg.restart).finally(() => Object.assign(fault, { over: true, overAt: performance.now() })),
+    runFaults(instances[1], pg.restart, instances[2], () => proxy.tally.answered_502).finally(() =>
+      Object.assign(fault, { over: true, overAt: performance.now() }),
+    ),
   ]);
   log("load over; checking");
 
@@ -137,6 +147,13 @@ async function main() {
     completions: await checkCompletions(sql, projectId, SOURCE, claims.completions),
     kv: await checkKv(readSeq, book),
     ledger: { counts: { checked: verify.checked }, failures: verify.ok ? [] : [`ledger_verify is not ok: ${verify.reason}`] },
+    graceful_stop: {
+      counts: { exit_code: faults.graceful_exit_code, stop_s: faults.graceful_stop_s },
+      failures:
+        faults.graceful_exit_code === 0
+          ? []
+          : [`SIGTERM did not end the instance with exit 0 within ${STOP_GRACE_S} s and ${STOP_MARGIN_S} s more (exit ${faults.graceful_exit_code})`],
+    },
     mcp_sessions: {
       counts: { ...mcp.tally, served_by_several_instances: mcp.sessionIds.filter((id) => (proxy.sessions.get(id)?.size ?? 0) > 1).length },
       failures: mcp.tally.sessions_lost_404 > 0 ? [`${mcp.tally.sessions_lost_404} MCP sessions were refused as unknown by another instance`] : [],
@@ -166,9 +183,15 @@ async function main() {
 
 /**
  * The faults, one after the other under load: SIGKILL of one instance, its restart, then a PostgreSQL restart once
- * the instance is back (an instance starting while the database restarts would fail its migrations and exit).
+ * the instance is back (an instance starting while the database restarts would fail its migrations and exit), then
+ * a rolling restart of another: SIGTERM, which must drain and exit 0 on its own within its grace, and its restart.
  */
-async function runFaults(victim: ReturnType<typeof productionInstance>, restartPostgres: () => Promise<void>) {
+async function runFaults(
+  victim: ReturnType<typeof productionInstance>,
+  restartPostgres: () => Promise<void>,
+  rolled: ReturnType<typeof productionInstance>,
+  brokenPosts: () => number,
+) {
   const pause = (s: number) => new Promise((r) => setTimeout(r, s * 1000));
   const took = (t: number) => Number(((performance.now() - t) / 1000).toFixed(1));
   const faults: Record<string, number> = {};
@@ -187,6 +210,18 @@ async function runFaults(victim: ReturnType<typeof productionInstance>, restartP
   await restartPostgres();
   faults.postgres_restart_s = took(t);
   log("PostgreSQL is back");
+  await pause(5);
+  const broken = brokenPosts();
+  t = performance.now();
+  log(`SIGTERM ${rolled.name} (a rolling restart: it drains, then exits)`);
+  faults.graceful_exit_code = (await rolled.stop((STOP_GRACE_S + STOP_MARGIN_S) * 1000)) ?? -1;
+  faults.graceful_stop_s = took(t);
+  await rolled.start();
+  faults.graceful_restart_s = took(t);
+  // Reported, not checked: a POST sent on a kept-alive connection in the instant the drain closes it (one left unused
+  // for a second) is cut, the race every keep-alive server has; a request the instance had begun is answered.
+  faults.graceful_restart_broken_posts = brokenPosts() - broken;
+  log(`${rolled.name} is back`);
   return faults;
 }
 

@@ -1,4 +1,5 @@
 import type { FrameSink } from "@/lib/http/stream/stream-session";
+import { serverStopping } from "@/lib/services/server-stopping";
 
 const KEEPALIVE_MS = 15_000;
 /** Room for what a slow client has not read yet: backlog() counts against it (the session closes past its own cap). */
@@ -8,7 +9,8 @@ const QUEUE_BYTES = 8 << 20;
  * A live Server-Sent Events response: `open` receives a sink of frames (each one `event: <type>`, `id: <event id>`
  * for mail events, `data: <json>`) and returns its stop; the stream keeps idle proxies open with comments and ends
  * when the client goes away. Its first bytes (`: stream open`) are written once `open` has resolved, so a client
- * that has read them misses nothing sent after.
+ * that has read them misses nothing sent after. A process that begins to stop ends it cleanly: SSE has no close
+ * codes, and an EventSource reconnects after the `retry` it was given, resuming from its Last-Event-ID.
  */
 export function sseFrames(signal: AbortSignal, open: (sink: FrameSink) => Promise<() => void>): Response {
   const encoder = new TextEncoder();
@@ -33,16 +35,21 @@ export function sseFrames(signal: AbortSignal, open: (sink: FrameSink) => Promis
         const stop = await open(sink);
         write("retry: 3000\n: stream open\n\n");
         const timer = setInterval(() => write(": keep-alive\n\n"), KEEPALIVE_MS);
+        // Removed at the end: the process's signal outlives every stream, and would keep each one's closure.
+        const stopping = serverStopping();
+        const end = () => cleanup();
         cleanup = () => {
           cleanup = () => {};
           clearInterval(timer);
+          stopping.removeEventListener("abort", end);
           stop();
           try {
             controller.close();
           } catch {}
         };
-        if (signal.aborted) cleanup();
-        else signal.addEventListener("abort", () => cleanup(), { once: true });
+        if (signal.aborted || stopping.aborted) return cleanup();
+        signal.addEventListener("abort", end, { once: true });
+        stopping.addEventListener("abort", end, { once: true });
       },
       cancel() {
         cleanup();

@@ -12,13 +12,19 @@ import { errorFrame } from "@/lib/http/stream/stream-frame";
 import { type FrameSink, StreamSession } from "@/lib/http/stream/stream-session";
 import { takeStreamSlot } from "@/lib/http/stream/stream-slots";
 import { queryInput, resolveSubscription, type Subscription, SUBSCRIBE_FIX } from "@/lib/http/stream/subscription";
+import { serverStopping } from "@/lib/services/server-stopping";
 
 const g = globalThis as { __brynthWss?: WebSocketServer };
+
+/** Live-stream WebSockets open on this process (a stopping server waits for them to close). */
+export const openStreamSockets = (): number => g.__brynthWss?.clients.size ?? 0;
 
 /** A ping this often; a socket that has not answered the previous one by then is dropped. */
 const PING_MS = 30_000;
 /** Client frames are small JSON objects; anything bigger is closed with 1009 by ws. */
 const MAX_CLIENT_FRAME = 64 * 1024;
+/** 1012 (service restart), sent to every socket when the process begins to stop. */
+export const RESTARTING = { code: 1012, reason: "The server is restarting; reconnect and resubscribe with since." } as const;
 
 /**
  * `/api/v1/stream` over WebSocket, the bidirectional protocol (design §1.8 E1, AgentMail's shape): the client sends
@@ -73,6 +79,10 @@ function serveSocket(ws: WebSocket, socket: Duplex, actor: StreamActor, initial:
   ws.on("pong", () => {
     alive = true;
   });
+  // A stopping process closes the socket with a code that says to reconnect, rather than have it cut at the grace.
+  const stopping = serverStopping();
+  const restart = () => sink.close(RESTARTING.code, RESTARTING.reason);
+  stopping.addEventListener("abort", restart, { once: true });
   ws.on("message", (data, isBinary) => {
     alive = true;
     if (isBinary) return sink.send(errorFrame("validation_error", "Frames are JSON text, not binary.", SUBSCRIBE_FIX));
@@ -80,9 +90,11 @@ function serveSocket(ws: WebSocket, socket: Duplex, actor: StreamActor, initial:
   });
   ws.on("close", () => {
     clearInterval(timer);
+    stopping.removeEventListener("abort", restart);
     session.dispose();
   });
   ws.on("error", () => ws.terminate());
+  if (stopping.aborted) return restart();
   if (initial) void session.start(initial);
 }
 

@@ -1,0 +1,83 @@
+import type { Server, ServerResponse } from "node:http";
+import { Server as NetServer, type Socket } from "node:net";
+import { openStreamSockets } from "@/lib/http/stream/ws-stream";
+import { beginStopping } from "@/lib/services/server-stopping";
+
+/** How often the drain looks whether what it waits for has ended. */
+const LOOK_MS = 25;
+/**
+ * How long a kept-alive connection stays unused during the drain before it is closed. Closing one at the instant
+ * its client sends on it resets that request, and the client cannot tell it from a crash (a POST may have been
+ * done): a connection in use is instead answered with `Connection: close`, and only one its client has left alone
+ * this long is closed (a client reuses its most recent connection first).
+ */
+const IDLE_CLOSE_MS = 1000;
+
+/**
+ * A graceful stop for an HTTP server; call before it serves, and the returned `drain` once on SIGTERM.
+ *
+ * Cutting every socket at once (what server.ts did) broke the requests in flight: a client whose POST was cut
+ * cannot tell whether it was done (a message sent, an event acked), and one without an idempotency key may do it
+ * twice. `drain(graceMs)` instead:
+ * - takes no new connection;
+ * - lets each request in flight finish, and answers it and every later request on a kept-alive connection with
+ *   `Connection: close`, so that the client closes that connection knowing why;
+ * - closes a kept-alive connection once it has been left unused for IDLE_CLOSE_MS;
+ * - tells the process it is stopping (server-stopping.ts): long-polls return their timeout answer, and live
+ *   streams end so their clients reconnect (SSE's end, WebSocket 1012), to another instance behind a balancer;
+ * - after `graceMs`, cuts what is still open. Resolves with how many requests and streams that cut.
+ */
+export function drainOnStop(server: Server): (graceMs: number) => Promise<{ cut: number }> {
+  const sockets = new Set<Socket>();
+  const inFlight = new Set<ServerResponse>();
+  /** Kept-alive connections with no request in flight, and since when (performance.now()). */
+  const idleSince = new Map<Socket, number>();
+  let draining = false;
+
+  server.on("connection", (socket: Socket) => {
+    sockets.add(socket);
+    idleSince.set(socket, performance.now());
+    socket.once("close", () => {
+      sockets.delete(socket);
+      idleSince.delete(socket);
+    });
+  });
+  // A live stream's socket is the stream's own to close (ws-stream.ts).
+  server.on("upgrade", (req) => idleSince.delete(req.socket));
+  // Ahead of the server's own handler, so that a request arriving during the drain is answered with
+  // `Connection: close` whatever the handler writes.
+  server.prependListener("request", (req, res) => {
+    idleSince.delete(req.socket);
+    inFlight.add(res);
+    if (draining) res.shouldKeepAlive = false;
+    res.once("close", () => {
+      inFlight.delete(res);
+      // Kept alive (not answered `Connection: close`, which closes it) and with nothing else in flight on it.
+      const open = res.shouldKeepAlive && !req.socket.destroyed;
+      if (open && ![...inFlight].some((r) => r.socket === req.socket)) idleSince.set(req.socket, performance.now());
+    });
+  });
+
+  return async (graceMs) => {
+    draining = true;
+    // Stops listening only: http.Server#close also closes every idle kept-alive connection at once (IDLE_CLOSE_MS).
+    NetServer.prototype.close.call(server);
+    for (const res of inFlight) if (!res.headersSent) res.shouldKeepAlive = false;
+    beginStopping();
+    const until = performance.now() + graceMs;
+    const busy = () => inFlight.size + openStreamSockets();
+    while ((busy() > 0 || idleSince.size > 0) && performance.now() < until) {
+      await new Promise((r) => setTimeout(r, LOOK_MS));
+      const now = performance.now();
+      for (const [socket, since] of idleSince) {
+        if (now - since < IDLE_CLOSE_MS) continue;
+        idleSince.delete(socket);
+        socket.end();
+      }
+    }
+    const cut = busy();
+    // Whatever is left: what the grace did not see end, and upgrades that are not ours (Next's HMR in dev).
+    for (const socket of sockets) socket.destroy();
+    return { cut };
+  };
+}
