@@ -13,22 +13,28 @@ const url = process.env.DATABASE_URL;
 /** The promise's value, or "hung" after 3 s: the defects here left queries unsettled for ever. */
 const within = <T>(p: Promise<T>) => Promise.race([p, new Promise<string>((r) => setTimeout(() => r("hung"), 3000))]);
 
+/**
+ * A pool on our own sockets, so a test can cut one as a restarting server does (postgres.js's `socket` option, which
+ * its types leave out); `sockets` lists them in the order they were opened.
+ */
+function poolOnOwnSockets(max: number) {
+  const { hostname, port } = new URL(url!);
+  const sockets: net.Socket[] = [];
+  const socket = async () => {
+    const s = net.connect(Number(port || 5432), hostname);
+    await once(s, "connect");
+    sockets.push(s);
+    return s;
+  };
+  return { sql: postgres(url!, { max, ...({ socket } as object) }), sockets };
+}
+
 describe.runIf(url?.startsWith("postgres"))("a reserved connection whose socket closed", () => {
   it("fails its query with CONNECTION_CLOSED, throws nothing uncaught, and leaves the pool working", async () => {
     const uncaught: Error[] = [];
     const onUncaught = (err: Error) => uncaught.push(err);
     process.on("uncaughtException", onUncaught);
-    const { hostname, port } = new URL(url!);
-    const sockets: net.Socket[] = [];
-    // Our own sockets, so the test can cut one as a restarting server does (postgres.js's `socket` option, which its
-    // types leave out).
-    const socket = async () => {
-      const s = net.connect(Number(port || 5432), hostname);
-      await once(s, "connect");
-      sockets.push(s);
-      return s;
-    };
-    const sql = postgres(url!, { max: 2, ...({ socket } as object) });
+    const { sql, sockets } = poolOnOwnSockets(2);
     try {
       const reserved = await sql.reserve();
       await reserved`select 1`;
@@ -104,15 +110,7 @@ describe.runIf(url?.startsWith("postgres"))("a connection whose socket closed du
   ])("fails the query and lets sql.end() finish at once after %s", async (_, cut) => {
     // porsager/postgres#1130: the failed query stayed the connection's current one, and end() waited for it for ever
     // (our shutdown sat out end's timeout after every PostgreSQL restart).
-    const { hostname, port } = new URL(url!);
-    const sockets: net.Socket[] = [];
-    const socket = async () => {
-      const s = net.connect(Number(port || 5432), hostname);
-      await once(s, "connect");
-      sockets.push(s);
-      return s;
-    };
-    const sql = postgres(url!, { max: 1, ...({ socket } as object) });
+    const { sql, sockets } = poolOnOwnSockets(1);
     await sql`select 1`;
     const sleeping = sql`select pg_sleep(30)`.then(
       () => "answered",
