@@ -11,11 +11,29 @@ import type { ApiRequest } from "@/lib/http/api-request";
  * not an IP address counts as the proxy's own.
  */
 export function clientIp(req: Pick<ApiRequest, "headers">): string {
+  const remote = req.headers.get("x-brynth-remote-address") ?? "unknown";
   if (env().TRUST_PROXY) {
-    const last = req.headers.get("x-forwarded-for")?.split(",").pop()?.trim();
+    const forwarded = req.headers.get("x-forwarded-for");
+    const last = forwarded?.split(",").pop()?.trim();
     if (last && isIP(last)) return last;
+    if (forwarded === null) warnNoForwardedFor(remote);
   }
-  return req.headers.get("x-brynth-remote-address") ?? "unknown";
+  return remote;
+}
+
+const g = globalThis as { __brynthWarnedNoForwardedFor?: boolean };
+
+/**
+ * Once a process: TRUST_PROXY with a proxy that does not send X-Forwarded-For makes every client the proxy's
+ * address, so one client's failed attempts throttle them all (and the owner's sign-in with them). Nothing else
+ * would tell the operator why everyone was locked out at once.
+ */
+function warnNoForwardedFor(remote: string): void {
+  if (g.__brynthWarnedNoForwardedFor) return;
+  g.__brynthWarnedNoForwardedFor = true;
+  console.warn(
+    `[brynth] TRUST_PROXY is set, but a request from ${remote} came without X-Forwarded-For, so it counts as that address. If ${remote} is your proxy, have it set X-Forwarded-For: until then every client behind it shares one throttle of failed attempts. If nothing proxies, unset TRUST_PROXY.`,
+  );
 }
 
 const LOOPBACK_ORIGIN = /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/;
