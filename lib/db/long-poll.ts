@@ -1,4 +1,4 @@
-import { serverStopping } from "@/lib/services/server-stopping";
+import { onStopping, serverStopping } from "@/lib/services/server-stopping";
 
 /**
  * The long-poll of inbox_wait and of the approval tools: subscribe first, then look; while nothing is found, sleep
@@ -24,10 +24,9 @@ export async function longPoll<T>(opts: {
     woken = true;
     wakeSleeper?.();
   });
-  const stopping = serverStopping();
   const onAbort = () => wakeSleeper?.();
   opts.signal?.addEventListener("abort", onAbort);
-  stopping.addEventListener("abort", onAbort);
+  const offStopping = onStopping(onAbort);
   try {
     for (;;) {
       // Reset before looking: a notification arriving during the query must trigger another round.
@@ -35,7 +34,7 @@ export async function longPoll<T>(opts: {
       const found = await opts.check();
       if ("result" in found) return found;
       const now = Date.now();
-      if (now >= deadline || opts.signal?.aborted || stopping.aborted) return { timedOut: true };
+      if (now >= deadline || opts.signal?.aborted || serverStopping().aborted) return { timedOut: true };
       if (woken) continue;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(done, Math.max(0, Math.min(deadline - now, found.sleepMs ?? Infinity)));
@@ -50,6 +49,6 @@ export async function longPoll<T>(opts: {
   } finally {
     stop();
     opts.signal?.removeEventListener("abort", onAbort);
-    stopping.removeEventListener("abort", onAbort);
+    offStopping();
   }
 }

@@ -30,7 +30,9 @@ const IDLE_CLOSE_MS = 1000;
 export function drainOnStop(server: Server): (graceMs: number) => Promise<{ cut: number }> {
   const sockets = new Set<Socket>();
   const inFlight = new Set<ServerResponse>();
-  /** Kept-alive connections with no request in flight, and since when (performance.now()). */
+  /** Requests in flight per socket (a kept-alive socket may pipeline several). */
+  const busy = new Map<Socket, number>();
+  /** Kept-alive sockets with nothing in flight, and since when (performance.now()). */
   const idleSince = new Map<Socket, number>();
   let draining = false;
 
@@ -47,14 +49,18 @@ export function drainOnStop(server: Server): (graceMs: number) => Promise<{ cut:
   // Ahead of the server's own handler, so that a request arriving during the drain is answered with
   // `Connection: close` whatever the handler writes.
   server.prependListener("request", (req, res) => {
-    idleSince.delete(req.socket);
+    const socket = req.socket;
+    idleSince.delete(socket);
     inFlight.add(res);
+    busy.set(socket, (busy.get(socket) ?? 0) + 1);
     if (draining) res.shouldKeepAlive = false;
     res.once("close", () => {
       inFlight.delete(res);
-      // Kept alive (not answered `Connection: close`, which closes it) and with nothing else in flight on it.
-      const open = res.shouldKeepAlive && !req.socket.destroyed;
-      if (open && ![...inFlight].some((r) => r.socket === req.socket)) idleSince.set(req.socket, performance.now());
+      const left = (busy.get(socket) ?? 1) - 1;
+      if (left > 0) return void busy.set(socket, left);
+      busy.delete(socket);
+      // Kept alive (an answer with `Connection: close` closes it itself): unused from now on.
+      if (res.shouldKeepAlive && !socket.destroyed) idleSince.set(socket, performance.now());
     });
   });
 
@@ -65,8 +71,8 @@ export function drainOnStop(server: Server): (graceMs: number) => Promise<{ cut:
     for (const res of inFlight) if (!res.headersSent) res.shouldKeepAlive = false;
     beginStopping();
     const until = performance.now() + graceMs;
-    const busy = () => inFlight.size + openStreamSockets();
-    while ((busy() > 0 || idleSince.size > 0) && performance.now() < until) {
+    const open = () => inFlight.size + openStreamSockets();
+    while ((open() > 0 || idleSince.size > 0) && performance.now() < until) {
       await new Promise((r) => setTimeout(r, LOOK_MS));
       const now = performance.now();
       for (const [socket, since] of idleSince) {
@@ -75,7 +81,7 @@ export function drainOnStop(server: Server): (graceMs: number) => Promise<{ cut:
         socket.end();
       }
     }
-    const cut = busy();
+    const cut = open();
     // Whatever is left: what the grace did not see end, and upgrades that are not ours (Next's HMR in dev).
     for (const socket of sockets) socket.destroy();
     return { cut };

@@ -11,6 +11,20 @@ export function serverStopping(): AbortSignal {
   return stopping().signal;
 }
 
+/**
+ * Runs `fn` once the process begins to stop (at once if it has). Returns the unsubscribe, for what ends before:
+ * the process's signal outlives every stream and wait, and would otherwise keep each one's closure.
+ */
+export function onStopping(fn: () => void): () => void {
+  const signal = serverStopping();
+  if (signal.aborted) {
+    fn();
+    return () => {};
+  }
+  signal.addEventListener("abort", fn, { once: true });
+  return () => signal.removeEventListener("abort", fn);
+}
+
 export function beginStopping(): void {
   stopping().abort();
 }

@@ -1,5 +1,5 @@
 import type { FrameSink } from "@/lib/http/stream/stream-session";
-import { serverStopping } from "@/lib/services/server-stopping";
+import { onStopping } from "@/lib/services/server-stopping";
 
 const KEEPALIVE_MS = 15_000;
 /** Room for what a slow client has not read yet: backlog() counts against it (the session closes past its own cap). */
@@ -35,21 +35,19 @@ export function sseFrames(signal: AbortSignal, open: (sink: FrameSink) => Promis
         const stop = await open(sink);
         write("retry: 3000\n: stream open\n\n");
         const timer = setInterval(() => write(": keep-alive\n\n"), KEEPALIVE_MS);
-        // Removed at the end: the process's signal outlives every stream, and would keep each one's closure.
-        const stopping = serverStopping();
-        const end = () => cleanup();
+        let offStopping = () => {};
         cleanup = () => {
           cleanup = () => {};
           clearInterval(timer);
-          stopping.removeEventListener("abort", end);
+          offStopping();
           stop();
           try {
             controller.close();
           } catch {}
         };
-        if (signal.aborted || stopping.aborted) return cleanup();
-        signal.addEventListener("abort", end, { once: true });
-        stopping.addEventListener("abort", end, { once: true });
+        if (signal.aborted) return cleanup();
+        signal.addEventListener("abort", () => cleanup(), { once: true });
+        offStopping = onStopping(() => cleanup());
       },
       cancel() {
         cleanup();

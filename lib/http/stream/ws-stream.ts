@@ -12,7 +12,7 @@ import { errorFrame } from "@/lib/http/stream/stream-frame";
 import { type FrameSink, StreamSession } from "@/lib/http/stream/stream-session";
 import { takeStreamSlot } from "@/lib/http/stream/stream-slots";
 import { queryInput, resolveSubscription, type Subscription, SUBSCRIBE_FIX } from "@/lib/http/stream/subscription";
-import { serverStopping } from "@/lib/services/server-stopping";
+import { onStopping } from "@/lib/services/server-stopping";
 
 const g = globalThis as { __brynthWss?: WebSocketServer };
 
@@ -79,23 +79,20 @@ function serveSocket(ws: WebSocket, socket: Duplex, actor: StreamActor, initial:
   ws.on("pong", () => {
     alive = true;
   });
-  // A stopping process closes the socket with a code that says to reconnect, rather than have it cut at the grace.
-  const stopping = serverStopping();
-  const restart = () => sink.close(RESTARTING.code, RESTARTING.reason);
-  stopping.addEventListener("abort", restart, { once: true });
   ws.on("message", (data, isBinary) => {
     alive = true;
     if (isBinary) return sink.send(errorFrame("validation_error", "Frames are JSON text, not binary.", SUBSCRIBE_FIX));
     session.receive(String(data));
   });
+  // A stopping process closes the socket with a code that says to reconnect, rather than have it cut at the grace.
+  const offStopping = onStopping(() => sink.close(RESTARTING.code, RESTARTING.reason));
   ws.on("close", () => {
     clearInterval(timer);
-    stopping.removeEventListener("abort", restart);
+    offStopping();
     session.dispose();
   });
   ws.on("error", () => ws.terminate());
-  if (stopping.aborted) return restart();
-  if (initial) void session.start(initial);
+  if (initial && ws.readyState === ws.OPEN) void session.start(initial);
 }
 
 /**
