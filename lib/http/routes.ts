@@ -11,6 +11,7 @@ import { servePayload } from "@/lib/http/intake/serve-payload";
 import { errorResponse } from "@/lib/http/json-response";
 import { requestPathProblem } from "@/lib/http/path-guard";
 import { handleStream, STREAM_PATH } from "@/lib/http/stream/handle-stream";
+import { handleLive, handleReady, LIVE_PATH, READY_PATH } from "@/lib/http/probes/handle-probes";
 import { MAIL_HTML_PREFIX } from "@/lib/mail/http/mail-html-url";
 import { serveMailHtml } from "@/lib/mail/http/serve-mail-html";
 import { MAIL_ATTACHMENT_PREFIX } from "@/lib/mail/attachments/attachment-url";
@@ -48,6 +49,8 @@ export interface Route {
  */
 export const routes: readonly Route[] = [
   { path: "/mcp", handler: handleMcp, next: "app/mcp/route.ts" },
+  { path: LIVE_PATH, handler: handleLive, next: "app/healthz/route.ts" },
+  { path: READY_PATH, handler: handleReady, next: "app/readyz/route.ts" },
   { path: STREAM_PATH, handler: handleStream, next: "app/api/v1/[...path]/route.ts" },
   { path: APPROVALS_STREAM_PATH, handler: handleApprovalsStream, next: "app/api/v1/[...path]/route.ts" },
   { path: `${API_PREFIX}/*`, handler: handleRest, next: "app/api/v1/[...path]/route.ts" },

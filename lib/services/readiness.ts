@@ -1,0 +1,61 @@
+import { sql } from "drizzle-orm";
+import { getDb } from "@/lib/db/client";
+import { serverStopping } from "@/lib/services/server-stopping";
+
+/** How long a probe waits for the database before it says so: a probe's own timeout should be longer (README). */
+export const DATABASE_CHECK_TIMEOUT_MS = 2_000;
+/** A check's answer serves every probe for this long, so probes, which need no credentials, cost at most one query a second. */
+const FRESH_MS = 1_000;
+
+export type DatabaseCheck = "ok" | "unreachable" | "timeout";
+export type Readiness = { status: "ready" | "unavailable"; checks: { database: DatabaseCheck } } | { status: "stopping" };
+
+let last: { at: number; result: DatabaseCheck } | undefined;
+/** The one query outstanding: a database that does not answer holds one, never one per probe. */
+let query: Promise<DatabaseCheck> | undefined;
+let reported: DatabaseCheck = "ok";
+
+/**
+ * Whether this instance should be sent traffic (GET /readyz): not while it stops (a balancer then moves its clients
+ * on before the drain cuts anything), and not while the database, which every request but the probes needs, does
+ * not answer within DATABASE_CHECK_TIMEOUT_MS.
+ */
+export async function readiness(): Promise<Readiness> {
+  if (serverStopping().aborted) return { status: "stopping" };
+  const database = await databaseCheck();
+  return { status: database === "ok" ? "ready" : "unavailable", checks: { database } };
+}
+
+async function databaseCheck(): Promise<DatabaseCheck> {
+  const now = performance.now();
+  if (last && now - last.at < FRESH_MS) return last.result;
+  query ??= selectOne().finally(() => (query = undefined));
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<"timeout">((resolve) => (timer = setTimeout(resolve, DATABASE_CHECK_TIMEOUT_MS, "timeout")));
+  const result = await Promise.race([query, timedOut]).finally(() => clearTimeout(timer));
+  last = { at: performance.now(), result };
+  if (result !== reported) {
+    console.log(result === "ok" ? "[brynth] readiness: the database answers again" : `[brynth] readiness: not ready, database ${result}`);
+    reported = result;
+  }
+  return result;
+}
+
+function selectOne(): Promise<DatabaseCheck> {
+  return getDb()
+    .then((db) => db.execute(sql`select 1`))
+    .then(
+      () => "ok" as const,
+      (err) => {
+        // The probe's answer names no cause (it needs no credentials); the log does.
+        if (reported === "ok") console.error("[brynth] readiness: the database check failed:", err instanceof Error ? err.message : err);
+        return "unreachable" as const;
+      },
+    );
+}
+
+/** Tests only: the next probe checks the database again. */
+export function resetReadiness(): void {
+  last = undefined;
+  reported = "ok";
+}
