@@ -13,7 +13,7 @@
  * healthy endpoint within 60 s of the last event, p50 33.9 s, p99 69.4 s, 279 requests to the dead one (its hanging
  * requests held nearly all 31 slots the project may take); head, 600 of 600, p50 12-13 ms, p99 8.5 s (the first 10 s,
  * before five requests had timed out), 37 requests to the dead one.
- * Measured 2026-12-04 20:10 with endpoint slots (lib/mail/webhooks/endpoint-slots.ts, 8 per endpoint), base f4695df
+ * Measured 2026-12-04 20:10 with endpoint slots (lib/jobs/endpoint-slots.ts, 8 per endpoint), base f4695df
  * and head alternated twice: base p50 12.2 / 13.5 ms, p99 8,488 ms both times, 37 requests to the dead one; head p50
  * 10.1 / 10.5 ms, p99 42 / 64 ms, max 75 / 159 ms, 14 / 10 requests to the dead one; 600 of 600 arrived in all four.
  */

@@ -218,9 +218,10 @@ const schema = z.object({
    */
   JOBS_WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(32),
   /**
-   * Requests one webhook has in flight at once on each instance; one more waits, unattempted, until one of them ends
-   * (lib/mail/webhooks/endpoint-slots.ts). So an endpoint that starts to hang holds at most this many of the lane's
-   * slots during the 10 s its first requests take to time out, before its breaker trips.
+   * Requests one webhook, or one project's approval callbacks to one origin, have in flight at once on each instance;
+   * one more waits, unattempted, until one of them ends (lib/jobs/endpoint-slots.ts). So an endpoint that starts to
+   * hang holds at most this many of the lane's slots during the 10 s its requests take to time out (for a webhook,
+   * until its breaker trips).
    */
   JOBS_WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(8),
   /**

@@ -148,6 +148,43 @@ describe("job runner lanes", () => {
     expect(receiver.at(path)).toHaveLength(4);
   }, 30_000);
 
+  it("holds a project's callbacks to a hanging origin to its endpoint slots; the rest go at once, the waiting ones when a request ends", async () => {
+    const slots = envSettings("JOBS_");
+    slots.set({ JOBS_WEBHOOK_ENDPOINT_CONCURRENCY: "2" });
+    try {
+      // Projects of their own: the earlier tests' callbacks to this host wait for their retries.
+      const [held, other] = [await seedProject({ name: "Lanes held" }), await seedProject({ name: "Lanes other" })];
+      const hangPath = `/hang-${newId("p")}`;
+      const hangUrl = receiver.endpoint(hangPath, { secrets: [], answers: ["hang", "hang", 200] });
+      const okPath = `/ok-${newId("p")}`;
+      const okUrl = receiver.endpoint(okPath, { secrets: [], answers: [200] });
+      runner = new JobRunner(await getDb(), { concurrency: 4, pollMs: 60_000, lanes: jobLanes() });
+      await runner.start();
+      const queue = (projectId: string, url: string, count: number) =>
+        getDb().then((db) =>
+          db.transaction(async (tx) => {
+            for (let i = 0; i < count; i++) await queueCallback(tx, { projectId, url, eventId: newId("evt"), payload: { request_id: newId("req") } });
+          }),
+        );
+      await queue(held.project.id, hangUrl, 6);
+      await receiver.waitFor(2, hangPath);
+      // Another project's callbacks to the same host are another endpoint: they go while the two hang.
+      await queue(other.project.id, okUrl, 3);
+      await receiver.waitFor(3, okPath, 5_000);
+      const parked = async () =>
+        (await (await getDb()).select().from(jobs).where(eq(jobs.kind, "approvals.callback"))).filter((j) => j.projectId === held.project.id && j.parked);
+      await waitFor(async () => (await parked()).length === 4, 5_000);
+      // Before, all six took slots of the lane (its share of them) for their 10 s deadline; the four wait unattempted.
+      expect(receiver.at(hangPath)).toHaveLength(2);
+      for (const j of await parked()) expect(j).toMatchObject({ status: "pending", attempts: 0 });
+      // The hanging requests end (the connection closes): the four go at once, not when their 12 s wait runs out.
+      receiver.releaseHanging();
+      await receiver.waitFor(6, hangPath, 5_000);
+    } finally {
+      slots.restore();
+    }
+  }, 30_000);
+
   it("without a lane, the same four endpoints hold every slot and the mail waits (the control)", async () => {
     await startRunnerHeldByFourHangingWebhooks({ webhookLane: false });
     const messageId = await sendMail();

@@ -121,3 +121,15 @@ export const insertJobs = statement<{ id: string }, [rows: string]>(`
   from json_populate_recordset(null::jobs, $1::json)
   on conflict do nothing
   returning id`);
+
+/**
+ * The parked jobs of kind $1 with the dedupe keys $2, due now (endpoint-slots.ts). A job another wake or a claim
+ * holds is skipped, not waited for: row locks taken in no set order by concurrent wakes deadlock.
+ */
+export const wakeParkedJobs = statement<{ key: string }, [jobKind: string, keys: string[]]>(`
+  update jobs set run_at = now(), updated_at = now()
+  where id in (
+    select id from jobs where kind = $1 and dedupe_key = any($2::text[]) and status = 'pending' and parked
+    for update skip locked
+  )
+  returning dedupe_key as key`);

@@ -3,6 +3,7 @@ import { Webhook } from "standardwebhooks";
 import { getDb } from "@/lib/db/client";
 import { retryAfterMs } from "@/lib/http/retry-after";
 import { safeFetch } from "@/lib/http/safe-fetch";
+import { takeEndpointSlot } from "@/lib/jobs/endpoint-slots";
 import { defineJobKind, PermanentJobError, RetryLaterError } from "@/lib/jobs/define-job-kind";
 import { callbackSecret } from "@/lib/approvals/callbacks/callback-secret";
 
@@ -27,6 +28,11 @@ const payload = z.object({
  * signature, so a verifier's 5-minute tolerance holds for a retry a day later. Any 2xx is delivered; anything else, a
  * timeout or a refused address is retried on `CALLBACK_RETRY_DELAYS_MS`; a 429 or 503 with `Retry-After` waits at
  * least that long (capped at the schedule's longest wait).
+ *
+ * A project's callbacks to one origin have at most JOBS_WEBHOOK_ENDPOINT_CONCURRENCY requests in flight on an
+ * instance (lib/jobs/endpoint-slots.ts): an agent's callback_url that hangs holds that many of the webhook lane's
+ * slots, not its project's whole share, and the project's webhooks and other callbacks go beside it. The origin,
+ * since one host serves every path of it; per project, so another tenant's callbacks to a shared host wait on none.
  */
 export const callbackJob = defineJobKind({
   kind: "approvals.callback",
@@ -36,6 +42,8 @@ export const callbackJob = defineJobKind({
   timeoutMs: 30_000,
   handler: async (p, ctx) => {
     const secret = await callbackSecret(await getDb(), p.projectId);
+    // Woken by its dedupe key, the event id (queue-callback.ts).
+    const releaseSlot = takeEndpointSlot(`callback:${p.projectId}:${new URL(p.url).origin}`, p.eventId, ctx.job.kind);
     const sentAt = new Date(Math.floor(Date.now() / 1000) * 1000);
     const signature = new Webhook(secret).sign(p.eventId, sentAt, p.body);
     const res = await safeFetch(p.url, {
@@ -50,7 +58,7 @@ export const callbackJob = defineJobKind({
         "webhook-timestamp": String(sentAt.getTime() / 1000),
         "webhook-signature": signature,
       },
-    });
+    }).finally(releaseSlot);
     if (res.status >= 200 && res.status < 300) return;
     const message = `callback answered ${res.status}`;
     // 410 Gone: the receiver says it will never take this; others may recover.

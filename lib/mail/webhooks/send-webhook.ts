@@ -18,7 +18,7 @@ import { SIGNATURE_HEADERS, signWebhook } from "@/lib/mail/webhooks/sign-webhook
 import { openWebhookHeaders } from "@/lib/mail/webhooks/webhook-headers";
 import { openWebhookSecret } from "@/lib/mail/webhooks/webhook-secret";
 import { takeWebhookTurn, webhookRecovered } from "@/lib/mail/webhooks/webhook-breaker";
-import { takeEndpointSlot } from "@/lib/mail/webhooks/endpoint-slots";
+import { takeEndpointSlot } from "@/lib/jobs/endpoint-slots";
 
 /**
  * The delivery, its webhook and its event's body, read together with those of every delivery the lane started in
@@ -68,7 +68,7 @@ export interface AttemptOutcome {
  * finish); a failure commits it before the error is thrown, so the runner's retry bookkeeping can never lose it.
  * 2xx → delivered; 410 → the webhook is switched off and no attempt follows; anything else is retried on the
  * schedule, and a webhook that has failed without a success for 5 days is switched off and its owner told. An
- * endpoint has at most JOBS_WEBHOOK_ENDPOINT_CONCURRENCY requests in flight on an instance (endpoint-slots.ts), and
+ * endpoint has at most JOBS_WEBHOOK_ENDPOINT_CONCURRENCY requests in flight on an instance (lib/jobs/endpoint-slots.ts), and
  * one failing BREAKER_FAILURES attempts in a row is sent one delivery at a time (webhook-breaker.ts): the others
  * wait, unattempted, until a request ends, or for the breaker until one succeeds, and then all go.
  */
@@ -104,7 +104,7 @@ export async function sendWebhook(
   }
   // A test event is the owner's own check, and always goes: no slot to wait for, no breaker.
   const testEvent = isTestEventId(delivery.eventId);
-  const releaseSlot = testEvent ? () => {} : takeEndpointSlot(webhook.id, delivery.id, ctx.jobKind);
+  const releaseSlot = testEvent ? () => {} : takeEndpointSlot(`webhook:${webhook.id}`, `whk:${delivery.id}`, ctx.jobKind);
   let probe: boolean;
   let outcome: AttemptOutcome;
   try {

@@ -16,15 +16,3 @@ export const cancelWebhookDeliveries = statement<{ cancelled: number }, [project
     returning 1
   )
   select (select count(*) from c)::int as cancelled`);
-
-/**
- * Webhook deliveries' parked jobs (`whk:<delivery id>` keys) due now (endpoint-slots.ts). A job another wake or a
- * claim holds is skipped, not waited for: row locks taken in no set order by concurrent wakes deadlock.
- */
-export const wakeParkedDeliveries = statement<{ key: string }, [jobKind: string, keys: string[]]>(`
-  update jobs set run_at = now(), updated_at = now()
-  where id in (
-    select id from jobs where kind = $1 and dedupe_key = any($2::text[]) and status = 'pending' and parked
-    for update skip locked
-  )
-  returning dedupe_key as key`);

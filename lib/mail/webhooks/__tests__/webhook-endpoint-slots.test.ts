@@ -5,12 +5,12 @@ import { jobs } from "@/lib/db/schema/jobs";
 import { newId } from "@/lib/ids";
 import { DeferJobError } from "@/lib/jobs/define-job-kind";
 import { waitFor } from "@/lib/mail/__tests__/helpers";
-import { takeEndpointSlot } from "@/lib/mail/webhooks/endpoint-slots";
+import { takeEndpointSlot } from "@/lib/jobs/endpoint-slots";
 import { webhookDeliveryJob } from "@/lib/mail/webhooks/webhook-delivery-job";
 import { webhookLaneFixture } from "./webhook-lane-fixture";
 
 /**
- * A webhook has at most JOBS_WEBHOOK_ENDPOINT_CONCURRENCY requests in flight on an instance (endpoint-slots.ts):
+ * A webhook has at most JOBS_WEBHOOK_ENDPOINT_CONCURRENCY requests in flight on an instance (lib/jobs/endpoint-slots.ts):
  * one that starts to hang holds that many of the lane's slots, not all of them, in the 10 s before its breaker
  * trips; one more delivery waits unattempted and goes as soon as a request to the endpoint ends.
  */
@@ -86,7 +86,7 @@ describe("endpoint slots", () => {
     const webhookId = newId("whk");
     const deliveryId = newId("wdl");
     // A request to the endpoint is in flight; a delivery's job is held by a runner, and its handler finds no slot.
-    const release = takeEndpointSlot(webhookId, newId("wdl"), KIND);
+    const release = takeEndpointSlot(`webhook:${webhookId}`, `whk:${newId("wdl")}`, KIND);
     const [claimed] = await db
       .insert(jobs)
       .values({
@@ -102,7 +102,7 @@ describe("endpoint slots", () => {
       .returning();
     let deferred: unknown;
     try {
-      takeEndpointSlot(webhookId, deliveryId, KIND);
+      takeEndpointSlot(`webhook:${webhookId}`, `whk:${deliveryId}`, KIND);
     } catch (err) {
       deferred = err;
     }
