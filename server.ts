@@ -68,12 +68,32 @@ async function main() {
       process.exit(1);
     }
     stopping = true;
+    const began = performance.now();
     const grace = config.HTTP_STOP_GRACE_SECONDS;
     console.log(`[brynth] ${signal}: stopping; requests in flight have up to ${grace} s to finish (${signal} again stops at once)`);
     // The jobs' own grace (JOBS_STOP_GRACE_SECONDS) runs beside the requests': neither needs the other.
-    const [{ cut }] = await Promise.all([drain(grace * 1000), stopServices().catch(() => {})]);
-    if (cut > 0) console.log(`[brynth] cut ${cut} requests or streams still open after ${grace} s`);
-    await closeDb().catch(() => {});
+    const seconds = (since: number) => ((performance.now() - since) / 1000).toFixed(1);
+    const took: string[] = [];
+    const timed = async <T>(name: string, work: Promise<T>) => {
+      const started = performance.now();
+      const out = await work;
+      took.push(`${name} ${seconds(started)} s`);
+      return out;
+    };
+    const [{ cut, requests }] = await Promise.all([
+      timed("requests", drain(grace * 1000)),
+      timed(
+        "services",
+        stopServices().catch(() => {}),
+      ),
+    ]);
+    if (cut > 0) console.log(`[brynth] cut ${cut} requests or streams still open after ${grace} s${requests.length ? `: ${requests.join(", ")}` : ""}`);
+    await timed(
+      "database",
+      closeDb().catch(() => {}),
+    );
+    // What a slow stop waited for: the requests' drain and the services' stop run side by side, then the database closes.
+    console.log(`[brynth] stopped in ${seconds(began)} s (${took.join(", ")})`);
     process.exit(0);
   };
   process.on("SIGTERM", stop);

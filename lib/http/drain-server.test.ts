@@ -73,7 +73,7 @@ describe("drainOnStop", () => {
     const answer = await put.answer;
     expect(answer.status).toBe(200);
     expect(answer.headers.connection).toBe("close");
-    expect(await stopped).toEqual({ cut: 0 });
+    expect(await stopped).toEqual({ cut: 0, requests: [] });
     // It was stored, and the server takes no new connection.
     const rows = await (await getDb()).select({ value: kvEntries.value }).from(kvEntries).where(eq(kvEntries.key, "drained"));
     expect(rows.map((r) => JSON.parse(r.value))).toEqual([{ kept: true }]);
@@ -92,7 +92,7 @@ describe("drainOnStop", () => {
     const during = await get("/api/v1/whoami", agent);
     expect(during.status).toBe(200);
     expect(during.headers.connection).toBe("close");
-    expect(await stopped).toEqual({ cut: 0 });
+    expect(await stopped).toEqual({ cut: 0, requests: [] });
     await closed;
     agent.destroy();
   });
@@ -101,7 +101,7 @@ describe("drainOnStop", () => {
     const waiting = get("/api/v1/events/wait?timeout_seconds=60");
     await new Promise((r) => setTimeout(r, 300));
     // A grace far shorter than the wait: the wait answering is what lets nothing be cut.
-    expect(await drain(3_000)).toEqual({ cut: 0 });
+    expect(await drain(3_000)).toEqual({ cut: 0, requests: [] });
     const answer = await waiting;
     expect(answer.status).toBe(200);
     expect(JSON.parse(answer.body)).toEqual({ event: null });
@@ -114,7 +114,7 @@ describe("drainOnStop", () => {
     expect(sse.status).toBe(200);
     const body = sse.text();
     const wsClosed = new Promise<number>((r) => ws.ws.once("close", (code) => r(code)));
-    expect(await drain(3_000)).toEqual({ cut: 0 });
+    expect(await drain(3_000)).toEqual({ cut: 0, requests: [] });
     expect(await wsClosed).toBe(RESTARTING.code);
     expect(ws.closed()).toEqual(RESTARTING);
     // Read to its end without an error: ended, not cut.
@@ -124,7 +124,7 @@ describe("drainOnStop", () => {
   it("cuts a request that outlasts the grace, and counts it", async () => {
     const put = halfSentPut("/api/v1/kv/never-finished", JSON.stringify({ value: 1 }));
     await new Promise((r) => setTimeout(r, 100));
-    expect(await drain(200)).toEqual({ cut: 1 });
+    expect(await drain(200)).toEqual({ cut: 1, requests: [expect.stringMatching(/^PUT \/api\/v1\/kv\/never-finished \(0\.\d s\)$/)] });
     await expect(put.answer).rejects.toMatchObject({ code: expect.stringMatching(/ECONNRESET|EPIPE/) });
   });
 });

@@ -1,4 +1,4 @@
-import type { Server, ServerResponse } from "node:http";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import { Server as NetServer, type Socket } from "node:net";
 import { openStreamSockets } from "@/lib/http/stream/ws-stream";
 import { beginStopping } from "@/lib/services/server-stopping";
@@ -25,11 +25,13 @@ const IDLE_CLOSE_MS = 1000;
  * - closes a kept-alive connection once it has been left unused for IDLE_CLOSE_MS;
  * - tells the process it is stopping (server-stopping.ts): long-polls return their timeout answer, and live
  *   streams end so their clients reconnect (SSE's end, WebSocket 1012), to another instance behind a balancer;
- * - after `graceMs`, cuts what is still open. Resolves with how many requests and streams that cut.
+ * - after `graceMs`, cuts what is still open. Resolves with how many requests and streams that cut, and which
+ *   requests (method, path and how long they had run), for the log: a request that outlasts a grace is a lead.
  */
-export function drainOnStop(server: Server): (graceMs: number) => Promise<{ cut: number }> {
+export function drainOnStop(server: Server): (graceMs: number) => Promise<{ cut: number; requests: string[] }> {
   const sockets = new Set<Socket>();
-  const inFlight = new Set<ServerResponse>();
+  /** Each response in flight, with its request and when it began. */
+  const inFlight = new Map<ServerResponse, { req: IncomingMessage; since: number }>();
   /** Requests in flight per socket (a kept-alive socket may pipeline several). */
   const busy = new Map<Socket, number>();
   /** Kept-alive sockets with nothing in flight, and since when (performance.now()). */
@@ -51,7 +53,7 @@ export function drainOnStop(server: Server): (graceMs: number) => Promise<{ cut:
   server.prependListener("request", (req, res) => {
     const socket = req.socket;
     idleSince.delete(socket);
-    inFlight.add(res);
+    inFlight.set(res, { req, since: performance.now() });
     busy.set(socket, (busy.get(socket) ?? 0) + 1);
     if (draining) res.shouldKeepAlive = false;
     res.once("close", () => {
@@ -68,7 +70,7 @@ export function drainOnStop(server: Server): (graceMs: number) => Promise<{ cut:
     draining = true;
     // Stops listening only: http.Server#close also closes every idle kept-alive connection at once (IDLE_CLOSE_MS).
     NetServer.prototype.close.call(server);
-    for (const res of inFlight) if (!res.headersSent) res.shouldKeepAlive = false;
+    for (const res of inFlight.keys()) if (!res.headersSent) res.shouldKeepAlive = false;
     beginStopping();
     const until = performance.now() + graceMs;
     const open = () => inFlight.size + openStreamSockets();
@@ -82,8 +84,10 @@ export function drainOnStop(server: Server): (graceMs: number) => Promise<{ cut:
       }
     }
     const cut = open();
+    const now = performance.now();
+    const requests = [...inFlight.values()].map(({ req, since }) => `${req.method} ${(req.url ?? "").split("?")[0]} (${((now - since) / 1000).toFixed(1)} s)`);
     // Whatever is left: what the grace did not see end, and upgrades that are not ours (Next's HMR in dev).
     for (const socket of sockets) socket.destroy();
-    return { cut };
+    return { cut, requests };
   };
 }

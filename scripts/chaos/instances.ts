@@ -1,5 +1,7 @@
 import type { ChildProcess } from "node:child_process";
+import { createInterface } from "node:readline";
 import { startProcess } from "../../bench/support/processes";
+import { log } from "./log";
 
 /**
  * One production instance (`node dist/server.mjs`, as `npm start` runs it) on a fixed port, so that after a
@@ -13,6 +15,9 @@ export function productionInstance(name: string, port: number, env: Record<strin
     start: async () => {
       const started = await startProcess(process.execPath, ["dist/server.mjs"], { ...env, PORT: String(port) }, /Brynth ready on/);
       child = started.child;
+      // The instance's own account of a stop or a fault (`[brynth] SIGTERM: stopping…`, `cut 1 requests…`), in the run's log.
+      const stdout = child.stdout;
+      if (stdout) createInterface({ input: stdout }).on("line", (line) => line.startsWith("[brynth]") && log(`${name}: ${line}`));
     },
     /** SIGKILL: no shutdown hook runs, open requests and transactions are cut wherever they are. */
     kill9: () => stop(child, "SIGKILL", 5000).then(() => undefined),

@@ -27,6 +27,7 @@ import { log } from "./log";
 import { setupProject } from "./setup-project";
 import { startPrivatePostgres } from "./private-postgres";
 import { startRoundRobinProxy } from "./round-robin-proxy";
+import { watchReadiness } from "./readiness-watch";
 
 const LOAD_SECONDS = Number(process.env.LOAD_SECONDS ?? 60);
 /** Load that goes on after the last fault, so that recovering from it is under load too. */
@@ -103,6 +104,8 @@ async function main() {
   const fault = { over: false, overAt: 0 };
   const until = () => performance.now() >= loadEnd && fault.over && performance.now() >= fault.overAt + AFTER_FAULTS_S * 1000;
   const book = kvBook();
+  const direct = ports.map((port, i) => ({ name: `instance ${i + 1}`, base: `http://127.0.0.1:${port}` }));
+  const readiness = watchReadiness(direct, until);
   log(`load for ${LOAD_SECONDS} s at least: 4 webhook senders, 3 claim/ack workers, 3 REST kv writers, 2 MCP sessions`);
   const [webhooks, claims, kv, mcp, faults] = await Promise.all([
     sendWebhooks({ hookUrl, secret, senders: 4, until }),
@@ -113,6 +116,7 @@ async function main() {
       Object.assign(fault, { over: true, overAt: performance.now() }),
     ),
   ]);
+  await readiness.done;
   log("load over; checking");
 
   const sql = postgres(pg.url, { max: 2, onnotice: () => {} });
@@ -122,16 +126,14 @@ async function main() {
     if (res.status !== 200) throw new Error(`kv_get ${k} after the run: ${res.status} ${res.error ?? JSON.stringify(res.body)}`);
     return (res.body.value?.seq as number | undefined) ?? null;
   };
-  // Each instance directly, on each path the load took: whoami (key lookup), kv_get (a coalesced read), the list.
+  // Each instance directly, on each path the load took: whoami (key lookup), kv_get (a coalesced read), the list;
+  // and its readiness, as a balancer would ask before sending it traffic again.
   const probe = async (base: string) => {
-    const paths = ["/whoami", "/kv/chaos/probe", `/events?source=${SOURCE}&limit=1`];
-    const answers = await Promise.all(paths.map((p) => call("GET", `${base}/api/v1${p}`, { headers: auth, timeoutMs: SETTLED_TIMEOUT_MS })));
+    const paths = ["/api/v1/whoami", "/api/v1/kv/chaos/probe", `/api/v1/events?source=${SOURCE}&limit=1`, "/readyz"];
+    const answers = await Promise.all(paths.map((p) => call("GET", `${base}${p}`, { headers: auth, timeoutMs: SETTLED_TIMEOUT_MS })));
     return Object.fromEntries(paths.map((p, i) => [p, answers[i].status || (answers[i].error ?? "no answer")]));
   };
-  const recovery = await checkRecovery(
-    ports.map((port, i) => ({ name: `instance ${i + 1}`, base: `http://127.0.0.1:${port}` })),
-    probe,
-  );
+  const recovery = await checkRecovery(direct, probe);
   const { client } = await connectMcp(proxy.url, key);
   const verify = (await client.callTool({ name: "ledger_verify", arguments: {} }, undefined, { timeout: 30_000 })).structuredContent as {
     ok: boolean;
@@ -171,6 +173,7 @@ async function main() {
         answers,
         tallies: { webhooks: webhooks.tally, claim_ack: claims.tally },
         slowest_answer: slowest,
+        readiness: readiness.report(),
         proxy: proxy.tally,
       },
       null,
