@@ -9,7 +9,8 @@
 // (seen in CI; reproduced in the same test file). And porsager/postgres#1130 (fix proposed in #1142, unreleased): a
 // connection whose socket closed kept the query it failed as its current one, so `sql.end()` waited for that query to
 // finish, which it never would: our shutdown sat out end's 5 s timeout after any PostgreSQL restart (the chaos run's
-// SIGTERM took 5.1 s instead of 0.1 s). Each edit is checked, and applied once: a different postgres.js version fails
+// SIGTERM took 5.1 s instead of 0.1 s). And a reserve() waiting when a connection closed was dropped, never settled
+// (below; not reported upstream yet). Each edit is checked, and applied once: a different postgres.js version fails
 // the install loudly instead of running unpatched.
 import { readFileSync, writeFileSync, existsSync } from "node:fs";
 import { join } from "node:path";
@@ -48,6 +49,23 @@ const EDITS = {
     [
       "    sql.release = () => {\n      c.reserved = null",
       `    sql.release = () => {\n      if (c.queue !== reserved && c.queue !== full) return ${MARK}\n      c.reserved = null`,
+    ],
+    // A waiting reserve() is served from the pool's queue once a connection is open (onopen); when it is also the
+    // first query of a connection being opened (its `initial`), the connection only fetches the array types and
+    // leaves it there. A closed connection reconnecting for the queue's next query took it off the queue, so a
+    // reserve() waiting there when a connection closed (a PostgreSQL restart) was dropped and never settled: our
+    // transactions, and the requests that began them, hung for ever. It goes back on the queue (at its end: the queue
+    // cannot put it first), where the reconnected connection's onopen, or another's, serves it.
+    ["    queries.length && connect(c, queries.shift())", `    queries.length && connect(c, reserveStaysQueued(queries.shift())) ${MARK}`],
+    [
+      "  function onclose(c, e) {",
+      "  function reserveStaysQueued(query) {\n    query.reserve && queries.push(query)\n    return query\n  }\n\n  function onclose(c, e) {",
+    ],
+    // A reserve() whose connection failed to open is rejected (as the connection's first query is): it leaves the
+    // queue, or a later open connection is handed to the settled promise and lost to the pool.
+    [
+      "        const query = { reserve: resolve, reject }",
+      `        const query = { reserve: resolve, reject: (err) => (queries.remove(query), reject(err)) } ${MARK}`,
     ],
   ],
 };

@@ -123,3 +123,63 @@ describe.runIf(url?.startsWith("postgres"))("a connection whose socket closed du
     expect(await within(sql.end().then(() => "ended"))).toBe("ended");
   });
 });
+
+describe.runIf(url?.startsWith("postgres"))("a reserve() waiting when a connection closes", () => {
+  it("is given the reconnected connection instead of being dropped", async () => {
+    // Unpatched, the closed connection reconnected with the waiting reserve() as its first query, took it off the
+    // pool's queue, fetched the array types and then left it: it never settled (a transaction, and its request, hung
+    // for ever after a PostgreSQL restart).
+    const { sql, sockets } = poolOnOwnSockets(1);
+    try {
+      const held = await sql.reserve();
+      await held`select 1`;
+      const waiting = sql.reserve();
+      await new Promise((r) => setTimeout(r, 100));
+      sockets[0].destroy();
+      const got = await within(
+        waiting.then(
+          async (conn) => (await conn`select 5 as n`)[0].n,
+          (e: { code?: string }) => e.code ?? String(e),
+        ),
+      );
+      expect(got).toBe(5);
+      held.release();
+    } finally {
+      await sql.end({ timeout: 1 });
+    }
+  });
+
+  it("is rejected when its connection cannot open, and the pool serves once the server is back", async () => {
+    // A rejected reserve() left on the queue was handed a connection later (a settled promise's resolve), and that
+    // connection was lost to the pool: every later query waited for ever.
+    const refusing = net.createServer((s) => s.resetAndDestroy());
+    await new Promise<void>((r) => refusing.listen(0, "127.0.0.1", r));
+    const { hostname, port } = new URL(url!);
+    let down = true;
+    // A refused socket is handed over before it fails, as the driver's own is: its error and close reach the driver.
+    const socket = async () => {
+      if (down) return net.connect((refusing.address() as net.AddressInfo).port, "127.0.0.1");
+      const s = net.connect(Number(port || 5432), hostname);
+      await once(s, "connect");
+      return s;
+    };
+    const sql = postgres(url!, { max: 1, backoff: () => 0.05, ...({ socket } as object) });
+    try {
+      expect(
+        await within(
+          sql.reserve().then(
+            () => "reserved",
+            (e: { code?: string }) => e.code ?? String(e),
+          ),
+        ),
+      ).toBe("ECONNRESET");
+      await new Promise((r) => setTimeout(r, 200));
+      down = false;
+      expect(await within(sql`select 6 as n`.then((rows) => rows[0].n))).toBe(6);
+      expect(await within(sql.reserve().then(async (conn) => (await conn`select 7 as n`)[0].n))).toBe(7);
+    } finally {
+      await sql.end({ timeout: 1 });
+      refusing.close();
+    }
+  });
+});
