@@ -11,8 +11,13 @@ export type DatabaseCheck = "ok" | "unreachable" | "timeout";
 export type Readiness = { status: "ready" | "unavailable"; checks: { database: DatabaseCheck } } | { status: "stopping" };
 
 let last: { at: number; result: DatabaseCheck } | undefined;
-/** The one query outstanding: a database that does not answer holds one, never one per probe. */
-let query: Promise<DatabaseCheck> | undefined;
+/**
+ * The one query outstanding: a database that does not answer holds one, never one per probe. One that has not
+ * settled after ABANDON_MS is left to itself and another is sent, so a query lost on a broken connection does not
+ * keep the instance unready after the database is back.
+ */
+let query: { result: Promise<DatabaseCheck>; since: number } | undefined;
+const ABANDON_MS = 10_000;
 let reported: DatabaseCheck = "ok";
 
 /**
@@ -29,10 +34,14 @@ export async function readiness(): Promise<Readiness> {
 async function databaseCheck(): Promise<DatabaseCheck> {
   const now = performance.now();
   if (last && now - last.at < FRESH_MS) return last.result;
-  query ??= selectOne().finally(() => (query = undefined));
+  if (!query || now - query.since > ABANDON_MS) {
+    const sent = { result: selectOne(), since: now };
+    sent.result.finally(() => query === sent && (query = undefined));
+    query = sent;
+  }
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<"timeout">((resolve) => (timer = setTimeout(resolve, DATABASE_CHECK_TIMEOUT_MS, "timeout")));
-  const result = await Promise.race([query, timedOut]).finally(() => clearTimeout(timer));
+  const result = await Promise.race([query.result, timedOut]).finally(() => clearTimeout(timer));
   last = { at: performance.now(), result };
   if (result !== reported) {
     console.log(result === "ok" ? "[brynth] readiness: the database answers again" : `[brynth] readiness: not ready, database ${result}`);
@@ -57,5 +66,6 @@ function selectOne(): Promise<DatabaseCheck> {
 /** Tests only: the next probe checks the database again. */
 export function resetReadiness(): void {
   last = undefined;
+  query = undefined;
   reported = "ok";
 }
