@@ -12,9 +12,10 @@ import { preparePageSecurity, setBaseSecurityHeaders } from "@/lib/http/security
 /**
  * The route table's paths (routes.ts), served by server.ts straight from their handlers (ARCHITECTURE §2: one
  * handler, two ways in). Returns false for every other path, which goes to Next. Runs first for every request, so
- * it also refuses a Host we do not serve (host-check.ts; the health probes answer any, handle-probes.ts), a malformed path (path-guard.ts) and a cross-origin
- * server action (action-origin.ts) for Next's pages before Next reads them, and sets every response's security
- * headers (security-headers.ts: a page's CSP with its nonce, for Next to read).
+ * it also refuses a Host we do not serve (host-check.ts; the health probes answer any, handle-probes.ts), a
+ * malformed path (path-guard.ts) and a cross-origin server action (action-origin.ts) for Next's pages before Next
+ * reads them, and sets every response's security headers (security-headers.ts: a page's CSP with its nonce, for
+ * Next to read).
  */
 export function fastPathHandler(origin: string) {
   return (req: IncomingMessage, res: ServerResponse): boolean => {
