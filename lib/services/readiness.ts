@@ -3,7 +3,7 @@ import { getDb } from "@/lib/db/client";
 import { serverStopping } from "@/lib/services/server-stopping";
 
 /** How long a probe waits for the database before it says so: a probe's own timeout should be longer (README). */
-export const DATABASE_CHECK_TIMEOUT_MS = 2_000;
+const DATABASE_CHECK_TIMEOUT_MS = 2_000;
 /** A check's answer serves every probe for this long, so probes, which need no credentials, cost at most one query a second. */
 const FRESH_MS = 1_000;
 

@@ -4,7 +4,7 @@ import { getDb } from "@/lib/db/client";
 import { sql } from "drizzle-orm";
 import { env } from "@/lib/env";
 import { beginStopping, resetServerStopping } from "@/lib/services/server-stopping";
-import { DATABASE_CHECK_TIMEOUT_MS, resetReadiness } from "@/lib/services/readiness";
+import { resetReadiness } from "@/lib/services/readiness";
 import { startApiServer } from "@/lib/testing/api-server";
 
 /** GET /healthz and /readyz on the real fast path, as an orchestrator or a balancer asks them. */
@@ -76,11 +76,8 @@ describe("health probes", () => {
       }),
     );
     await new Promise((r) => setTimeout(r, 200));
-    const started = performance.now();
     const answers = await Promise.all(Array.from({ length: 20 }, () => probe("/readyz")));
     for (const a of answers) expect([a.status, json(a)]).toEqual([503, { status: "unavailable", checks: { database: "timeout" } }]);
-    // Each said so once the check's time ran out.
-    expect(performance.now() - started).toBeGreaterThanOrEqual(DATABASE_CHECK_TIMEOUT_MS - 50);
     release();
     await Promise.all(holders);
     resetReadiness();
