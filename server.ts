@@ -6,6 +6,7 @@ import { migrateDb } from "@/lib/db/migrate";
 import { bootstrapOwner } from "@/lib/owners/bootstrap-owner";
 import { fastPathHandler, stampRemoteAddress } from "@/lib/http/fast-path";
 import { startServices } from "@/lib/services/start-services";
+import { markStarting } from "@/lib/services/server-starting";
 import { portError, StartupError } from "@/lib/services/port-error";
 import { attachStreamUpgrade } from "@/lib/http/stream/ws-stream";
 import { capConnectionsPerAddress } from "@/lib/http/connection-cap";
@@ -46,6 +47,8 @@ async function main() {
   const drain = drainOnStop(server);
 
   // A taken port ends the start with one line naming it and PORT (main's catch closes the database and exits 1).
+  // Until the services below have started, GET /readyz answers 503 "starting".
+  markStarting(true);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(config.PORT, config.HOST, () => {
@@ -59,6 +62,7 @@ async function main() {
     server.close();
     throw err;
   });
+  markStarting(false);
   console.log(`Brynth ready on ${config.publicUrl} (${handle.kind === "pglite" ? "embedded PGlite" : "PostgreSQL"}, ${dev ? "dev" : "production"})`);
 
   let stopping = false;

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
+import { serverStarting } from "@/lib/services/server-starting";
 import { serverStopping } from "@/lib/services/server-stopping";
 
 /** How long a probe waits for the database before it says so: a probe's own timeout should be longer (README). */
@@ -8,7 +9,7 @@ const DATABASE_CHECK_TIMEOUT_MS = 2_000;
 const FRESH_MS = 1_000;
 
 export type DatabaseCheck = "ok" | "unreachable" | "timeout";
-export type Readiness = { status: "ready" | "unavailable"; checks: { database: DatabaseCheck } } | { status: "stopping" };
+export type Readiness = { status: "ready" | "unavailable"; checks: { database: DatabaseCheck } } | { status: "starting" | "stopping" };
 
 let last: { at: number; result: DatabaseCheck } | undefined;
 /**
@@ -21,12 +22,13 @@ const ABANDON_MS = 10_000;
 let reported: DatabaseCheck = "ok";
 
 /**
- * Whether this instance should be sent traffic (GET /readyz): not while it stops (a balancer then moves its clients
- * on before the drain cuts anything), and not while the database, which every request but the probes needs, does
- * not answer within DATABASE_CHECK_TIMEOUT_MS.
+ * Whether this instance should be sent traffic (GET /readyz): not before its services have started (server-starting.ts),
+ * not while it stops (a balancer then moves its clients on before the drain cuts anything), and not while the
+ * database, which every request but the probes needs, does not answer within DATABASE_CHECK_TIMEOUT_MS.
  */
 export async function readiness(): Promise<Readiness> {
   if (serverStopping().aborted) return { status: "stopping" };
+  if (serverStarting()) return { status: "starting" };
   const database = await databaseCheck();
   return { status: database === "ok" ? "ready" : "unavailable", checks: { database } };
 }

@@ -5,6 +5,7 @@ import { sql } from "drizzle-orm";
 import { env } from "@/lib/env";
 import { beginStopping, resetServerStopping } from "@/lib/services/server-stopping";
 import { resetReadiness } from "@/lib/services/readiness";
+import { markStarting } from "@/lib/services/server-starting";
 import { startApiServer } from "@/lib/testing/api-server";
 
 /** GET /healthz and /readyz on the real fast path, as an orchestrator or a balancer asks them. */
@@ -14,6 +15,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 afterEach(() => {
+  markStarting(false);
   resetServerStopping();
   resetReadiness();
 });
@@ -55,6 +57,15 @@ describe("health probes", () => {
     for (const path of ["/healthz", "/readyz"]) expect((await probe(path, { host: "10.1.2.3:3000" })).status, path).toBe(200);
     const other = await probe("/api/v1/whoami", { host: "10.1.2.3:3000" });
     expect([other.status, json(other).error.code]).toEqual([421, "misdirected_request"]);
+  });
+
+  it("says starting from listen until the services have started, while liveness is already 200", async () => {
+    markStarting(true);
+    const starting = await probe("/readyz");
+    expect([starting.status, json(starting)]).toEqual([503, { status: "starting" }]);
+    expect((await probe("/healthz")).status).toBe(200);
+    markStarting(false);
+    expect((await probe("/readyz")).status).toBe(200);
   });
 
   it("says stopping once the instance begins to stop, while liveness stays 200 for the drain", async () => {
