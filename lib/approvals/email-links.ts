@@ -44,7 +44,7 @@ export async function emailLinkView(db: Executor, token: string) {
 export async function decideByEmailLink(tx: Executor, opts: { token: string; verdict: PersonVerdict }) {
   const found = await findLink(tx, opts.token);
   const refused = (message: string) => new AppError("forbidden", message, { fix: "Decide from the dashboard, or from a newer email." });
-  if (!found || found.channel.status !== "active") throw refused("This link is not valid.");
+  if (found?.channel.status !== "active") throw refused("This link is not valid.");
   const [spent] = await tx
     .update(approvalDeliveries)
     .set({ usedAt: new Date() })

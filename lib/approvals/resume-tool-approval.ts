@@ -21,7 +21,7 @@ export async function resumeToolApproval(
   opts: { actor: Actor; tool: GatedTool; requestId: string; payload: unknown; waitSeconds: number; signal?: AbortSignal },
 ): Promise<GateResult> {
   const found = await loadRequest(db, opts.actor.projectId, opts.requestId).catch(() => null);
-  if (!found || found.kind !== "tool" || found.action !== opts.tool) {
+  if (found?.kind !== "tool" || found.action !== opts.tool) {
     throw notFound(`Approval request ${opts.requestId} for ${opts.tool}`, `Pass the request_id an earlier ${opts.tool} call returned.`);
   }
   if (found.keyId !== opts.actor.keyId) {

@@ -9,7 +9,7 @@ import { writeEntry } from "@/lib/disk/write-entry";
 export function taskIdProblem(taskId: string): string | null {
   if (taskId.length === 0) return "must not be empty";
   const problem = keyProblem(stateKey(taskId));
-  return problem && problem.startsWith("must be at most") ? "makes the key state/{task_id} longer than 512 bytes" : problem;
+  return problem?.startsWith("must be at most") ? "makes the key state/{task_id} longer than 512 bytes" : problem;
 }
 
 /** state_save: replaces the state of a task; it never expires. */

@@ -95,7 +95,7 @@ function writeCanonical(value: unknown, emit: (piece: string) => void, depth = 0
   for (const key of keys) {
     const v = obj[key];
     if (v === undefined) continue;
-    emit((first ? "" : ",") + JSON.stringify(key) + ":");
+    emit(`${first ? "" : ","}${JSON.stringify(key)}:`);
     first = false;
     writeCanonical(v, emit, depth + 1);
   }

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { sourceTypes, verifications } from "@/lib/db/schema/events";
 import { BRYNTH_SOURCE } from "@/lib/events/emit-event";
 import { standardWebhooksKey } from "@/lib/sources/verify/standard-webhooks";
-import { RedactedSecret, reveal } from "@/lib/sources/redacted-secret";
+import { type RedactedSecret, reveal } from "@/lib/sources/redacted-secret";
 import { AppError } from "@/lib/errors";
 
 export const sourceName = z

@@ -31,7 +31,7 @@ export async function handleCallback(api: Api, cfg: BotConfig, q: CallbackQuery)
   const channel = await findChatChannel(db, cfg.projectId, q.message?.chat.id);
   if (!channel || q.from.id !== Number(channel.telegramChatId)) return answer("This chat is not linked to this project.", true);
   const request = await loadRequest(db, cfg.projectId, parsed.requestId).catch(() => null);
-  if (!request || !request.approvers.includes(channel.id)) return answer("This request was not sent to this chat.", true);
+  if (!request?.approvers.includes(channel.id)) return answer("This request was not sent to this chat.", true);
 
   if (parsed.verb === "c" || parsed.verb === "x" || parsed.verb === "t") {
     if (request.status !== "pending") return answer("Already decided.");
@@ -54,12 +54,11 @@ export async function handleCallback(api: Api, cfg: BotConfig, q: CallbackQuery)
     if (option === undefined) return answer("This option does not exist.", true);
     verdict = { outcome: "option", option, comment };
   }
-  return decideAndClose(api, cfg, channel, request.id, verdict, answer);
+  return decideAndClose(cfg, channel, request.id, verdict, answer);
 }
 
 /** Decides, answers the button press, and edits the request's messages right away (the close job is the backstop). */
 export async function decideAndClose(
-  api: Api,
   cfg: BotConfig,
   channel: Parameters<typeof decideByChannel>[1]["channel"],
   requestId: string,

@@ -31,7 +31,7 @@ export async function handleReply(api: Api, cfg: BotConfig, msg: Message) {
   const unstorable = unstorableText(text);
   if (unstorable) return reply(`That reply cannot be stored: it holds ${unstorable}.`);
   const request = await loadRequest(db, cfg.projectId, marker.requestId).catch(() => null);
-  if (!request || !request.approvers.includes(channel.id)) return reply("That request was not sent to this chat.");
+  if (!request?.approvers.includes(channel.id)) return reply("That request was not sent to this chat.");
   if (marker.mode === "comment") {
     if (request.status !== "pending") return reply("That request is already decided.");
     await db
@@ -41,5 +41,5 @@ export async function handleReply(api: Api, cfg: BotConfig, msg: Message) {
     return reply("Comment saved: it goes with the button you press next on that request.");
   }
   const verdict = marker.mode === "answer" ? { outcome: "answer" as const, text } : { outcome: "needs_context" as const, comment: text };
-  return decideAndClose(api, cfg, channel, request.id, verdict, (t) => reply(t));
+  return decideAndClose(cfg, channel, request.id, verdict, (t) => reply(t));
 }

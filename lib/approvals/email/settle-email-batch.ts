@@ -19,7 +19,7 @@ export async function settleEmailBatch(tx: Executor, r: ApprovalRequest): Promis
     .select()
     .from(mailBatches)
     .where(and(eq(mailBatches.id, batchId), eq(mailBatches.projectId, r.projectId)));
-  if (!batch || batch.status !== "pending") return "none";
+  if (batch?.status !== "pending") return "none";
   const unchanged = stableJson(await emailAction(tx, batchId)) === stableJson(r.payload);
   if (r.status === "approved" && unchanged) {
     const released = await tx

@@ -24,7 +24,7 @@ export async function settleDraftApproval(tx: Executor, r: ApprovalRequest): Pro
     .from(mailDrafts)
     .where(and(eq(mailDrafts.projectId, r.projectId), eq(mailDrafts.id, draftId), eq(mailDrafts.approvalRequestId, r.id)))
     .for("update");
-  if (!draft || draft.sendStatus !== "pending_approval") return "none";
+  if (draft?.sendStatus !== "pending_approval") return "none";
   const unchanged = stableJson(await draftAction(tx, draft)) === stableJson(r.payload);
   if (r.status === "approved" && unchanged) {
     const [mailbox] = await tx

@@ -1,4 +1,4 @@
-import { and, type SQL } from "drizzle-orm";
+import { and } from "drizzle-orm";
 import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
 import { keysetAfter, type PageKey } from "@/lib/db/keyset";

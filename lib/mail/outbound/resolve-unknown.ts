@@ -32,7 +32,7 @@ export async function resolveUnknown(tx: Executor, o: { actor: Actor; messageId:
     .from(mailMessages)
     .where(and(eq(mailMessages.projectId, projectId), eq(mailMessages.id, o.messageId)))
     .for("update");
-  if (!m || m.direction !== "outbound") {
+  if (m?.direction !== "outbound") {
     throw new AppError("NOT_FOUND", `Message ${o.messageId} was not found.`, { fix: "Pick a message from the Outbound tab (send status send_unknown)." });
   }
   if (m.status !== "unknown") {
