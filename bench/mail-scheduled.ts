@@ -14,6 +14,9 @@
  * send (queue-place.ts), so the median draft no longer arrives with the last (p50 at 0.55-0.58 of the time to send
  * all, was 0.77-0.80), and deliveries commit in groups (28 ms of server CPU a send, was 33). The 1,000 took 15-21 s
  * on that machine; the CPU a send takes says about 52-71 sends a second on two idle cores with both instances.
+ * 2026-12-05, idle after a CI run, yardstick sha256_64mb_ms 40: all 1,000 sent 16.1 s after their time (p50
+ * 9.3 s, p99 16.0 s late), 0 duplicates, 0 missing; 16.8 ms instances + 13.6 ms Postgres CPU a send, 66 sends a
+ * second on two idle cores. The same day's A/B of bench/mail-send.ts puts the VM at under half its 2026-12-03 speed.
  */
 import { percentiles } from "./support/load";
 import { http } from "./support/http";

@@ -22,6 +22,10 @@
  * closed loop 118-129 calls/s (p99 183-209 ms), 90-98 messages/s at the sink, ratio 0.09-0.10; the open-loop phase at
  * RATE=150 (over capacity) 139 calls/s, p99 800 ms, and at RATE=60 (under it) p50 7.6 ms, p99 23.2 ms, the sink
  * keeping pace at 60/s. The p99 target holds below saturation; the throughput is what the two cores bound.
+ * 2026-12-05, idle after a CI run, yardstick sha256_64mb_ms 40-41: 91-118 calls/s (p99 235-253 ms), 59-74
+ * messages/s at the sink, 6.7-8.8 ms API + 5.9-7.2 ms Postgres CPU a call, the nodemailer pool 780-897/s, ratio 0.08.
+ * Same-run A/B, alternated twice, against 5e4bc14 (the code of the 216 calls/s above): 85-92 calls/s at 8.8-9.5 +
+ * 7.4-7.8 ms. The VM runs at under half its 2026-12-03 speed; the send path is no slower than it was.
  */
 import { serverCpuPerCall } from "./support/cpu-time";
 import { closedLoop, openLoop, percentiles } from "./support/load";

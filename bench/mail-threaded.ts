@@ -27,6 +27,10 @@
  * dropped gave 246 msg/s and 2.49 ms Postgres CPU a message (to_tsvector over 20 KB is about 2.2 ms). GIN
  * maintenance (index dropped: no change), TOAST compression (lz4 instead of pglz: 4.58 ms) and commit fsyncs
  * (synchronous_commit off: 200 msg/s) are not what bounds it; 8 connections instead of 4 gave 218 msg/s.
+ * 2026-12-05, idle after a CI run, yardstick sha256_64mb_ms 39-40: 96-100 msg/s threaded (5.8 ms server and
+ * 9.0-9.5 ms Postgres CPU a message), ratio 1.03, threading 100 %. Same-run A/B, alternated twice, against 2d0b99c
+ * (the code of the 194 msg/s above): it made 98-105 msg/s at 5.5-5.8 + 8.7-9.6 ms. The VM did half the work a second
+ * it did on 2026-12-03; the code costs within 8 % of what it did then.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { sql } from "drizzle-orm";

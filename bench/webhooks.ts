@@ -24,6 +24,9 @@
  * 2026-12-04 19:55: two of four runs had reported 1-2 events delivered twice to an endpoint, with runners stopped
  * at once between phases; stopped with the service's grace (STOP_GRACE_MS), three runs reported none, at 694-817
  * deliveries/s (grouped:32).
+ * 2026-12-05, idle after a CI run, yardstick sha256_64mb_ms 42: grouped:32 476 deliveries/s (1.03 ms CPU each),
+ * single:8 193/s; steady 30 events/s, commit → receiver p50 13.3 ms, p99 38.3 ms; the plain loop 3,700-4,818 POSTs/s
+ * (ratio 0.11); every signature verified, no event twice per endpoint.
  */
 import { Agent, request } from "node:http";
 import type { ChildProcess } from "node:child_process";
