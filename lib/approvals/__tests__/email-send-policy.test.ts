@@ -5,6 +5,7 @@ import { approvalRequests } from "@/lib/db/schema/approvals";
 import { mailBatches, mailMessages } from "@/lib/db/schema/mail";
 import { query } from "@/lib/db/statement";
 import { drainJobs } from "@/lib/jobs/drain-jobs";
+import { defaultMailbox } from "@/lib/mail/project-address";
 import { approvalsHarness, ok, relaySink, sleep } from "@/lib/approvals/__tests__/helpers";
 
 const { h, call, decide, setPolicy } = approvalsHarness();
@@ -89,6 +90,21 @@ describe("email_send under the policy", () => {
     await (await getDb()).update(mailMessages).set({ subject: "Changed subject" }).where(eq(mailMessages.batchId, r.batch_id));
     await decide(r.request_id, { outcome: "approve" });
     expect(await statuses(r.batch_id)).toEqual(["cancelled"]);
+  });
+
+  it("withdraws the request when the project address is deleted: the messages are cancelled, the quota given back", async () => {
+    const db = await getDb();
+    const before = await quotaUsed();
+    const r = ok(await mail(["ivy@customer.org"], { subject: "From an address about to go" }));
+    const from = await defaultMailbox(db, h.seeded.project.id);
+    ok(await call("delete_inbox", { inboxId: from.id }));
+    const [req] = await db.select().from(approvalRequests).where(eq(approvalRequests.id, r.request_id));
+    expect(req).toMatchObject({ status: "denied", comment: `Withdrawn: inbox ${from.address} was deleted before a decision.` });
+    expect(await statuses(r.batch_id)).toEqual(["cancelled"]);
+    expect(await quotaUsed()).toBe(before);
+    await expect(decide(r.request_id, { outcome: "approve" })).rejects.toThrow(/already decided/);
+    await drainJobs();
+    expect(sink.received.filter((m) => m.to[0] === "ivy@customer.org")).toHaveLength(0);
   });
 
   it("sends at once under auto_approve_notify, with the approval recorded", async () => {

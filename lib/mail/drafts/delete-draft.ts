@@ -1,8 +1,8 @@
 import { and, eq } from "drizzle-orm";
 import type { Actor } from "@/lib/actor";
+import { withdrawRequest } from "@/lib/approvals/withdraw-request";
 import type { Executor } from "@/lib/db/client";
 import { mailDrafts } from "@/lib/db/schema/mail-send";
-import { cancelDraftApproval } from "@/lib/mail/drafts/cancel-draft-approval";
 import { draftFiles } from "@/lib/mail/drafts/draft-view";
 import { loadDraft } from "@/lib/mail/drafts/find-draft";
 import { releaseDraftFiles } from "@/lib/mail/drafts/release-draft-files";
@@ -24,7 +24,7 @@ export async function deleteDraft(db: Executor, o: { actor: Actor; inboxId: stri
     files.map((f) => f.blobKey),
   );
   if (draft.sendStatus === "pending_approval" && draft.approvalRequestId) {
-    await cancelDraftApproval(db, { actor: o.actor, requestId: draft.approvalRequestId, draftId: draft.id });
+    await withdrawRequest(db, { actor: o.actor, requestId: draft.approvalRequestId, why: `draft ${draft.id} was deleted before a decision.` });
   }
   return { draftId: draft.id, deleted: true };
 }

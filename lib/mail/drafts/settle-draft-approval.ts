@@ -14,7 +14,7 @@ import { draftAuthor, sendDraft } from "@/lib/mail/drafts/send-draft";
  * still exactly what was shown → sent through the one send path (origin `approved`: the policy is not applied
  * again), and the draft is deleted; rejected, expired or changed → `send_status: rejected` with the owner's
  * comment as `send_reason`, and a `draft.rejected` event. A send that fails its checks now (a list entry added
- * meanwhile, the quota used up) leaves the draft `failed` with the reason.
+ * meanwhile, the quota used up, its inbox deleted) leaves the draft `failed` with the reason, and nothing queued.
  */
 export async function settleDraftApproval(tx: Executor, r: ApprovalRequest): Promise<"sent" | "rejected" | "failed" | "none"> {
   const draftId = (r.payload as { draft_id?: string } | null)?.draft_id;
@@ -31,8 +31,15 @@ export async function settleDraftApproval(tx: Executor, r: ApprovalRequest): Pro
       .select()
       .from(mailboxes)
       .where(and(eq(mailboxes.projectId, r.projectId), eq(mailboxes.id, draft.mailboxId)));
+    // Its inbox deleted meanwhile (a decision racing delete_inbox's withdrawal): the address may be another's now.
+    if (!mailbox || mailbox.deletedAt) {
+      await stop(tx, draft, "failed", "Approved, but its inbox was deleted.");
+      return "failed";
+    }
     try {
-      await sendDraft(tx, { actor: draftAuthor(draft), mailbox, draft, origin: "approved" });
+      // A savepoint: a refusal found after the message was queued (the quota is the send's last write) must leave
+      // nothing of it behind, only the draft's `failed`, in the deciding transaction that goes on and commits.
+      await tx.transaction((sp) => sendDraft(sp, { actor: draftAuthor(draft), mailbox, draft, origin: "approved" }));
       return "sent";
     } catch (err) {
       if (!(err instanceof AppError)) throw err;

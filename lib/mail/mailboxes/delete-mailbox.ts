@@ -6,11 +6,13 @@ import { mailboxes, type Mailbox } from "@/lib/db/schema/mail";
 import { AppError } from "@/lib/errors";
 import { forgetRecipients } from "@/lib/mail/inbound/recipient-cache";
 import { findMailbox, requireUnrestricted } from "@/lib/mail/mailboxes/mailbox-scope";
+import { withdrawHeldSends } from "@/lib/mail/mailboxes/withdraw-held-sends";
 
 /**
  * delete_inbox: a soft delete that frees the address at once (the unique index covers live mailboxes only). A second
  * delete of the same mailbox succeeds with the same answer, so a retry after a lost response is safe; its threads
- * stay in the store, out of every list. The project address cannot go while the email source receives on it.
+ * stay in the store, out of every list, and what it held for approval is withdrawn (withdrawHeldSends). The project
+ * address cannot go while the email source receives on it.
  */
 export async function deleteMailbox(db: Executor, opts: { actor: Actor; inboxId: string }): Promise<Mailbox> {
   requireUnrestricted(opts.actor, "delete mailboxes");
@@ -30,8 +32,10 @@ export async function deleteMailbox(db: Executor, opts: { actor: Actor; inboxId:
     .where(and(eq(mailboxes.id, live.id), eq(mailboxes.projectId, opts.actor.projectId), isNull(mailboxes.deletedAt)))
     .returning();
   forgetRecipients(db);
-  // A concurrent delete won: its row is the answer.
-  return row ?? ((await deletedMailbox(db, opts.actor.projectId, live.id)) as Mailbox);
+  // A concurrent delete won: its row is the answer (and it withdrew what was held).
+  if (!row) return (await deletedMailbox(db, opts.actor.projectId, live.id)) as Mailbox;
+  await withdrawHeldSends(db, opts.actor, row);
+  return row;
 }
 
 /** The most recently deleted mailbox of that id or address (an address may have been reused and deleted again). */

@@ -10,7 +10,7 @@ export const deleteInbox = defineTool({
   family: "mailboxes",
   scope: "inbox_delete",
   description:
-    "Deletes an inbox: its address stops receiving mail and is free for a new inbox; its threads leave every list. Deleting it again succeeds with the same answer. The project address cannot be deleted while the project's email source uses it. Needs a key without a mailbox restriction.",
+    "Deletes an inbox: its address stops receiving mail and is free for a new inbox; its threads leave every list; sends it holds for approval are withdrawn (the drafts end `rejected`), so nothing goes out from the freed address. Deleting it again succeeds with the same answer. The project address cannot be deleted while the project's email source uses it. Needs a key without a mailbox restriction.",
   input: z.object({ inboxId: inboxIdField }).strict(),
   output: inboxOutput.extend({ deleted: z.literal(true).describe("Always true: the inbox is deleted (now or by an earlier call).") }),
   annotations: { ...mailboxDelete, title: "Delete an inbox" },

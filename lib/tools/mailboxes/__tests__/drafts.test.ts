@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
 import { approvalRequests } from "@/lib/db/schema/approvals";
@@ -10,10 +10,12 @@ import { drainJobs } from "@/lib/jobs/drain-jobs";
 import { settleDraftApproval } from "@/lib/mail/drafts/settle-draft-approval";
 import { decideAsOwner } from "@/lib/approvals/decide-as-owner";
 import { receiveMessage } from "@/lib/mail/inbound/receive-message";
+import { envSettings } from "@/lib/testing/env-settings";
 import { rawMail, seedMailbox, seedReceivedMail } from "@/lib/testing/mail-fixture";
 import { createDraft } from "@/lib/tools/mailboxes/create-draft";
 import { createListEntryTool } from "@/lib/tools/mailboxes/create-list-entry";
 import { deleteDraft } from "@/lib/tools/mailboxes/delete-draft";
+import { deleteInbox } from "@/lib/tools/mailboxes/delete-inbox";
 import { getAnyDraft } from "@/lib/tools/mailboxes/get-any-draft";
 import { getDraft } from "@/lib/tools/mailboxes/get-draft";
 import { getDraftAttachment } from "@/lib/tools/mailboxes/get-draft-attachment";
@@ -456,6 +458,83 @@ describe("send_draft in approval mode", () => {
     const [out] = await db.select().from(mailMessages).where(eq(mailMessages.draftId, d.draft_id));
     expect(out).toMatchObject({ subject: "Approved one", sendStatus: "sent", mailboxId: box.id });
     expect(out.labels).not.toContain("pending_approval");
+  });
+
+  it("an approval the quota refuses by now leaves the draft failed and nothing queued, though the decision commits", async () => {
+    const box = await seedMailbox(p.project.id);
+    const db = await getDb();
+    await db.update(mailboxes).set({ sendPolicy: "approval" }).where(eq(mailboxes.id, box.id));
+    const d = await call(createDraft, p.mcp, { inboxId: box.id, to: [b.address], subject: "Over the quota", text: "x" });
+    expect((await refusal(sendDraft, p.mcp, { inboxId: box.id, draftId: d.draft_id })).code).toBe("approval_required");
+    const [row] = await db.select().from(mailDrafts).where(eq(mailDrafts.id, d.draft_id));
+    const { messages, deliveries, attachments } = await draftWrites(p.project.id);
+    const quota = envSettings("EMAIL_DAILY_");
+    quota.set({ EMAIL_DAILY_LIMIT: "0" });
+    try {
+      await db.transaction((tx) => decideAsOwner(tx, { actor: p.actor, requestId: row.approvalRequestId!, verdict: { outcome: "approve" } }));
+    } finally {
+      quota.restore();
+    }
+    // The quota is the send's last write: the message and its deliveries were queued before it refused.
+    expect(await draftWrites(p.project.id)).toMatchObject({ messages, deliveries, attachments });
+    expect(await db.select().from(mailMessages).where(eq(mailMessages.draftId, d.draft_id))).toHaveLength(0);
+    expect(await call(getDraft, p.mcp, { inboxId: box.id, draftId: d.draft_id })).toMatchObject({
+      send_status: "failed",
+      send_reason: expect.stringContaining("more than the project has left this day"),
+    });
+    const [req] = await db.select().from(approvalRequests).where(eq(approvalRequests.id, row.approvalRequestId!));
+    expect(req.status).toBe("approved");
+  });
+
+  it("delete_inbox withdraws its held drafts' requests: closed for the owner, the drafts rejected, nothing sent", async () => {
+    const box = await seedMailbox(p.project.id);
+    const db = await getDb();
+    await db.update(mailboxes).set({ sendPolicy: "approval" }).where(eq(mailboxes.id, box.id));
+    const held = [];
+    for (const subject of ["Held one", "Held two"]) {
+      const d = await call(createDraft, p.mcp, { inboxId: box.id, to: [b.address], subject, text: "x" });
+      expect((await refusal(sendDraft, p.mcp, { inboxId: box.id, draftId: d.draft_id })).code).toBe("approval_required");
+      held.push((await db.select().from(mailDrafts).where(eq(mailDrafts.id, d.draft_id)))[0]);
+    }
+    await call(deleteInbox, p.mcp, { inboxId: box.id });
+    const why = `Withdrawn: inbox ${box.address} was deleted before a decision.`;
+    for (const draft of held) {
+      const [req] = await db.select().from(approvalRequests).where(eq(approvalRequests.id, draft.approvalRequestId!));
+      expect(req).toMatchObject({ status: "denied", comment: why });
+      const [after] = await db.select().from(mailDrafts).where(eq(mailDrafts.id, draft.id));
+      expect(after).toMatchObject({ sendStatus: "rejected", sendReason: why });
+      // The owner's approval (from an email or Telegram message sent before) finds it decided and sends nothing.
+      await expect(
+        db.transaction((tx) => decideAsOwner(tx, { actor: p.actor, requestId: draft.approvalRequestId!, verdict: { outcome: "approve" } })),
+      ).rejects.toThrow(/already decided/);
+    }
+    await drainJobs();
+    expect(
+      await db
+        .select()
+        .from(mailMessages)
+        .where(
+          inArray(
+            mailMessages.draftId,
+            held.map((d) => d.id),
+          ),
+        ),
+    ).toHaveLength(0);
+  });
+
+  it("an approval that finds the inbox deleted after all sends nothing from the freed address", async () => {
+    const box = await seedMailbox(p.project.id);
+    const db = await getDb();
+    await db.update(mailboxes).set({ sendPolicy: "approval" }).where(eq(mailboxes.id, box.id));
+    const d = await call(createDraft, p.mcp, { inboxId: box.id, to: [b.address], subject: "Raced a delete", text: "x" });
+    expect((await refusal(sendDraft, p.mcp, { inboxId: box.id, draftId: d.draft_id })).code).toBe("approval_required");
+    const [row] = await db.select().from(mailDrafts).where(eq(mailDrafts.id, d.draft_id));
+    // As if the decision read the request before delete_inbox withdrew it: the mailbox is gone, the request pending.
+    await db.update(mailboxes).set({ deletedAt: new Date() }).where(eq(mailboxes.id, box.id));
+    await db.transaction((tx) => decideAsOwner(tx, { actor: p.actor, requestId: row.approvalRequestId!, verdict: { outcome: "approve" } }));
+    const [after] = await db.select().from(mailDrafts).where(eq(mailDrafts.id, d.draft_id));
+    expect(after).toMatchObject({ sendStatus: "failed", sendReason: "Approved, but its inbox was deleted." });
+    expect(await db.select().from(mailMessages).where(eq(mailMessages.draftId, d.draft_id))).toHaveLength(0);
   });
 
   it("labels a held draft pending_approval, so list_drafts finds it, until the owner decides", async () => {

@@ -1,0 +1,35 @@
+import { and, eq, sql } from "drizzle-orm";
+import type { Actor } from "@/lib/actor";
+import type { Executor } from "@/lib/db/client";
+import { approvalRequests } from "@/lib/db/schema/approvals";
+import { resolveRequest } from "@/lib/approvals/resolve-request";
+
+/**
+ * Withdraws a pending approval request whose send can no longer happen as shown (its draft deleted, the inbox it
+ * would be sent from deleted): the request is closed as denied (the closest of the module's outcomes), its comment
+ * `Withdrawn: <why>`, through resolveRequest like any decision, so its `request.resolved` event, callback and the
+ * Telegram and email messages follow, and the held send's settle (settleDraftApproval, settleEmailBatch) sees a
+ * denial. A request someone decided meanwhile is left as it is.
+ */
+export async function withdrawRequest(tx: Executor, o: { actor: Actor; requestId: string; why: string }): Promise<boolean> {
+  const [row] = await tx
+    .update(approvalRequests)
+    .set({
+      status: "denied",
+      comment: `Withdrawn: ${o.why}`,
+      decidedBy: withdrawnBy(o.actor),
+      decidedAt: sql`now()`,
+      updatedAt: sql`now()`,
+    })
+    .where(and(eq(approvalRequests.projectId, o.actor.projectId), eq(approvalRequests.id, o.requestId), eq(approvalRequests.status, "pending")))
+    .returning();
+  if (!row) return false;
+  await resolveRequest(tx, row, { actor: o.actor });
+  return true;
+}
+
+/** decided_by as the Approvals screen shows it: the owner by email (channelDecider's form), an agent, or its key. */
+function withdrawnBy(actor: Actor): string {
+  if (actor.type === "owner") return `owner:${actor.agent ?? "owner"}`;
+  return actor.agent ? `agent:${actor.agent}` : actor.keyId ? `key:${actor.keyId}` : "agent";
+}
