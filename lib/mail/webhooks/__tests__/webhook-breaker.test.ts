@@ -8,7 +8,7 @@ import { sendTestEvent } from "@/lib/mail/webhooks/send-test-event";
 import { updateWebhook } from "@/lib/mail/webhooks/update-webhook";
 import { BREAKER_FAILURES } from "@/lib/mail/webhooks/webhook-breaker";
 import { openWebhookSecret } from "@/lib/mail/webhooks/webhook-secret";
-import { webhookLaneFixture } from "./webhook-lane-fixture";
+import { webhookLaneFixture } from "@/lib/testing/webhook-lane-fixture";
 
 /**
  * A failing endpoint gets one request at a time (webhook-breaker.ts): its other deliveries wait unattempted, so

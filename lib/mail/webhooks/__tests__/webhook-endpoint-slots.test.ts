@@ -7,7 +7,7 @@ import { DeferJobError } from "@/lib/jobs/define-job-kind";
 import { waitFor } from "@/lib/mail/__tests__/helpers";
 import { takeEndpointSlot } from "@/lib/jobs/endpoint-slots";
 import { webhookDeliveryJob } from "@/lib/mail/webhooks/webhook-delivery-job";
-import { webhookLaneFixture } from "./webhook-lane-fixture";
+import { webhookLaneFixture } from "@/lib/testing/webhook-lane-fixture";
 
 /**
  * A webhook has at most JOBS_WEBHOOK_ENDPOINT_CONCURRENCY requests in flight on an instance (lib/jobs/endpoint-slots.ts):

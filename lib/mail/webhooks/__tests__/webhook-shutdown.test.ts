@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { webhookLaneFixture } from "./webhook-lane-fixture";
+import { webhookLaneFixture } from "@/lib/testing/webhook-lane-fixture";
 
 /**
  * An instance that stops (SIGTERM on a deploy) lets the deliveries in flight finish for JOBS_STOP_GRACE_SECONDS

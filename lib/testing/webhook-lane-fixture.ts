@@ -17,8 +17,9 @@ import { startWebhookReceiver, type ReceiverAnswer, type WebhookReceiver } from 
 const KIND = webhookDeliveryJob.kind;
 
 /**
- * A project's webhooks on a real receiver, delivered by a real job runner's webhook lane (the breaker's and the
- * endpoint slots' tests): registers the receiver's start and close and stops the runner after each test.
+ * A project's webhooks on a real receiver, delivered by a real job runner's webhook lane (the breaker's, the
+ * endpoint slots', shutdown's and the claim lease's tests): registers the receiver's start and close and stops the
+ * runner after each test.
  */
 export function webhookLaneFixture() {
   const outbound = envSettings("OUTBOUND_");
@@ -70,8 +71,8 @@ export function webhookLaneFixture() {
     for (let i = 0; i < count; i++) await emitBareMailEvent({ projectId: at.seeded.project.id, mailboxId: at.mailbox.id });
   }
 
-  /** A runner with a webhook lane of `slots` and no project share. */
-  async function startRunner(slots = 8, opts: { stopGraceMs?: number } = {}) {
+  /** A runner with a webhook lane of `slots` and no project share; `opts` override the rest (a short lease, say). */
+  async function startRunner(slots = 8, opts: Partial<ConstructorParameters<typeof JobRunner>[1]> = {}) {
     runner = new JobRunner(await getDb(), { concurrency: 2, pollMs: 200, lanes: [{ kinds: [KIND], concurrency: slots }], projectSharePercent: 100, ...opts });
     await runner.start();
     return runner;
