@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { eq, inArray, sql } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
 import { jobs } from "@/lib/db/schema/jobs";
 import { mailMessages } from "@/lib/db/schema/mail";

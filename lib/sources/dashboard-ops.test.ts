@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { randomBytes } from "node:crypto";
 import Stripe from "stripe";
 import { getDb } from "@/lib/db/client";
-import { AppError } from "@/lib/errors";
+import type { AppError } from "@/lib/errors";
 import { rotateSecretInput, rotateSourceSecret } from "@/lib/sources/rotate-source-secret";
 import { findSourceByName } from "@/lib/sources/find-source";
 import { receiveWebhook } from "@/lib/sources/receive-webhook";

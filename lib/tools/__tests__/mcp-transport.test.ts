@@ -87,7 +87,7 @@ describe("MCP transport", () => {
   it("refuses a missing, malformed or revoked key with 401", async () => {
     expect((await rawMcp(server.url, init())).status).toBe(401);
     expect((await rawMcp(server.url, init(), { authorization: "Bearer nope" })).status).toBe(401);
-    const res = await rawMcp(server.url, init(), { authorization: "Bearer brk_live_" + "x".repeat(32) });
+    const res = await rawMcp(server.url, init(), { authorization: `Bearer brk_live_${"x".repeat(32)}` });
     expect(res.status).toBe(401);
     expect(res.headers.get("www-authenticate")).toContain("Bearer");
   });
