@@ -3,7 +3,9 @@ import { systemActor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
 import { approvalRequests, type ApprovalRequest, type RequestKind, type RiskLevel } from "@/lib/db/schema/approvals";
 import { newId } from "@/lib/ids";
+import { channelsTurn } from "@/lib/channels/channels-turn";
 import { listChannels } from "@/lib/channels/list-channels";
+import { shareTurn } from "@/lib/db/turn-lock";
 import { resolveApprovers } from "@/lib/policy/resolve-approvers";
 import { policyDecider, type Verdict } from "@/lib/policy/evaluate-policy";
 import { actionHash } from "@/lib/approvals/action-hash";
@@ -45,6 +47,8 @@ export async function createRequest(tx: Executor, opts: { actor: Actor } & NewRe
   const status = effect === "require_approval" ? "pending" : decidedStatus[effect];
   // Nobody is asked or told when the policy approves or denies outright: the channels are read only when needed.
   const needsChannels = status === "pending" || effect === "auto_approve_notify" || Boolean(opts.approvers?.length);
+  // Read in the channels' shared turn: a channel_remove then waits for this request, or this reads it removed.
+  if (needsChannels) await shareTurn(tx, channelsTurn(actor.projectId));
   const channels = needsChannels ? await listChannels(tx, actor.projectId) : [];
   checkApprovers(opts.approvers, channels);
   const approvers = needsChannels

@@ -13,7 +13,8 @@ export const DECIDE_OP = "request.decide";
 /**
  * A person's decision, through one channel. Exactly one decision per request: the update only applies while the
  * request is pending and unexpired (database clock), so of two channels answering at once the first wins and the
- * second is told it was already decided; and nothing is decided after `expires_at`.
+ * second is told it was already decided; nothing is decided after `expires_at`; and a channel removed while its
+ * decision waited on the request's row decides nothing.
  */
 export async function decideRequest(
   tx: Executor,
@@ -21,9 +22,7 @@ export async function decideRequest(
 ): Promise<ApprovalRequest> {
   const { actor, channel } = opts;
   const current = await loadRequest(tx, actor.projectId, opts.requestId);
-  if (channel.status !== "active" || channel.projectId !== actor.projectId) {
-    throw new AppError("forbidden", "This channel is not active.", { fix: "Decide from the dashboard or another active channel." });
-  }
+  if (channel.status !== "active" || channel.projectId !== actor.projectId) throw inactiveChannel();
   if (channel.kind !== "owner" && !current.approvers.includes(channel.id)) {
     throw new AppError("forbidden", `Request ${current.id} was not sent to ${channel.label}.`, {
       fix: "Decide from a channel the request was sent to, or from the dashboard.",
@@ -49,6 +48,8 @@ export async function decideRequest(
         eq(approvalRequests.projectId, actor.projectId),
         eq(approvalRequests.status, "pending"),
         sql`${approvalRequests.expiresAt} > now()`,
+        // Checked again under the row lock: a channel_remove committing meanwhile has moved the request to the owner.
+        channel.kind === "owner" ? undefined : sql`${approvalRequests.approvers} ? ${channel.id}`,
       ),
     )
     .returning();
@@ -56,6 +57,9 @@ export async function decideRequest(
   await resolveRequest(tx, row, { actor });
   return row;
 }
+
+/** Still pending, but not this channel's to decide any more: it is not active (removed, perhaps just now). */
+const inactiveChannel = () => new AppError("forbidden", "This channel is not active.", { fix: "Decide from the dashboard or another active channel." });
 
 function outcome(v: PersonVerdict, kind: ApprovalRequest["kind"]): { status: RequestStatus; decision: string | null } {
   switch (v.outcome) {
@@ -81,10 +85,14 @@ export async function loadRequest(db: Executor, projectId: string, requestId: st
   return row;
 }
 
-/** The loser of a race (or a late answer): says what happened instead; an overdue request is expired on the way. */
+/**
+ * The loser of a race (or a late answer): says what happened instead; an overdue request is expired on the way. One
+ * still pending was moved off the deciding channel by its removal.
+ */
 async function alreadyDecided(tx: Executor, before: ApprovalRequest): Promise<AppError> {
   if (before.status === "pending") await expireRequests(tx, { projectId: before.projectId, requestId: before.id });
   const now = await loadRequest(tx, before.projectId, before.id);
+  if (now.status === "pending") return inactiveChannel();
   const what = now.status === "expired" ? "expired" : `already decided: ${now.status.replace("_", " ")}${now.decidedBy ? ` by ${now.decidedBy}` : ""}`;
   return new AppError("ALREADY_DECIDED", `Request ${now.id} is ${what}.`, {
     fix: "Nothing to do: a request takes one decision.",

@@ -1,6 +1,7 @@
 import { and, count, eq, inArray, isNull, ne } from "drizzle-orm";
 import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
+import { channelsTurn } from "@/lib/channels/channels-turn";
 import { takeTurn } from "@/lib/db/turn-lock";
 import { approvalChannels } from "@/lib/db/schema/approvals";
 import { sha256Hex } from "@/lib/crypto/hash";
@@ -47,7 +48,7 @@ export async function addChannel(tx: Executor, opts: { actor: Actor } & AddChann
   const expiresAt = new Date(Date.now() + VERIFY_TTL_MS);
   const address = opts.kind === "email" ? opts.address!.toLowerCase() : null;
   // One project's adds take turns: the cap and the duplicate check are then exact (no unique index holds either).
-  await takeTurn(tx, `approval_channels:${actor.projectId}`);
+  await takeTurn(tx, channelsTurn(actor.projectId));
   await refuseOverCap(tx, actor.projectId);
   if (actor.type !== "owner") await refuseManyUnapproved(tx, actor.projectId);
   if (address) await refuseDuplicate(tx, actor.projectId, address);

@@ -4,7 +4,9 @@ import type { Executor } from "@/lib/db/client";
 import { approvalChannels, approvalRequests } from "@/lib/db/schema/approvals";
 import { AppError, notFound } from "@/lib/errors";
 import { ensureOwnerChannel } from "@/lib/channels/ensure-owner-channel";
+import { channelsTurn } from "@/lib/channels/channels-turn";
 import { findChannel } from "@/lib/channels/list-channels";
+import { takeTurn } from "@/lib/db/turn-lock";
 
 /**
  * Removes a channel: its links and buttons stop working at once (they are checked against the channel's status),
@@ -12,6 +14,8 @@ import { findChannel } from "@/lib/channels/list-channels";
  */
 export async function removeChannel(tx: Executor, opts: { actor: Actor; channelId: string }) {
   const { actor } = opts;
+  // Requests being written now that ask this channel commit first, so the move below finds them (channels-turn.ts).
+  await takeTurn(tx, channelsTurn(actor.projectId));
   const found = await findChannel(tx, actor.projectId, opts.channelId);
   const missing = () => notFound(`Channel ${opts.channelId}`, "List the project's channels with channel_list.");
   if (!found || found.status === "removed") throw missing();

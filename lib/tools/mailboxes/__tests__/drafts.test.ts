@@ -522,6 +522,23 @@ describe("send_draft in approval mode", () => {
     ).toHaveLength(0);
   });
 
+  it("delete_inbox expires a held draft's request already past its expiry, rather than withdrawing it", async () => {
+    const box = await seedMailbox(p.project.id);
+    const db = await getDb();
+    await db.update(mailboxes).set({ sendPolicy: "approval" }).where(eq(mailboxes.id, box.id));
+    const d = await call(createDraft, p.mcp, { inboxId: box.id, to: [b.address], subject: "Overdue", text: "x" });
+    expect((await refusal(sendDraft, p.mcp, { inboxId: box.id, draftId: d.draft_id })).code).toBe("approval_required");
+    const [row] = await db.select().from(mailDrafts).where(eq(mailDrafts.id, d.draft_id));
+    const expiresAt = new Date(Date.now() - 3_600_000);
+    await db.update(approvalRequests).set({ expiresAt }).where(eq(approvalRequests.id, row.approvalRequestId!));
+    await call(deleteInbox, p.mcp, { inboxId: box.id });
+    // Nothing is decided after expires_at, a withdrawal included: the request says it expired, and when.
+    const [req] = await db.select().from(approvalRequests).where(eq(approvalRequests.id, row.approvalRequestId!));
+    expect(req).toMatchObject({ status: "expired", comment: null, decidedAt: expiresAt });
+    const [after] = await db.select().from(mailDrafts).where(eq(mailDrafts.id, d.draft_id));
+    expect(after).toMatchObject({ sendStatus: "rejected", sendReason: "Nobody decided before the approval request expired." });
+  });
+
   it("an approval that finds the inbox deleted after all sends nothing from the freed address", async () => {
     const box = await seedMailbox(p.project.id);
     const db = await getDb();
