@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Db, Executor } from "@/lib/db/client";
 import { isTransaction } from "@/lib/db/transaction";
 import { coalesce } from "@/lib/db/coalesce";
@@ -54,8 +54,8 @@ const COALESCE_MAX_BYTES = 64 * 1024;
 const insertCoalesced = coalesce("event inserts", 64, insertRows);
 
 /**
- * The one insert for every event (webhooks and Brynth's own). A delivery already received under the same
- * dedupe key returns the first event instead of a second one. Waiters are told once the event has committed:
+ * The one insert for every event (webhooks and Brynth's own). A delivery already received by the same source
+ * under the same dedupe key returns the first event instead of a second one (events_dedupe_idx). Waiters are told once the event has committed:
  * with the caller's transaction, or at once when given the database (the insert has committed by then).
  */
 export async function insertEvent(tx: Executor, e: NewEvent): Promise<{ id: string; duplicate: boolean }> {
@@ -89,7 +89,14 @@ export async function insertEvent(tx: Executor, e: NewEvent): Promise<{ id: stri
     const [first] = await tx
       .select({ id: events.id })
       .from(events)
-      .where(and(eq(events.projectId, e.projectId), eq(events.source, e.source), eq(events.dedupeKey, e.dedupeKey)));
+      .where(
+        and(
+          eq(events.projectId, e.projectId),
+          eq(events.source, e.source),
+          sql`coalesce(${events.sourceId}, '') = ${e.sourceId ?? ""}`,
+          eq(events.dedupeKey, e.dedupeKey),
+        ),
+      );
     if (first) return { id: first.id, duplicate: true };
   }
   if (!inserted) throw new Error("event insert conflicted without a dedupe key");

@@ -119,7 +119,9 @@ export const events = pgTable(
     index("events_status_idx").on(t.projectId, t.status, t.receivedAt, t.id).where(sql`status in ('done', 'dead')`),
     index("events_received_idx").on(t.projectId, t.receivedAt, t.id),
     index("events_source_idx").on(t.projectId, t.source, t.receivedAt, t.id),
-    uniqueIndex("events_dedupe_idx").on(t.projectId, t.source, t.dedupeKey),
+    // Per source: one removed and added again under its name is a new source (new id, URL and secret), whose
+    // deliveries are its own. Brynth's own events have no source id (hence the coalesce).
+    uniqueIndex("events_dedupe_idx").on(t.projectId, t.source, sql`coalesce(source_id, '')`, t.dedupeKey),
   ],
 );
 export type EventRow = typeof events.$inferSelect;

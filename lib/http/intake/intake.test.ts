@@ -307,6 +307,19 @@ describe("unknown URLs", () => {
     expect((await eventsOf(actor, { source: "gone" })).length).toBe(1);
   });
 
+  it("stores a delivery to a source added again under a removed one's name, though the removed one had its id", async () => {
+    const db = await getDb();
+    const add = async () => (await seedSource(actor, { name: "readded", verification: "none", id_header: "x-delivery" })).url!;
+    const first = await (await post(await add(), JSON.stringify({ type: "before" }), { "x-delivery": "d-1" })).json();
+    await db.transaction((tx) => removeSource(tx, { actor, name: "readded" }));
+    const again = await post(await add(), JSON.stringify({ type: "after" }), { "x-delivery": "d-1" });
+    // Before: 200 duplicate, answered with the removed source's event, and nothing stored (the sender would not retry).
+    const answer = await again.json();
+    expect(answer).toMatchObject({ received: true, duplicate: false });
+    expect(answer.event_id).not.toBe(first.event_id);
+    expect((await eventsOf(actor, { source: "readded" })).map((e) => e.type).sort()).toEqual(["after", "before"]);
+  });
+
   it("answers GET with 405 whatever the token", async () => {
     const res = await fetch(`${server.url}/hooks/${"B".repeat(43)}`);
     expect(res.status).toBe(405);
