@@ -7,7 +7,8 @@ import { events } from "@/lib/db/schema/events";
 import { query } from "@/lib/db/statement";
 import { startApiServer } from "@/lib/testing/api-server";
 import { connectMcp } from "@/lib/testing/mcp-client";
-import { seedProject } from "@/lib/testing/seed";
+import { seedKey, seedProject } from "@/lib/testing/seed";
+import { revokeKey } from "@/lib/keys/revoke-key";
 import { seedEvents, seedSource, timeTravel } from "@/lib/testing/events";
 import { mcpCall } from "@/lib/tools/events/__tests__/tool-client";
 
@@ -140,6 +141,20 @@ describe("inbox_wait", () => {
     const deadline = Date.now() + 3000;
     while ((await count()) === before && Date.now() < deadline) await sleep(50);
     expect(await count()).toBe(before + 1);
+  });
+
+  it("stops waiting when its key is revoked and answers unauthorized, telling it nothing that arrived after", async () => {
+    const waiter = await seedKey(project.project.id, ["inbox:read"], "waiter");
+    const waiting = fetch(`${server.url}/api/v1/events/wait?source=after-revoke&timeout_seconds=30`, {
+      headers: { authorization: `Bearer ${waiter.secret}` },
+    }).then(async (r) => ({ status: r.status, body: await r.json() }));
+    await sleep(300);
+    await (await getDb()).transaction((tx) => revokeKey(tx, { actor: project.actor, keyId: waiter.key.id }));
+    await seedEvents(project.project.id, [{ type: "payroll.updated", source: "after-revoke", payload: { ssn: "123-45-6789" } }]);
+    // Before: the wait went on and answered this event, though the key had been revoked before it arrived.
+    const answer = await waiting;
+    expect(answer).toMatchObject({ status: 401, body: { error: { code: "unauthorized", message: "This key was revoked while the call waited." } } });
+    expect(JSON.stringify(answer.body)).not.toContain("123-45-6789");
   });
 
   it("refuses timeouts outside 1–120 s", async () => {

@@ -1,4 +1,5 @@
 import type { Actor } from "@/lib/actor";
+import { untilKeyRevoked } from "@/lib/auth/credential-ends";
 import { getDb } from "@/lib/db/client";
 import { AppError, toErrorBody } from "@/lib/errors";
 import { takeCallToken } from "@/lib/keys/call-rate-limit";
@@ -56,7 +57,9 @@ export async function runTool(tool: AnyTool, actor: Actor, args: unknown, signal
       }
     }
     const result = await tool.handler(ctx, input);
-    const error = committedError(result);
+    // What the wait found is not told to a key revoked meanwhile; what the call wrote before it waited (a request
+    // asked, mail held) stands and is ledgered with the refusal, as a committed error is.
+    const error = waiting && (await waiting.revoked()) ? keyRevokedWhileWaiting() : committedError(result);
     if (error) {
       // D6: what the handler wrote commits; the ledger digests the error the caller receives.
       await appendEntry(ctx.db, { actor: ctx.actor, op: toolOp(tool), subject: ctx.subject, input, outputText: JSON.stringify(toErrorBody(error).body) });
@@ -83,9 +86,11 @@ export async function runTool(tool: AnyTool, actor: Actor, args: unknown, signal
     if (idempotencyKey) await completeIdempotencyKey(ctx.db, { actor, key: idempotencyKey, answer: { text: fitted.text } });
     return { ...fitted, value: checked };
   };
+  // A key's waiting call stops waiting once the key is revoked (credential-ends.ts), as a live stream closes.
+  const waiting = tool.waits && actor.keyId ? untilKeyRevoked(actor.keyId, signal) : null;
   const context = (tx: ToolContext["db"]): ToolContext => {
     const prefix = budget?.prefix?.(input);
-    return { actor, db: tx, signal, subject: null, ...(prefix === undefined ? {} : { content: { prefix, cut: [] } }) };
+    return { actor, db: tx, signal: waiting?.signal ?? signal, subject: null, ...(prefix === undefined ? {} : { content: { prefix, cut: [] } }) };
   };
 
   // A key's calls take turns for the database (call-slots.ts); waiting calls hold no connection while they wait.
@@ -99,8 +104,12 @@ export async function runTool(tool: AnyTool, actor: Actor, args: unknown, signal
     throw callerCasedError(tool, transport, err);
   } finally {
     release();
+    waiting?.unwatch();
   }
 }
+
+const keyRevokedWhileWaiting = () =>
+  new AppError("unauthorized", "This key was revoked while the call waited.", { fix: "Ask the owner for a key that is not revoked." });
 
 function missingScopes(name: string, scopes: readonly string[], why = ""): AppError {
   const list = scopes.map((s) => `\`${s}\``).join(" and ");

@@ -2,7 +2,7 @@ import { onRequestChange } from "@/lib/approvals/requests-channel";
 import type { ApiRequest } from "@/lib/http/api-request";
 import { errorResponse } from "@/lib/http/json-response";
 import { streamActor } from "@/lib/http/stream/authorize-stream";
-import { watchCredentialEnd } from "@/lib/http/stream/credential-ends";
+import { watchCredentialEnd } from "@/lib/auth/credential-ends";
 import { takeStreamSlot } from "@/lib/http/stream/stream-slots";
 import { sseResponse } from "@/lib/http/stream/sse-response";
 

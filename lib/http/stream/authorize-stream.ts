@@ -3,7 +3,7 @@ import { AppError } from "@/lib/errors";
 import { readCookie } from "@/lib/auth/authenticate-owner";
 import { authenticateOwnerRequest } from "@/lib/auth/owner-principal";
 import type { ApiRequest } from "@/lib/http/api-request";
-import type { StreamActor } from "@/lib/http/stream/credential-ends";
+import type { StreamActor } from "@/lib/auth/credential-ends";
 import { clientIp, isAllowedOrigin } from "@/lib/http/request-info";
 import { authenticateKey } from "@/lib/keys/authenticate-key";
 import { keyActor } from "@/lib/keys/key-actor";

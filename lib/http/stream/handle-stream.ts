@@ -3,7 +3,7 @@ import { AppError } from "@/lib/errors";
 import type { ApiRequest } from "@/lib/http/api-request";
 import { errorResponse } from "@/lib/http/json-response";
 import { streamActor } from "@/lib/http/stream/authorize-stream";
-import type { StreamActor } from "@/lib/http/stream/credential-ends";
+import type { StreamActor } from "@/lib/auth/credential-ends";
 import { sseFrames } from "@/lib/http/stream/sse-response";
 import { errorFrame, type StreamFrame } from "@/lib/http/stream/stream-frame";
 import { StreamSession } from "@/lib/http/stream/stream-session";

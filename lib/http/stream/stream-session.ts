@@ -1,7 +1,7 @@
 import { getDb } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { onEventChange } from "@/lib/events/events-channel";
-import { type StreamActor, watchCredentialEnd } from "@/lib/http/stream/credential-ends";
+import { type StreamActor, watchCredentialEnd } from "@/lib/auth/credential-ends";
 import { mailEventFrames } from "@/lib/http/stream/mail-event-frame";
 import { mailEventTail, type TailSubscriber } from "@/lib/http/stream/mail-event-tail";
 import { isAfter, replayPage, START } from "@/lib/http/stream/statements";

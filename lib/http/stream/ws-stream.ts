@@ -6,7 +6,7 @@ import { hostProblem } from "@/lib/http/host-check";
 import { errorResponse } from "@/lib/http/json-response";
 import { upgradeRequest } from "@/lib/http/node-request";
 import { streamActor } from "@/lib/http/stream/authorize-stream";
-import type { StreamActor } from "@/lib/http/stream/credential-ends";
+import type { StreamActor } from "@/lib/auth/credential-ends";
 import { STREAM_PATH } from "@/lib/http/stream/handle-stream";
 import { errorFrame } from "@/lib/http/stream/stream-frame";
 import { type FrameSink, StreamSession } from "@/lib/http/stream/stream-session";

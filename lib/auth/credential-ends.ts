@@ -42,13 +42,15 @@ function credentialWatcher(name: "__brynthStreamKeys" | "__brynthStreamOwnerSess
   };
 }
 
-const watchKey = credentialWatcher("__brynthStreamKeys", KEYS_CHANNEL, async (ids) => {
+async function keysRevoked(ids: string[]): Promise<string[]> {
   const rows = await (await getDb())
     .select({ id: apiKeys.id })
     .from(apiKeys)
     .where(and(inArray(apiKeys.id, ids), isNotNull(apiKeys.revokedAt)));
   return rows.map((r) => r.id);
-});
+}
+
+const watchKey = credentialWatcher("__brynthStreamKeys", KEYS_CHANNEL, keysRevoked);
 
 const watchOwnerSession = credentialWatcher("__brynthStreamOwnerSessions", OWNER_SESSIONS_CHANNEL, async (ids) => {
   const rows = await (await getDb())
@@ -69,4 +71,17 @@ export function watchCredentialEnd(actor: StreamActor, close: (reason: string) =
   if (actor.keyId) return watchKey(actor.keyId, () => close("The key was revoked."));
   if (actor.ownerSessionId) return watchOwnerSession(actor.ownerSessionId, () => close("The session ended."));
   return () => {};
+}
+
+/**
+ * For a key's call that waits (inbox_wait, ask_approval's wait_seconds...), which outlives the check that let it in
+ * as a stream does: `signal`, aborted as well once the key is revoked, so the wait stops then; `revoked()`, asked
+ * before the call answers, since the wait may have found something in the moment before the notice came; and
+ * the unwatch.
+ */
+export function untilKeyRevoked(keyId: string, signal: AbortSignal) {
+  const ended = new AbortController();
+  const unwatch = watchKey(keyId, () => ended.abort(new Error("The key was revoked.")));
+  const revoked = async () => ended.signal.aborted || (await keysRevoked([keyId])).length > 0;
+  return { signal: AbortSignal.any([signal, ended.signal]), revoked, unwatch };
 }
