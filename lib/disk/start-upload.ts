@@ -10,7 +10,7 @@ import { writablePath, contentTypeProblem, DEFAULT_CONTENT_TYPE } from "@/lib/di
 import { fieldError } from "@/lib/disk/field-error";
 import { newBlobKey } from "@/lib/disk/file-view";
 import { MAX_BYTES, OPEN_UPLOADS_PER_PATH, UPLOAD_MAX_BYTES, UPLOAD_SECONDS } from "@/lib/disk/limits";
-import { getUsage } from "@/lib/disk/usage";
+import { getUsage, purgeExpiredKeys } from "@/lib/disk/usage";
 
 /**
  * file_put with `upload: {size, content_type}`: records the upload and answers where to PUT the bytes — a
@@ -35,8 +35,9 @@ export async function startUpload(db: Executor, opts: { actor: Actor; path: stri
     .select({ size: diskFiles.sizeBytes })
     .from(diskFiles)
     .where(and(eq(diskFiles.projectId, projectId), eq(diskFiles.path, path)));
-  const usage = await getUsage(db, projectId);
-  if (usage.bytes - (existing?.size ?? 0) + opts.size > MAX_BYTES) {
+  const fits = async () => (await getUsage(db, projectId)).bytes - (existing?.size ?? 0) + opts.size <= MAX_BYTES;
+  // Expired keys hold no space: freed before refusing, as every other write does (reserveUsage).
+  if (!(await fits()) && !((await purgeExpiredKeys(db, projectId)) > 0 && (await fits()))) {
     throw new AppError("QUOTA_EXCEEDED", `A ${opts.size}-byte file would take the project disk past 1 GB.`, {
       fix: "Delete files or keys you no longer need (file_delete, kv_delete), then retry.",
     });

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { randomBytes } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -14,6 +14,7 @@ import { startUpload } from "@/lib/disk/start-upload";
 import { monthOf } from "@/lib/disk/usage";
 import { saveAttachment } from "@/lib/disk/save-attachment";
 import { sweepDisk } from "@/lib/disk/sweep-disk";
+import { READ_GRACE_MS } from "@/lib/disk/trash-blob";
 import { revokeKey } from "@/lib/keys/revoke-key";
 import { startApiServer } from "@/lib/testing/api-server";
 import { connectMcp } from "@/lib/testing/mcp-client";
@@ -139,8 +140,29 @@ export function filesSuite(store: "local" | "s3") {
       expect((await usageMatchesRows(seeded.project.id)).usage.bytes).toBe(before.usage.bytes - 5);
       expect((await call("file_get", { path: "gone/soon.txt" })).error.code).toBe("NOT_FOUND");
       expect(await (await getBlobStore()).head(key)).not.toBeNull();
+      // Kept READ_GRACE_MS past the delete, for a read that found the row before it.
       await sweepDisk(await getDb());
+      expect(await (await getBlobStore()).head(key)).not.toBeNull();
+      await sweepDisk(await getDb(), new Date(Date.now() + READ_GRACE_MS + 1000));
       expect(await (await getBlobStore()).head(key)).toBeNull();
+    });
+
+    it("gives a read that found a version before it was replaced and swept that version's bytes, not a 503", async () => {
+      await call("file_put", { path: "swept/read.txt", content_base64: b64("first") });
+      const store = await getBlobStore();
+      const get = store.get.bind(store);
+      // Between file_get's lookup and its fetch: the file is replaced and the janitor passes.
+      const between = vi.spyOn(store, "get").mockImplementationOnce(async (key) => {
+        await call("file_put", { path: "swept/read.txt", content_base64: b64("second") });
+        await sweepDisk(await getDb());
+        return get(key);
+      });
+      try {
+        expect((await call("file_get", { path: "swept/read.txt" })).data.content_base64).toBe(b64("first"));
+      } finally {
+        between.mockRestore();
+      }
+      expect((await call("file_get", { path: "swept/read.txt" })).data.content_base64).toBe(b64("second"));
     });
   });
 
@@ -347,6 +369,24 @@ export function filesSuite(store: "local" | "s3") {
     });
   });
 
+  describe("quota and expired keys", () => {
+    it("frees expired keys' space before refusing an upload start, as an inline put does", async () => {
+      await call("kv_set", { key: "q/expiring", value: "x".repeat(2000), ttl_seconds: 60 });
+      await query(
+        await getDb(),
+        sql`update kv_entries set expires_at = now() - interval '1 second' where project_id = ${seeded.project.id} and key = 'q/expiring'`,
+      );
+      const now = await usageMatchesRows(seeded.project.id);
+      // Full but for 100 bytes, the expired key's 2,000 and more among the bytes counted.
+      await setUsage(seeded.project.id, now.usage.keys, MAX_BYTES - 100);
+      // Before: QUOTA_EXCEEDED, though file_put with content_base64 of the same size was saved.
+      expect((await call("file_put", { path: "q/after-expiry.bin", upload: { size: 500 } })).data.status).toBe("uploading");
+      const after = await usageMatchesRows(seeded.project.id);
+      expect(after.usage.keys).toBe(now.usage.keys - 1);
+      await setUsage(seeded.project.id, after.rows.keys, after.rows.bytes);
+    });
+  });
+
   describe("concurrent writers", () => {
     it("keep one file per path when many write it at once, and never pass 1 GB together", async () => {
       const same = await Promise.all(Array.from({ length: 8 }, (_, i) => call("file_put", { path: "race/same.txt", content_base64: b64(`writer ${i}`) })));
@@ -475,6 +515,7 @@ export function filesSuite(store: "local" | "s3") {
       ["a negative upload.size", { path: "b.bin", upload: { size: -1 } }, "upload.size"],
       ["a bad content_type", { path: "b.bin", content_base64: "AA==", content_type: "not a type" }, "content_type"],
       ["a bad upload.content_type", { path: "b.bin", upload: { size: 1, content_type: "text/html\r\nX: y" } }, "upload.content_type"],
+      ["a bad content_type standing in for upload's", { path: "b.bin", upload: { size: 1 }, content_type: "not a type" }, "content_type"],
     ];
     it.each(cases)("file_put refuses %s", async (_what, args, field) => {
       const r = await call("file_put", args);

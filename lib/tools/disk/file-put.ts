@@ -1,5 +1,7 @@
 import { z } from "zod";
 import { completeUpload } from "@/lib/disk/complete-upload";
+import { fieldError } from "@/lib/disk/field-error";
+import { contentTypeProblem } from "@/lib/disk/file-input";
 import { putFile } from "@/lib/disk/put-file";
 import { startUpload } from "@/lib/disk/start-upload";
 import { UPLOAD_MAX_BYTES } from "@/lib/disk/limits";
@@ -57,6 +59,9 @@ export const filePut = defineTool({
     ctx.subject = input.path;
     const actor = ctx.actor;
     if (input.upload) {
+      // The top-level content_type stands in for upload.content_type: a bad one is named as the caller sent it.
+      const fallback = input.upload.content_type === undefined && input.content_type !== undefined && contentTypeProblem(input.content_type);
+      if (fallback) throw fieldError("content_type", fallback);
       const started = await startUpload(ctx.db, {
         actor,
         path: input.path,
