@@ -4,6 +4,7 @@ import type { ApprovalRequest } from "@/lib/db/schema/approvals";
 import { emitEvent } from "@/lib/events/emit-event";
 import { newId } from "@/lib/ids";
 import { applyPolicy } from "@/lib/policy/apply-policy";
+import { checkRuleApprovers } from "@/lib/approvals/propose-policy";
 import type { Rule } from "@/lib/policy/policy-schema";
 import { notifyRequestChange } from "@/lib/approvals/requests-channel";
 import { resolvedPayload } from "@/lib/approvals/resolved-payload";
@@ -38,6 +39,9 @@ export async function resolveRequest(
   let version: number | null = null;
   if (row.kind === "policy" && row.status === "approved") {
     const proposal = row.payload as { rules: Rule[]; note: string | null; proposed_by: string | null };
+    // A channel its rules name may have been removed since it was proposed (channel_remove withdraws such proposals;
+    // one written while the removal ran escapes it): a policy in force names live channels only, so it is refused.
+    await checkRuleApprovers(tx, row.projectId, { rules: proposal.rules });
     ({ version } = await applyPolicy(tx, {
       actor: opts.actor,
       policy: { rules: proposal.rules },

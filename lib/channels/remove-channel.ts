@@ -2,6 +2,7 @@ import { and, eq, ne, sql } from "drizzle-orm";
 import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
 import { approvalChannels, approvalRequests } from "@/lib/db/schema/approvals";
+import { withdrawRequest } from "@/lib/approvals/withdraw-request";
 import { AppError, notFound } from "@/lib/errors";
 import { ensureOwnerChannel } from "@/lib/channels/ensure-owner-channel";
 import { channelsTurn } from "@/lib/channels/channels-turn";
@@ -10,7 +11,8 @@ import { takeTurn } from "@/lib/db/turn-lock";
 
 /**
  * Removes a channel: its links and buttons stop working at once (they are checked against the channel's status),
- * and pending requests that asked it are moved to the owner channel. The owner channel cannot be removed.
+ * pending requests that asked it are moved to the owner channel, and pending policy proposals whose rules name it
+ * are withdrawn. The owner channel cannot be removed.
  */
 export async function removeChannel(tx: Executor, opts: { actor: Actor; channelId: string }) {
   const { actor } = opts;
@@ -42,5 +44,19 @@ export async function removeChannel(tx: Executor, opts: { actor: Actor; channelI
     })
     .where(and(eq(approvalRequests.projectId, actor.projectId), eq(approvalRequests.status, "pending"), sql`${approvalRequests.approvers} ? ${found.id}`))
     .returning({ id: approvalRequests.id });
+  // A policy proposal whose rules name it can no longer be applied as shown (a policy in force names live channels).
+  const proposals = await tx
+    .select({ id: approvalRequests.id })
+    .from(approvalRequests)
+    .where(
+      and(
+        eq(approvalRequests.projectId, actor.projectId),
+        eq(approvalRequests.status, "pending"),
+        eq(approvalRequests.kind, "policy"),
+        sql`jsonb_path_exists(${approvalRequests.payload}::jsonb, '$.rules[*].approvers[*] ? (@ == $id)', jsonb_build_object('id', ${found.id}::text))`,
+      ),
+    );
+  const why = `channel ${found.label} (${found.id}), which its rules name, was removed before a decision.`;
+  for (const p of proposals) await withdrawRequest(tx, { actor, requestId: p.id, why });
   return { channel_id: found.id, status: "removed" as const, moved_requests: moved.length };
 }

@@ -104,4 +104,39 @@ describe("policy_set", () => {
     const after = await call("policy_get");
     expect(after.ok && after.data.version).toBe(version);
   });
+
+  /** A pending proposal of one rule asked of a fresh active channel, and the channel. */
+  async function proposalNaming(label: string) {
+    const channel = newId("chn");
+    await (await getDb())
+      .insert(approvalChannels)
+      .values({ id: channel, projectId: h.seeded.project.id, kind: "email", label, address: `${label}@example.com`, status: "active" });
+    const rules = [{ id: `by-${label}`, action: "refund", effect: "require_approval", approvers: [channel] }];
+    const r = ok(await call("policy_set", { policy: { rules }, wait_seconds: 0 }));
+    return { channel, requestId: r.request_id as string };
+  }
+  const versionNow = async () => ok(await call("policy_get")).version as number;
+
+  it("is withdrawn when a channel its rules name is removed: a policy in force names live channels only", async () => {
+    const version = await versionNow();
+    const { channel, requestId } = await proposalNaming("leaving");
+    ok(await call("channel_remove", { channel_id: channel }));
+    // Before: still pending, and approving it put in force a policy that policy_set itself then refused to take back.
+    const status = ok(await call("request_status", { request_id: requestId }));
+    expect(status).toMatchObject({
+      status: "denied",
+      comment: `Withdrawn: channel leaving (${channel}), which its rules name, was removed before a decision.`,
+    });
+    await expect(decide(requestId, { outcome: "approve" })).rejects.toThrow(/already decided/);
+    expect(await versionNow()).toBe(version);
+  });
+
+  it("is refused at approval, naming the rule, when a channel it names went without withdrawing it (written during the removal)", async () => {
+    const version = await versionNow();
+    const { channel, requestId } = await proposalNaming("raced");
+    await (await getDb()).update(approvalChannels).set({ status: "removed", removedAt: new Date() }).where(eq(approvalChannels.id, channel));
+    await expect(decide(requestId, { outcome: "approve" })).rejects.toThrow(`rule 1 "by-raced": approvers: ${channel} is not a channel of this project`);
+    expect(ok(await call("request_status", { request_id: requestId })).status).toBe("pending");
+    expect(await versionNow()).toBe(version);
+  });
 });
