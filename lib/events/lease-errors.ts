@@ -17,6 +17,16 @@ export function leaseError(state: EventState, verb: "ack" | "nack", holder: stri
         },
       );
     }
+    // The caller's own doing (an earlier ack or nack, or a newer claim of its own): said so, not blamed on another.
+    if (state.claimedBy === holder) {
+      return new AppError(
+        "LEASE_LOST",
+        done
+          ? `You do not hold the lease on event ${state.id}: you finished it already (an earlier inbox_ack or inbox_nack of yours).`
+          : `You do not hold the lease on event ${state.id} with this lease_token: you claimed it again since, and that claim holds the lease.`,
+        { fix: done ? "Nothing to do: it is finished." : "Use the lease_token of your latest claim (inbox_claim returned it)." },
+      );
+    }
     return new AppError(
       "LEASE_LOST",
       `You do not hold the lease on event ${state.id}: ${done ? "another consumer finished it" : "another consumer claimed it after your lease expired"}.`,

@@ -142,4 +142,21 @@ describe("fencing within one key, over REST (two X-Brynth-Agent identities)", ()
     expect((await rest("worker-2", `/events/${b}/nack`, { reason: "not mine" })).body.error.code).toBe("LEASE_LOST");
     expect((await rest("worker-1", `/events/${b}/nack`, { reason: "mine" })).body).toMatchObject({ status: "failed" });
   });
+
+  it("tells a caller whose token its own ack or newer claim made stale that it did so itself, not another consumer", async () => {
+    const [a, b] = await seedEvents(project.project.id, [{ type: "fence.rest-self" }, { type: "fence.rest-self" }]);
+    const claimed = (await rest("worker-1", `/events/${a}/claim`, {})).body;
+    expect((await rest("worker-1", `/events/${a}/ack`, {})).status).toBe(200);
+    const late = await rest("worker-1", `/events/${a}/nack`, { reason: "r", lease_token: claimed.lease_token });
+    // Before: "another consumer finished it".
+    expect(late.body.error).toMatchObject({
+      code: "LEASE_LOST",
+      message: `You do not hold the lease on event ${a}: you finished it already (an earlier inbox_ack or inbox_nack of yours).`,
+    });
+    const first = (await rest("worker-1", `/events/${b}/claim`, {})).body;
+    await timeTravel(b, "lease");
+    expect((await rest("worker-1", `/events/${b}/claim`, {})).status).toBe(200);
+    const stale = await rest("worker-1", `/events/${b}/ack`, { lease_token: first.lease_token });
+    expect(stale.body.error).toMatchObject({ code: "LEASE_LOST", fix: "Use the lease_token of your latest claim (inbox_claim returned it)." });
+  });
 });
