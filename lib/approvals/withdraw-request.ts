@@ -6,8 +6,8 @@ import { expireRequests } from "@/lib/approvals/expire-requests";
 import { resolveRequest } from "@/lib/approvals/resolve-request";
 
 /**
- * Withdraws a pending approval request whose send can no longer happen as shown (its draft deleted, the inbox it
- * would be sent from deleted): the request is closed as denied (the closest of the module's outcomes), its comment
+ * Withdraws a pending approval request whose action can no longer happen as shown (its draft deleted, the inbox it
+ * would be sent from deleted, a channel its proposed rules name removed): the request is closed as denied (the closest of the module's outcomes), its comment
  * `Withdrawn: <why>`, through resolveRequest like any decision, so its `request.resolved` event, callback and the
  * Telegram and email messages follow, and the held send's settle (settleDraftApproval, settleEmailBatch) sees a
  * denial. A request someone decided meanwhile is left as it is; one past its `expires_at` is expired instead (its

@@ -55,8 +55,9 @@ const insertCoalesced = coalesce("event inserts", 64, insertRows);
 
 /**
  * The one insert for every event (webhooks and Brynth's own). A delivery already received by the same source
- * under the same dedupe key returns the first event instead of a second one (events_dedupe_idx). Waiters are told once the event has committed:
- * with the caller's transaction, or at once when given the database (the insert has committed by then).
+ * under the same dedupe key returns the first event instead of a second one (events_dedupe_idx). Waiters are told
+ * once the event has committed: with the caller's transaction, or at once when given the database (the insert has
+ * committed by then).
  */
 export async function insertEvent(tx: Executor, e: NewEvent): Promise<{ id: string; duplicate: boolean }> {
   const now = new Date();
