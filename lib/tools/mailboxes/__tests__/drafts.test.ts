@@ -445,113 +445,92 @@ describe("send_draft in approval mode", () => {
     expect(await db.select().from(mailMessages).where(eq(mailMessages.draftId, d.draft_id))).toHaveLength(0);
   });
 
-  it("the owner's approval sends exactly the held draft, which is then gone", async () => {
+  /** A fresh inbox in approval mode. */
+  async function approvalInbox() {
     const box = await seedMailbox(p.project.id);
-    const db = await getDb();
-    await db.update(mailboxes).set({ sendPolicy: "approval" }).where(eq(mailboxes.id, box.id));
-    const d = await call(createDraft, p.mcp, { inboxId: box.id, to: [b.address], subject: "Approved one", text: "as shown" });
+    await (await getDb()).update(mailboxes).set({ sendPolicy: "approval" }).where(eq(mailboxes.id, box.id));
+    return box;
+  }
+  /** A draft of `box` that send_draft held for the owner: its row, which names the approval request. */
+  async function heldDraft(box: { id: string }, subject: string, text = "x") {
+    const d = await call(createDraft, p.mcp, { inboxId: box.id, to: [b.address], subject, text });
     expect((await refusal(sendDraft, p.mcp, { inboxId: box.id, draftId: d.draft_id })).code).toBe("approval_required");
-    const [row] = await db.select().from(mailDrafts).where(eq(mailDrafts.id, d.draft_id));
-    await db.transaction((tx) => decideAsOwner(tx, { actor: p.actor, requestId: row.approvalRequestId!, verdict: { outcome: "approve" } }));
-    expect(await db.select().from(mailDrafts).where(eq(mailDrafts.id, d.draft_id))).toHaveLength(0);
+    const [row] = await (await getDb()).select().from(mailDrafts).where(eq(mailDrafts.id, d.draft_id));
+    return row as typeof row & { approvalRequestId: string };
+  }
+  const approveAsOwner = async (requestId: string) =>
+    (await getDb()).transaction((tx) => decideAsOwner(tx, { actor: p.actor, requestId, verdict: { outcome: "approve" } }));
+  const requestOf = async (draft: { approvalRequestId: string }) =>
+    (await (await getDb()).select().from(approvalRequests).where(eq(approvalRequests.id, draft.approvalRequestId)))[0];
+  const draftRow = async (id: string) => (await (await getDb()).select().from(mailDrafts).where(eq(mailDrafts.id, id)))[0];
+  const messagesOf = async (...draftIds: string[]) => (await getDb()).select().from(mailMessages).where(inArray(mailMessages.draftId, draftIds));
+
+  it("the owner's approval sends exactly the held draft, which is then gone", async () => {
+    const box = await approvalInbox();
+    const row = await heldDraft(box, "Approved one", "as shown");
+    await approveAsOwner(row.approvalRequestId);
+    expect(await draftRow(row.id)).toBeUndefined();
     await drainJobs();
-    const [out] = await db.select().from(mailMessages).where(eq(mailMessages.draftId, d.draft_id));
+    const [out] = await messagesOf(row.id);
     expect(out).toMatchObject({ subject: "Approved one", sendStatus: "sent", mailboxId: box.id });
     expect(out.labels).not.toContain("pending_approval");
   });
 
   it("an approval the quota refuses by now leaves the draft failed and nothing queued, though the decision commits", async () => {
-    const box = await seedMailbox(p.project.id);
-    const db = await getDb();
-    await db.update(mailboxes).set({ sendPolicy: "approval" }).where(eq(mailboxes.id, box.id));
-    const d = await call(createDraft, p.mcp, { inboxId: box.id, to: [b.address], subject: "Over the quota", text: "x" });
-    expect((await refusal(sendDraft, p.mcp, { inboxId: box.id, draftId: d.draft_id })).code).toBe("approval_required");
-    const [row] = await db.select().from(mailDrafts).where(eq(mailDrafts.id, d.draft_id));
+    const box = await approvalInbox();
+    const row = await heldDraft(box, "Over the quota");
     const { messages, deliveries, attachments } = await draftWrites(p.project.id);
     const quota = envSettings("EMAIL_DAILY_");
     quota.set({ EMAIL_DAILY_LIMIT: "0" });
     try {
-      await db.transaction((tx) => decideAsOwner(tx, { actor: p.actor, requestId: row.approvalRequestId!, verdict: { outcome: "approve" } }));
+      await approveAsOwner(row.approvalRequestId);
     } finally {
       quota.restore();
     }
     // The quota is the send's last write: the message and its deliveries were queued before it refused.
     expect(await draftWrites(p.project.id)).toMatchObject({ messages, deliveries, attachments });
-    expect(await db.select().from(mailMessages).where(eq(mailMessages.draftId, d.draft_id))).toHaveLength(0);
-    expect(await call(getDraft, p.mcp, { inboxId: box.id, draftId: d.draft_id })).toMatchObject({
+    expect(await messagesOf(row.id)).toHaveLength(0);
+    expect(await call(getDraft, p.mcp, { inboxId: box.id, draftId: row.id })).toMatchObject({
       send_status: "failed",
       send_reason: expect.stringContaining("more than the project has left this day"),
     });
-    const [req] = await db.select().from(approvalRequests).where(eq(approvalRequests.id, row.approvalRequestId!));
-    expect(req.status).toBe("approved");
+    expect((await requestOf(row)).status).toBe("approved");
   });
 
   it("delete_inbox withdraws its held drafts' requests: closed for the owner, the drafts rejected, nothing sent", async () => {
-    const box = await seedMailbox(p.project.id);
-    const db = await getDb();
-    await db.update(mailboxes).set({ sendPolicy: "approval" }).where(eq(mailboxes.id, box.id));
-    const held = [];
-    for (const subject of ["Held one", "Held two"]) {
-      const d = await call(createDraft, p.mcp, { inboxId: box.id, to: [b.address], subject, text: "x" });
-      expect((await refusal(sendDraft, p.mcp, { inboxId: box.id, draftId: d.draft_id })).code).toBe("approval_required");
-      held.push((await db.select().from(mailDrafts).where(eq(mailDrafts.id, d.draft_id)))[0]);
-    }
+    const box = await approvalInbox();
+    const held = [await heldDraft(box, "Held one"), await heldDraft(box, "Held two")];
     await call(deleteInbox, p.mcp, { inboxId: box.id });
     const why = `Withdrawn: inbox ${box.address} was deleted before a decision.`;
     for (const draft of held) {
-      const [req] = await db.select().from(approvalRequests).where(eq(approvalRequests.id, draft.approvalRequestId!));
-      expect(req).toMatchObject({ status: "denied", comment: why });
-      const [after] = await db.select().from(mailDrafts).where(eq(mailDrafts.id, draft.id));
-      expect(after).toMatchObject({ sendStatus: "rejected", sendReason: why });
+      expect(await requestOf(draft)).toMatchObject({ status: "denied", comment: why });
+      expect(await draftRow(draft.id)).toMatchObject({ sendStatus: "rejected", sendReason: why });
       // The owner's approval (from an email or Telegram message sent before) finds it decided and sends nothing.
-      await expect(
-        db.transaction((tx) => decideAsOwner(tx, { actor: p.actor, requestId: draft.approvalRequestId!, verdict: { outcome: "approve" } })),
-      ).rejects.toThrow(/already decided/);
+      await expect(approveAsOwner(draft.approvalRequestId)).rejects.toThrow(/already decided/);
     }
     await drainJobs();
-    expect(
-      await db
-        .select()
-        .from(mailMessages)
-        .where(
-          inArray(
-            mailMessages.draftId,
-            held.map((d) => d.id),
-          ),
-        ),
-    ).toHaveLength(0);
+    expect(await messagesOf(...held.map((d) => d.id))).toHaveLength(0);
   });
 
   it("delete_inbox expires a held draft's request already past its expiry, rather than withdrawing it", async () => {
-    const box = await seedMailbox(p.project.id);
-    const db = await getDb();
-    await db.update(mailboxes).set({ sendPolicy: "approval" }).where(eq(mailboxes.id, box.id));
-    const d = await call(createDraft, p.mcp, { inboxId: box.id, to: [b.address], subject: "Overdue", text: "x" });
-    expect((await refusal(sendDraft, p.mcp, { inboxId: box.id, draftId: d.draft_id })).code).toBe("approval_required");
-    const [row] = await db.select().from(mailDrafts).where(eq(mailDrafts.id, d.draft_id));
+    const box = await approvalInbox();
+    const row = await heldDraft(box, "Overdue");
     const expiresAt = new Date(Date.now() - 3_600_000);
-    await db.update(approvalRequests).set({ expiresAt }).where(eq(approvalRequests.id, row.approvalRequestId!));
+    await (await getDb()).update(approvalRequests).set({ expiresAt }).where(eq(approvalRequests.id, row.approvalRequestId));
     await call(deleteInbox, p.mcp, { inboxId: box.id });
     // Nothing is decided after expires_at, a withdrawal included: the request says it expired, and when.
-    const [req] = await db.select().from(approvalRequests).where(eq(approvalRequests.id, row.approvalRequestId!));
-    expect(req).toMatchObject({ status: "expired", comment: null, decidedAt: expiresAt });
-    const [after] = await db.select().from(mailDrafts).where(eq(mailDrafts.id, d.draft_id));
-    expect(after).toMatchObject({ sendStatus: "rejected", sendReason: "Nobody decided before the approval request expired." });
+    expect(await requestOf(row)).toMatchObject({ status: "expired", comment: null, decidedAt: expiresAt });
+    expect(await draftRow(row.id)).toMatchObject({ sendStatus: "rejected", sendReason: "Nobody decided before the approval request expired." });
   });
 
   it("an approval that finds the inbox deleted after all sends nothing from the freed address", async () => {
-    const box = await seedMailbox(p.project.id);
-    const db = await getDb();
-    await db.update(mailboxes).set({ sendPolicy: "approval" }).where(eq(mailboxes.id, box.id));
-    const d = await call(createDraft, p.mcp, { inboxId: box.id, to: [b.address], subject: "Raced a delete", text: "x" });
-    expect((await refusal(sendDraft, p.mcp, { inboxId: box.id, draftId: d.draft_id })).code).toBe("approval_required");
-    const [row] = await db.select().from(mailDrafts).where(eq(mailDrafts.id, d.draft_id));
+    const box = await approvalInbox();
+    const row = await heldDraft(box, "Raced a delete");
     // As if the decision read the request before delete_inbox withdrew it: the mailbox is gone, the request pending.
-    await db.update(mailboxes).set({ deletedAt: new Date() }).where(eq(mailboxes.id, box.id));
-    await db.transaction((tx) => decideAsOwner(tx, { actor: p.actor, requestId: row.approvalRequestId!, verdict: { outcome: "approve" } }));
-    const [after] = await db.select().from(mailDrafts).where(eq(mailDrafts.id, d.draft_id));
-    expect(after).toMatchObject({ sendStatus: "failed", sendReason: "Approved, but its inbox was deleted." });
-    expect(await db.select().from(mailMessages).where(eq(mailMessages.draftId, d.draft_id))).toHaveLength(0);
+    await (await getDb()).update(mailboxes).set({ deletedAt: new Date() }).where(eq(mailboxes.id, box.id));
+    await approveAsOwner(row.approvalRequestId);
+    expect(await draftRow(row.id)).toMatchObject({ sendStatus: "failed", sendReason: "Approved, but its inbox was deleted." });
+    expect(await messagesOf(row.id)).toHaveLength(0);
   });
 
   it("labels a held draft pending_approval, so list_drafts finds it, until the owner decides", async () => {
