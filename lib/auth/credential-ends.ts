@@ -10,35 +10,45 @@ import { OWNER_SESSIONS_CHANNEL } from "@/lib/owners/owner-session-ends";
 const KEYS_CHANNEL = "brynth_auth_keys";
 
 type Watchers = Map<string, Set<() => void>>;
-const g = globalThis as unknown as Partial<Record<"__brynthStreamKeys" | "__brynthStreamOwnerSessions", { watchers: Watchers }>>;
+type WatcherState = { watchers: Watchers; notices: number };
+const g = globalThis as unknown as Partial<Record<"__brynthStreamKeys" | "__brynthStreamOwnerSessions", WatcherState>>;
 
 /**
  * Calls a watcher once its credential ends, on whichever instance: a live stream outlives the request that
  * authenticated it, so without this a revoked key or a signed-out session would go on reading (ARCHITECTURE §7:
  * revocation takes effect at once). `channel` is notified after each commit that may end some; the notice names
- * none, and each costs one query (`ended`) over the credentials this instance's streams hold.
+ * none, and each costs one query (`ended`) over the credentials this instance's streams hold. `notices()` counts
+ * the notices received, so a call can tell whether one came while it ran.
  */
 function credentialWatcher(name: "__brynthStreamKeys" | "__brynthStreamOwnerSessions", channel: string, ended: (ids: string[]) => Promise<string[]>) {
-  return (id: string, onEnded: () => void): (() => void) => {
-    let state = g[name];
-    if (!state) {
-      const watchers: Watchers = new Map();
-      const check = async () => {
-        if (watchers.size === 0) return;
-        for (const gone of await ended([...watchers.keys()])) for (const f of watchers.get(gone) ?? []) f();
-      };
-      const onNotice = () => void check().catch((err) => console.error(`[brynth] stream: ${channel} check failed`, err));
-      void listen(channel, onNotice, onNotice);
-      state = g[name] = { watchers };
-    }
-    const { watchers } = state;
-    let set = watchers.get(id);
-    if (!set) watchers.set(id, (set = new Set()));
-    set.add(onEnded);
-    return () => {
-      set.delete(onEnded);
-      if (set.size === 0 && watchers.get(id) === set) watchers.delete(id);
+  const state = (): WatcherState => {
+    const existing = g[name];
+    if (existing) return existing;
+    const created: WatcherState = { watchers: new Map(), notices: 0 };
+    const check = async () => {
+      if (created.watchers.size === 0) return;
+      for (const gone of await ended([...created.watchers.keys()])) for (const f of created.watchers.get(gone) ?? []) f();
     };
+    const onNotice = () => {
+      created.notices++;
+      void check().catch((err) => console.error(`[brynth] stream: ${channel} check failed`, err));
+    };
+    void listen(channel, onNotice, onNotice);
+    g[name] = created;
+    return created;
+  };
+  return {
+    watch(id: string, onEnded: () => void): () => void {
+      const { watchers } = state();
+      let set = watchers.get(id);
+      if (!set) watchers.set(id, (set = new Set()));
+      set.add(onEnded);
+      return () => {
+        set.delete(onEnded);
+        if (set.size === 0 && watchers.get(id) === set) watchers.delete(id);
+      };
+    },
+    notices: () => state().notices,
   };
 }
 
@@ -50,9 +60,9 @@ async function keysRevoked(ids: string[]): Promise<string[]> {
   return rows.map((r) => r.id);
 }
 
-const watchKey = credentialWatcher("__brynthStreamKeys", KEYS_CHANNEL, keysRevoked);
+const keyWatcher = credentialWatcher("__brynthStreamKeys", KEYS_CHANNEL, keysRevoked);
 
-const watchOwnerSession = credentialWatcher("__brynthStreamOwnerSessions", OWNER_SESSIONS_CHANNEL, async (ids) => {
+const sessionWatcher = credentialWatcher("__brynthStreamOwnerSessions", OWNER_SESSIONS_CHANNEL, async (ids) => {
   const rows = await (await getDb())
     .select({ id: ownerSessions.id })
     .from(ownerSessions)
@@ -68,20 +78,22 @@ export type StreamActor = Actor & { ownerSessionId: string | null };
  * out, ended in Settings, or ended by a password change. HTTP Basic has nothing to end. Returns the unwatch.
  */
 export function watchCredentialEnd(actor: StreamActor, close: (reason: string) => void): () => void {
-  if (actor.keyId) return watchKey(actor.keyId, () => close("The key was revoked."));
-  if (actor.ownerSessionId) return watchOwnerSession(actor.ownerSessionId, () => close("The session ended."));
+  if (actor.keyId) return keyWatcher.watch(actor.keyId, () => close("The key was revoked."));
+  if (actor.ownerSessionId) return sessionWatcher.watch(actor.ownerSessionId, () => close("The session ended."));
   return () => {};
 }
 
 /**
  * For a key's call that waits (inbox_wait, ask_approval's wait_seconds...), which outlives the check that let it in
  * as a stream does: `signal`, aborted as well once the key is revoked, so the wait stops then; `revoked()`, asked
- * before the call answers, since the wait may have found something in the moment before the notice came; and
- * the unwatch.
+ * before the call answers, since the wait may have found something after the revocation's notice came and before
+ * its check said so (only then does it ask the database: a call no key change came during costs nothing); and the
+ * unwatch.
  */
 export function untilKeyRevoked(keyId: string, signal: AbortSignal) {
   const ended = new AbortController();
-  const unwatch = watchKey(keyId, () => ended.abort(new Error("The key was revoked.")));
-  const revoked = async () => ended.signal.aborted || (await keysRevoked([keyId])).length > 0;
+  const unwatch = keyWatcher.watch(keyId, () => ended.abort(new Error("The key was revoked.")));
+  const since = keyWatcher.notices();
+  const revoked = async () => ended.signal.aborted || (keyWatcher.notices() !== since && (await keysRevoked([keyId])).length > 0);
   return { signal: AbortSignal.any([signal, ended.signal]), revoked, unwatch };
 }
