@@ -2,16 +2,20 @@ import { and, inArray, isNotNull, lte, or, sql } from "drizzle-orm";
 import type { Actor } from "@/lib/actor";
 import { getDb } from "@/lib/db/client";
 import { apiKeys } from "@/lib/db/schema/keys";
+import { oauthGrants } from "@/lib/db/schema/oauth";
 import { ownerSessions } from "@/lib/db/schema/owners";
 import { listen } from "@/lib/db/notify";
 import { OWNER_SESSIONS_CHANNEL } from "@/lib/owners/owner-session-ends";
 
 /** The channel revokeKey (and every key change) notifies after commit (auth-cache.ts's keyCache). */
 const KEYS_CHANNEL = "brynth_auth_keys";
+/** The channel revokeGrant (and every token change) notifies after commit (token-cache.ts's grantTokenCache). */
+const GRANTS_CHANNEL = "brynth_auth_grants";
 
 type Watchers = Map<string, Set<() => void>>;
 type WatcherState = { watchers: Watchers; notices: number };
-const g = globalThis as unknown as Partial<Record<"__brynthStreamKeys" | "__brynthStreamOwnerSessions", WatcherState>>;
+type WatcherName = "__brynthStreamKeys" | "__brynthStreamGrants" | "__brynthStreamOwnerSessions";
+const g = globalThis as unknown as Partial<Record<WatcherName, WatcherState>>;
 
 /**
  * Calls a watcher once its credential ends, on whichever instance: a live stream outlives the request that
@@ -20,7 +24,7 @@ const g = globalThis as unknown as Partial<Record<"__brynthStreamKeys" | "__bryn
  * none, and each costs one query (`ended`) over the credentials this instance's streams hold. `notices()` counts
  * the notices received, so a call can tell whether one came while it ran.
  */
-function credentialWatcher(name: "__brynthStreamKeys" | "__brynthStreamOwnerSessions", channel: string, ended: (ids: string[]) => Promise<string[]>) {
+function credentialWatcher(name: WatcherName, channel: string, ended: (ids: string[]) => Promise<string[]>) {
   const state = (): WatcherState => {
     const existing = g[name];
     if (existing) return existing;
@@ -49,18 +53,25 @@ function credentialWatcher(name: "__brynthStreamKeys" | "__brynthStreamOwnerSess
       };
     },
     notices: () => state().notices,
+    ended,
   };
 }
 
-async function keysRevoked(ids: string[]): Promise<string[]> {
+const keyWatcher = credentialWatcher("__brynthStreamKeys", KEYS_CHANNEL, async (ids) => {
   const rows = await (await getDb())
     .select({ id: apiKeys.id })
     .from(apiKeys)
     .where(and(inArray(apiKeys.id, ids), isNotNull(apiKeys.revokedAt)));
   return rows.map((r) => r.id);
-}
+});
 
-const keyWatcher = credentialWatcher("__brynthStreamKeys", KEYS_CHANNEL, keysRevoked);
+const grantWatcher = credentialWatcher("__brynthStreamGrants", GRANTS_CHANNEL, async (ids) => {
+  const rows = await (await getDb())
+    .select({ id: oauthGrants.id })
+    .from(oauthGrants)
+    .where(and(inArray(oauthGrants.id, ids), isNotNull(oauthGrants.revokedAt)));
+  return rows.map((r) => r.id);
+});
 
 const sessionWatcher = credentialWatcher("__brynthStreamOwnerSessions", OWNER_SESSIONS_CHANNEL, async (ids) => {
   const rows = await (await getDb())
@@ -84,16 +95,18 @@ export function watchCredentialEnd(actor: StreamActor, close: (reason: string) =
 }
 
 /**
- * For a key's call that waits (inbox_wait, ask_approval's wait_seconds...), which outlives the check that let it in
- * as a stream does: `signal`, aborted as well once the key is revoked, so the wait stops then; `revoked()`, asked
- * before the call answers, since the wait may have found something after the revocation's notice came and before
- * its check said so (only then does it ask the database: a call no key change came during costs nothing); and the
- * unwatch.
+ * For a key-like actor's call that waits (inbox_wait, ask_approval's wait_seconds...), which outlives the check that
+ * let it in as a stream does. The actor's key id is an API key's, or an OAuth grant's (`ogr_…`, principal.ts), each
+ * ended by its own revocation. Gives `credential`, which of the two it is; `signal`, aborted as well once it is
+ * revoked, so the wait stops then; `revoked()`, asked before the call answers, since the wait may have found
+ * something after the revocation's notice came and before its check said so (only then does it ask the database: a
+ * call no change came during costs nothing); and the unwatch.
  */
 export function untilKeyRevoked(keyId: string, signal: AbortSignal) {
+  const [credential, watcher] = keyId.startsWith("ogr_") ? (["OAuth grant", grantWatcher] as const) : (["key", keyWatcher] as const);
   const ended = new AbortController();
-  const unwatch = keyWatcher.watch(keyId, () => ended.abort(new Error("The key was revoked.")));
-  const since = keyWatcher.notices();
-  const revoked = async () => ended.signal.aborted || (keyWatcher.notices() !== since && (await keysRevoked([keyId])).length > 0);
-  return { signal: AbortSignal.any([signal, ended.signal]), revoked, unwatch };
+  const unwatch = watcher.watch(keyId, () => ended.abort(new Error(`The ${credential} was revoked.`)));
+  const since = watcher.notices();
+  const revoked = async () => ended.signal.aborted || (watcher.notices() !== since && (await watcher.ended([keyId])).length > 0);
+  return { credential, signal: AbortSignal.any([signal, ended.signal]), revoked, unwatch };
 }

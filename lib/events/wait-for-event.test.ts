@@ -9,6 +9,9 @@ import { startApiServer } from "@/lib/testing/api-server";
 import { connectMcp } from "@/lib/testing/mcp-client";
 import { seedKey, seedProject } from "@/lib/testing/seed";
 import { revokeKey } from "@/lib/keys/revoke-key";
+import { oauthGrants } from "@/lib/db/schema/oauth";
+import { revokeGrant } from "@/lib/oauth/revoke-grant";
+import { connect } from "@/lib/oauth/__tests__/oauth-steps";
 import { seedEvents, seedSource, timeTravel } from "@/lib/testing/events";
 import { mcpCall } from "@/lib/tools/events/__tests__/tool-client";
 
@@ -155,6 +158,21 @@ describe("inbox_wait", () => {
     const answer = await waiting;
     expect(answer).toMatchObject({ status: 401, body: { error: { code: "unauthorized", message: "This key was revoked while the call waited." } } });
     expect(JSON.stringify(answer.body)).not.toContain("123-45-6789");
+  });
+
+  it("stops waiting when the OAuth grant it came with is revoked, as a key's wait does", async () => {
+    const { tokens } = await connect(server.url, { projectId: project.project.id, scopes: ["inbox:read"] });
+    const app = (await connectMcp(server.url, tokens.access_token)).client;
+    const [grant] = await (await getDb()).select().from(oauthGrants).where(eq(oauthGrants.projectId, project.project.id));
+    const waiting = mcpCall(app, "inbox_wait", { source: "after-grant-revoke", timeout_seconds: 30 });
+    await sleep(300);
+    await (await getDb()).transaction((tx) => revokeGrant(tx, { projectId: project.project.id, grantId: grant.id }));
+    await seedEvents(project.project.id, [{ type: "payroll.updated", source: "after-grant-revoke", payload: { ssn: "987-65-4321" } }]);
+    // Before: the wait watched for a revoked *key* of the grant's id, found none, and answered this event.
+    const answer = await waiting;
+    expect(answer).toMatchObject({ ok: false, code: "unauthorized", message: "This OAuth grant was revoked while the call waited." });
+    expect(JSON.stringify(answer)).not.toContain("987-65-4321");
+    await app.close().catch(() => {});
   });
 
   it("refuses timeouts outside 1–120 s", async () => {

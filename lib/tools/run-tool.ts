@@ -59,7 +59,7 @@ export async function runTool(tool: AnyTool, actor: Actor, args: unknown, signal
     const result = await tool.handler(ctx, input);
     // What the wait found is not told to a key revoked meanwhile; what the call wrote before it waited (a request
     // asked, mail held) stands and is ledgered with the refusal, as a committed error is.
-    const error = waiting && (await waiting.revoked()) ? keyRevokedWhileWaiting() : committedError(result);
+    const error = waiting && (await waiting.revoked()) ? revokedWhileWaiting(waiting.credential) : committedError(result);
     if (error) {
       // D6: what the handler wrote commits; the ledger digests the error the caller receives.
       await appendEntry(ctx.db, { actor: ctx.actor, op: toolOp(tool), subject: ctx.subject, input, outputText: JSON.stringify(toErrorBody(error).body) });
@@ -86,7 +86,7 @@ export async function runTool(tool: AnyTool, actor: Actor, args: unknown, signal
     if (idempotencyKey) await completeIdempotencyKey(ctx.db, { actor, key: idempotencyKey, answer: { text: fitted.text } });
     return { ...fitted, value: checked };
   };
-  // A key's waiting call stops waiting once the key is revoked (credential-ends.ts), as a live stream closes.
+  // A key's (or grant's) waiting call stops waiting once it is revoked (credential-ends.ts), as a live stream closes.
   const waiting = tool.waits && actor.keyId ? untilKeyRevoked(actor.keyId, signal) : null;
   const context = (tx: ToolContext["db"]): ToolContext => {
     const prefix = budget?.prefix?.(input);
@@ -108,8 +108,10 @@ export async function runTool(tool: AnyTool, actor: Actor, args: unknown, signal
   }
 }
 
-const keyRevokedWhileWaiting = () =>
-  new AppError("unauthorized", "This key was revoked while the call waited.", { fix: "Ask the owner for a key that is not revoked." });
+const revokedWhileWaiting = (credential: "key" | "OAuth grant") =>
+  new AppError("unauthorized", `This ${credential} was revoked while the call waited.`, {
+    fix: credential === "key" ? "Ask the owner for a key that is not revoked." : "Connect the client again: the owner revoked its access.",
+  });
 
 function missingScopes(name: string, scopes: readonly string[], why = ""): AppError {
   const list = scopes.map((s) => `\`${s}\``).join(" and ");
