@@ -13,6 +13,8 @@ export interface Actor {
   projectName?: string;
   scopes: readonly string[];
   mailboxId?: string | null;
+  /** The key's (or grant's) mailbox was deleted since: it may call whoami and nothing else (design §2.6). */
+  mailboxDeleted?: boolean;
   agent: string | null;
   platform: string | null;
   via: "mcp" | "rest" | "dashboard" | "system";

@@ -1,10 +1,12 @@
 import { and, eq, sql } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
 import { apiKeys, mcpSessions, type ApiKey, type McpSession } from "@/lib/db/schema/keys";
+import { mailboxes } from "@/lib/db/schema/mail";
 import { projects } from "@/lib/db/schema/projects";
 import { AppError } from "@/lib/errors";
 import { hashKey, looksLikeKey } from "@/lib/keys/key-format";
 import { keyCache, sessionCache, type CachedKey } from "@/lib/keys/auth-cache";
+import { mailboxGone } from "@/lib/keys/key-restrictions";
 import { noteAuthFailure, checkAuthThrottle } from "@/lib/http/auth-throttle";
 
 const unauthorized = () =>
@@ -25,7 +27,7 @@ export async function authenticateKey(
   clientIp: string,
   /** An MCP session id: its row comes back in the same query (null if unknown), saving a round trip per call. */
   sessionId?: string | null,
-): Promise<ApiKey & { projectName: string; session?: McpSession | null }> {
+): Promise<CachedKey & { session?: McpSession | null }> {
   checkAuthThrottle(clientIp);
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? "");
   const secret = match?.[1];
@@ -52,12 +54,13 @@ export async function authenticateKey(
   } else {
     const epochs = [keyCache.epoch(), sessionCache.epoch()];
     const [row] = await db
-      .select({ key: apiKeys, projectName: projects.name, session: mcpSessions })
+      .select({ key: apiKeys, projectName: projects.name, mailboxDeleted: mailboxGone, session: mcpSessions })
       .from(apiKeys)
       .innerJoin(projects, eq(projects.id, apiKeys.projectId))
+      .leftJoin(mailboxes, eq(mailboxes.id, apiKeys.mailboxId))
       .leftJoin(mcpSessions, and(eq(mcpSessions.id, sessionId ?? ""), sql`${sessionId ?? null}::text is not null`))
       .where(eq(apiKeys.hash, hash));
-    base = row && { ...row.key, projectName: row.projectName };
+    base = row && { ...row.key, projectName: row.projectName, mailboxDeleted: row.mailboxDeleted };
     if (base && !base.revokedAt) {
       keyCache.set(epochs[0], hash, base);
       if (row.session) sessionCache.set(epochs[1], row.session.id, row.session);

@@ -3,7 +3,12 @@ import type { ApiKey, McpSession } from "@/lib/db/schema/keys";
 import { resolveIdentity } from "@/lib/keys/agent-identity";
 
 /** What of a key (or of an OAuth grant, which acts as one on /mcp) the actor is made from. */
-export type KeyLike = Pick<ApiKey, "id" | "projectId" | "name" | "prefix" | "mailboxId"> & { scopes: readonly string[]; projectName: string };
+export type KeyLike = Pick<ApiKey, "id" | "projectId" | "name" | "prefix" | "mailboxId"> & {
+  scopes: readonly string[];
+  projectName: string;
+  /** Absent: the restriction's mailbox (if any) is live. */
+  mailboxDeleted?: boolean;
+};
 
 /** The actor for a call made with an API key, over either transport. */
 export function keyActor(key: KeyLike, headers: Pick<Headers, "get">, via: "mcp" | "rest", session?: McpSession | null): Actor {
@@ -18,6 +23,7 @@ export function keyActor(key: KeyLike, headers: Pick<Headers, "get">, via: "mcp"
     keyPrefix: key.prefix,
     scopes: key.scopes,
     mailboxId: key.mailboxId,
+    mailboxDeleted: key.mailboxDeleted,
     agent: who.agent ?? key.name,
     platform: who.platform,
     via,

@@ -1,4 +1,4 @@
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Executor } from "@/lib/db/client";
 import { mailboxes } from "@/lib/db/schema/mail";
 
@@ -7,6 +7,12 @@ export interface KeyRestriction {
   address: string;
   deleted: boolean;
 }
+
+/**
+ * For an authentication that left-joins the key's (or grant's) mailbox: whether it was deleted since. Such a key
+ * is usable only for whoami (design §2.6); deleteMailbox empties the auth caches, so this holds at once.
+ */
+export const mailboxGone = sql<boolean>`${mailboxes.deletedAt} is not null`;
 
 /**
  * The mailboxes keys are restricted to, by id, in one query. A deleted mailbox stays listed (marked): its keys can

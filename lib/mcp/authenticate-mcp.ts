@@ -35,6 +35,7 @@ export async function authenticateMcp(req: ApiRequest, sessionId: string | null)
         prefix: ACCESS_PREFIX,
         scopes: grant.tokenScopes,
         mailboxId: grant.mailboxId,
+        mailboxDeleted: grant.mailboxDeleted,
         session,
       };
     }

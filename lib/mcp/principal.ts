@@ -20,6 +20,8 @@ export interface McpPrincipal {
   prefix: string;
   scopes: readonly string[];
   mailboxId: string | null;
+  /** The restriction's mailbox was deleted since (whoami only). */
+  mailboxDeleted?: boolean;
   /** The MCP session row when it came with the credential's lookup (undefined: not looked up; null: none). */
   session?: McpSession | null;
 }

@@ -1,11 +1,13 @@
 import { and, eq, sql } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
 import { mcpSessions, type McpSession } from "@/lib/db/schema/keys";
+import { mailboxes } from "@/lib/db/schema/mail";
 import { oauthClients, oauthGrants, oauthTokens } from "@/lib/db/schema/oauth";
 import { projects } from "@/lib/db/schema/projects";
 import { AppError } from "@/lib/errors";
 import { checkAuthThrottle, noteAuthFailure } from "@/lib/http/auth-throttle";
 import { sessionCache } from "@/lib/keys/auth-cache";
+import { mailboxGone } from "@/lib/keys/key-restrictions";
 import { mcpResource } from "@/lib/oauth/oauth-config";
 import { grantTokenCache, type CachedGrantToken } from "@/lib/oauth/token-cache";
 import { hashSecret, looksLikeAccessToken } from "@/lib/oauth/token-format";
@@ -49,17 +51,26 @@ export async function authenticateAccessToken(
         tokenScopes: oauthTokens.scopes,
         projectName: projects.name,
         clientName: oauthClients.clientName,
+        mailboxDeleted: mailboxGone,
         session: mcpSessions,
       })
       .from(oauthTokens)
       .innerJoin(oauthGrants, eq(oauthGrants.id, oauthTokens.grantId))
       .innerJoin(projects, eq(projects.id, oauthGrants.projectId))
       .innerJoin(oauthClients, eq(oauthClients.id, oauthGrants.clientId))
+      .leftJoin(mailboxes, eq(mailboxes.id, oauthGrants.mailboxId))
       .leftJoin(mcpSessions, and(eq(mcpSessions.id, sessionId ?? ""), sql`${sessionId ?? null}::text is not null`))
       .where(and(eq(oauthTokens.hash, hash), eq(oauthTokens.kind, "access")));
     // A narrowed token never carries more than its grant, whatever its row says.
     const tokenScopes = row && (row.tokenScopes ? row.tokenScopes.filter((s) => row.grant.scopes.includes(s)) : row.grant.scopes);
-    grant = row && { ...row.grant, projectName: row.projectName, clientName: row.clientName, tokenExpiresAt: row.expiresAt, tokenScopes };
+    grant = row && {
+      ...row.grant,
+      projectName: row.projectName,
+      clientName: row.clientName,
+      tokenExpiresAt: row.expiresAt,
+      tokenScopes,
+      mailboxDeleted: row.mailboxDeleted,
+    };
     session = row?.session;
     if (grant && !grant.revokedAt) {
       grantTokenCache.set(epochs[0], hash, grant);

@@ -36,6 +36,7 @@ export async function runTool(tool: AnyTool, actor: Actor, args: unknown, signal
   // included. MCP's protocol messages (initialize, tools/list, ping) are not calls: a client sends them once a session.
   if (actor.type === "key" && actor.keyId) takeCallToken(actor.keyId);
   if (!keyMayUse(tool, actor.scopes)) throw missingScopes(tool.name, scopesOf(tool));
+  if (actor.mailboxDeleted && tool.name !== "whoami") throw mailboxDeleted(tool.name);
   // Owner REST and key REST write snake_case for the mailbox family; MCP, the dashboard and jobs write camelCase.
   const transport = actor.via === "rest" ? "rest" : "mcp";
   const input = parseToolArgs(tool, transport, args ?? {});
@@ -111,6 +112,11 @@ export async function runTool(tool: AnyTool, actor: Actor, args: unknown, signal
 const revokedWhileWaiting = (credential: "key" | "OAuth grant") =>
   new AppError("unauthorized", `This ${credential} was revoked while the call waited.`, {
     fix: credential === "key" ? "Ask the owner for a key that is not revoked." : "Connect the client again: the owner revoked its access.",
+  });
+
+const mailboxDeleted = (name: string) =>
+  new AppError("missing_permission", `This key was restricted to a mailbox that has been deleted: it may call whoami, not ${name}.`, {
+    fix: "Ask the owner for a key restricted to a live mailbox, or for one without a restriction (API keys screen).",
   });
 
 function missingScopes(name: string, scopes: readonly string[], why = ""): AppError {

@@ -4,9 +4,11 @@ import type { Executor } from "@/lib/db/client";
 import { sources } from "@/lib/db/schema/events";
 import { mailboxes, type Mailbox } from "@/lib/db/schema/mail";
 import { AppError } from "@/lib/errors";
+import { keyCache } from "@/lib/keys/auth-cache";
 import { forgetRecipients } from "@/lib/mail/inbound/recipient-cache";
 import { findMailbox, requireUnrestricted } from "@/lib/mail/mailboxes/mailbox-scope";
 import { withdrawHeldSends } from "@/lib/mail/mailboxes/withdraw-held-sends";
+import { grantTokenCache } from "@/lib/oauth/token-cache";
 
 /**
  * delete_inbox: a soft delete that frees the address at once (the unique index covers live mailboxes only). A second
@@ -32,6 +34,9 @@ export async function deleteMailbox(db: Executor, opts: { actor: Actor; inboxId:
     .where(and(eq(mailboxes.id, live.id), eq(mailboxes.projectId, opts.actor.projectId), isNull(mailboxes.deletedAt)))
     .returning();
   forgetRecipients(db);
+  // Keys and grants restricted to it may call only whoami from now on (design §2.6): their cached rows say otherwise.
+  keyCache.invalidate(db);
+  grantTokenCache.invalidate(db);
   // A concurrent delete won: its row is the answer (and it withdrew what was held).
   if (!row) return (await deletedMailbox(db, opts.actor.projectId, live.id)) as Mailbox;
   await withdrawHeldSends(db, opts.actor, row);

@@ -19,6 +19,8 @@ import { listListEntriesTool } from "@/lib/tools/mailboxes/list-list-entries";
 import { searchInboxes } from "@/lib/tools/mailboxes/search-inboxes";
 import { updateInbox } from "@/lib/tools/mailboxes/update-inbox";
 import type { AnyTool } from "@/lib/tools/run-tool";
+import { allScopes } from "@/lib/keys/scopes";
+import { connect } from "@/lib/oauth/__tests__/oauth-steps";
 import { call, projectWithKey, refusal, restrictedKey } from "./inbox-test-helpers";
 
 let p: Awaited<ReturnType<typeof projectWithKey>>;
@@ -151,6 +153,37 @@ describe("over HTTP", () => {
       expect(JSON.parse((foreign.content as Array<{ text: string }>)[0].text).code).toBe("NOT_FOUND");
     } finally {
       await client.close();
+    }
+  });
+
+  it("a key or OAuth grant whose mailbox is deleted may call whoami and nothing else, though it was authenticated before", async () => {
+    const box = await call(createInbox, p.mcp, { username: unique() });
+    const db = await getDb();
+    const owner = await seedOwner();
+    const { secret } = await db.transaction(async (tx) =>
+      createKey(tx, { actor: await ownerActor(tx, owner, p.project.id, "dashboard"), name: "gone", scopes: [...allScopes], mailbox_id: box.inbox_id }),
+    );
+    const { tokens } = await connect(server.url, { projectId: p.project.id, scopes: ["inbox_read", "webhook_create", "draft_read"], mailboxId: box.inbox_id });
+    const rest = (path: string) => fetch(`${server.url}/api/v1${path}`, { headers: { authorization: `Bearer ${secret}` } });
+    const app = (await connectMcp(server.url, tokens.access_token)).client;
+    const webhook = { request: { url: "https://hooks.example.com/gone", event_types: ["message.received"] } };
+    try {
+      // Both credentials are in the auth caches, as a busy agent's are, when the owner deletes the mailbox.
+      expect((await rest("/drafts")).status).toBe(200);
+      expect((await app.callTool({ name: "list_inboxes", arguments: {} })).isError).toBeFalsy();
+      await call(deleteInbox, p.mcp, { inboxId: box.inbox_id });
+
+      // Before: list_drafts and the webhook tools took the key's mailbox id as it stood, and kept answering.
+      const drafts = await rest("/drafts");
+      expect(drafts.status).toBe(403);
+      expect((await drafts.json()).error).toMatchObject({ code: "missing_permission", message: expect.stringContaining("deleted") });
+      expect((await rest("/whoami")).status).toBe(200);
+      const created = await app.callTool({ name: "create_webhook", arguments: webhook });
+      expect(created.isError).toBe(true);
+      expect(JSON.parse((created.content as Array<{ text: string }>)[0].text).code).toBe("missing_permission");
+      expect((await app.callTool({ name: "whoami", arguments: {} })).isError).toBeFalsy();
+    } finally {
+      await app.close();
     }
   });
 
