@@ -6,6 +6,7 @@ import { mailWebhookDeliveries } from "@/lib/db/schema/mail-webhooks";
 import { AppError } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import { enqueueJob } from "@/lib/jobs/enqueue-job";
+import { unwantedBecause } from "@/lib/mail/webhooks/webhook-wants";
 import { isTestEventId } from "@/lib/mail/webhooks/send-test-event";
 import { webhookDeliveryJob } from "@/lib/mail/webhooks/webhook-delivery-job";
 import { findWebhook } from "@/lib/mail/webhooks/webhook-scope";
@@ -37,13 +38,17 @@ export async function resendDelivery(tx: Executor, opts: { actor: Actor; deliver
   }
   if (!test) {
     const [event] = await tx
-      .select({ id: mailEvents.id })
+      .select({ type: mailEvents.type, mailboxId: mailEvents.mailboxId })
       .from(mailEvents)
       .where(and(eq(mailEvents.projectId, original.projectId), eq(mailEvents.id, original.eventId)));
     if (!event) {
       throw new AppError("NOT_FOUND", `Event ${original.eventId} is no longer kept (events are kept 7 days), so it cannot be resent.`, {
         fix: "Read the current state with the mailbox tools instead.",
       });
+    }
+    const unwanted = unwantedBecause(webhook, event);
+    if (unwanted) {
+      throw new AppError("CONFLICT", `Nothing would be sent: ${unwanted}.`, { fix: "Add the event type or the inbox back to the webhook, then resend." });
     }
   }
   const id = newId("wdl");

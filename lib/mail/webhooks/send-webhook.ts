@@ -18,6 +18,7 @@ import { SIGNATURE_HEADERS, signWebhook } from "@/lib/mail/webhooks/sign-webhook
 import { openWebhookHeaders } from "@/lib/mail/webhooks/webhook-headers";
 import { openWebhookSecret } from "@/lib/mail/webhooks/webhook-secret";
 import { takeWebhookTurn, webhookRecovered } from "@/lib/mail/webhooks/webhook-breaker";
+import { unwantedBecause } from "@/lib/mail/webhooks/webhook-wants";
 import { takeEndpointSlot } from "@/lib/jobs/endpoint-slots";
 
 /**
@@ -87,6 +88,9 @@ export async function sendWebhook(
   }
   const body = isTestEventId(delivery.eventId) ? JSON.stringify(await testEventPayload(db, delivery, webhook.inboxIds)) : found.body;
   if (!body) return (tx) => settle(tx, delivery, { status: "cancelled", lastError: "the event is no longer kept (7 days)" });
+  // Narrowed since the event was queued (update_webhook): what it no longer wants is not sent, retries included.
+  const unwanted = found.event && unwantedBecause(webhook, found.event);
+  if (unwanted) return (tx) => settle(tx, delivery, { status: "cancelled", lastError: unwanted });
 
   let headers: Record<string, string>;
   try {
@@ -236,6 +240,17 @@ async function settle(
     })
     // Only a delivery still open is settled: a cancel (webhook deleted) that came during the request stands.
     .where(and(eq(mailWebhookDeliveries.projectId, d.projectId), eq(mailWebhookDeliveries.id, d.id), eq(mailWebhookDeliveries.status, "pending")));
+}
+
+/**
+ * For the job's onFailure: a job that failed with its delivery still open (its last runner died mid-attempt, or an
+ * error came before any attempt was recorded) fails the delivery too, which would otherwise read `pending` for ever.
+ */
+export async function failOpenDelivery(tx: Executor, o: { projectId: string; deliveryId: string; error: string }): Promise<void> {
+  await tx
+    .update(mailWebhookDeliveries)
+    .set({ status: "failed", lastError: o.error, nextAttemptAt: null, updatedAt: sql`now()` })
+    .where(and(eq(mailWebhookDeliveries.projectId, o.projectId), eq(mailWebhookDeliveries.id, o.deliveryId), eq(mailWebhookDeliveries.status, "pending")));
 }
 
 /**

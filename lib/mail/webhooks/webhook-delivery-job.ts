@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineJobKind } from "@/lib/jobs/define-job-kind";
-import { sendWebhook } from "@/lib/mail/webhooks/send-webhook";
+import { failOpenDelivery, sendWebhook } from "@/lib/mail/webhooks/send-webhook";
 
 /**
  * The wait after each failed attempt, Svix-like (design §2.9): a retry at once, then 5 s, 5 min, 30 min, 2 h, 5 h,
@@ -32,4 +32,5 @@ export const webhookDeliveryJob = defineJobKind({
       retryDelaysMs: WEBHOOK_RETRY_DELAYS_MS,
       jobKind: ctx.job.kind,
     }),
+  onFailure: (p, ctx) => failOpenDelivery(ctx.db, { projectId: ctx.job.projectId ?? "", deliveryId: p.delivery_id, error: ctx.error }),
 });
