@@ -32,7 +32,8 @@ export const registrationInput = z.looseObject({
   token_endpoint_auth_method: z.enum(["none", "client_secret_post", "client_secret_basic"]).default("none"),
   grant_types: z
     .array(z.enum(["authorization_code", "refresh_token"]))
-    .min(1)
+    // Every client here starts with a code (response_types ["code"], RFC 7591 §2.1): without it, no exchange could succeed.
+    .refine((types) => types.includes("authorization_code"), "must include authorization_code (refresh_token alone gets no first token)")
     .default(["authorization_code", "refresh_token"]),
   response_types: z.array(z.literal("code")).min(1).default(["code"]),
 });

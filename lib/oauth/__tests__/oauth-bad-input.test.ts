@@ -81,6 +81,10 @@ describe("registration", () => {
     const res = await register(base, { grant_types: ["client_credentials"] });
     expect(res).toMatchObject({ status: 400, body: { error: "invalid_client_metadata" } });
     expect(res.body.error_description).toContain("grant_types");
+    // refresh_token alone: registered before, and then the owner approved a code no exchange would take.
+    const noCode = await register(base, { grant_types: ["refresh_token"] });
+    expect(noCode).toMatchObject({ status: 400, body: { error: "invalid_client_metadata" } });
+    expect(noCode.body.error_description).toContain("authorization_code");
     const raw = await fetch(`${base}/oauth/register`, { method: "POST", headers: { "content-type": "application/json" }, body: "{nope" });
     expect(raw.status).toBe(400);
     expect((await raw.json()).error).toBe("invalid_client_metadata");
