@@ -1,4 +1,4 @@
-import { and, inArray, isNotNull, lte, or, sql } from "drizzle-orm";
+import { inArray, sql } from "drizzle-orm";
 import type { Actor } from "@/lib/actor";
 import { getDb } from "@/lib/db/client";
 import { apiKeys } from "@/lib/db/schema/keys";
@@ -12,7 +12,10 @@ const KEYS_CHANNEL = "brynth_auth_keys";
 /** The channel revokeGrant (and every token change) notifies after commit (token-cache.ts's grantTokenCache). */
 const GRANTS_CHANNEL = "brynth_auth_grants";
 
-type Watchers = Map<string, Set<() => void>>;
+/** Why a credential ended: revoked (or, for a session, signed out or expired), or gone with its project. */
+export type CredentialEnd = "revoked" | "gone";
+
+type Watchers = Map<string, Set<(why: CredentialEnd) => void>>;
 type WatcherState = { watchers: Watchers; notices: number };
 type WatcherName = "__brynthStreamKeys" | "__brynthStreamGrants" | "__brynthStreamOwnerSessions";
 const g = globalThis as unknown as Partial<Record<WatcherName, WatcherState>>;
@@ -21,17 +24,28 @@ const g = globalThis as unknown as Partial<Record<WatcherName, WatcherState>>;
  * Calls a watcher once its credential ends, on whichever instance: a live stream outlives the request that
  * authenticated it, so without this a revoked key or a signed-out session would go on reading (ARCHITECTURE §7:
  * revocation takes effect at once). `channel` is notified after each commit that may end some; the notice names
- * none, and each costs one query (`ended`) over the credentials this instance's streams hold. `notices()` counts
- * the notices received, so a call can tell whether one came while it ran.
+ * none, and each costs one query (`rows`) over the credentials this instance's streams hold: a credential whose row
+ * is missing went with its project's cascade, and ended as surely as a revoked one. `notices()` counts the notices
+ * received, so a call can tell whether one came while it ran.
  */
-function credentialWatcher(name: WatcherName, channel: string, ended: (ids: string[]) => Promise<string[]>) {
+function credentialWatcher(name: WatcherName, channel: string, rows: (ids: string[]) => Promise<Array<{ id: string; ended: boolean }>>) {
+  const ended = async (ids: string[]): Promise<Map<string, CredentialEnd>> => {
+    const found = new Map((await rows(ids)).map((r) => [r.id, r.ended]));
+    const out = new Map<string, CredentialEnd>();
+    for (const id of ids) {
+      const isEnded = found.get(id);
+      if (isEnded === undefined) out.set(id, "gone");
+      else if (isEnded) out.set(id, "revoked");
+    }
+    return out;
+  };
   const state = (): WatcherState => {
     const existing = g[name];
     if (existing) return existing;
     const created: WatcherState = { watchers: new Map(), notices: 0 };
     const check = async () => {
       if (created.watchers.size === 0) return;
-      for (const gone of await ended([...created.watchers.keys()])) for (const f of created.watchers.get(gone) ?? []) f();
+      for (const [id, why] of await ended([...created.watchers.keys()])) for (const f of created.watchers.get(id) ?? []) f(why);
     };
     const onNotice = () => {
       created.notices++;
@@ -42,7 +56,7 @@ function credentialWatcher(name: WatcherName, channel: string, ended: (ids: stri
     return created;
   };
   return {
-    watch(id: string, onEnded: () => void): () => void {
+    watch(id: string, onEnded: (why: CredentialEnd) => void): () => void {
       const { watchers } = state();
       let set = watchers.get(id);
       if (!set) watchers.set(id, (set = new Set()));
@@ -57,29 +71,32 @@ function credentialWatcher(name: WatcherName, channel: string, ended: (ids: stri
   };
 }
 
-const keyWatcher = credentialWatcher("__brynthStreamKeys", KEYS_CHANNEL, async (ids) => {
-  const rows = await (await getDb())
-    .select({ id: apiKeys.id })
-    .from(apiKeys)
-    .where(and(inArray(apiKeys.id, ids), isNotNull(apiKeys.revokedAt)));
-  return rows.map((r) => r.id);
-});
+const keyWatcher = credentialWatcher("__brynthStreamKeys", KEYS_CHANNEL, (ids) =>
+  getDb().then((db) =>
+    db
+      .select({ id: apiKeys.id, ended: sql<boolean>`${apiKeys.revokedAt} is not null` })
+      .from(apiKeys)
+      .where(inArray(apiKeys.id, ids)),
+  ),
+);
 
-const grantWatcher = credentialWatcher("__brynthStreamGrants", GRANTS_CHANNEL, async (ids) => {
-  const rows = await (await getDb())
-    .select({ id: oauthGrants.id })
-    .from(oauthGrants)
-    .where(and(inArray(oauthGrants.id, ids), isNotNull(oauthGrants.revokedAt)));
-  return rows.map((r) => r.id);
-});
+const grantWatcher = credentialWatcher("__brynthStreamGrants", GRANTS_CHANNEL, (ids) =>
+  getDb().then((db) =>
+    db
+      .select({ id: oauthGrants.id, ended: sql<boolean>`${oauthGrants.revokedAt} is not null` })
+      .from(oauthGrants)
+      .where(inArray(oauthGrants.id, ids)),
+  ),
+);
 
-const sessionWatcher = credentialWatcher("__brynthStreamOwnerSessions", OWNER_SESSIONS_CHANNEL, async (ids) => {
-  const rows = await (await getDb())
-    .select({ id: ownerSessions.id })
-    .from(ownerSessions)
-    .where(and(inArray(ownerSessions.id, ids), or(isNotNull(ownerSessions.revokedAt), lte(ownerSessions.expiresAt, sql`now()`))));
-  return rows.map((r) => r.id);
-});
+const sessionWatcher = credentialWatcher("__brynthStreamOwnerSessions", OWNER_SESSIONS_CHANNEL, (ids) =>
+  getDb().then((db) =>
+    db
+      .select({ id: ownerSessions.id, ended: sql<boolean>`${ownerSessions.revokedAt} is not null or ${ownerSessions.expiresAt} <= now()` })
+      .from(ownerSessions)
+      .where(inArray(ownerSessions.id, ids)),
+  ),
+);
 
 /** Who reads a stream, and the dashboard session it came with (null for a key, or the owner's HTTP Basic). */
 export type StreamActor = Actor & { ownerSessionId: string | null };
@@ -89,7 +106,7 @@ export type StreamActor = Actor & { ownerSessionId: string | null };
  * out, ended in Settings, or ended by a password change. HTTP Basic has nothing to end. Returns the unwatch.
  */
 export function watchCredentialEnd(actor: StreamActor, close: (reason: string) => void): () => void {
-  if (actor.keyId) return keyWatcher.watch(actor.keyId, () => close("The key was revoked."));
+  if (actor.keyId) return keyWatcher.watch(actor.keyId, (why) => close(why === "gone" ? "The key's project was deleted." : "The key was revoked."));
   if (actor.ownerSessionId) return sessionWatcher.watch(actor.ownerSessionId, () => close("The session ended."));
   return () => {};
 }
@@ -97,16 +114,20 @@ export function watchCredentialEnd(actor: StreamActor, close: (reason: string) =
 /**
  * For a key-like actor's call that waits (inbox_wait, ask_approval's wait_seconds...), which outlives the check that
  * let it in as a stream does. The actor's key id is an API key's, or an OAuth grant's (`ogr_…`, principal.ts), each
- * ended by its own revocation. Gives `credential`, which of the two it is; `signal`, aborted as well once it is
- * revoked, so the wait stops then; `revoked()`, asked before the call answers, since the wait may have found
- * something after the revocation's notice came and before its check said so (only then does it ask the database: a
- * call no change came during costs nothing); and the unwatch.
+ * ended by its own revocation or its project's deletion. Gives `credential`, which of the two it is; `signal`,
+ * aborted as well once it ends, so the wait stops then; `ended()`, asked before the call answers, since the wait may
+ * have found something after the notice came and before its check said so (only then does it ask the database: a
+ * call no change came during costs nothing), null while the credential stands; and the unwatch.
  */
 export function untilKeyRevoked(keyId: string, signal: AbortSignal) {
   const [credential, watcher] = keyId.startsWith("ogr_") ? (["OAuth grant", grantWatcher] as const) : (["key", keyWatcher] as const);
-  const ended = new AbortController();
-  const unwatch = watcher.watch(keyId, () => ended.abort(new Error(`The ${credential} was revoked.`)));
+  const stop = new AbortController();
+  let why: CredentialEnd | null = null;
+  const unwatch = watcher.watch(keyId, (w) => {
+    why = w;
+    stop.abort(new Error(`The ${credential} ended (${w}).`));
+  });
   const since = watcher.notices();
-  const revoked = async () => ended.signal.aborted || (watcher.notices() !== since && (await watcher.ended([keyId])).length > 0);
-  return { credential, signal: AbortSignal.any([signal, ended.signal]), revoked, unwatch };
+  const ended = async (): Promise<CredentialEnd | null> => why ?? (watcher.notices() === since ? null : ((await watcher.ended([keyId])).get(keyId) ?? null));
+  return { credential, signal: AbortSignal.any([signal, stop.signal]), ended, unwatch };
 }

@@ -7,7 +7,8 @@ import { apiKeys } from "@/lib/db/schema/keys";
 import { mailboxes } from "@/lib/db/schema/mail";
 import { projects } from "@/lib/db/schema/projects";
 import { AppError, notFound } from "@/lib/errors";
-import { keyCache } from "@/lib/keys/auth-cache";
+import { keyCache, sessionCache } from "@/lib/keys/auth-cache";
+import { grantTokenCache } from "@/lib/oauth/token-cache";
 import { queueProjectErasure } from "@/lib/blob/queue-erasure";
 import { lockHead } from "@/lib/ledger/chain-head";
 
@@ -54,6 +55,9 @@ export async function deleteProject(tx: Tx, opts: { ownerId: string; projectId: 
   await setStatementTimeout(tx, 0);
   await tx.delete(projects).where(and(eq(projects.id, project.id), eq(projects.ownerId, opts.ownerId)));
   await queueProjectErasure(tx, project.id);
+  // Its keys, grants (with their tokens) and MCP sessions went with the cascade: no instance may keep answering them.
   keyCache.invalidate(tx);
+  grantTokenCache.invalidate(tx);
+  sessionCache.invalidate(tx);
   return { id: project.id, name: project.name };
 }

@@ -1,5 +1,5 @@
 import type { Actor } from "@/lib/actor";
-import { untilKeyRevoked } from "@/lib/auth/credential-ends";
+import { type CredentialEnd, untilKeyRevoked } from "@/lib/auth/credential-ends";
 import { getDb } from "@/lib/db/client";
 import { AppError, toErrorBody } from "@/lib/errors";
 import { takeCallToken } from "@/lib/keys/call-rate-limit";
@@ -59,8 +59,12 @@ export async function runTool(tool: AnyTool, actor: Actor, args: unknown, signal
     }
     const result = await tool.handler(ctx, input);
     // What the wait found is not told to a key revoked meanwhile; what the call wrote before it waited (a request
-    // asked, mail held) stands and is ledgered with the refusal, as a committed error is.
-    const error = waiting && (await waiting.revoked()) ? revokedWhileWaiting(waiting.credential) : committedError(result);
+    // asked, mail held) stands and is ledgered with the refusal, as a committed error is. A key gone with its
+    // project has no ledger left to write to.
+    const ended = waiting ? await waiting.ended() : null;
+    const refusal = waiting && ended ? endedWhileWaiting(waiting.credential, ended) : null;
+    if (refusal && ended === "gone") throw refusal;
+    const error = refusal ?? committedError(result);
     if (error) {
       // D6: what the handler wrote commits; the ledger digests the error the caller receives.
       await appendEntry(ctx.db, { actor: ctx.actor, op: toolOp(tool), subject: ctx.subject, input, outputText: JSON.stringify(toErrorBody(error).body) });
@@ -109,8 +113,8 @@ export async function runTool(tool: AnyTool, actor: Actor, args: unknown, signal
   }
 }
 
-const revokedWhileWaiting = (credential: "key" | "OAuth grant") =>
-  new AppError("unauthorized", `This ${credential} was revoked while the call waited.`, {
+const endedWhileWaiting = (credential: "key" | "OAuth grant", why: CredentialEnd) =>
+  new AppError("unauthorized", `This ${credential} ${why === "gone" ? "went with its deleted project" : "was revoked"} while the call waited.`, {
     fix: credential === "key" ? "Ask the owner for a key that is not revoked." : "Connect the client again: the owner revoked its access.",
   });
 
