@@ -19,6 +19,8 @@ export interface Actor {
   platform: string | null;
   via: "mcp" | "rest" | "dashboard" | "system";
   sessionId?: string | null;
+  /** The owner's dashboard session the call came with (none for HTTP Basic): its end ends the call's wait. */
+  ownerSessionId?: string | null;
 }
 
 export const systemActor = (projectId: string): Actor => ({

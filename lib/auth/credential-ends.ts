@@ -24,17 +24,22 @@ const g = globalThis as unknown as Partial<Record<WatcherName, WatcherState>>;
  * Calls a watcher once its credential ends, on whichever instance: a live stream outlives the request that
  * authenticated it, so without this a revoked key or a signed-out session would go on reading (ARCHITECTURE §7:
  * revocation takes effect at once). `channel` is notified after each commit that may end some; the notice names
- * none, and each costs one query (`rows`) over the credentials this instance's streams hold: a credential whose row
- * is missing went with its project's cascade, and ended as surely as a revoked one. `notices()` counts the notices
- * received, so a call can tell whether one came while it ran.
+ * none, and each costs one query (`rows`) over the credentials this instance's streams hold. A credential whose row
+ * is missing ended as surely as a revoked one, `missing` says how: a key or grant went with its project's cascade,
+ * a session was purged. `notices()` counts the notices received, so a call can tell whether one came while it ran.
  */
-function credentialWatcher(name: WatcherName, channel: string, rows: (ids: string[]) => Promise<Array<{ id: string; ended: boolean }>>) {
+function credentialWatcher(
+  name: WatcherName,
+  channel: string,
+  missing: CredentialEnd,
+  rows: (ids: string[]) => Promise<Array<{ id: string; ended: boolean }>>,
+) {
   const ended = async (ids: string[]): Promise<Map<string, CredentialEnd>> => {
     const found = new Map((await rows(ids)).map((r) => [r.id, r.ended]));
     const out = new Map<string, CredentialEnd>();
     for (const id of ids) {
       const isEnded = found.get(id);
-      if (isEnded === undefined) out.set(id, "gone");
+      if (isEnded === undefined) out.set(id, missing);
       else if (isEnded) out.set(id, "revoked");
     }
     return out;
@@ -71,7 +76,7 @@ function credentialWatcher(name: WatcherName, channel: string, rows: (ids: strin
   };
 }
 
-const keyWatcher = credentialWatcher("__brynthStreamKeys", KEYS_CHANNEL, (ids) =>
+const keyWatcher = credentialWatcher("__brynthStreamKeys", KEYS_CHANNEL, "gone", (ids) =>
   getDb().then((db) =>
     db
       .select({ id: apiKeys.id, ended: sql<boolean>`${apiKeys.revokedAt} is not null` })
@@ -80,7 +85,7 @@ const keyWatcher = credentialWatcher("__brynthStreamKeys", KEYS_CHANNEL, (ids) =
   ),
 );
 
-const grantWatcher = credentialWatcher("__brynthStreamGrants", GRANTS_CHANNEL, (ids) =>
+const grantWatcher = credentialWatcher("__brynthStreamGrants", GRANTS_CHANNEL, "gone", (ids) =>
   getDb().then((db) =>
     db
       .select({ id: oauthGrants.id, ended: sql<boolean>`${oauthGrants.revokedAt} is not null` })
@@ -89,7 +94,7 @@ const grantWatcher = credentialWatcher("__brynthStreamGrants", GRANTS_CHANNEL, (
   ),
 );
 
-const sessionWatcher = credentialWatcher("__brynthStreamOwnerSessions", OWNER_SESSIONS_CHANNEL, (ids) =>
+const sessionWatcher = credentialWatcher("__brynthStreamOwnerSessions", OWNER_SESSIONS_CHANNEL, "revoked", (ids) =>
   getDb().then((db) =>
     db
       .select({ id: ownerSessions.id, ended: sql<boolean>`${ownerSessions.revokedAt} is not null or ${ownerSessions.expiresAt} <= now()` })
@@ -111,23 +116,33 @@ export function watchCredentialEnd(actor: StreamActor, close: (reason: string) =
   return () => {};
 }
 
+/** The credential a call came with, as its refusal names it. */
+export type Credential = "key" | "OAuth grant" | "session";
+
 /**
- * For a key-like actor's call that waits (inbox_wait, ask_approval's wait_seconds...), which outlives the check that
- * let it in as a stream does. The actor's key id is an API key's, or an OAuth grant's (`ogr_…`, principal.ts), each
- * ended by its own revocation or its project's deletion. Gives `credential`, which of the two it is; `signal`,
- * aborted as well once it ends, so the wait stops then; `ended()`, asked before the call answers, since the wait may
- * have found something after the notice came and before its check said so (only then does it ask the database: a
- * call no change came during costs nothing), null while the credential stands; and the unwatch.
+ * For a call that waits (inbox_wait, ask_approval's wait_seconds...), which outlives the check that let it in as a
+ * stream does: what watches its credential, or null when it has none that can end (the owner's HTTP Basic, the
+ * system). A key-like actor's key id is an API key's or an OAuth grant's (`ogr_…`, principal.ts); an owner's is the
+ * dashboard session it came with. Gives `credential`, which it is; `signal`, aborted as well once it ends, so the
+ * wait stops then; `ended()`, asked before the call answers, since the wait may have found something after the
+ * notice came and before its check said so (only then does it ask the database: a call no change came during costs
+ * nothing), null while the credential stands; and the unwatch.
  */
-export function untilKeyRevoked(keyId: string, signal: AbortSignal) {
-  const [credential, watcher] = keyId.startsWith("ogr_") ? (["OAuth grant", grantWatcher] as const) : (["key", keyWatcher] as const);
+export function untilCredentialEnds(actor: Pick<Actor, "keyId" | "ownerSessionId">, signal: AbortSignal) {
+  const id = actor.keyId ?? actor.ownerSessionId;
+  if (!id) return null;
+  const [credential, watcher]: [Credential, typeof keyWatcher] = !actor.keyId
+    ? ["session", sessionWatcher]
+    : id.startsWith("ogr_")
+      ? ["OAuth grant", grantWatcher]
+      : ["key", keyWatcher];
   const stop = new AbortController();
   let why: CredentialEnd | null = null;
-  const unwatch = watcher.watch(keyId, (w) => {
+  const unwatch = watcher.watch(id, (w) => {
     why = w;
     stop.abort(new Error(`The ${credential} ended (${w}).`));
   });
   const since = watcher.notices();
-  const ended = async (): Promise<CredentialEnd | null> => why ?? (watcher.notices() === since ? null : ((await watcher.ended([keyId])).get(keyId) ?? null));
+  const ended = async (): Promise<CredentialEnd | null> => why ?? (watcher.notices() === since ? null : ((await watcher.ended([id])).get(id) ?? null));
   return { credential, signal: AbortSignal.any([signal, stop.signal]), ended, unwatch };
 }

@@ -55,5 +55,5 @@ export async function ownerPrincipal(req: Req, via: Actor["via"], where: string)
       details: { header: "X-Brynth-Project" },
     });
   });
-  return { owner, sessionId, actor: { ...actor, scopes: allScopes, mailboxId: null } };
+  return { owner, sessionId, actor: { ...actor, scopes: allScopes, mailboxId: null, ownerSessionId: sessionId } };
 }

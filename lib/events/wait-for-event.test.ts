@@ -1,4 +1,7 @@
+import { encode } from "next-auth/jwt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { nextAuthSecret } from "@/lib/auth/auth-secret";
+import { revokeOwnerSession, startOwnerSession } from "@/lib/owners/owner-sessions";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { and, eq, sql } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
@@ -173,6 +176,25 @@ describe("inbox_wait", () => {
     expect(answer).toMatchObject({ ok: false, code: "unauthorized", message: "This OAuth grant was revoked while the call waited." });
     expect(JSON.stringify(answer)).not.toContain("987-65-4321");
     await app.close().catch(() => {});
+  });
+
+  it("stops waiting when the owner's dashboard session it came with ends, as a stream of that session closes", async () => {
+    const db = await getDb();
+    const session = await startOwnerSession(db, { ownerId: project.owner.id });
+    const cookie = `next-auth.session-token=${await encode({ token: { sid: session.id }, secret: nextAuthSecret() })}`;
+    const headers = { cookie, "x-brynth-project": project.project.id };
+    const waiting = fetch(`${server.url}/api/v1/events/wait?source=after-signout&timeout_seconds=30`, { headers }).then(async (r) => ({
+      status: r.status,
+      body: await r.json(),
+    }));
+    await sleep(300);
+    // Settings → Sessions → End (a sign-out or a password change from another browser ends it alike).
+    expect(await revokeOwnerSession(db, { ownerId: project.owner.id, sessionId: session.id })).toBe(true);
+    await seedEvents(project.project.id, [{ type: "payroll.updated", source: "after-signout", payload: { ssn: "555-12-3456" } }]);
+    // Before: the wait went on and answered the event that came after the session ended.
+    const answer = await waiting;
+    expect(answer).toMatchObject({ status: 401, body: { error: { code: "unauthorized", message: "This session ended while the call waited." } } });
+    expect(JSON.stringify(answer.body)).not.toContain("555-12-3456");
   });
 
   it("refuses timeouts outside 1–120 s", async () => {

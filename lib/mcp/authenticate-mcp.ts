@@ -54,7 +54,7 @@ export async function authenticateMcp(req: ApiRequest, sessionId: string | null)
 
 /** The owner on /mcp: lib/auth/owner-principal.ts, shared with tool REST (the project, the cookie's Origin rule). */
 async function ownerPrincipal(req: ApiRequest): Promise<McpPrincipal> {
-  const { owner, actor } = await sharedOwnerPrincipal(req, "mcp", "/mcp");
+  const { owner, sessionId, actor } = await sharedOwnerPrincipal(req, "mcp", "/mcp");
   return {
     kind: "owner",
     id: owner.id,
@@ -64,6 +64,7 @@ async function ownerPrincipal(req: ApiRequest): Promise<McpPrincipal> {
     prefix: "",
     scopes: actor.scopes,
     mailboxId: null,
+    ownerSessionId: sessionId,
   };
 }
 

@@ -22,6 +22,8 @@ export interface McpPrincipal {
   mailboxId: string | null;
   /** The restriction's mailbox was deleted since (whoami only). */
   mailboxDeleted?: boolean;
+  /** The owner's dashboard session, when the owner came with its cookie. */
+  ownerSessionId?: string | null;
   /** The MCP session row when it came with the credential's lookup (undefined: not looked up; null: none). */
   session?: McpSession | null;
 }
@@ -42,6 +44,7 @@ export function principalActor(p: McpPrincipal, headers: Pick<Headers, "get">, s
     platform: who.platform,
     via: "mcp",
     sessionId: session?.id ?? null,
+    ownerSessionId: p.ownerSessionId ?? null,
   };
 }
 

@@ -1,5 +1,5 @@
 import type { Actor } from "@/lib/actor";
-import { type CredentialEnd, untilKeyRevoked } from "@/lib/auth/credential-ends";
+import { type Credential, type CredentialEnd, untilCredentialEnds } from "@/lib/auth/credential-ends";
 import { getDb } from "@/lib/db/client";
 import { AppError, toErrorBody } from "@/lib/errors";
 import { takeCallToken } from "@/lib/keys/call-rate-limit";
@@ -91,8 +91,8 @@ export async function runTool(tool: AnyTool, actor: Actor, args: unknown, signal
     if (idempotencyKey) await completeIdempotencyKey(ctx.db, { actor, key: idempotencyKey, answer: { text: fitted.text } });
     return { ...fitted, value: checked };
   };
-  // A key's (or grant's) waiting call stops waiting once it is revoked (credential-ends.ts), as a live stream closes.
-  const waiting = tool.waits && actor.keyId ? untilKeyRevoked(actor.keyId, signal) : null;
+  // A waiting call stops waiting once its key, grant or session ends (credential-ends.ts), as a live stream closes.
+  const waiting = tool.waits ? untilCredentialEnds(actor, signal) : null;
   const context = (tx: ToolContext["db"]): ToolContext => {
     const prefix = budget?.prefix?.(input);
     return { actor, db: tx, signal: waiting?.signal ?? signal, subject: null, ...(prefix === undefined ? {} : { content: { prefix, cut: [] } }) };
@@ -113,10 +113,20 @@ export async function runTool(tool: AnyTool, actor: Actor, args: unknown, signal
   }
 }
 
-const endedWhileWaiting = (credential: "key" | "OAuth grant", why: CredentialEnd) =>
-  new AppError("unauthorized", `This ${credential} ${why === "gone" ? "went with its deleted project" : "was revoked"} while the call waited.`, {
-    fix: credential === "key" ? "Ask the owner for a key that is not revoked." : "Connect the client again: the owner revoked its access.",
-  });
+const ENDED_FIX: Record<Credential, string> = {
+  key: "Ask the owner for a key that is not revoked.",
+  "OAuth grant": "Connect the client again: the owner revoked its access.",
+  session: "Sign in again.",
+};
+
+const endedWhileWaiting = (credential: Credential, why: CredentialEnd) =>
+  new AppError(
+    "unauthorized",
+    `This ${credential} ${why === "gone" ? "went with its deleted project" : credential === "session" ? "ended" : "was revoked"} while the call waited.`,
+    {
+      fix: ENDED_FIX[credential],
+    },
+  );
 
 const mailboxDeleted = (name: string) =>
   new AppError("missing_permission", `This key was restricted to a mailbox that has been deleted: it may call whoami, not ${name}.`, {
