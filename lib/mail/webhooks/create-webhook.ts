@@ -1,4 +1,4 @@
-import { and, count, eq, isNull } from "drizzle-orm";
+import { and, count, eq, isNull, sql } from "drizzle-orm";
 import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
 import { takeTurn } from "@/lib/db/turn-lock";
@@ -11,7 +11,7 @@ import { visibleWebhooks, webhookCreator, webhookInbox } from "@/lib/mail/webhoo
 import { webhooksChanged } from "@/lib/mail/webhooks/webhook-presence";
 import { newWebhookSecret, sealWebhookSecret } from "@/lib/mail/webhooks/webhook-secret";
 
-/** Live webhooks a key may have; the owner's cap is the project's, every creator's webhooks counted. */
+/** Live webhooks a key may have, and a project, every creator's webhooks counted (the owner's included). */
 export const MAX_WEBHOOKS_PER_KEY = 20;
 export const MAX_WEBHOOKS_PER_PROJECT = 100;
 
@@ -33,9 +33,9 @@ export async function createWebhook(db: Executor, opts: { actor: Actor; inboxId?
   const { actor, webhook } = opts;
   const inbox = await webhookInbox(db, actor, opts.inboxId);
   const creator = webhookCreator(actor);
-  // One creator's creates take turns: the cap and the client_id replay are then exact (the owner's key_id is null,
-  // which the unique index does not cover).
-  await takeTurn(db, `mail_webhooks:${actor.projectId}:${creator ?? ""}`);
+  // A project's creates take turns: both caps and the client_id replay are then exact (the owner's key_id is null,
+  // which the unique index does not cover). Creating a webhook is rare; its deliveries take no turn.
+  await takeTurn(db, `mail_webhooks:${actor.projectId}`);
   if (webhook.clientId !== undefined) {
     const [first] = await db
       .select()
@@ -44,13 +44,19 @@ export async function createWebhook(db: Executor, opts: { actor: Actor; inboxId?
       .limit(1);
     if (first) return { webhook: first, created: false };
   }
-  const cap = creator === null ? MAX_WEBHOOKS_PER_PROJECT : MAX_WEBHOOKS_PER_KEY;
-  const [{ n }] = await db
-    .select({ n: count() })
+  const [{ mine, all }] = await db
+    .select({ mine: sql<number>`count(*) filter (where ${visibleWebhooks(actor)})::int`, all: count() })
     .from(mailWebhooks)
-    .where(and(visibleWebhooks(actor), isNull(mailWebhooks.deletedAt)));
-  if (n >= cap) {
-    throw new AppError("QUOTA_EXCEEDED", `${creator === null ? "A project" : "A key"} may have at most ${cap} webhooks; this one has ${n}.`, {
+    .where(and(eq(mailWebhooks.projectId, actor.projectId), isNull(mailWebhooks.deletedAt)));
+  const over =
+    creator !== null && mine >= MAX_WEBHOOKS_PER_KEY
+      ? (["A key", MAX_WEBHOOKS_PER_KEY, mine] as const)
+      : all >= MAX_WEBHOOKS_PER_PROJECT
+        ? (["A project", MAX_WEBHOOKS_PER_PROJECT, all] as const)
+        : null;
+  if (over) {
+    const [who, cap, n] = over;
+    throw new AppError("QUOTA_EXCEEDED", `${who} may have at most ${cap} webhooks; this one has ${n}.`, {
       fix: "Delete a webhook you no longer need (delete_webhook), or widen an existing one's event_types or inbox_ids.",
     });
   }

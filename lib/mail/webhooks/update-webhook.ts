@@ -6,6 +6,7 @@ import type { MailEventType } from "@/lib/mail/events/event-types";
 import { disabledBy } from "@/lib/mail/webhooks/create-webhook";
 import { webhookRecovered } from "@/lib/mail/webhooks/webhook-breaker";
 import { webhookDeliveryJob } from "@/lib/mail/webhooks/webhook-delivery-job";
+import { creatorMailbox } from "@/lib/mail/webhooks/webhook-creators";
 import { webhookInboxIds } from "@/lib/mail/webhooks/webhook-inboxes";
 import { webhooksChanged } from "@/lib/mail/webhooks/webhook-presence";
 import { findWebhook } from "@/lib/mail/webhooks/webhook-scope";
@@ -19,7 +20,8 @@ export interface WebhookChanges {
 
 /**
  * update_webhook: only the fields given change. A non-empty `eventTypes` replaces the list (AgentMail); `inboxIds`
- * replaces the mailboxes (empty: every mailbox); turning a webhook back on clears why it was off and its run of
+ * replaces the mailboxes (empty: every mailbox; a webhook of a key restricted to one mailbox watches that one, whoever
+ * edits it); turning a webhook back on clears why it was off and its run of
  * failures, so the next failure starts a fresh count toward automatic disabling; so does a new URL, whose waiting
  * deliveries (webhook-breaker.ts) then go at once.
  */
@@ -32,7 +34,10 @@ export async function updateWebhook(db: Executor, opts: { actor: Actor; webhookI
   if (changes.url !== undefined) set.url = changes.url;
   if (moved) Object.assign(set, { consecutiveFailures: 0, firstFailureAt: null });
   if (changes.eventTypes?.length) set.eventTypes = [...new Set(changes.eventTypes)];
-  if (changes.inboxIds !== undefined) set.inboxIds = await webhookInboxIds(db, actor, changes.inboxIds);
+  if (changes.inboxIds !== undefined) {
+    const creator = actor.mailboxId ? null : await creatorMailbox(db, actor.projectId, row.keyId);
+    set.inboxIds = await webhookInboxIds(db, actor, changes.inboxIds, creator);
+  }
   if (changes.enabled === true && !row.enabled) Object.assign(set, { enabled: true, disabledReason: null, consecutiveFailures: 0, firstFailureAt: null });
   if (changes.enabled === false && row.enabled) Object.assign(set, { enabled: false, disabledReason: disabledBy(actor) });
   if (Object.keys(set).length === 0) return row;

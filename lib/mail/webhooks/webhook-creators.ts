@@ -1,6 +1,7 @@
 import { and, eq, inArray } from "drizzle-orm";
 import type { Executor } from "@/lib/db/client";
 import { apiKeys } from "@/lib/db/schema/keys";
+import { oauthGrants } from "@/lib/db/schema/oauth";
 
 export interface WebhookCreator {
   keyId: string;
@@ -21,4 +22,18 @@ export async function webhookCreators(db: Executor, projectId: string, keyIds: (
     .from(apiKeys)
     .where(and(eq(apiKeys.projectId, projectId), inArray(apiKeys.id, ids)));
   return new Map(rows.map((r) => [r.keyId, { keyId: r.keyId, name: r.name, prefix: r.prefix, revoked: r.revokedAt !== null }]));
+}
+
+/**
+ * The mailbox a webhook's creator is restricted to (a key's, or an OAuth grant's: `ogr_…`), or null: its webhooks
+ * watch that mailbox alone whoever edits them (design §2.6), lest the owner widen a key's view by an edit.
+ */
+export async function creatorMailbox(db: Executor, projectId: string, keyId: string | null): Promise<string | null> {
+  if (!keyId) return null;
+  const t = keyId.startsWith("ogr_") ? oauthGrants : apiKeys;
+  const [row] = await db
+    .select({ mailboxId: t.mailboxId })
+    .from(t)
+    .where(and(eq(t.projectId, projectId), eq(t.id, keyId)));
+  return row?.mailboxId ?? null;
 }

@@ -7,15 +7,22 @@ import { liveMailboxByAddress, liveMailboxById } from "@/lib/mail/mailboxes/stat
 /**
  * The mailboxes a webhook watches, as ids (design §2.6): each named one must be a live mailbox of the project,
  * else a validation_error naming its place in `request.inbox_ids`. A key restricted to one mailbox always gets
- * exactly that one, and naming any other is missing_permission. Duplicates collapse.
+ * exactly that one, and naming any other is missing_permission; so does a webhook the owner edits whose creator is
+ * restricted (`creatorMailbox`). Duplicates collapse.
  */
-export async function webhookInboxIds(db: Executor, actor: Actor, refs: readonly string[] | undefined): Promise<string[]> {
-  const own = actor.mailboxId;
+export async function webhookInboxIds(
+  db: Executor,
+  actor: Actor,
+  refs: readonly string[] | undefined,
+  creatorMailbox: string | null = null,
+): Promise<string[]> {
+  const own = actor.mailboxId ?? creatorMailbox;
   const ids: string[] = [];
   for (const [i, ref] of (refs ?? []).entries()) {
     const [row] = await (ref.includes("@") ? liveMailboxByAddress : liveMailboxById)(db, actor.projectId, ref);
     if (own && row?.id !== own) {
-      throw new AppError("missing_permission", `This key is restricted to one inbox and may not watch ${ref}.`, {
+      const who = actor.mailboxId ? "This key is" : "The webhook's key is";
+      throw new AppError("missing_permission", `${who} restricted to one inbox, so the webhook may not watch ${ref}.`, {
         fix: "Omit inbox_ids (the key's own inbox is used), or use a key without a mailbox restriction.",
       });
     }

@@ -6,6 +6,7 @@ import { mailWebhookDeliveries, mailWebhooks } from "@/lib/db/schema/mail-webhoo
 import { emitMailEvent } from "@/lib/mail/events/emit-mail-event";
 import { createWebhook } from "@/lib/mail/webhooks/create-webhook";
 import { listWebhooks } from "@/lib/mail/webhooks/list-webhooks";
+import { updateWebhook } from "@/lib/mail/webhooks/update-webhook";
 import { openWebhookHeaders } from "@/lib/mail/webhooks/webhook-headers";
 import { startApiServer } from "@/lib/testing/api-server";
 import { lastLedgerEntry } from "@/lib/testing/ledger";
@@ -155,6 +156,20 @@ describe("create_webhook", () => {
     await call(deleteWebhookTool, q.mcp, { webhookId: made[0].webhook_id });
     expect((await create({}, q.mcp)).webhook_id).toMatch(/^whk_/);
   });
+
+  it("caps a project at 100 live webhooks whoever made them: a key under its own 20 is refused once the project has 100", async () => {
+    const q = await seedProject({ name: "Webhook project cap" });
+    const db = await getDb();
+    for (let i = 0; i < 90; i++) await createWebhook(db, { actor: q.actor, webhook: { url: URL_OK, eventTypes: ["message.received"] } });
+    const agent = actorOf(q.key, q.project.name, "mcp");
+    for (let i = 0; i < 10; i++) await create({}, agent);
+    const before = await webhookRows(q.project.id);
+    // Before: a key counted only its own webhooks, so six keys of 20 took a project to 120.
+    const other = actorOf((await seedKey(q.project.id, ["webhook_create"])).key, q.project.name, "mcp");
+    const over = await refusal(createWebhookTool, other, { request: { url: URL_OK, event_types: ["message.sent"] } });
+    expect(over).toMatchObject({ code: "QUOTA_EXCEEDED", message: "A project may have at most 100 webhooks; this one has 100." });
+    expect(await webhookRows(q.project.id)).toEqual(before);
+  }, 60_000);
 });
 
 describe("concurrent creates", () => {
@@ -373,6 +388,22 @@ describe("keys restricted to one inbox", () => {
 });
 
 describe("the owner (domain functions the Webhooks screen uses)", () => {
+  it("keeps a restricted key's webhook to the key's inbox when editing it: every inbox (an empty list) stays that one, another is refused", async () => {
+    const r = await restrictedKey(p.project.id, p.project.name, inbox.inbox_id);
+    const made = await create({}, r.mcp);
+    const db = await getDb();
+    // What the Edit form sends with the inbox picker left empty. Before: stored [], every inbox, for a key that may read one.
+    const widened = await db.transaction((tx) => updateWebhook(tx, { actor: p.actor, webhookId: made.webhook_id, changes: { inboxIds: [] } }));
+    expect(widened.inboxIds).toEqual([inbox.inbox_id]);
+    await expect(
+      db.transaction((tx) => updateWebhook(tx, { actor: p.actor, webhookId: made.webhook_id, changes: { inboxIds: [second.inbox_id] } })),
+    ).rejects.toMatchObject({
+      code: "missing_permission",
+      message: `The webhook's key is restricted to one inbox, so the webhook may not watch ${second.inbox_id}.`,
+    });
+    expect((await call(getWebhookTool, r.mcp, { webhookId: made.webhook_id })).inbox_ids).toEqual([inbox.inbox_id]);
+  });
+
   it("sees every webhook of the project, agents' included, and creates its own with no key", async () => {
     const q = await seedProject({ name: "Owner webhooks" });
     const agent = actorOf(q.key, q.project.name, "mcp");
