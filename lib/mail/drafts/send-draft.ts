@@ -1,19 +1,33 @@
 import { and, eq } from "drizzle-orm";
 import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
-import { mailAttachments, type Mailbox } from "@/lib/db/schema/mail";
+import { mailAttachments, mailThreads, type Mailbox } from "@/lib/db/schema/mail";
 import { mailDrafts, type MailDraft } from "@/lib/db/schema/mail-send";
 import { fieldError } from "@/lib/disk/field-error";
 import { isProtectedLabel } from "@/lib/mail/labels/system-labels";
 import { type SendOrigin, type SendOutcome, sendFromMailbox } from "@/lib/mail/send/send-from-mailbox";
 import type { SendRequest } from "@/lib/mail/send/send-request";
 
-/** A draft as a send: its content, its files by reference, its thread; system labels (`scheduled`) stay behind. */
+/**
+ * A draft as a send: its content, its files by reference, its thread; system labels (`scheduled`) stay behind. A
+ * reply whose thread was erased since (its messages deleted) starts a new one, still citing what it answered in its
+ * References, so the recipient's client threads it as before. The thread is held (KEY SHARE) until the send
+ * commits, so an erasure cannot take it in between.
+ */
 export async function draftRequest(db: Executor, draft: MailDraft, labels: { add?: string[]; remove?: string[] } = {}): Promise<SendRequest> {
-  const files = await db
-    .select()
-    .from(mailAttachments)
-    .where(and(eq(mailAttachments.projectId, draft.projectId), eq(mailAttachments.draftId, draft.id)));
+  const [files, [thread]] = await Promise.all([
+    db
+      .select()
+      .from(mailAttachments)
+      .where(and(eq(mailAttachments.projectId, draft.projectId), eq(mailAttachments.draftId, draft.id))),
+    draft.threadId
+      ? db
+          .select({ id: mailThreads.id })
+          .from(mailThreads)
+          .where(and(eq(mailThreads.projectId, draft.projectId), eq(mailThreads.id, draft.threadId)))
+          .for("key share")
+      : [],
+  ]);
   const remove = new Set(labels.remove ?? []);
   return {
     kind: draft.kind,
@@ -35,12 +49,11 @@ export async function draftRequest(db: Executor, draft: MailDraft, labels: { add
       contentId: f.contentId,
       inline: f.inline,
     })),
-    thread: draft.threadId
-      ? { id: draft.threadId, inReplyTo: draft.inReplyTo, references: draft.references, inReplyToMessageId: draft.inReplyToMessageId }
-      : null,
-    // A plain draft's own References (create_draft `references`) have no thread to travel with.
-    references: draft.threadId ? undefined : draft.references,
-    inReplyToMessageId: draft.inReplyToMessageId,
+    thread: thread ? { id: thread.id, inReplyTo: draft.inReplyTo, references: draft.references, inReplyToMessageId: draft.inReplyToMessageId } : null,
+    // A plain draft's own References (create_draft `references`) have no thread to travel with; nor have those of a
+    // reply whose thread is gone.
+    references: thread ? undefined : draft.references,
+    inReplyToMessageId: draft.threadId && !thread ? null : draft.inReplyToMessageId,
     forwardOfMessageId: draft.forwardOfMessageId,
     replyAll: draft.replyAll,
   };

@@ -16,6 +16,7 @@ import { createDraft } from "@/lib/tools/mailboxes/create-draft";
 import { createListEntryTool } from "@/lib/tools/mailboxes/create-list-entry";
 import { deleteDraft } from "@/lib/tools/mailboxes/delete-draft";
 import { deleteInbox } from "@/lib/tools/mailboxes/delete-inbox";
+import { deleteMessage } from "@/lib/tools/mailboxes/delete-message";
 import { getAnyDraft } from "@/lib/tools/mailboxes/get-any-draft";
 import { getDraft } from "@/lib/tools/mailboxes/get-draft";
 import { getDraftAttachment } from "@/lib/tools/mailboxes/get-draft-attachment";
@@ -359,6 +360,32 @@ describe("reply and forward drafts", () => {
       .where(and(eq(mailMessages.mailboxId, b.id), eq(mailMessages.rfcMessageId, mine.rfcMessageId!)));
     expect(arrived).toMatchObject({ subject: "Re: Budget", inReplyTo: original.rfcMessageId });
     expect(arrived.references).toContain(original.rfcMessageId);
+  });
+
+  it("a reply draft whose thread was erased since starts a new thread, still citing the original, sent now or at its time", async () => {
+    const db = await getDb();
+    const originals = [await receiveInA({ subject: "Erased now" }), await receiveInA({ subject: "Erased later" })];
+    const now = await call(createDraft, p.mcp, { inboxId: a.id, inReplyTo: originals[0].id, text: "Still replying." });
+    const later = await call(createDraft, p.mcp, { inboxId: a.id, inReplyTo: originals[1].id, text: "Later.", sendAt: hoursAhead(1) });
+    for (const o of originals) expect(await call(deleteMessage, p.rest, { inbox_id: a.id, message_id: o.id })).toMatchObject({ thread_deleted: true });
+
+    // Before: an internal error ("thread … no longer exists"), and the scheduled one's job failing and retrying.
+    const sent = await call(sendDraft, p.mcp, { inboxId: a.id, draftId: now.draft_id });
+    await dueNow(later.draft_id);
+    await drainJobs();
+    const mine = await db
+      .select()
+      .from(mailMessages)
+      .where(inArray(mailMessages.draftId, [now.draft_id, later.draft_id]));
+    expect(mine).toHaveLength(2);
+    for (const [i, m] of mine
+      .sort((x, y) => x.subject!.localeCompare(y.subject!))
+      .reverse()
+      .entries()) {
+      expect(m.threadId).not.toBe(originals[i].threadId);
+      expect(m).toMatchObject({ sendStatus: "sent", inReplyToMessageId: null, references: expect.arrayContaining([originals[i].rfcMessageId]) });
+    }
+    expect(mine.find((m) => m.draftId === now.draft_id)?.threadId).toBe(sent.thread_id);
   });
 
   it("reply-all adds the original's to and cc without this inbox; Reply-To wins over From", async () => {
