@@ -9,6 +9,7 @@ import { createRequest } from "@/lib/approvals/create-request";
 import { emitMailEvent } from "@/lib/mail/events/emit-mail-event";
 import { describeDraft, draftAction } from "@/lib/mail/drafts/draft-action";
 import { insertDraft } from "@/lib/mail/drafts/insert-draft";
+import { holdMailbox } from "@/lib/mail/mailboxes/mailbox-scope";
 import type { SendFiles } from "@/lib/mail/send/resolve-send-attachments";
 import type { SendRequest } from "@/lib/mail/send/send-request";
 
@@ -25,6 +26,8 @@ export async function holdForApproval(
   tx: Executor,
   o: { actor: Actor; mailbox: Mailbox; request: SendRequest; files: SendFiles; draft?: MailDraft; verdict?: Verdict & { version: number } },
 ): Promise<{ draftId: string; requestId: string }> {
+  // A delete_inbox under way either commits first (the send then finds no inbox) or waits, and withdraws this.
+  await holdMailbox(tx, o.mailbox);
   let draft: MailDraft;
   if (o.draft) {
     [draft] = await tx

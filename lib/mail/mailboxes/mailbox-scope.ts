@@ -1,6 +1,7 @@
 import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
-import type { Mailbox } from "@/lib/db/schema/mail";
+import { and, eq, isNull } from "drizzle-orm";
+import { mailboxes, type Mailbox } from "@/lib/db/schema/mail";
 import { fieldError } from "@/lib/disk/field-error";
 import { AppError } from "@/lib/errors";
 import { liveMailboxByAddress, liveMailboxById } from "@/lib/mail/mailboxes/statements";
@@ -18,6 +19,21 @@ export async function findMailbox(db: Executor, actor: Actor, ref: string): Prom
   const [row] = await (ref.includes("@") ? liveMailboxByAddress : liveMailboxById)(db, actor.projectId, ref);
   if (!row || (actor.mailboxId && row.id !== actor.mailboxId)) throw notFound(ref);
   return row;
+}
+
+/**
+ * Holds a mailbox found live until the caller's transaction ends (FOR SHARE), NOT_FOUND if a delete committed
+ * meanwhile: what the caller writes for it then either waits for a delete_inbox under way to see it, or is refused.
+ * For the rare writes a delete must find (a send held for approval); a plain send takes no lock, lest every send
+ * from one mailbox queue on its row.
+ */
+export async function holdMailbox(db: Executor, mailbox: Mailbox): Promise<void> {
+  const [row] = await db
+    .select({ id: mailboxes.id })
+    .from(mailboxes)
+    .where(and(eq(mailboxes.projectId, mailbox.projectId), eq(mailboxes.id, mailbox.id), isNull(mailboxes.deletedAt)))
+    .for("share");
+  if (!row) throw notFound(mailbox.address);
 }
 
 /**
