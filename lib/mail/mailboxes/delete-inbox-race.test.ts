@@ -45,10 +45,14 @@ describe.runIf(pg)("delete_inbox racing a send held for approval", () => {
     await deleteDone;
     // 2. An agent's send in the approval-mode inbox, meanwhile.
     let settled = false;
-    const sending = runTool(sendMessage, p.mcp, { inboxId: box.inbox_id, to: [peer], subject: "held", text: "x" }, new AbortController().signal).then(
-      (r) => ((settled = true), r),
-      (e: unknown) => ((settled = true), e),
-    );
+    const sending = runTool(sendMessage, p.mcp, { inboxId: box.inbox_id, to: [peer], subject: "held", text: "x" }, new AbortController().signal)
+      .then(
+        (r) => r,
+        (e: unknown) => e,
+      )
+      .finally(() => {
+        settled = true;
+      });
     // Let the send finish, or block on the delete, before the delete commits.
     for (;;) {
       if (settled) break;

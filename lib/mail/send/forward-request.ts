@@ -1,8 +1,8 @@
 import { and, asc, eq } from "drizzle-orm";
 import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
-import { mailAttachments, type Mailbox } from "@/lib/db/schema/mail";
-import type { StoredMessage } from "@/lib/mail/lookup/find-message";
+import { mailAttachments, mailMessages, type Mailbox } from "@/lib/db/schema/mail";
+import { messageNotFound, type StoredMessage } from "@/lib/mail/lookup/find-message";
 import type { DerivedSendInput } from "@/lib/mail/send/reply-request";
 import type { SendRequest } from "@/lib/mail/send/send-request";
 import { escapeHtml } from "@/lib/text/escape-html";
@@ -46,13 +46,21 @@ function forwardHtml(input: DerivedSendInput, m: StoredMessage): string | null {
 /**
  * A forward of a stored message as a send (forward_message, forward drafts): a new thread, subject `Fwd: …`, the
  * caller's text above the quoted original, and the original's attachments re-attached by reference to their blobs
- * (nothing is copied). Recipients are only the caller's: a forward draft may have none until it is sent.
+ * (nothing is copied). Recipients are only the caller's: a forward draft may have none until it is sent. The
+ * original is held (KEY SHARE) until the caller commits: an erasure of it waits, and then finds the forward's rows
+ * still pointing at those blobs, so it leaves them be; or it committed first, and the original is NOT_FOUND.
  */
 export async function forwardRequest(
   db: Executor,
   o: { actor: Actor; mailbox: Mailbox; original: StoredMessage; input: DerivedSendInput },
 ): Promise<SendRequest> {
   const { original: m, input } = o;
+  const [held] = await db
+    .select({ id: mailMessages.id })
+    .from(mailMessages)
+    .where(and(eq(mailMessages.projectId, m.projectId), eq(mailMessages.id, m.id)))
+    .for("key share");
+  if (!held) throw messageNotFound(m.id);
   const files = await db
     .select()
     .from(mailAttachments)
