@@ -135,6 +135,17 @@ describe("threading", () => {
     expect(row.references).toEqual(["ok-1@other.example", "x", "a"]);
   });
 
+  it("stores a message once when copies of it arrive together, over several connections", async () => {
+    const mb = await mailbox("together");
+    const copy = () =>
+      sendTo(listener.port, { from: "dave@sender.example", to: mb.address, subject: "Once", text: "only once", messageId: "<together-1@sender.example>" });
+    // Before: each copy passed the duplicate check before any committed: three messages, three threads.
+    await Promise.all([copy(), copy(), copy()]);
+    const rows = await messagesOf(mb.id);
+    expect(rows.map((r) => r.rfcMessageId)).toEqual(["together-1@sender.example"]);
+    expect((await mailEventsOf(rows[0].id)).map((e) => e.type)).toEqual(["message.received"]);
+  });
+
   it("stores mail without a Message-ID once, however often it is redelivered, in every project it was sent to", async () => {
     const other = await seedProject({ name: "Mail store, second project" });
     const here = await mailbox("no-id");

@@ -12,6 +12,7 @@ import { parseComplaint } from "@/lib/mail/inbound/parse-complaint";
 import { parseDsn } from "@/lib/mail/inbound/parse-dsn";
 import { parseMessage, type ParsedMessage } from "@/lib/mail/inbound/parse-message";
 import { prepareInbound, writeInbound, type StoredBlob } from "@/lib/mail/inbound/store-inbound";
+import { inMessageTurn } from "@/lib/mail/inbound/message-turn";
 import { isTrustedRelay } from "@/lib/mail/inbound/trusted-relay";
 
 export interface InboundEnvelope {
@@ -30,7 +31,7 @@ export interface InboundEnvelope {
  */
 export async function receiveMessage(raw: Buffer, envelope: InboundEnvelope, opts: { resolver?: MailDnsResolver; signal?: AbortSignal } = {}) {
   const read = await parseMessage(raw);
-  const parsed = read.messageId === null ? { ...read, messageId: contentMessageId(raw) } : read;
+  const parsed = { ...read, messageId: read.messageId ?? contentMessageId(raw) };
   // Authentication (CPU and DNS), the reads and the blob writes overlap: on a busy listener latency, not work,
   // bounds throughput. Blobs are written before the transaction, so a stored row never points at missing bytes
   // (a failed transaction leaves at most unreferenced blobs).
@@ -57,11 +58,12 @@ export async function receiveMessage(raw: Buffer, envelope: InboundEnvelope, opt
   const stored: Array<{ messageId: string; eventId: string | null; duplicate: boolean }> = [];
   for (const [projectId, mailboxes] of byProject) {
     const blobs = storeBlobs(projectId, raw, parsed.attachments, names);
-    const prepared = Promise.all(mailboxes.map((mailbox) => prepareInbound(db, { mailbox, parsed })));
-    // Awaited before the transaction: a slow DNS answer must not hold a transaction (and its batch) open.
-    const [auth, ready, files] = await Promise.all([authenticated, prepared, blobs]);
-    stored.push(
-      ...(await commitInbound(
+    // A copy of this message being stored meanwhile commits first: this one then reads it as a duplicate.
+    const written = await inMessageTurn(projectId, parsed.messageId, async () => {
+      const prepared = Promise.all(mailboxes.map((mailbox) => prepareInbound(db, { mailbox, parsed })));
+      // Awaited before the transaction: a slow DNS answer must not hold a transaction (and its batch) open.
+      const [auth, ready, files] = await Promise.all([authenticated, prepared, blobs]);
+      return commitInbound(
         async (tx) => {
           const out = [];
           for (const [i, mailbox] of mailboxes.entries()) {
@@ -70,8 +72,9 @@ export async function receiveMessage(raw: Buffer, envelope: InboundEnvelope, opt
           return out;
         },
         { signal: opts.signal },
-      )),
-    );
+      );
+    });
+    stored.push(...written);
   }
   return stored;
 }
