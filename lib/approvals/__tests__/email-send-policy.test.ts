@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { eq, sql } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
 import { approvalRequests } from "@/lib/db/schema/approvals";
-import { mailBatches, mailMessages } from "@/lib/db/schema/mail";
+import { mailBatches, mailMessages, mailThreads } from "@/lib/db/schema/mail";
 import { query } from "@/lib/db/statement";
 import { drainJobs } from "@/lib/jobs/drain-jobs";
 import { defaultMailbox } from "@/lib/mail/project-address";
@@ -14,6 +14,17 @@ const sink = relaySink();
 const mail = (to: string[], over: Record<string, unknown> = {}) =>
   call("email_send", { to, subject: "Your refund", text: "We refunded 30 €.", wait_seconds: 0, ...over });
 const statuses = async (batchId: string) => (await (await getDb()).select().from(mailMessages).where(eq(mailMessages.batchId, batchId))).map((m) => m.status);
+/** What a batch's messages and their threads say about the send. */
+const held = async (batchId: string) =>
+  (
+    await (
+      await getDb()
+    )
+      .select({ sendStatus: mailMessages.sendStatus, labels: mailMessages.labels, thread: mailThreads.labels })
+      .from(mailMessages)
+      .innerJoin(mailThreads, eq(mailThreads.id, mailMessages.threadId))
+      .where(eq(mailMessages.batchId, batchId))
+  ).map((m) => ({ ...m, labels: m.labels.filter((l) => l !== "delivered"), thread: m.thread.filter((l) => l !== "delivered") }));
 const quotaUsed = async () =>
   Number(
     (
@@ -55,10 +66,15 @@ describe("email_send under the policy", () => {
       text_sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
     });
 
+    expect(await held(r.batch_id)).toEqual([{ sendStatus: "pending_approval", labels: ["pending_approval"], thread: ["pending_approval"] }, expect.anything()]);
+
     await decide(r.request_id, { outcome: "approve" });
     expect(await statuses(r.batch_id)).toEqual(["queued", "queued"]);
     await drainJobs();
     expect(sink.received.filter((m) => m.to[0].endsWith("@customer.org"))).toHaveLength(2);
+    // Before: the messages kept the label they were held with, never `sent`, and so did their threads.
+    const sent = { sendStatus: "sent", labels: ["sent"], thread: ["sent"] };
+    expect(await held(r.batch_id)).toEqual([sent, sent]);
   });
 
   it("returns queued in the same call when the person approves during the wait", async () => {
@@ -80,6 +96,10 @@ describe("email_send under the policy", () => {
     expect(await quotaUsed()).toBe(before + 1);
     await decide(r.request_id, { outcome: "deny", comment: "Wrong customer." });
     expect(await statuses(r.batch_id)).toEqual(["cancelled"]);
+    // Before: send_status still said pending_approval.
+    expect(await held(r.batch_id)).toEqual([{ sendStatus: "cancelled", labels: [], thread: [] }]);
+    const [m] = await (await getDb()).select().from(mailMessages).where(eq(mailMessages.batchId, r.batch_id));
+    expect(m.sendReason).toBe("not sent: the request was denied");
     expect(await quotaUsed()).toBe(before);
     const [batch] = await (await getDb()).select().from(mailBatches).where(eq(mailBatches.id, r.batch_id));
     expect(batch.status).toBe("cancelled");
