@@ -1,5 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
-import { dkimVerify } from "mailauth";
+import { generateKeyPairSync } from "node:crypto";
+import { dkimSign, dkimVerify } from "mailauth";
 import { simpleParser } from "mailparser";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
@@ -431,13 +432,24 @@ describe("bounces", () => {
 });
 
 describe("complaints (ARF)", () => {
+  // The recipients' provider runs the feedback loop: its reports are DKIM-signed for example.com, its users' domain.
+  const fbl = generateKeyPairSync("rsa", { modulusLength: 2048 });
+  const fblKey = fbl.privateKey.export({ type: "pkcs8", format: "pem" }) as string;
+  let fblListener: SmtpListener;
+  beforeAll(async () => {
+    const txt = `v=DKIM1; k=rsa; p=${fbl.publicKey.export({ type: "spki", format: "der" }).toString("base64")}`;
+    fblListener = await startSmtpListener({ port: 0, host: "127.0.0.1", resolver: fakeResolver({ "fbl._domainkey.example.com": txt }) });
+  });
+  afterAll(() => fblListener.close());
+
   /** An RFC 5965 abuse report about one of our messages, through the listener as a feedback loop sends it. */
-  async function complain(rfcId: string, rcpt: string | null, feedbackType = "abuse") {
+  async function complain(rfcId: string, rcpt: string | null, feedbackType = "abuse", o: { from?: string; signed?: boolean } = {}) {
+    const from = o.from ?? "fbl@example.com";
     const arf = [
-      "From: Feedback Loop <fbl@isp.example>",
+      `From: Feedback Loop <${from}>`,
       `To: ${box.address}`,
       "Subject: Abuse report",
-      `Message-ID: <arf-${rfcId}-${feedbackType}>`,
+      `Message-ID: <arf-${rfcId}-${feedbackType}-${rcpt}>`,
       "MIME-Version: 1.0",
       'Content-Type: multipart/report; report-type=feedback-report; boundary="f1"',
       "",
@@ -463,7 +475,10 @@ describe("complaints (ARF)", () => {
       "--f1--",
       "",
     ].join("\r\n");
-    await sendTo(listener.port, { raw: arf, envelope: { from: "fbl@isp.example", to: [box.address] } });
+    const raw = Buffer.from(arf);
+    const signature = { signingDomain: "example.com", selector: "fbl", privateKey: fblKey };
+    const signed = o.signed === false ? raw : Buffer.concat([Buffer.from((await dkimSign(raw, { ...signature, signatureData: [signature] })).signatures), raw]);
+    await sendTo(fblListener.port, { raw: signed, envelope: { from, to: [box.address] } });
   }
 
   it("labels the message complained, emits message.complained and blocks the complaining recipient", async () => {
@@ -496,6 +511,39 @@ describe("complaints (ARF)", () => {
         .where(and(eq(mailEvents.messageId, out.message_id), eq(mailEvents.type, "message.complained"))),
     ).toHaveLength(1);
     expect((await refusal(sendMessage, p.mcp, { inboxId: box.id, to: ["angry@example.com"], subject: "Again", text: "Hi" })).code).toBe("POLICY_DENIED");
+  });
+
+  it("blocks each recipient who complains about the same message, once", async () => {
+    const out = await send({ to: ["first-angry@example.com", "second-angry@example.com"], subject: "Offer 2" });
+    await drainJobs();
+    const rfcId = `${out.message_id}@brynth.localhost`;
+    await complain(rfcId, "first-angry@example.com");
+    // Before: a message already labelled complained was skipped, so the second complainer could be mailed again.
+    await complain(rfcId, "second-angry@example.com");
+    const db = await getDb();
+    const events = await db
+      .select()
+      .from(mailEvents)
+      .where(and(eq(mailEvents.messageId, out.message_id), eq(mailEvents.type, "message.complained")));
+    expect(events.map((e) => (e.summary as { to: string[] }).to)).toEqual([["first-angry@example.com"], ["second-angry@example.com"]]);
+    for (const who of ["first-angry@example.com", "second-angry@example.com"]) {
+      expect((await refusal(sendMessage, p.mcp, { inboxId: box.id, to: [who], subject: "Again", text: "Hi" })).code).toBe("POLICY_DENIED");
+    }
+  });
+
+  it("believes a report only for recipients of a domain it is authenticated for: another recipient's forgery blocks nobody", async () => {
+    const out = await send({ to: ["victim2@example.com"], bcc: ["mallory2@elsewhere.example"], subject: "Group 2" });
+    await drainJobs();
+    const rfcId = `${out.message_id}@brynth.localhost`;
+    // Before: the bcc'd recipient, who knows the Message-ID, put the other recipient on the block list.
+    await complain(rfcId, "victim2@example.com", "abuse", { from: "mallory2@elsewhere.example", signed: false });
+    // Signed, but for example.com, about a recipient elsewhere: not the feedback loop's to speak for.
+    const far = await send({ to: ["someone@elsewhere.example"], subject: "Group 3" });
+    await drainJobs();
+    await complain(`${far.message_id}@brynth.localhost`, "someone@elsewhere.example");
+    const entries = await (await getDb()).select().from(mailListEntries).where(eq(mailListEntries.mailboxId, box.id));
+    expect(entries.filter((e) => ["victim2@example.com", "someone@elsewhere.example"].includes(e.entry))).toEqual([]);
+    for (const id of [out.message_id, far.message_id]) expect((await message(id)).labels).not.toContain("complained");
   });
 
   it("takes a single recipient as the complainer when the report names nobody, and ignores not-spam reports", async () => {

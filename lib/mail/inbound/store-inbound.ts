@@ -13,6 +13,7 @@ import { findRelated, type Related } from "@/lib/mail/inbound/find-related";
 import { handleBounce } from "@/lib/mail/inbound/handle-bounce";
 import { inboundContext, type InboundContext } from "@/lib/mail/inbound/inbound-context";
 import type { DsnReport } from "@/lib/mail/inbound/parse-dsn";
+import { trustedComplainers } from "@/lib/mail/inbound/complaint-trust";
 import { handleComplaint } from "@/lib/mail/inbound/handle-complaint";
 import type { ComplaintReport } from "@/lib/mail/inbound/parse-complaint";
 import type { ParsedMessage } from "@/lib/mail/inbound/parse-message";
@@ -116,7 +117,12 @@ export async function writeInbound(
   const report = c.dsn
     ? await handleBounce(tx, { projectId, report: c.dsn, dsnMessageId: message.id })
     : c.complaint
-      ? (await handleComplaint(tx, { projectId, report: c.complaint, reportMessageId: message.id })) === "handled"
+      ? (await handleComplaint(tx, {
+          projectId,
+          report: c.complaint,
+          reportMessageId: message.id,
+          trust: (candidates) => trustedComplainers(candidates, { auth: c.auth, from: parsed.from?.address ?? null, trustedRelay: c.trustedRelay }),
+        })) === "handled"
         ? null
         : "not-ours"
       : "not-ours";
