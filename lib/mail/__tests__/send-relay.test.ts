@@ -350,6 +350,24 @@ describe("the owner resolves send_unknown (POST /owner/messages/{id}/resolve)", 
     expect((await bad.json()).error.code).toBe("validation_error");
     expect(bodiesOf(out.message_id)).toHaveLength(1);
   });
+
+  it("keeps a bounce that the first attempt's report recorded while the resend waited", async () => {
+    answer = (m) => (m.to.includes("ra@example.com") ? "drop" : null);
+    const out = await send({ to: ["ra@example.com", "rb@example.com"], subject: "Resend race" });
+    await drainJobs();
+    answer = null;
+    expect((await message(out.message_id)).sendStatus).toBe("send_unknown");
+    expect((await resolve(out.message_id, "resend")).status).toBe(200);
+    // The relay's report about the first attempt arrives before the resend runs: rb bounced.
+    const dsn = dsnReport({ to: box.address, rfcId: `${out.message_id}@brynth.localhost`, failed: "rb@example.com" });
+    expect(await sendReport(listener.port, box.address, dsn)).toMatch(/^250/);
+    await drainJobs();
+    // Before: the resend's result replaced accepted and rejected whole, and rb read as delivered.
+    const [d] = await deliveries(out.message_id);
+    expect(d.rejected).toEqual([expect.objectContaining({ recipient: "rb@example.com" })]);
+    expect(d.accepted).toEqual(["ra@example.com"]);
+    expect((await message(out.message_id)).sendReason).toMatch(/rb@example\.com/);
+  });
 });
 
 describe("bounces", () => {

@@ -86,15 +86,23 @@ export const startDelivery = statement<
   select ${MESSAGE}, d.route as delivery_route, d.recipients as delivery_recipients
   from d join mail_messages on mail_messages.project_id = $1 and mail_messages.id = d.message_id`);
 
-/** A delivery's outcome. */
+/**
+ * A delivery's outcome, on the delivery this attempt took (still `sending`). Recipients a bounce report rejected
+ * while it was queued again (a resend of a send_unknown) stay rejected, with their first reason: this attempt's
+ * relay accepting them again says nothing about the mailbox that bounced them.
+ */
 export const recordDeliveryResult = statement<
   never,
   [projectId: string, deliveryId: string, status: DeliveryStatus, response: string, accepted: string, rejected: string, lastError: string | null, sent: boolean]
 >(`
-  update mail_deliveries
-  set status = $3, response = $4, accepted = $5::jsonb, rejected = $6::jsonb, last_error = $7,
-      sent_at = case when $8::boolean then now() else null end, updated_at = now()
-  where project_id = $1 and id = $2`);
+  update mail_deliveries d
+  set status = $3, response = $4,
+      rejected = d.rejected || coalesce((select jsonb_agg(n) from jsonb_array_elements($6::jsonb) n
+                                         where not d.rejected @> jsonb_build_array(jsonb_build_object('recipient', n->'recipient'))), '[]'::jsonb),
+      accepted = coalesce((select jsonb_agg(a) from jsonb_array_elements($5::jsonb) a
+                           where not d.rejected @> jsonb_build_array(jsonb_build_object('recipient', a))), '[]'::jsonb),
+      last_error = $7, sent_at = case when $8::boolean then now() else null end, updated_at = now()
+  where project_id = $1 and id = $2 and status = 'sending'`);
 
 /** The message, locked: the deliveries read after it include every one that settled before us. */
 export const lockMessage = statement<MessageRow, [projectId: string, messageId: string]>(`
