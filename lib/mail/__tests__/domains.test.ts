@@ -4,6 +4,8 @@ import { getDb } from "@/lib/db/client";
 import { mailboxes, mailDomains } from "@/lib/db/schema/mail";
 import { newId } from "@/lib/ids";
 import { addDomain } from "@/lib/mail/domains/add-domain";
+import { ensureDefaultDomain } from "@/lib/mail/domains/default-domain";
+import { envSettings } from "@/lib/testing/env-settings";
 import { checkDomainDns, type DomainDns } from "@/lib/mail/domains/check-domain-dns";
 import { dnsRecords } from "@/lib/mail/domains/dns-records";
 import { listDomains } from "@/lib/mail/domains/list-domains";
@@ -42,6 +44,28 @@ function zone(records: { mx?: Record<string, string[]>; txt?: Record<string, str
 }
 
 const tx = async <T>(fn: (db: Parameters<Parameters<Awaited<ReturnType<typeof getDb>>["transaction"]>[0]>[0]) => Promise<T>) => (await getDb()).transaction(fn);
+
+describe("the default domain", () => {
+  it("is not remembered from a transaction that rolled back: the next mailbox names a row that exists", async () => {
+    const settings = envSettings("MAIL_DOMAIN");
+    settings.set({ MAIL_DOMAIN: `rolled-${newId("x").slice(2, 10).toLowerCase()}.example` });
+    try {
+      const db = await getDb();
+      const made = await db
+        .transaction(async (tx) => {
+          const row = await ensureDefaultDomain(tx);
+          throw Object.assign(new Error("rolled back"), { row });
+        })
+        .catch((err: { row: { id: string } }) => err.row);
+      // Before: the rolled-back row was cached, and every later mailbox failed on its foreign key.
+      const kept = await ensureDefaultDomain(db);
+      expect(kept.id).not.toBe(made.id);
+      expect(await db.select({ id: mailDomains.id }).from(mailDomains).where(eq(mailDomains.id, kept.id))).toEqual([{ id: kept.id }]);
+    } finally {
+      settings.restore();
+    }
+  });
+});
 
 describe("mail domains", () => {
   it("lists the default domain with its records, and adds a custom one with its own key", async () => {

@@ -2,6 +2,7 @@ import { and, eq, isNull } from "drizzle-orm";
 import type { Executor } from "@/lib/db/client";
 import { mailDomains, type MailDomain } from "@/lib/db/schema/mail";
 import { encryptSecret } from "@/lib/crypto/secret-box";
+import { afterCommit } from "@/lib/db/transaction";
 import { secretSlot } from "@/lib/crypto/secret-slot";
 import { newId } from "@/lib/ids";
 import { defaultMailDomain } from "@/lib/mail/domains/mail-domain-name";
@@ -10,8 +11,10 @@ import { dkimSelector, generateDkimKey } from "@/lib/mail/domains/generate-dkim-
 const g = globalThis as { __brynthDefaultDomain?: Map<string, MailDomain> };
 
 /**
- * The row of MAIL_DOMAIN (instance-wide: no project), created with its DKIM key on first use. Cached per process:
- * the row never changes once made (its DNS check result is read fresh by the Domains screen).
+ * The row of MAIL_DOMAIN (instance-wide: no project), created with its DKIM key on first use. Cached per process
+ * once the caller's transaction commits (a row made in one that rolls back must not be remembered: every later
+ * mailbox would name a domain that does not exist); the row never changes once made (its DNS check result is read
+ * fresh by the Domains screen).
  */
 export async function ensureDefaultDomain(db: Executor): Promise<MailDomain> {
   const name = defaultMailDomain();
@@ -40,6 +43,9 @@ export async function ensureDefaultDomain(db: Executor): Promise<MailDomain> {
     [row] = await db.select().from(mailDomains).where(eq(mailDomains.domain, name));
   }
   if (row.projectId !== null) throw new Error(`MAIL_DOMAIN ${name} is registered as a project's custom domain`);
-  g.__brynthDefaultDomain.set(name, row);
+  const found = row;
+  afterCommit(db, () => {
+    g.__brynthDefaultDomain?.set(name, found);
+  });
   return row;
 }
