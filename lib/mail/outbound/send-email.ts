@@ -9,6 +9,8 @@ import { queueMessages } from "@/lib/mail/outbound/queue-message";
 import { reserveQuota } from "@/lib/mail/outbound/reserve-quota";
 import { resolveAttachments } from "@/lib/mail/outbound/resolve-attachments";
 import { storeOutboundFiles } from "@/lib/mail/outbound/store-outbound-files";
+import { checkMailboxSends } from "@/lib/mail/send/check-mailbox-sends";
+import { checkSendLists } from "@/lib/mail/send/check-send-lists";
 
 export interface SendEmailInput {
   to: string[];
@@ -21,8 +23,10 @@ export interface SendEmailInput {
 
 /**
  * email_send: one message per recipient from the project address, queued for delivery in the caller's
- * transaction. Checks run cheapest first — route (relay), attachments — and the quota last, as the final write: a
- * refused call rolls back and leaves nothing behind. The approval gate (policy) is added in front of this later.
+ * transaction. The project address is a mailbox like any other: a disabled or read-only one sends nothing, and its
+ * send lists hold (a recipient who bounced or complained is POLICY_DENIED, naming `to.<i>`). Then route (relay),
+ * attachments, and the quota last, as the final write: a refused call rolls back and leaves nothing behind. The
+ * project policy's gate is in front of this (send-email-gated.ts).
  */
 export async function sendEmail(
   tx: Executor,
@@ -34,9 +38,11 @@ export async function sendEmail(
     if (seen.has(to.toLowerCase())) throw fieldError(`to.${i}`, `${to} is listed twice; each recipient gets one message`);
     seen.add(to.toLowerCase());
   }
+  const mailbox = await defaultMailbox(tx, actor.projectId);
+  checkMailboxSends(mailbox, { tool: "email_send", byAgent: actor.type === "key" });
+  await checkSendLists(tx, { projectId: actor.projectId, mailboxId: mailbox.id, fields: opts.to.map((address, i) => ({ field: `to.${i}`, address })) });
   const localDomains = await checkRoute(tx, actor.projectId, opts.to);
   const files = await resolveAttachments(tx, actor, opts.attachments);
-  const mailbox = await defaultMailbox(tx, actor.projectId);
   const blobs = await storeOutboundFiles(actor.projectId, files);
   const batchId = newId("bat");
   const status = opts.hold ? ("pending" as const) : ("queued" as const);

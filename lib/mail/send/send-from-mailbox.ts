@@ -12,6 +12,7 @@ import { checkRoute } from "@/lib/mail/outbound/check-route";
 import { queueOutbound } from "@/lib/mail/outbound/queue-message";
 import { reserveQuota } from "@/lib/mail/outbound/reserve-quota";
 import { storeOutboundFiles } from "@/lib/mail/outbound/store-outbound-files";
+import { checkMailboxSends } from "@/lib/mail/send/check-mailbox-sends";
 import { checkSendLists } from "@/lib/mail/send/check-send-lists";
 import { resolveSendAttachments, type SendFiles } from "@/lib/mail/send/resolve-send-attachments";
 import { recipientFields, type SendRequest } from "@/lib/mail/send/send-request";
@@ -38,14 +39,7 @@ export async function sendFromMailbox(
 ): Promise<SendOutcome> {
   const { actor, mailbox, request: r } = o;
   const byAgent = o.origin === "agent" || o.origin === "schedule";
-  if (mailbox.status !== "active") {
-    throw new AppError("CONFLICT", `Inbox ${mailbox.address} is disabled: it sends nothing.`, { fix: "Enable it first (update_inbox with status active)." });
-  }
-  if (byAgent && mailbox.sendPolicy === "read_only") {
-    throw new AppError("missing_permission", `Inbox ${mailbox.address} is read-only: ${o.tool} may not send from it.`, {
-      fix: "This mailbox is read-only (owner setting). Tell the human if the mail must go out; do not retry.",
-    });
-  }
+  checkMailboxSends(mailbox, { tool: o.tool, byAgent });
   const recipients = recipientFields(r);
   // Independent reads, pipelined; the first refusal in this order is the answer: lists, route, files, policy.
   let localDomains = new Set<string>();
