@@ -1,4 +1,4 @@
-import { isDatabaseUnavailable, isStatementTimeout } from "@/lib/db/unavailable";
+import { isDatabaseUnavailable, isProjectGone, isStatementTimeout } from "@/lib/db/unavailable";
 
 /**
  * The one error type. `code` is a closed set: the two specs' codes, each spelled as its spec spells it
@@ -128,6 +128,17 @@ export function toErrorBody(err: unknown): { status: number; body: ErrorBody; he
       "The database stopped this request: it ran longer than the time allowed for one query.",
       "Ask for less (a narrower filter or search, a smaller page) or retry in a few seconds: the data it needed may have been locked by other work.",
     );
+  }
+  if (isProjectGone(err)) {
+    return {
+      status: 404,
+      body: {
+        name: "AppError",
+        code: "NOT_FOUND",
+        message: "The project was deleted while this request ran; nothing was written.",
+        fix: "Pick a project that exists (GET /api/v1/projects lists them).",
+      },
+    };
   }
   console.error("[brynth] unexpected error", err);
   return {

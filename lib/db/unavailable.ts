@@ -36,3 +36,18 @@ export function isStatementTimeout(err: unknown): boolean {
   }
   return false;
 }
+
+/**
+ * Whether a write named a project that is gone: a foreign-key violation (23503) on a `…_project_id_projects_id_fk`
+ * constraint. A request found its project, then the project's deletion committed before the request's own insert:
+ * the caller asked about a project that no longer exists (404), the server is not broken (500). postgres.js names the
+ * constraint `constraint_name`, PGlite `constraint`.
+ */
+export function isProjectGone(err: unknown): boolean {
+  for (let e = err, depth = 0; e && typeof e === "object" && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const { code, constraint_name, constraint } = e as { code?: unknown; constraint_name?: unknown; constraint?: unknown };
+    const name = constraint_name ?? constraint;
+    if (code === "23503" && typeof name === "string" && name.endsWith("_project_id_projects_id_fk")) return true;
+  }
+  return false;
+}
