@@ -92,18 +92,21 @@ export async function checkDomainDns(db: Executor, opts: { actor: Actor; domainI
   ];
   const check: DnsCheck = { checked_at: new Date().toISOString(), records };
   const dkimOk = records[2].ok;
-  const [row] = await db
+  // The instance's default domain belongs to no project: only it is found by id alone.
+  const same = and(eq(mailDomains.id, d.id), d.projectId === null ? isNull(mailDomains.projectId) : eq(mailDomains.projectId, d.projectId));
+  let [row] = await db.update(mailDomains).set({ dnsCheck: check, updatedAt: sql`now()` }).where(same).returning();
+  // Removed while DNS answered: there is nothing left to record the check on.
+  if (!row) throw notFound(`Domain ${opts.domainId}`);
+  if (d.projectId === null || !dkimOk || row.verifiedAt) return row;
+  // The first check that verifies it is the change subscribers hear about (`domain.verified`, for no one mailbox):
+  // decided by the row as it is when written, so of two checks at once only one finds it unverified.
+  const [verified] = await db
     .update(mailDomains)
-    .set({
-      dnsCheck: check,
-      verifiedAt: d.projectId !== null && dkimOk ? (d.verifiedAt ?? sql`now()`) : d.verifiedAt,
-      updatedAt: sql`now()`,
-    })
-    // The instance's default domain belongs to no project: only it is found by id alone.
-    .where(and(eq(mailDomains.id, d.id), d.projectId === null ? isNull(mailDomains.projectId) : eq(mailDomains.projectId, d.projectId)))
+    .set({ verifiedAt: sql`now()` })
+    .where(and(same, isNull(mailDomains.verifiedAt)))
     .returning();
-  // The first check that verifies it is the change subscribers hear about (`domain.verified`, for no one mailbox).
-  if (d.projectId !== null && d.verifiedAt === null && row?.verifiedAt) {
+  if (verified) {
+    row = verified;
     await emitMailEvent(db, {
       projectId: d.projectId,
       mailboxId: null,
