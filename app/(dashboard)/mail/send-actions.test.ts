@@ -16,6 +16,7 @@ import { mailHtmlUrl } from "@/lib/mail/http/mail-html-url";
 import { serveMailHtml } from "@/lib/mail/http/serve-mail-html";
 import { ownerDraftHash } from "@/lib/mail/drafts/owner-draft-hash";
 import { countDraftsAwaitingApproval, ownerGetDraft, ownerListDrafts } from "@/lib/mail/drafts/owner-list-drafts";
+import { deleteMailbox } from "@/lib/mail/mailboxes/delete-mailbox";
 import { setSendPolicy } from "@/lib/mail/mailboxes/set-send-policy";
 import { startApiServer } from "@/lib/testing/api-server";
 import { seedMailbox } from "@/lib/testing/mail-fixture";
@@ -253,6 +254,17 @@ describe("drafts", () => {
     expect(await draftsOf(from.id)).toEqual([]);
     expect((await entries("update.draft")).length).toBeGreaterThanOrEqual(2);
     expect(await entries("delete.draft")).toContainEqual({ subject: other.data.draftId, actorType: "owner" });
+  });
+
+  it("refuses to send now a draft whose inbox was deleted, as its schedule and its approval do, and sends nothing", async () => {
+    const from = await seedMailbox(p.project.id);
+    const to = await seedMailbox(p.project.id);
+    const saved = await act(ctx, composeDraftDef, { ...compose(from.id, { to: [to.address], subject: "From a ghost" }), sendAt: null });
+    if (!saved.ok) throw new Error(saved.error);
+    await (await getDb()).transaction((tx) => deleteMailbox(tx, { actor: p.actor, inboxId: from.id }));
+    // Before: sent from the deleted inbox's address, which may be another's by now.
+    expect(await act(ctx, sendDraftNowDef, { draftId: saved.data.draftId })).toMatchObject({ ok: false, error: expect.stringContaining("was deleted") });
+    expect(await sentFrom(from.id)).toEqual([]);
   });
 
   it("frames a draft's HTML from /mail-html like a message's: sanitised, sandboxed, this project's draft only", async () => {

@@ -1,4 +1,4 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
 import { mailboxes, mailMessages } from "@/lib/db/schema/mail";
@@ -31,14 +31,24 @@ function refuseFrozen(draft: MailDraft, what: string) {
   if (draft.sendStatus === "sending") throw new AppError("CONFLICT", `Draft ${draft.id} is being sent right now.`, { fix: "Wait a moment and reload." });
 }
 
-/** "Send now" on the Drafts screen: the one send path with origin `owner`; a schedule left behind finds no draft. */
+/**
+ * "Send now" on the Drafts screen: the one send path with origin `owner`; a schedule left behind finds no draft. A
+ * draft of a deleted mailbox is not sent, as its schedule and its approval refuse it: the address may be another's
+ * by now. The mailbox is held (FOR SHARE) until the send commits, so a delete_inbox cannot come in between.
+ */
 export async function ownerSendDraft(db: Executor, o: { actor: Actor; draftId: string }): Promise<SendOutcome> {
   const draft = await lockDraft(db, o.actor, o.draftId);
   refuseFrozen(draft, "sent now");
   const [mailbox] = await db
     .select()
     .from(mailboxes)
-    .where(and(eq(mailboxes.projectId, draft.projectId), eq(mailboxes.id, draft.mailboxId)));
+    .where(and(eq(mailboxes.projectId, draft.projectId), eq(mailboxes.id, draft.mailboxId), isNull(mailboxes.deletedAt)))
+    .for("share");
+  if (!mailbox) {
+    throw new AppError("CONFLICT", `Draft ${draft.id} belongs to an inbox that was deleted: it cannot be sent.`, {
+      fix: "Copy its text into a draft of a live inbox, or delete it.",
+    });
+  }
   return sendDraft(db, { actor: o.actor, mailbox, draft, origin: "owner" });
 }
 

@@ -114,6 +114,10 @@ describe("quarantine list", () => {
     expect(await listed()).toContain(m.id);
     await (await getDb()).update(mailboxes).set({ deletedAt: new Date() }).where(eq(mailboxes.id, mb.id));
     expect(await listed()).not.toContain(m.id);
+    // Nor can it be released by id: before, it turned normal in the deleted mailbox and message.received went out.
+    const before = (await mailEventsOf(m.id)).length;
+    expect(await owner("POST", `/owner/quarantine/${m.id}/release`)).toMatchObject({ status: 404, body: { error: { code: "NOT_FOUND" } } });
+    expect((await mailEventsOf(m.id)).length).toBe(before);
   });
 
   it("says a trusted relay flagged spam", async () => {
