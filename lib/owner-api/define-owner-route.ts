@@ -18,8 +18,10 @@ export interface OwnerRoute<I extends z.ZodObject = z.ZodObject, O extends z.Zod
   status?: number;
   /** The ledger op of a route that changes something: the REST wrapper writes its entry (ledgered-transaction.ts). */
   op?: string;
-  /** What of the input the entry digests, when not all of it. */
+  /** What of the input the entry digests, when not all of it (never a secret, not even as a digest). */
   ledgerInput?: (input: z.output<I>) => unknown;
+  /** Likewise for the output, when it hands back a secret the input's digest left out. */
+  ledgerOutput?: (output: z.input<O>) => unknown;
   /**
    * Deleting a project takes its ledger with it, so such a route's entry is chained in another of the owner's
    * projects (lib/owner-api/route-actor.ts), as the dashboard's delete does.

@@ -4,7 +4,9 @@ import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resetEnvCache } from "@/lib/env";
 import { drainJobs } from "@/lib/jobs/drain-jobs";
+import { textDigest } from "@/lib/ledger/canonical";
 import { startApiServer } from "@/lib/testing/api-server";
+import { lastLedgerEntry } from "@/lib/testing/ledger";
 import { OWNER_EMAIL, OWNER_PASSWORD, seedProject } from "@/lib/testing/seed";
 
 /**
@@ -157,6 +159,10 @@ describe("owner webhooks over REST", () => {
     const set = await call("PATCH", `/owner/webhooks/${hook.id}/headers`, { headers: { Authorization: "Bearer abc", "X-Team": "mail" } });
     expect(set.status).toBe(200);
     expect(set.body.headers).toEqual({ Authorization: "Bearer abc", "X-Team": "mail" });
+    // The entry digests the header names, never the values, going in or coming back (a weak value could be guessed
+    // offline from its digest by anyone who reads the ledger). Before, the output digest was of every value.
+    const entry = await lastLedgerEntry(seeded.project.id, "update.webhook_headers");
+    expect(entry.outputDigest).toBe(textDigest(JSON.stringify({ webhook_id: hook.id, header_names: ["Authorization", "X-Team"] })));
     for (const [headers, field] of [
       [{ Host: "evil.example" }, /^headers\.Host: /],
       [{ "webhook-signature": "x" }, /^headers\.webhook-signature: /],

@@ -150,8 +150,9 @@ export const updateWebhookHeadersRoute = defineOwnerRoute({
   output: headersOut,
   rest: { method: "PATCH", path: "/owner/webhooks/{webhook_id}/headers" },
   op: toolOpOf("update_webhook_headers"),
-  // Header values are secrets (tokens): the entry digests their names only.
+  // Header values are secrets (tokens): the entry digests their names only, going in and coming back.
   ledgerInput: (input) => ({ webhook_id: input.webhook_id, header_names: Object.keys(input.headers ?? {}), remove_headers: input.remove_headers ?? [] }),
+  ledgerOutput: (out) => ({ webhook_id: out.webhook_id, header_names: Object.keys(out.headers) }),
   handler: async (ctx, input) => {
     ctx.subject = input.webhook_id;
     const r = await updateWebhookHeaders(ctx.db, {

@@ -57,8 +57,8 @@ async function serveRest(req: ApiRequest): Promise<Response> {
     // A route on one project (`/projects/{project_id}`) acts on that one; the others on the header's.
     const actor = await routeActor(db, owner, route.route, params?.project_id, req.headers.get("x-brynth-project"));
     const input = parseOrThrow(route.route.input, await restArgs(req, url, route.route.input, params!));
-    const { op, ledgerInput } = route.route;
-    const call = { actor, op, input: ledgerInput ? ledgerInput(input) : input };
+    const { op, ledgerInput, ledgerOutput } = route.route;
+    const call = { actor, op, input: ledgerInput ? ledgerInput(input) : input, output: ledgerOutput };
     const out = await ledgeredTransaction(db, call, (tx, entry) => route.route.handler(Object.assign(entry, { actor, owner, db: tx, sessionId }), input));
     return jsonResponse(route.route.status ?? 200, out);
   } catch (err) {
