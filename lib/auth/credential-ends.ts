@@ -1,10 +1,12 @@
-import { inArray, sql } from "drizzle-orm";
+import { type Column, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { Actor } from "@/lib/actor";
 import { getDb } from "@/lib/db/client";
 import { apiKeys } from "@/lib/db/schema/keys";
+import { mailboxes } from "@/lib/db/schema/mail";
 import { oauthGrants } from "@/lib/db/schema/oauth";
 import { ownerSessions } from "@/lib/db/schema/owners";
 import { listen } from "@/lib/db/notify";
+import { mailboxGone } from "@/lib/keys/key-restrictions";
 import { OWNER_SESSIONS_CHANNEL } from "@/lib/owners/owner-session-ends";
 
 /** The channel revokeKey (and every key change) notifies after commit (auth-cache.ts's keyCache). */
@@ -12,8 +14,11 @@ const KEYS_CHANNEL = "brynth_auth_keys";
 /** The channel revokeGrant (and every token change) notifies after commit (token-cache.ts's grantTokenCache). */
 const GRANTS_CHANNEL = "brynth_auth_grants";
 
-/** Why a credential ended: revoked (or, for a session, signed out or expired), or gone with its project. */
-export type CredentialEnd = "revoked" | "gone";
+/**
+ * Why a credential ended: revoked (or, for a session, signed out or expired), gone with its project, or left with
+ * whoami only, its mailbox restriction's mailbox deleted (design §2.6).
+ */
+export type CredentialEnd = "revoked" | "gone" | "mailbox";
 
 type Watchers = Map<string, Set<(why: CredentialEnd) => void>>;
 type WatcherState = { watchers: Watchers; notices: number };
@@ -32,15 +37,14 @@ function credentialWatcher(
   name: WatcherName,
   channel: string,
   missing: CredentialEnd,
-  rows: (ids: string[]) => Promise<Array<{ id: string; ended: boolean }>>,
+  rows: (ids: string[]) => Promise<Array<{ id: string; end: CredentialEnd | null }>>,
 ) {
   const ended = async (ids: string[]): Promise<Map<string, CredentialEnd>> => {
-    const found = new Map((await rows(ids)).map((r) => [r.id, r.ended]));
+    const found = new Map((await rows(ids)).map((r) => [r.id, r.end]));
     const out = new Map<string, CredentialEnd>();
     for (const id of ids) {
-      const isEnded = found.get(id);
-      if (isEnded === undefined) out.set(id, missing);
-      else if (isEnded) out.set(id, "revoked");
+      const end = found.has(id) ? found.get(id) : missing;
+      if (end) out.set(id, end);
     }
     return out;
   };
@@ -76,11 +80,16 @@ function credentialWatcher(
   };
 }
 
+/** A key's or grant's end: revoked, else its restriction's mailbox deleted (deleteMailbox notifies both channels). */
+const keyLikeEnd = (revokedAt: SQL | Column) =>
+  sql<CredentialEnd | null>`case when ${revokedAt} is not null then 'revoked' when ${mailboxGone} then 'mailbox' end`;
+
 const keyWatcher = credentialWatcher("__brynthStreamKeys", KEYS_CHANNEL, "gone", (ids) =>
   getDb().then((db) =>
     db
-      .select({ id: apiKeys.id, ended: sql<boolean>`${apiKeys.revokedAt} is not null` })
+      .select({ id: apiKeys.id, end: keyLikeEnd(apiKeys.revokedAt) })
       .from(apiKeys)
+      .leftJoin(mailboxes, eq(mailboxes.id, apiKeys.mailboxId))
       .where(inArray(apiKeys.id, ids)),
   ),
 );
@@ -88,8 +97,9 @@ const keyWatcher = credentialWatcher("__brynthStreamKeys", KEYS_CHANNEL, "gone",
 const grantWatcher = credentialWatcher("__brynthStreamGrants", GRANTS_CHANNEL, "gone", (ids) =>
   getDb().then((db) =>
     db
-      .select({ id: oauthGrants.id, ended: sql<boolean>`${oauthGrants.revokedAt} is not null` })
+      .select({ id: oauthGrants.id, end: keyLikeEnd(oauthGrants.revokedAt) })
       .from(oauthGrants)
+      .leftJoin(mailboxes, eq(mailboxes.id, oauthGrants.mailboxId))
       .where(inArray(oauthGrants.id, ids)),
   ),
 );
@@ -97,11 +107,20 @@ const grantWatcher = credentialWatcher("__brynthStreamGrants", GRANTS_CHANNEL, "
 const sessionWatcher = credentialWatcher("__brynthStreamOwnerSessions", OWNER_SESSIONS_CHANNEL, "revoked", (ids) =>
   getDb().then((db) =>
     db
-      .select({ id: ownerSessions.id, ended: sql<boolean>`${ownerSessions.revokedAt} is not null or ${ownerSessions.expiresAt} <= now()` })
+      .select({
+        id: ownerSessions.id,
+        end: sql<CredentialEnd | null>`case when ${ownerSessions.revokedAt} is not null or ${ownerSessions.expiresAt} <= now() then 'revoked' end`,
+      })
       .from(ownerSessions)
       .where(inArray(ownerSessions.id, ids)),
   ),
 );
+
+const STREAM_ENDS: Record<CredentialEnd, string> = {
+  revoked: "The key was revoked.",
+  gone: "The key's project was deleted.",
+  mailbox: "The key's mailbox was deleted.",
+};
 
 /** Who reads a stream, and the dashboard session it came with (null for a key, or the owner's HTTP Basic). */
 export type StreamActor = Actor & { ownerSessionId: string | null };
@@ -111,7 +130,7 @@ export type StreamActor = Actor & { ownerSessionId: string | null };
  * out, ended in Settings, or ended by a password change. HTTP Basic has nothing to end. Returns the unwatch.
  */
 export function watchCredentialEnd(actor: StreamActor, close: (reason: string) => void): () => void {
-  if (actor.keyId) return keyWatcher.watch(actor.keyId, (why) => close(why === "gone" ? "The key's project was deleted." : "The key was revoked."));
+  if (actor.keyId) return keyWatcher.watch(actor.keyId, (why) => close(STREAM_ENDS[why]));
   if (actor.ownerSessionId) return sessionWatcher.watch(actor.ownerSessionId, () => close("The session ended."));
   return () => {};
 }

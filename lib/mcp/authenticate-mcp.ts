@@ -1,6 +1,7 @@
 import { carriesOwnerCredential, ownerPrincipal as sharedOwnerPrincipal } from "@/lib/auth/owner-principal";
 import { AppError } from "@/lib/errors";
 import type { ApiRequest } from "@/lib/http/api-request";
+import { refuseQueryCredentials } from "@/lib/http/query-credentials";
 import { clientIp } from "@/lib/http/request-info";
 import { authenticateKey } from "@/lib/keys/authenticate-key";
 import type { McpPrincipal } from "@/lib/mcp/principal";
@@ -16,12 +17,7 @@ import { ACCESS_PREFIX } from "@/lib/oauth/token-format";
  */
 export async function authenticateMcp(req: ApiRequest, sessionId: string | null): Promise<McpPrincipal> {
   try {
-    if (/[?&](access_token|api_key|key)=/.test(req.url)) {
-      throw new AppError("unauthorized", "Credentials in the URL are never accepted.", {
-        fix: "Send the token in the Authorization header: `Authorization: Bearer …`.",
-        details: { oauth_error: "invalid_request" },
-      });
-    }
+    refuseQueryCredentials(req.url);
     const authorization = req.headers.get("authorization");
     const bearer = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? "")?.[1];
     if (bearer?.startsWith(ACCESS_PREFIX)) {

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { storableString } from "@/lib/db/storable";
 import {
   CallToolRequestParamsSchema,
   CancelledNotificationParamsSchema,
@@ -38,9 +38,12 @@ export const rpcErrors = {
   server: -32000,
 } as const;
 
-/** The SDK's params, with client names capped: they go into the session row and the ledger. */
+/**
+ * The SDK's params, with client names capped and storable (no NUL, no lone surrogate): they go into the session row
+ * and the ledger, where a NUL failed inside PostgreSQL as a 500.
+ */
 export const initializeParams = InitializeRequestParamsSchema.extend({
-  clientInfo: ImplementationSchema.extend({ name: z.string().max(200), version: z.string().max(100) }),
+  clientInfo: ImplementationSchema.extend({ name: storableString().max(200), version: storableString().max(100) }),
 });
 export const callParams = CallToolRequestParamsSchema;
 export const cancelledParams = CancelledNotificationParamsSchema;

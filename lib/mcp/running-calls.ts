@@ -36,10 +36,15 @@ function listenForCancels() {
   return g.__brynthMcpCancelListen;
 }
 
-/** Registers a call; its signal aborts on a cancel. `done` must be called when the call ends. */
-export function trackCall(session: string, keyId: string, request: RequestId): { signal: AbortSignal; done: () => void } {
+/**
+ * Registers a call; its signal aborts on a cancel. `done` must be called when the call ends. Null when the session
+ * already runs a call of that id here: a request id is not reused within a session (MCP), and the second would
+ * hide the first from cancellation.
+ */
+export function trackCall(session: string, keyId: string, request: RequestId): { signal: AbortSignal; done: () => void } | null {
   void listenForCancels();
   const key = slot(session, request);
+  if (calls().has(key)) return null;
   const running = { keyId, controller: new AbortController() };
   calls().set(key, running);
   return {

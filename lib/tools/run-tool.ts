@@ -1,5 +1,6 @@
 import type { Actor } from "@/lib/actor";
 import { type Credential, type CredentialEnd, untilCredentialEnds } from "@/lib/auth/credential-ends";
+import { restrictionDeleted } from "@/lib/keys/key-restrictions";
 import { getDb } from "@/lib/db/client";
 import { AppError, toErrorBody } from "@/lib/errors";
 import { takeCallToken } from "@/lib/keys/call-rate-limit";
@@ -36,7 +37,7 @@ export async function runTool(tool: AnyTool, actor: Actor, args: unknown, signal
   // included. MCP's protocol messages (initialize, tools/list, ping) are not calls: a client sends them once a session.
   if (actor.type === "key" && actor.keyId) takeCallToken(actor.keyId);
   if (!keyMayUse(tool, actor.scopes)) throw missingScopes(tool.name, scopesOf(tool));
-  if (actor.mailboxDeleted && tool.name !== "whoami") throw mailboxDeleted(tool.name);
+  if (actor.mailboxDeleted && tool.name !== "whoami") throw restrictionDeleted(tool.name);
   // Owner REST and key REST write snake_case for the mailbox family; MCP, the dashboard and jobs write camelCase.
   const transport = actor.via === "rest" ? "rest" : "mcp";
   const input = parseToolArgs(tool, transport, args ?? {});
@@ -62,7 +63,7 @@ export async function runTool(tool: AnyTool, actor: Actor, args: unknown, signal
     // asked, mail held) stands and is ledgered with the refusal, as a committed error is. A key gone with its
     // project has no ledger left to write to.
     const ended = waiting ? await waiting.ended() : null;
-    const refusal = waiting && ended ? endedWhileWaiting(waiting.credential, ended) : null;
+    const refusal = waiting && ended ? endedWhileWaiting(waiting.credential, ended, tool.name) : null;
     if (refusal && ended === "gone") throw refusal;
     const error = refusal ?? committedError(result);
     if (error) {
@@ -119,19 +120,14 @@ const ENDED_FIX: Record<Credential, string> = {
   session: "Sign in again.",
 };
 
-const endedWhileWaiting = (credential: Credential, why: CredentialEnd) =>
-  new AppError(
-    "unauthorized",
-    `This ${credential} ${why === "gone" ? "went with its deleted project" : credential === "session" ? "ended" : "was revoked"} while the call waited.`,
-    {
-      fix: ENDED_FIX[credential],
-    },
-  );
-
-const mailboxDeleted = (name: string) =>
-  new AppError("missing_permission", `This key was restricted to a mailbox that has been deleted: it may call whoami, not ${name}.`, {
-    fix: "Ask the owner for a key restricted to a live mailbox, or for one without a restriction (API keys screen).",
-  });
+const endedWhileWaiting = (credential: Credential, why: CredentialEnd, tool: string) =>
+  why === "mailbox"
+    ? restrictionDeleted(tool)
+    : new AppError(
+        "unauthorized",
+        `This ${credential} ${why === "gone" ? "went with its deleted project" : credential === "session" ? "ended" : "was revoked"} while the call waited.`,
+        { fix: ENDED_FIX[credential] },
+      );
 
 function missingScopes(name: string, scopes: readonly string[], why = ""): AppError {
   const list = scopes.map((s) => `\`${s}\``).join(" and ");

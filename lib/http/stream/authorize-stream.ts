@@ -4,21 +4,16 @@ import { readCookie } from "@/lib/auth/authenticate-owner";
 import { authenticateOwnerRequest } from "@/lib/auth/owner-principal";
 import type { ApiRequest } from "@/lib/http/api-request";
 import type { StreamActor } from "@/lib/auth/credential-ends";
+import { refuseQueryCredentials } from "@/lib/http/query-credentials";
 import { clientIp, isAllowedOrigin } from "@/lib/http/request-info";
 import { authenticateKey } from "@/lib/keys/authenticate-key";
 import { keyActor } from "@/lib/keys/key-actor";
+import { restrictionDeleted } from "@/lib/keys/key-restrictions";
 import type { Scope } from "@/lib/keys/scopes";
 import { ownerActor } from "@/lib/owner-api/owner-actor";
 
 /** Same cookie as lib/auth/current-owner.ts (not imported: that module needs Next's request scope). */
 const PROJECT_COOKIE = "brynth_project";
-
-/**
- * Names under which clients put credentials in a URL (AgentMail's own socket takes `?api_key=`). A URL ends up in
- * proxy logs, browser history and Referer headers, so a credential there is refused outright, even beside a valid
- * header: the caller learns at once instead of leaking the key on every reconnect.
- */
-const QUERY_CREDENTIALS = ["api_key", "apikey", "access_token", "token", "key"];
 
 /**
  * Who reads a live stream, the one check of every stream (SSE and WebSocket): an API key holding at least one of
@@ -30,13 +25,8 @@ const QUERY_CREDENTIALS = ["api_key", "apikey", "access_token", "token", "key"];
 export async function streamActor(req: ApiRequest, scopes: readonly Scope[], what: string): Promise<StreamActor> {
   if (req.method !== "GET") throw new AppError("method_not_allowed", "The stream is read with GET.");
   if (!isAllowedOrigin(req.headers.get("origin"))) throw new AppError("forbidden", "Origin not allowed.");
+  refuseQueryCredentials(req.url);
   const query = new URL(req.url).searchParams;
-  const named = QUERY_CREDENTIALS.find((name) => query.has(name));
-  if (named) {
-    throw new AppError("unauthorized", `A credential in the query string (\`${named}\`) is never accepted.`, {
-      fix: "Send the key as `Authorization: Bearer brk_live_…` and remove it from the URL (then rotate it: URLs get logged).",
-    });
-  }
   const authorization = req.headers.get("authorization");
   if (authorization?.toLowerCase().startsWith("bearer ")) {
     const key = await authenticateKey(authorization, clientIp(req));
@@ -46,6 +36,7 @@ export async function streamActor(req: ApiRequest, scopes: readonly Scope[], wha
         fix: `Use a key with the scope ${names} (API keys screen).`,
       });
     }
+    if (key.mailboxDeleted) throw restrictionDeleted(what.charAt(0).toLowerCase() + what.slice(1));
     return { ...keyActor(key, req.headers, "rest"), ownerSessionId: null };
   }
   // With the cookie, only from our own origins (authenticateOwnerRequest): the loopback pages isAllowedOrigin admits

@@ -79,6 +79,14 @@ export class StreamSession {
   }
 
   /**
+   * A WebSocket binary frame: refused as every answer is sent, within the backlog limit. Answered straight to the
+   * socket, a client that sends binary frames and reads nothing grew the server's buffer without bound.
+   */
+  receiveBinary(): void {
+    this.push(errorFrame("validation_error", "Frames are JSON text, not binary.", SUBSCRIBE_FIX));
+  }
+
+  /**
    * Starts a subscription resolved beforehand (SSE resolves it before answering, to fail with an HTTP status).
    * `onSubscribed` runs once the `subscribed` frame is out, before any replay.
    */

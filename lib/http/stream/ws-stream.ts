@@ -8,10 +8,9 @@ import { upgradeRequest } from "@/lib/http/node-request";
 import { streamActor } from "@/lib/http/stream/authorize-stream";
 import type { StreamActor } from "@/lib/auth/credential-ends";
 import { STREAM_PATH } from "@/lib/http/stream/handle-stream";
-import { errorFrame } from "@/lib/http/stream/stream-frame";
 import { type FrameSink, StreamSession } from "@/lib/http/stream/stream-session";
 import { takeStreamSlot } from "@/lib/http/stream/stream-slots";
-import { queryInput, resolveSubscription, type Subscription, SUBSCRIBE_FIX } from "@/lib/http/stream/subscription";
+import { queryInput, resolveSubscription, type Subscription } from "@/lib/http/stream/subscription";
 import { onStopping } from "@/lib/services/server-stopping";
 
 const g = globalThis as { __brynthWss?: WebSocketServer };
@@ -81,7 +80,7 @@ function serveSocket(ws: WebSocket, socket: Duplex, actor: StreamActor, initial:
   });
   ws.on("message", (data, isBinary) => {
     alive = true;
-    if (isBinary) return sink.send(errorFrame("validation_error", "Frames are JSON text, not binary.", SUBSCRIBE_FIX));
+    if (isBinary) return session.receiveBinary();
     session.receive(String(data));
   });
   // A stopping process closes the socket with a code that says to reconnect, rather than have it cut at the grace.

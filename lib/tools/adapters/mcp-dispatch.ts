@@ -39,6 +39,9 @@ export function dispatchRequest(req: ApiRequest, key: Key, session: McpSession |
       const waits = Boolean(tool.waits) && args.wait_seconds !== 0 && keyMayUse(tool, key.scopes);
       // Only calls that wait are worth cancelling; a cancel needs the session to name them by.
       const tracked = waits && session ? trackCall(session.id, key.id, msg.id) : null;
+      if (waits && session && !tracked) {
+        return answer(rpcErrorMessage(rpcErrors.invalidRequest, `Request id ${JSON.stringify(msg.id)} is already in use by a running call of this session.`));
+      }
       const signal = tracked ? AbortSignal.any([req.signal, tracked.signal]) : req.signal;
       const meta = tool.untrusted ? { _meta: UNTRUSTED_META } : {};
       return {

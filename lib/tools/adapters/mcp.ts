@@ -117,11 +117,18 @@ function batch(req: ApiRequest, key: McpPrincipal, session: Parameters<typeof di
     return rpcError(400, null, rpcErrors.invalidRequest, `A batch holds 1 to ${MAX_BATCH} messages.`);
   }
   const messages: JSONRPCMessage[] = [];
+  const ids = new Set<string>();
   for (const item of body) {
     const parsed = jsonRpcMessage.safeParse(item);
     if (!parsed.success) return rpcError(400, null, rpcErrors.invalidRequest, "Invalid JSON-RPC message in the batch.");
     if ("method" in parsed.data && parsed.data.method === "initialize") {
       return rpcError(400, null, rpcErrors.invalidRequest, "initialize must not be part of a JSON-RPC batch.");
+    }
+    // Answers are matched to requests by id, and a cancel names one: two requests of one id cannot both be.
+    if ("method" in parsed.data && "id" in parsed.data) {
+      const id = JSON.stringify(parsed.data.id);
+      if (ids.has(id)) return rpcError(400, null, rpcErrors.invalidRequest, `The batch uses request id ${id} twice; each request needs its own.`);
+      ids.add(id);
     }
     messages.push(parsed.data);
   }
