@@ -74,6 +74,15 @@ describe("search_messages", () => {
     for (const q of ["&&|!(", "!", "'", '"', ":*", "-", "or", "a & b | (c"]) expect(await messages(q)).toEqual([]);
   });
 
+  it("takes a run of dashes (a pasted signature rule, spaced or not) as one, not 40 nested NOTs", async () => {
+    // Before: 33 or more nested past PostgreSQL's tsquery stack, and the search failed with an internal error.
+    const rule = "-".repeat(40);
+    expect(await messages(rule)).toEqual([]);
+    expect(await messages(`invoice ${rule}`)).toEqual([m.overdue0, m.march0]);
+    expect(await messages(`invoice ${"- ".repeat(40)}overdue`)).toEqual([m.march0]);
+    expect(await threads(`invoice ${rule}overdue`)).toEqual([t.march]);
+  });
+
   it("before/after and paging through every match once, in REST's casing", async () => {
     expect(await messages("invoice", { after: at(1) })).toEqual([m.overdue0]);
     expect(await messages("invoice", { before: at(3) })).toEqual([m.march0]);
