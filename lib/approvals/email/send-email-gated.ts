@@ -4,6 +4,7 @@ import type { Executor } from "@/lib/db/client";
 import { mailBatches, mailMessages } from "@/lib/db/schema/mail";
 import { AppError } from "@/lib/errors";
 import { sendEmail, type SendEmailInput } from "@/lib/mail/outbound/send-email";
+import { describeSend } from "@/lib/mail/send/describe-send";
 import { getPolicy } from "@/lib/policy/get-policy";
 import { evaluatePolicy } from "@/lib/policy/evaluate-policy";
 import { createRequest } from "@/lib/approvals/create-request";
@@ -13,13 +14,12 @@ import { emailAction } from "@/lib/approvals/email/email-action";
 const domainOf = (address: string) => address.slice(address.lastIndexOf("@") + 1).toLowerCase();
 
 function describeEmail(input: SendEmailInput) {
-  const to = input.to.length === 1 ? input.to[0] : `${input.to.length} recipients`;
-  const files = input.attachments.length ? `\nAttachments: ${input.attachments.join(", ")}` : "";
-  const body = input.text.length > 2500 ? `${input.text.slice(0, 2500)}…` : input.text;
-  return {
-    summary: `Send “${input.subject}” to ${to}?`.slice(0, 300),
-    details: `To: ${input.to.join(", ")}\nSubject: ${input.subject}${files}\n\n${body}`.slice(0, 4000),
-  };
+  const lines = [
+    `To: ${input.to.join(", ")}`,
+    `Subject: ${input.subject}`,
+    ...(input.attachments.length ? [`Attachments: ${input.attachments.join(", ")}`] : []),
+  ];
+  return describeSend({ subject: input.subject, recipients: input.to, lines, body: input.text });
 }
 
 /**

@@ -3,6 +3,7 @@ import type { Executor } from "@/lib/db/client";
 import { mailAttachments } from "@/lib/db/schema/mail";
 import type { MailDraft } from "@/lib/db/schema/mail-send";
 import { sha256Hex } from "@/lib/crypto/hash";
+import { describeSend } from "@/lib/mail/send/describe-send";
 
 const sorted = (list: string[]) => [...list].map((a) => a.toLowerCase()).sort();
 
@@ -37,11 +38,8 @@ export async function draftAction(db: Executor, draft: MailDraft) {
   };
 }
 
-/** The owner's view of a held draft: what the approval screen, email and Telegram show. */
+/** The owner's view of a held draft: what the approval screen, email and Telegram show (describeSend). */
 export function describeDraft(draft: MailDraft, files: Array<{ name: string; sizeBytes: number }>) {
-  const all = [...draft.to, ...draft.cc, ...draft.bcc];
-  const to = all.length === 1 ? all[0] : `${all.length} recipients`;
-  const body = draft.text ?? "(HTML only)";
   const lines = [
     `From draft ${draft.id}`,
     `To: ${draft.to.join(", ") || "-"}`,
@@ -50,8 +48,6 @@ export function describeDraft(draft: MailDraft, files: Array<{ name: string; siz
     `Subject: ${draft.subject ?? ""}`,
     ...(files.length ? [`Attachments: ${files.map((f) => `${f.name} (${f.sizeBytes} bytes)`).join(", ")}`] : []),
   ];
-  return {
-    summary: `Send “${draft.subject ?? "(no subject)"}” to ${to}?`.slice(0, 300),
-    details: `${lines.join("\n")}\n\n${body.length > 2500 ? `${body.slice(0, 2500)}…` : body}`.slice(0, 4000),
-  };
+  const recipients = [...draft.to, ...draft.cc, ...draft.bcc];
+  return describeSend({ subject: draft.subject ?? "(no subject)", recipients, lines, body: draft.text ?? "(HTML only)" });
 }
