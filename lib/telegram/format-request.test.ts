@@ -21,6 +21,33 @@ describe("requestText", () => {
     expect(text).toContain(`${"s".repeat(598)}…`);
   });
 
+  it("keeps the message after the decision within Telegram's 4096 characters, for a request at every input limit", () => {
+    // What Telegram counts: the text after entity parsing (tags gone, entities decoded).
+    const telegramLength = (html: string) => html.replace(/<[^>]+>/g, "").replace(/&(amp|lt|gt|quot|#39);/g, "x").length;
+    const r = {
+      id: "req_0123456789abcdefghijkl",
+      kind: "tool",
+      risk: "medium",
+      amount: 123456789.5,
+      action: "a".repeat(100),
+      agent: "g".repeat(200),
+      summary: "s".repeat(300),
+      details: "<".repeat(4000),
+      options: ["o".repeat(40)],
+      status: "modified",
+      decision: "o".repeat(40),
+      decidedBy: `channel:${"l".repeat(40)}`,
+      comment: "&".repeat(2000),
+      expiresAt: new Date("2026-12-05T13:00:00Z"),
+    } as unknown as ApprovalRequest;
+    expect(telegramLength(requestText(r))).toBeLessThanOrEqual(4096);
+    // Before: 4,125 with the outcome, the decider and the comment; the Bot API refused the edit, and the message
+    // kept its live buttons.
+    const closed = closedText(r);
+    expect(telegramLength(closed)).toBeLessThanOrEqual(4096);
+    expect(closed).toContain(`<b>✳️ Chose: ${"o".repeat(40)}</b> by channel:${"l".repeat(40)}\n“${"&amp;".repeat(499)}…”`);
+  });
+
   it("writes out the invisible characters of what the agent wrote: summary, details, agent, options and the choice", () => {
     const r = {
       id: "req_y",

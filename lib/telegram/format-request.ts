@@ -15,11 +15,14 @@ const cut = (s: string, n: number) => (s.length > n ? `${sliceWhole(s, n - 1)}�
  */
 const shown = (s: string) => revealInvisible(s);
 
+/** What of a request's details its message shows: with the rest, it stays within Telegram's 4096 characters. */
+const DETAILS_MAX = 2800;
+
 /** The request as a Telegram message (HTML), within Telegram's 4096-character limit. */
-export function requestText(r: ApprovalRequest, opts: { notice?: boolean } = {}): string {
+export function requestText(r: ApprovalRequest, opts: { notice?: boolean; detailsMax?: number } = {}): string {
   const head = r.kind === "question" ? "❔ <b>Question</b>" : r.kind === "policy" ? "📜 <b>Policy change</b>" : "🔔 <b>Approval requested</b>";
   const lines = [`${head}${r.risk ? ` · risk ${r.risk}` : ""}`, "", `<b>${escapeHtml(cut(shown(r.summary), 600))}</b>`];
-  if (r.details) lines.push("", escapeHtml(cut(shown(r.details), 2800)));
+  if (r.details) lines.push("", escapeHtml(cut(shown(r.details), opts.detailsMax ?? DETAILS_MAX)));
   const facts = [
     r.amount !== null ? `Amount: ${r.amount}` : null,
     r.action && r.kind !== "policy" ? `Action: ${escapeHtml(shown(r.action))}` : null,
@@ -40,12 +43,17 @@ const outcomeLabel: Record<string, string> = {
   expired: "⌛ Expired",
 };
 
-/** The request's message after the decision: same text, the outcome and who decided, no buttons. */
+/**
+ * The request's message after the decision: same text, the outcome and who decided, no buttons. The details give
+ * way to the outcome, so the whole stays within Telegram's limit: over it, the Bot API refuses the edit and the
+ * message would keep its live buttons.
+ */
 export function closedText(r: ApprovalRequest): string {
-  const decision = r.decision ? `: ${escapeHtml(cut(shown(r.decision), 300))}` : "";
-  const who = r.decidedBy ? ` by ${escapeHtml(r.decidedBy)}` : "";
-  const comment = r.comment ? `\n“${escapeHtml(cut(r.comment, 500))}”` : "";
-  return `${requestText(r)}\n\n<b>${outcomeLabel[r.status] ?? r.status}${decision}</b>${who}${comment}`;
+  const outcome = `${outcomeLabel[r.status] ?? r.status}${r.decision ? `: ${cut(shown(r.decision), 300)}` : ""}`;
+  const who = r.decidedBy ? ` by ${r.decidedBy}` : "";
+  const comment = r.comment ? `\n“${cut(r.comment, 500)}”` : "";
+  const detailsMax = Math.max(100, DETAILS_MAX - (2 + outcome.length + who.length + comment.length));
+  return `${requestText(r, { detailsMax })}\n\n<b>${escapeHtml(outcome)}</b>${escapeHtml(who)}${escapeHtml(comment)}`;
 }
 
 export function requestKeyboard(r: ApprovalRequest): InlineKeyboardButton[][] {
