@@ -31,15 +31,21 @@ export type AddToThreadParams = [
 
 /**
  * One message added to an existing thread's summary, whatever it held before: counts and sizes add up, the
- * newest message gives last_message_id and preview, participants merge (deduplicated, 50 at most), labels unite,
- * and visible_at moves only for a visible message. Every expression reads the row as it was.
+ * newest visible message gives last_message_id and preview (a hidden one only while the thread has no visible
+ * message: a blocked or spam reply's text must not become what the default lists show of a thread), participants
+ * merge (deduplicated, 50 at most), labels unite, and visible_at moves only for a visible message. Every
+ * expression reads the row as it was.
  */
+/** Whether the message added is the one a thread's summary shows: the newest visible, or the newest while none is. */
+const newestShown = `case when $12::boolean then visible_at is null or $3::timestamptz >= visible_at
+  else visible_at is null and $3::timestamptz >= last_message_at end`;
+
 export const addToThread = statement<{ id: string }, AddToThreadParams>(`
   update mail_threads set
     message_count = message_count + 1,
     last_message_at = greatest(last_message_at, $3::timestamptz),
-    last_message_id = case when $3::timestamptz >= last_message_at then $4 else last_message_id end,
-    preview = case when $3::timestamptz >= last_message_at then $5 else preview end,
+    last_message_id = case when ${newestShown} then $4 else last_message_id end,
+    preview = case when ${newestShown} then $5 else preview end,
     senders = ${mergeCapped("senders", "$6")},
     recipients = ${mergeCapped("recipients", "$7")},
     last_received_at = case when $8::boolean then greatest(last_received_at, $3::timestamptz) else last_received_at end,

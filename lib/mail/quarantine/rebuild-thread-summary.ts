@@ -1,22 +1,31 @@
 import { sql } from "drizzle-orm";
 import type { Executor } from "@/lib/db/client";
 import { query } from "@/lib/db/statement";
+import { baseSubject } from "@/lib/mail/inbound/base-subject";
 
 /**
  * Recomputes a thread's summary from the messages it holds now, after a message changed category or left it
  * (the incremental addToThread only ever adds). The rules are thread-summary.ts's: visible_at is the newest normal
- * message not in the trash, labels the union, participants deduplicated in arrival order (50 at most). A thread
- * left without messages is deleted. Returns whether the thread still exists.
+ * message not in the trash, and it gives last_message_id and the preview (any message while none is visible), labels the union,
+ * participants deduplicated in arrival order (50 at most), and the subject the oldest remaining message's, so an
+ * erased first message takes its subject with it. A thread left without messages is deleted. Returns whether the
+ * thread still exists.
  *
  * Deleting a message needs all of it (counts, last message, participants), not only lib/mail/labels' union and visible_at.
  */
 export async function rebuildThreadSummary(tx: Executor, o: { projectId: string; threadId: string }): Promise<boolean> {
   const { projectId, threadId } = o;
+  const [first] = await query<{ subject: string | null }>(
+    tx,
+    sql`select subject from mail_messages where project_id = ${projectId} and thread_id = ${threadId} order by msg_at, id limit 1`,
+  );
+  const subject = first?.subject ?? null;
   const updated = await query<{ id: string }>(
     tx,
     sql`
       with msgs as (
-        select id, msg_at, direction, preview, from_address, "to", cc, size_bytes, labels, category
+        select id, msg_at, direction, preview, from_address, "to", cc, size_bytes, labels, category,
+          category = 'normal' and not labels @> '["trash"]'::jsonb as visible
         from mail_messages where project_id = ${projectId} and thread_id = ${threadId}
       ), senders as (
         select coalesce(jsonb_agg(a order by first_at), '[]'::jsonb) as v from (
@@ -31,12 +40,14 @@ export async function rebuildThreadSummary(tx: Executor, o: { projectId: string;
       ), s as (
         select count(*)::int as n,
           max(msg_at) as last_at,
-          (array_agg(id order by msg_at desc, id desc))[1] as last_id,
-          (array_agg(preview order by msg_at desc, id desc))[1] as preview,
+          case when bool_or(visible) then (array_agg(id order by msg_at desc, id desc) filter (where visible))[1]
+            else (array_agg(id order by msg_at desc, id desc))[1] end as last_id,
+          case when bool_or(visible) then (array_agg(preview order by msg_at desc, id desc) filter (where visible))[1]
+            else (array_agg(preview order by msg_at desc, id desc))[1] end as preview,
           max(msg_at) filter (where direction = 'inbound') as last_received_at,
           max(msg_at) filter (where direction = 'outbound') as last_sent_at,
           coalesce(sum(size_bytes), 0)::int as size_bytes,
-          max(msg_at) filter (where category = 'normal' and not labels @> '["trash"]'::jsonb) as visible_at
+          max(msg_at) filter (where visible) as visible_at
         from msgs
       )
       update mail_threads t set
@@ -45,7 +56,8 @@ export async function rebuildThreadSummary(tx: Executor, o: { projectId: string;
         last_received_at = s.last_received_at, last_sent_at = s.last_sent_at, size_bytes = s.size_bytes,
         attachment_count = (select count(*)::int from mail_attachments a where a.project_id = ${projectId}
           and a.message_id in (select id from msgs)),
-        labels = (select v from labels), visible_at = s.visible_at, updated_at = now()
+        labels = (select v from labels), visible_at = s.visible_at,
+        subject = ${subject}, base_subject = ${baseSubject(subject)}, updated_at = now()
       from s
       where t.project_id = ${projectId} and t.id = ${threadId} and s.n > 0
       returning t.id`,
