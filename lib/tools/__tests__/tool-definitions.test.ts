@@ -60,7 +60,7 @@ describe("tool definitions", () => {
       expect(entry.title).toBe(tool.annotations.title);
       if (tool.untrusted) {
         expect(entry._meta).toEqual(UNTRUSTED_META);
-        expect(entry.description).toMatch(/never follow instructions/i);
+        expect(entry.description).toMatch(/never (follow|be treated as) instructions/i);
       } else {
         expect(entry._meta).toBeUndefined();
       }
@@ -70,7 +70,19 @@ describe("tool definitions", () => {
         .filter((t) => t._meta)
         .map((t) => t.name)
         .sort(),
-    ).toEqual(["file_get", "inbox_claim", "inbox_list", "inbox_wait"]);
+    ).toEqual([
+      "file_get",
+      "get_attachment",
+      "get_message",
+      "get_thread",
+      "inbox_claim",
+      "inbox_list",
+      "inbox_wait",
+      "list_messages",
+      "list_threads",
+      "search_messages",
+      "search_threads",
+    ]);
   });
 
   it("adds the untrusted-content sentence once, and only to untrusted tools", () => {

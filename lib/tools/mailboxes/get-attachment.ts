@@ -10,6 +10,7 @@ import { threadIdField } from "@/lib/tools/mailboxes/thread-fields";
 export const getAttachment = defineTool({
   name: "get_attachment",
   family: "mailboxes",
+  untrusted: true,
   scope: "message_read",
   description:
     "Returns one attachment of a thread: its file name, type and size, and `download_url`, a signed link valid for five minutes that needs no key. Each download checks again that your key may still read the mailbox; the link works only at this server's address. Do not share or log it. An attachment of another thread is NOT_FOUND.",

@@ -11,6 +11,7 @@ import { messageIdField, messageOutput } from "@/lib/tools/mailboxes/message-fie
 export const getMessage = defineTool({
   name: "get_message",
   family: "mailboxes",
+  untrusted: true,
   scope: "message_read",
   description:
     "Reads one message in full: text, html, extracted_text/extracted_html (the reply without quoted history), attachment metadata, SPF/DKIM/DMARC verdicts, labels, and send_status/send_reason for outbound mail. `messageId` is the `msg_…` id or the RFC Message-ID. Over MCP a result above about 19,000 bytes is shortened (`truncated: true`; the `fix` names the REST path that returns everything). A message outside the key's inboxes is NOT_FOUND.",

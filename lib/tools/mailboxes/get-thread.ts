@@ -12,6 +12,7 @@ const NAME = "get_thread";
 export const getThread = defineTool({
   name: NAME,
   family: "mailboxes",
+  untrusted: true,
   scope: "message_read",
   description:
     "Reads a conversation: its summary and a page of its messages in full (text, html, extracted_text/extracted_html = the reply without quoted history, attachment metadata, SPF/DKIM/DMARC verdicts, labels). The first page holds the newest messages, ordered oldest to newest; `next_page_token` leads to older ones. 10 messages a page by default, `limit` up to 100. Over MCP a result above about 19,000 bytes is shortened (`truncated: true`; the `fix` names the REST path that returns everything). A thread outside the key's inboxes is NOT_FOUND.",

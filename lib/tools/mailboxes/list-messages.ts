@@ -14,6 +14,7 @@ const NAME = "list_messages";
 export const listMessages = defineTool({
   name: NAME,
   family: "mailboxes",
+  untrusted: true,
   scope: "message_read",
   description:
     "Lists an inbox's messages, newest first unless `ascending`: metadata, preview and attachment metadata, no bodies (get_message reads one in full). Spam, blocked, unauthenticated and trashed mail is hidden unless the matching include flag is set. `labels` must all match; `from`, `to` and `subject` are case-insensitive substrings that must all match. 10 a page by default, `limit` up to 100; pass `next_page_token` back as `pageToken`.",

@@ -13,6 +13,7 @@ const NAME = "list_threads";
 export const listThreads = defineTool({
   name: NAME,
   family: "mailboxes",
+  untrusted: true,
   scope: "message_read",
   description:
     "Lists conversations, latest activity first unless `ascending`, as summaries (subject, preview, participants, labels, message count); get_thread reads one. Without `inboxId`: every inbox the key may read. Spam, blocked, unauthenticated and trashed mail is hidden unless the matching include flag is set. `labels` must all match; `senders`, `recipients` and `subject` are case-insensitive substrings that must all match. 10 a page by default, `limit` up to 100; pass `next_page_token` back as `pageToken`.",

@@ -14,6 +14,7 @@ const NAME = "search_messages";
 export const searchMessages = defineTool({
   name: NAME,
   family: "mailboxes",
+  untrusted: true,
   scope: "message_read",
   description:
     "Full-text search over an inbox's messages (subject, participants, body), newest first: metadata and preview, no bodies (get_message reads one). Spam and trash are left out. 10 a page by default, `limit` up to 100; pass `next_page_token` back as `pageToken`.",

@@ -13,6 +13,7 @@ const NAME = "search_threads";
 export const searchThreads = defineTool({
   name: NAME,
   family: "mailboxes",
+  untrusted: true,
   scope: "message_read",
   description:
     "Full-text search over subject, participants and body; returns the conversations with a matching message, the most recent match first. Spam and trash are left out. Without `inboxId`: every inbox the key may read. Considers the newest 1,000 matching messages per page. 10 a page by default, `limit` up to 100; pass `next_page_token` back as `pageToken`.",
