@@ -1,6 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
-import { apiKeys, mcpSessions, type ApiKey, type McpSession } from "@/lib/db/schema/keys";
+import { apiKeys, mcpSessions, type McpSession } from "@/lib/db/schema/keys";
 import { mailboxes } from "@/lib/db/schema/mail";
 import { projects } from "@/lib/db/schema/projects";
 import { AppError } from "@/lib/errors";
