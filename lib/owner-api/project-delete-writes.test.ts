@@ -1,9 +1,9 @@
-import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
 import { ownerClient } from "@/lib/owner-api/__tests__/owner-client";
 import { deleteProject } from "@/lib/projects/delete-project";
 import { seedProject } from "@/lib/testing/seed";
+import { untilBlocked } from "@/lib/testing/until-blocked";
 
 /**
  * Owner actions in a project whose deletion is committing at that moment (another tab, a script). The call found the
@@ -35,13 +35,8 @@ async function raced(call: (projectId: string) => Promise<{ status: number; body
   });
   await didDelete;
   const answer = call(doomed.project.id);
-  // Wait until the call is blocked behind the uncommitted delete (a lock not granted), then commit the delete.
-  for (let i = 0; i < 500; i++) {
-    // This file's database only: pg_locks is the whole server's, other files' waits included.
-    const rows = await db.execute(sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`);
-    if (Number((rows as unknown as { n: number }[])[0]?.n ?? 0) > 0) break;
-    await new Promise((r) => setTimeout(r, 10));
-  }
+  // Until the call is blocked behind the uncommitted delete, then commit the delete.
+  await untilBlocked(answer);
   commit();
   await del;
   return answer;

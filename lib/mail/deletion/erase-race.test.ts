@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
 import { diskTrash } from "@/lib/db/schema/disk";
@@ -8,6 +8,7 @@ import { seedMailbox, seedReceivedMail } from "@/lib/testing/mail-fixture";
 import { createDraft as createDraftOf } from "@/lib/mail/drafts/create-draft";
 import { createDraft } from "@/lib/tools/mailboxes/create-draft";
 import { runTool } from "@/lib/tools/run-tool";
+import { untilBlocked } from "@/lib/testing/until-blocked";
 import { projectWithKey } from "@/lib/tools/mailboxes/__tests__/inbox-test-helpers";
 
 /**
@@ -46,23 +47,11 @@ describe.runIf(pg)("REST delete of a message racing a forward of it", () => {
     });
     await eraseDone;
     // 2. Meanwhile an agent forwards it (a draft keeping the attachment by blob).
-    let settled = false;
-    const forwarding = runTool(createDraft, p.mcp, { inboxId: box.id, forwardOf: mail.message, to: ["x@example.org"] }, new AbortController().signal)
-      .then(
-        (r) => r.output as { draft_id: string },
-        (e: unknown) => e,
-      )
-      .finally(() => {
-        settled = true;
-      });
-    for (;;) {
-      if (settled) break;
-      const [w] = await db.execute<{ n: number }>(
-        sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
-      );
-      if ((w as { n: number }).n > 0) break;
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    const forwarding = runTool(createDraft, p.mcp, { inboxId: box.id, forwardOf: mail.message, to: ["x@example.org"] }, new AbortController().signal).then(
+      (r) => r.output as { draft_id: string },
+      (e: unknown) => e,
+    );
+    await untilBlocked(forwarding);
     release();
     await erasing;
     // The forward waited for the erase, and then found no original.

@@ -1,4 +1,4 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
 import { approvalRequests } from "@/lib/db/schema/approvals";
@@ -9,6 +9,7 @@ import { deleteMailbox } from "@/lib/mail/mailboxes/delete-mailbox";
 import { createInbox } from "@/lib/tools/mailboxes/create-inbox";
 import { sendMessage } from "@/lib/tools/mailboxes/send-message";
 import { runTool } from "@/lib/tools/run-tool";
+import { untilBlocked } from "@/lib/testing/until-blocked";
 import { call, projectWithKey } from "@/lib/tools/mailboxes/__tests__/inbox-test-helpers";
 
 /**
@@ -44,24 +45,12 @@ describe.runIf(pg)("delete_inbox racing a send held for approval", () => {
     });
     await deleteDone;
     // 2. An agent's send in the approval-mode inbox, meanwhile.
-    let settled = false;
-    const sending = runTool(sendMessage, p.mcp, { inboxId: box.inbox_id, to: [peer], subject: "held", text: "x" }, new AbortController().signal)
-      .then(
-        (r) => r,
-        (e: unknown) => e,
-      )
-      .finally(() => {
-        settled = true;
-      });
+    const sending = runTool(sendMessage, p.mcp, { inboxId: box.inbox_id, to: [peer], subject: "held", text: "x" }, new AbortController().signal).then(
+      (r) => r,
+      (e: unknown) => e,
+    );
     // Let the send finish, or block on the delete, before the delete commits.
-    for (;;) {
-      if (settled) break;
-      const [w] = await db.execute<{ n: number }>(
-        sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
-      );
-      if ((w as { n: number }).n > 0) break;
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    await untilBlocked(sending);
     release();
     await deleting;
     const sent = await sending;

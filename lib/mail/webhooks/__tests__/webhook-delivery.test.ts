@@ -6,7 +6,7 @@ import { mailMessages } from "@/lib/db/schema/mail";
 import { mailEvents } from "@/lib/db/schema/mail-events";
 import { mailWebhookAttempts, mailWebhookDeliveries, mailWebhooks } from "@/lib/db/schema/mail-webhooks";
 import { setResolverForTests } from "@/lib/http/safe-fetch";
-import { claimJobs } from "@/lib/jobs/claim-jobs";
+import { claimJobs, reclaimExpiredJobs } from "@/lib/jobs/claim-jobs";
 import { drainJobs } from "@/lib/jobs/drain-jobs";
 import { runJob } from "@/lib/jobs/run-job";
 import { fakeResolver, sendTo, startSink, waitFor } from "@/lib/mail/__tests__/helpers";
@@ -15,12 +15,14 @@ import { buildEventPayload, fitPayload } from "@/lib/mail/events/event-payload";
 import { startSmtpListener, type SmtpListener } from "@/lib/mail/inbound/smtp-listener";
 import { closeRelayTransports } from "@/lib/mail/outbound/relay-transport";
 import { defaultMailbox } from "@/lib/mail/project-address";
+import { createMailbox } from "@/lib/mail/mailboxes/create-mailbox";
 import { createWebhook } from "@/lib/mail/webhooks/create-webhook";
 import { deleteWebhook } from "@/lib/mail/webhooks/delete-webhook";
 import { SUSTAINED_FAILURE_MS } from "@/lib/mail/webhooks/disable-webhook";
 import { resendDelivery } from "@/lib/mail/webhooks/resend-delivery";
 import { rotateWebhookSecret } from "@/lib/mail/webhooks/rotate-secret";
 import { sendTestEvent } from "@/lib/mail/webhooks/send-test-event";
+import { updateWebhook } from "@/lib/mail/webhooks/update-webhook";
 import { webhookSignature } from "@/lib/mail/webhooks/sign-webhook";
 import { webhookDeliveryJob } from "@/lib/mail/webhooks/webhook-delivery-job";
 import { sealWebhookHeaders } from "@/lib/mail/webhooks/webhook-headers";
@@ -75,9 +77,9 @@ async function hook(answers: Parameters<WebhookReceiver["endpoint"]>[1]["answers
 }
 
 /** An event in the project's address, emitted as the mail code does (its fan-out included), in a transaction. */
-async function event(type = "message.received") {
+async function event(type = "message.received", mailboxId?: string) {
   const db = await getDb();
-  const mailbox = await defaultMailbox(db, seeded.project.id);
+  const mailbox = mailboxId ? { id: mailboxId, address: "x@example.com" } : await defaultMailbox(db, seeded.project.id);
   return db.transaction((tx) =>
     emitMailEvent(tx, {
       projectId: seeded.project.id,
@@ -460,5 +462,71 @@ describe("webhook deliveries", () => {
     expect(await deliveriesOf(webhook.id)).toMatchObject([{ eventType: "message.sent", status: "pending" }]);
     await drainJobs({ kinds: [KIND] });
     expect((await deliveriesOf(webhook.id))[0].status).toBe("delivered");
+  });
+});
+
+describe("a queued delivery whose webhook is narrowed before it runs", () => {
+  it("is not sent once the webhook no longer wants its event type", async () => {
+    const { webhook, path } = await hook([200], ["message.received", "message.sent"]);
+    const eventId = await event("message.received");
+    expect(await deliveriesOf(webhook.id)).toMatchObject([{ status: "pending", eventType: "message.received" }]);
+    const db = await getDb();
+    // The subscriber drops message.received: it no longer wants those events.
+    await db.transaction((tx) => updateWebhook(tx, { actor: seeded.actor, webhookId: webhook.id, changes: { eventTypes: ["message.sent"] } }));
+    await drainJobs({ kinds: [KIND] });
+    // Before: POSTed, and retried for 27 h against a failing endpoint, to a webhook that unsubscribed from it.
+    expect(receiver.ids.get(eventId) ?? 0).toBe(0);
+    expect(receiver.at(path)).toHaveLength(0);
+    const [cancelled] = await deliveriesOf(webhook.id);
+    expect(cancelled).toMatchObject({ status: "cancelled", lastError: "the webhook no longer subscribes to message.received" });
+    // Resending it would send nothing either: refused, naming why.
+    await expect(db.transaction((tx) => resendDelivery(tx, { actor: seeded.actor, deliveryId: cancelled.id }))).rejects.toMatchObject({
+      code: "CONFLICT",
+      message: "Nothing would be sent: the webhook no longer subscribes to message.received.",
+    });
+  });
+
+  it("is not sent once the webhook no longer watches the event's inbox", async () => {
+    const db = await getDb();
+    const { mailbox: other } = await db.transaction((tx) =>
+      createMailbox(tx, { actor: seeded.actor, username: `narrowed${Math.random().toString(36).slice(2, 8)}` } as never),
+    );
+    const { webhook, path } = await hook([200], ["message.received"]);
+    const mailbox = await defaultMailbox(db, seeded.project.id);
+    const eventId = await event("message.received", mailbox.id);
+    expect(await deliveriesOf(webhook.id)).toMatchObject([{ status: "pending" }]);
+    // Narrowed from every inbox to another one only.
+    await db.transaction((tx) => updateWebhook(tx, { actor: seeded.actor, webhookId: webhook.id, changes: { inboxIds: [other.id] } }));
+    await drainJobs({ kinds: [KIND] });
+    expect(receiver.ids.get(eventId) ?? 0).toBe(0);
+    expect(receiver.at(path)).toHaveLength(0);
+    expect((await deliveriesOf(webhook.id))[0].status).toBe("cancelled");
+  });
+});
+
+describe("a delivery whose job fails without its handler settling it", () => {
+  it("is not left 'pending' forever when the last attempt's runner died (lease expired, attempts used up)", async () => {
+    const { webhook } = await hook([500], ["message.received"]);
+    await event("message.received");
+    const [delivery] = await deliveriesOf(webhook.id);
+    const db = await getDb();
+    // Eight attempts failed already; the ninth (last) was claimed by a runner that then died: its lease ran out.
+    const [job] = await db
+      .select()
+      .from(jobs)
+      .where(and(eq(jobs.kind, KIND), eq(jobs.dedupeKey, `whk:${delivery.id}`)));
+    await db
+      .update(jobs)
+      .set({ status: "running", attempts: job.maxAttempts, lockedUntil: new Date(Date.now() - 1000) })
+      .where(eq(jobs.id, job.id));
+    expect(await reclaimExpiredJobs(db)).toBeGreaterThanOrEqual(1);
+    const claimed = await claimJobs(db, { limit: 50, kinds: [KIND] });
+    const mine = claimed.find((j) => j.id === job.id)!;
+    expect(mine).toBeDefined();
+    expect(await runJob(db, mine)).toBe("failed");
+    expect((await db.select().from(jobs).where(eq(jobs.id, job.id)))[0].status).toBe("failed");
+    // The job is gone for good, so nothing will ever attempt this delivery again. Before: the log said "pending".
+    const [after] = await deliveriesOf(webhook.id);
+    expect(after.status).toBe("failed");
   });
 });
