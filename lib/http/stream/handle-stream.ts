@@ -36,7 +36,9 @@ export async function handleStream(req: ApiRequest): Promise<Response> {
 /** The stream of an authenticated client: `release` gives its slot (stream-slots.ts) back when it ends. */
 async function openStream(req: ApiRequest, actor: StreamActor, release: () => void): Promise<Response> {
   const input = queryInput(new URL(req.url));
-  const resume = input.since === undefined ? req.headers.get("last-event-id") : null;
+  // A reconnecting EventSource sends the last id it saw: that is where it resumes, whatever `since` its URL still
+  // carries (taken again, it replayed from there on every reconnect, each time repeating what had been seen).
+  const resume = req.headers.get("last-event-id");
   const db = await getDb();
   let sub: Subscription;
   let warning: StreamFrame | null = null;
@@ -46,7 +48,7 @@ async function openStream(req: ApiRequest, actor: StreamActor, release: () => vo
     // EventSource resends the last id on every reconnect and gives up for good on an error status: an id that
     // can no longer be replayed (older than 7 days) is said in an error frame, and the stream goes on from now.
     if (!resume || !(err instanceof AppError) || !err.message.startsWith("since:")) throw err;
-    sub = await resolveSubscription(db, actor, input);
+    sub = await resolveSubscription(db, actor, { ...input, since: undefined });
     warning = errorFrame(err.code, `Last-Event-ID ${err.message}; following events from now on.`, err.fix);
   }
   return sseFrames(req.signal, (sink) => {

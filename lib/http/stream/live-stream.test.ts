@@ -370,6 +370,14 @@ describe("SSE", () => {
     await mail(boxA, "sse three");
     expect(subjectOf((await gone.until((m) => m.event === "event")).data)).toBe("sse three");
     await gone.stop();
+    // A URL with `since` resumes from Last-Event-ID too: before, `since` won and every reconnect replayed from it.
+    const fromSince = `${url}&since=${encodeURIComponent(new Date(Date.now() - 3_600_000).toISOString())}`;
+    const again = sse(await fetch(fromSince, { headers: { ...auth(), "last-event-id": two.id! } }));
+    await again.until((m) => m.event === "subscribed");
+    await mail(boxA, "sse four");
+    await again.until((m) => m.event === "event" && subjectOf(m.data) === "sse four");
+    expect(again.messages.filter((m) => m.event === "event").map((m) => subjectOf(m.data))).toEqual(["sse three", "sse four"]);
+    await again.stop();
   });
 
   it("refuses a bad subscription with its status before streaming: 400 naming the field, 404 for another project's inbox", async () => {
