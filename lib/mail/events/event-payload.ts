@@ -24,6 +24,8 @@ export interface EventPayload {
   /** A "Send test event" delivery: made up, about nothing stored. */
   test?: true;
   truncated?: true;
+  /** Sent to a webhook whose creator may not read mail: identifiers and state only (withoutContent). */
+  content_withheld?: true;
   message?: Record<string, unknown>;
   thread?: Record<string, unknown>;
   draft?: Record<string, unknown>;
@@ -112,6 +114,34 @@ export function fitPayload(payload: EventPayload, maxBytes: number): EventPayloa
     return copy;
   };
   return { ...payload, truncated: true, message: strip(payload.message), draft: strip(payload.draft) };
+}
+
+/** What a payload keeps of a message, thread or draft for a reader without `message_read`: what it is and its state. */
+const STATE_KEYS = [
+  "inbox_id",
+  "thread_id",
+  "message_id",
+  "draft_id",
+  "labels",
+  "timestamp",
+  "direction",
+  "send_at",
+  "send_status",
+  "send_reason",
+  "created_at",
+  "updated_at",
+];
+
+/**
+ * The payload without mail content, for a webhook created by a key or grant that lacks `message_read`: creating a
+ * webhook needs only `webhook_create` (the spec's table), and its deliveries must not hand such a key the senders,
+ * subjects and bodies its tools refuse it, as the live stream refuses it mail events. It learns what happened and to
+ * which ids; reading the content takes a key that may.
+ */
+export function withoutContent(payload: EventPayload): EventPayload {
+  const keep = (o: Record<string, unknown> | undefined) => o && Object.fromEntries(STATE_KEYS.filter((k) => k in o).map((k) => [k, o[k]]));
+  const { truncated: _, ...rest } = payload;
+  return { ...rest, content_withheld: true, message: keep(payload.message), thread: keep(payload.thread), draft: keep(payload.draft) };
 }
 
 /** What the event itself recorded, for a message or draft deleted since (the summary never holds a body). */

@@ -1,7 +1,9 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { coalesce } from "@/lib/db/coalesce";
 import { getDb, type Executor, type Tx } from "@/lib/db/client";
+import { apiKeys } from "@/lib/db/schema/keys";
 import { mailEvents, type MailEvent } from "@/lib/db/schema/mail-events";
+import { oauthGrants } from "@/lib/db/schema/oauth";
 import { mailWebhookAttempts, mailWebhookDeliveries, mailWebhooks, type MailWebhook, type MailWebhookDelivery } from "@/lib/db/schema/mail-webhooks";
 import { UnreadableSecretError } from "@/lib/crypto/secret-box";
 import { safeFetch } from "@/lib/http/safe-fetch";
@@ -9,7 +11,7 @@ import { newId } from "@/lib/ids";
 import { scheduledDelayMs } from "@/lib/jobs/backoff";
 import { PermanentJobError, RetryLaterError, type JobContext, type JobFinish } from "@/lib/jobs/define-job-kind";
 import { retryAfterMs } from "@/lib/http/retry-after";
-import { buildEventPayloads, WEBHOOK_PAYLOAD_MAX_BYTES } from "@/lib/mail/events/event-payload";
+import { buildEventPayloads, WEBHOOK_PAYLOAD_MAX_BYTES, withoutContent } from "@/lib/mail/events/event-payload";
 import { recordDelivered } from "@/lib/mail/webhooks/delivery-statements";
 import { openPreviousWebhookSecret } from "@/lib/mail/webhooks/rotate-secret";
 import { disableWebhook, GONE_REASON, SUSTAINED_FAILURE_MS, SUSTAINED_FAILURE_REASON, tellOwnerWebhookDisabled } from "@/lib/mail/webhooks/disable-webhook";
@@ -30,20 +32,38 @@ const loadDelivery = coalesce("mail.webhook.load", 64, readDeliveries);
 
 async function readDeliveries(db: Executor, ids: string[]) {
   const rows = await db
-    .select({ delivery: mailWebhookDeliveries, webhook: mailWebhooks, event: mailEvents })
+    .select({
+      delivery: mailWebhookDeliveries,
+      webhook: mailWebhooks,
+      event: mailEvents,
+      creatorScopes: sql<string[] | null>`coalesce(${apiKeys.scopes}, ${oauthGrants.scopes})`,
+    })
     .from(mailWebhookDeliveries)
     .innerJoin(mailWebhooks, and(eq(mailWebhooks.id, mailWebhookDeliveries.webhookId), eq(mailWebhooks.projectId, mailWebhookDeliveries.projectId)))
     .leftJoin(mailEvents, and(eq(mailEvents.id, mailWebhookDeliveries.eventId), eq(mailEvents.projectId, mailWebhookDeliveries.projectId)))
+    .leftJoin(apiKeys, and(eq(apiKeys.id, mailWebhooks.keyId), eq(apiKeys.projectId, mailWebhooks.projectId)))
+    .leftJoin(oauthGrants, and(eq(oauthGrants.id, mailWebhooks.keyId), eq(oauthGrants.projectId, mailWebhooks.projectId)))
     .where(inArray(mailWebhookDeliveries.id, ids));
   // One body per event, the events' payloads built with a few set-based reads for all: an event goes to each of
   // its webhooks, and building it once per delivery was four reads and a serialisation each.
   const events = new Map<string, MailEvent>();
   for (const r of rows) if (r.event && r.delivery.status === "pending") events.set(r.event.id, r.event);
   const payloads = await buildEventPayloads(db, [...events.values()], { maxBytes: WEBHOOK_PAYLOAD_MAX_BYTES });
-  const bodies = new Map([...events.keys()].map((id, i) => [id, JSON.stringify(payloads[i])]));
-  const byId = new Map(rows.map((r) => [r.delivery.id, { ...r, body: r.event ? (bodies.get(r.event.id) ?? null) : null }]));
+  const byEvent = new Map([...events.keys()].map((id, i) => [id, payloads[i]]));
+  const body = (r: (typeof rows)[number]) => {
+    const payload = r.event && byEvent.get(r.event.id);
+    if (!payload) return null;
+    return JSON.stringify(mayReadMail(r.webhook, r.creatorScopes) ? payload : withoutContent(payload));
+  };
+  const byId = new Map(rows.map((r) => [r.delivery.id, { ...r, body: body(r) }]));
   return ids.map((id) => byId.get(id));
 }
+
+/**
+ * Whether a webhook's deliveries carry mail content: the owner's always; a key's or grant's only while it holds
+ * `message_read` (read at each delivery, so a narrowed key's webhooks follow). A creator whose row is gone is refused.
+ */
+const mayReadMail = (webhook: MailWebhook, creatorScopes: string[] | null) => webhook.keyId === null || (creatorScopes ?? []).includes("message_read");
 
 /** Each attempt's deadline, and how much of the answer is read and how much of that is kept in the log. */
 export const WEBHOOK_TIMEOUT_MS = 10_000;

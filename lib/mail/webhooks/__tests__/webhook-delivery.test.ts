@@ -6,6 +6,7 @@ import { mailMessages } from "@/lib/db/schema/mail";
 import { mailEvents } from "@/lib/db/schema/mail-events";
 import { mailWebhookAttempts, mailWebhookDeliveries, mailWebhooks } from "@/lib/db/schema/mail-webhooks";
 import { setResolverForTests } from "@/lib/http/safe-fetch";
+import { keyActor } from "@/lib/keys/key-actor";
 import { claimJobs, reclaimExpiredJobs } from "@/lib/jobs/claim-jobs";
 import { drainJobs } from "@/lib/jobs/drain-jobs";
 import { runJob } from "@/lib/jobs/run-job";
@@ -29,7 +30,7 @@ import { sealWebhookHeaders } from "@/lib/mail/webhooks/webhook-headers";
 import { openWebhookSecret } from "@/lib/mail/webhooks/webhook-secret";
 import { envSettings } from "@/lib/testing/env-settings";
 import { seedReceivedMail } from "@/lib/testing/mail-fixture";
-import { OWNER_EMAIL, seedProject } from "@/lib/testing/seed";
+import { OWNER_EMAIL, seedKey, seedProject } from "@/lib/testing/seed";
 import { startWebhookReceiver, type WebhookReceiver } from "@/lib/testing/webhook-receiver";
 import { Webhook } from "standardwebhooks";
 
@@ -452,6 +453,53 @@ describe("webhook deliveries", () => {
     const gone = await buildEventPayload(db, ev, { maxBytes: 256 * 1024 });
     expect(gone.message).toMatchObject({ message_id: fixture.message, inbox_id: fixture.inbox, subject: "Quarterly numbers" });
     expect(gone.message?.text).toBeUndefined();
+  });
+
+  it("carries no mail content to a webhook whose creating key lacks message_read, and all of it to one that has it", async () => {
+    const db = await getDb();
+    const viaKey = async (scopes: string[]) => {
+      const { key } = await seedKey(seeded.project.id, scopes, scopes.join(" "));
+      const path = `/hook-${++n}`;
+      const { webhook } = await createWebhook(db, {
+        actor: keyActor({ ...key, projectName: seeded.project.name }, new Headers(), "mcp", null),
+        webhook: { url: `http://${receiver.host}${path}`, eventTypes: ["message.received"] },
+      });
+      receiver.endpoint(path, { secrets: [openWebhookSecret(webhook)], answers: [200] });
+      return path;
+    };
+    const blind = await viaKey(["webhook_create"]);
+    const reader = await viaKey(["webhook_create", "message_read"]);
+    const fixture = await seedReceivedMail(seeded.project.id);
+    await drainJobs({ kinds: [KIND] });
+
+    // Before: the key that may not read a message was POSTed its sender, subject, bodies and attachment names.
+    const [withheld] = receiver.at(blind).map((r) => JSON.parse(r.body));
+    expect(withheld).toMatchObject({ event_type: "message.received", content_withheld: true });
+    expect(withheld.message).toEqual({
+      inbox_id: fixture.inbox,
+      thread_id: fixture.thread,
+      message_id: fixture.message,
+      labels: expect.arrayContaining(["received"]),
+      timestamp: expect.any(String),
+      direction: "inbound",
+      send_status: null,
+      send_reason: null,
+      created_at: expect.any(String),
+    });
+    expect(withheld.thread).toEqual({
+      inbox_id: fixture.inbox,
+      thread_id: fixture.thread,
+      labels: expect.any(Array),
+      timestamp: expect.any(String),
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
+    });
+    expect(JSON.stringify(withheld)).not.toMatch(/Quarterly|numbers are attached|ada@example\.org|q3\.csv/);
+
+    const [full] = receiver.at(reader).map((r) => JSON.parse(r.body));
+    expect(full.content_withheld).toBeUndefined();
+    expect(full.message).toMatchObject({ subject: "Quarterly numbers", from: "Ada <ada@example.org>" });
+    expect(full.message.text).toContain("The numbers are attached.");
   });
 
   it("queues nothing for a project without webhooks, and keeps the event when the webhook does not want its type", async () => {
