@@ -219,6 +219,20 @@ describe("honest delivery states", () => {
     expect(await message(out.message_id)).toMatchObject({ sendStatus: "send_unknown" });
   });
 
+  it("leaves send_unknown, and sends nothing, a delivery an earlier attempt left sending when its instance died", async () => {
+    const out = await send({ to: ["crashed@example.com"], subject: "Interrupted" });
+    const [queued] = await deliveries(out.message_id);
+    // What startDelivery leaves behind when the process is killed while the relay has the message: the delivery
+    // taken (sending, one attempt), no outcome recorded; the job's lease then expires and another runner takes it.
+    await (await getDb()).update(mailDeliveries).set({ status: "sending", attempts: 1 }).where(eq(mailDeliveries.id, queued.id));
+    await drainJobs();
+    // Before: sent again, so a message the relay had taken went out twice.
+    expect(bodiesOf(out.message_id)).toHaveLength(0);
+    const [d] = await deliveries(out.message_id);
+    expect(d).toMatchObject({ status: "unknown", attempts: 2, lastError: expect.stringContaining("may have taken the message") });
+    expect(await message(out.message_id)).toMatchObject({ status: "unknown", sendStatus: "send_unknown" });
+  });
+
   it("retries a connection dropped before the body (at RCPT), which cannot have delivered", async () => {
     refuseRcpt = (a) => (a === "flaky@example.com" ? "drop" : null);
     const out = await send({ to: ["flaky@example.com"] });

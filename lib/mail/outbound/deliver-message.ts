@@ -34,7 +34,8 @@ interface RouteResult {
  * go to the recipient's mailbox on this instance, or in one relay SMTP transaction to every outside recipient. A
  * 5xx answer fails at once (retrying cannot help); a connection lost after the body went out leaves the delivery
  * `unknown` for the owner, since a retry could deliver twice; anything else is retried by the job runner. Re-running
- * after a crash is safe: a delivery no longer queued or sending is left alone. The result, the message's state and
+ * after a crash is safe: a delivery no longer queued or sending is left alone, and a relay delivery a crashed
+ * attempt left sending becomes `unknown` too. The result, the message's state and
  * the ledger entry commit with the job's completion.
  */
 export async function deliverMessage(payload: { delivery_id?: string; message_id?: string }, ctx: JobContext): Promise<JobFinish | void> {
@@ -45,8 +46,12 @@ export async function deliverMessage(payload: { delivery_id?: string; message_id
   const [started] = await startDelivery(db, projectId, deliveryId);
   if (!started) return;
   // Read, not written: the message row changes once per outcome, in settleMessage.
-  const { deliveryRoute: route, deliveryRecipients: recipients, ...m } = started;
+  const { deliveryRoute: route, deliveryRecipients: recipients, deliveryWas, ...m } = started;
   const d: Delivery = { id: deliveryId, projectId, messageId: m.id, route, recipients };
+  // An earlier attempt took it to the relay and its instance died before recording what the relay said: the
+  // message may have gone, so it is the owner's to resolve, as a connection lost after the body is. Sending it
+  // again blindly could deliver it twice. (A local delivery is safe to repeat: one Message-ID is stored once.)
+  if (deliveryWas === "sending" && route === "relay") return (tx) => finishDelivery(tx, d, m, INTERRUPTED, m.sizeBytes);
   try {
     const mailbox = await memo("mailbox", m.mailboxId, SETTINGS_TTL_MS, async () => {
       const [row] = await db
@@ -71,6 +76,14 @@ export async function deliverMessage(payload: { delivery_id?: string; message_id
     throw err;
   }
 }
+
+/** The outcome of a relay attempt whose instance stopped before it recorded one. */
+const INTERRUPTED: RouteResult = {
+  status: "unknown",
+  response: "An earlier attempt stopped (the instance crashed or was killed) before the relay's answer was recorded; the relay may have taken the message.",
+  accepted: [],
+  rejected: [],
+};
 
 /** What the delivery path knows of a delivery once it has taken it. */
 type Delivery = Pick<MailDelivery, "id" | "projectId" | "messageId" | "route" | "recipients">;

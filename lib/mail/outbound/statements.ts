@@ -72,18 +72,20 @@ export type MessageRow = Omit<MailMessage, "search">;
 
 /**
  * A delivery taken for sending (still queued, or left sending by a crashed attempt), and its message, in one round
- * trip. No row: the delivery is gone or already settled.
+ * trip. No row: the delivery is gone or already settled. `deliveryWas` is its status before: `sending` means an
+ * earlier attempt never recorded its outcome.
  */
 export const startDelivery = statement<
-  MessageRow & { deliveryRoute: MailDelivery["route"]; deliveryRecipients: string[] },
+  MessageRow & { deliveryRoute: MailDelivery["route"]; deliveryRecipients: string[]; deliveryWas: "queued" | "sending" },
   [projectId: string, deliveryId: string]
 >(`
   with d as (
-    update mail_deliveries set status = 'sending', attempts = attempts + 1, updated_at = now()
-    where project_id = $1 and id = $2 and status in ('queued', 'sending')
-    returning message_id, route, recipients
+    update mail_deliveries set status = 'sending', attempts = mail_deliveries.attempts + 1, updated_at = now()
+    from (select id, status from mail_deliveries where project_id = $1 and id = $2 and status in ('queued', 'sending') for update) was
+    where mail_deliveries.project_id = $1 and mail_deliveries.id = was.id
+    returning mail_deliveries.message_id, mail_deliveries.route, mail_deliveries.recipients, was.status as was
   )
-  select ${MESSAGE}, d.route as delivery_route, d.recipients as delivery_recipients
+  select ${MESSAGE}, d.route as delivery_route, d.recipients as delivery_recipients, d.was as delivery_was
   from d join mail_messages on mail_messages.project_id = $1 and mail_messages.id = d.message_id`);
 
 /**
