@@ -57,6 +57,32 @@ describe("relay settings", () => {
     });
   });
 
+  it("keeps the stored password only for the host and security it was saved with: another one needs it typed again", async () => {
+    const db = await getDb();
+    const before = (await db.select().from(mailRelays).where(eq(mailRelays.projectId, seeded.project.id)))[0];
+    // Before: saved, and the next send logged in to attacker.example with the stored password.
+    const moved = { actor: seeded.actor, host: "attacker.example", port: 25, security: "none" as const, username: "agent-mail" };
+    await expect(tx((t) => saveRelay(t, moved))).rejects.toMatchObject({
+      code: "validation_error",
+      details: [{ field: "password", message: expect.stringContaining("enter the password again") }],
+    });
+    // A downgrade to plain text on the same host is refused the same way; the row is as it was.
+    await expect(tx((t) => saveRelay(t, { ...moved, host: before.host, port: before.port, security: "tls" }))).rejects.toMatchObject({
+      details: [{ field: "password" }],
+    });
+    expect((await db.select().from(mailRelays).where(eq(mailRelays.projectId, seeded.project.id)))[0]).toEqual(before);
+    // The port and the username may change; a new password or none at all may go anywhere.
+    await tx((t) => saveRelay(t, { ...moved, host: before.host, port: before.port + 1, security: before.security, username: "renamed" }));
+    expect((await relayFor(db, seeded.project.id))!.password).toBe("s3cret-pass");
+    await tx((t) => saveRelay(t, { ...moved, password: "new-pass" }));
+    expect((await relayFor(db, seeded.project.id))!.password).toBe("new-pass");
+    await tx((t) => saveRelay(t, { ...moved, host: "other.example", clearPassword: true }));
+    expect(await relayView(db, { projectId: seeded.project.id })).toMatchObject({ host: "other.example", hasPassword: false });
+    await tx((t) =>
+      saveRelay(t, { actor: seeded.actor, host: "127.0.0.1", port: sink.port, security: "none", username: "agent-mail", password: "s3cret-pass" }),
+    );
+  });
+
   it("sends a test message through the relay, logging in with the stored credentials", async () => {
     const res = await tx((db) => testRelay(db, { actor: seeded.actor, to: "owner@example.com" }));
     expect(res.response).toMatch(/^250/);

@@ -2,7 +2,8 @@ import { eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
-import { mailRelays, relaySecurities } from "@/lib/db/schema/mail";
+import { type MailRelay, mailRelays, relaySecurities } from "@/lib/db/schema/mail";
+import { fieldError } from "@/lib/disk/field-error";
 import { encryptSecret } from "@/lib/crypto/secret-box";
 import { secretSlot } from "@/lib/crypto/secret-slot";
 import { parseOrThrow } from "@/lib/validation";
@@ -33,6 +34,13 @@ export const relaySetLedger = {
 export async function saveRelay(db: Executor, opts: { actor: Actor } & RelayInput) {
   const input = parseOrThrow(relayInput, opts);
   const [existing] = await db.select().from(mailRelays).where(eq(mailRelays.projectId, opts.actor.projectId));
+  if (existing?.passwordEnc && !input.password && !input.clearPassword && movesPassword(existing, input)) {
+    throw fieldError(
+      "password",
+      "enter the password again: the stored one is sent only to the host and security it was saved with",
+      "Type the relay's password again, or remove the stored one.",
+    );
+  }
   const passwordEnc = input.clearPassword
     ? null
     : input.password
@@ -44,6 +52,15 @@ export async function saveRelay(db: Executor, opts: { actor: Actor } & RelayInpu
     .values({ projectId: opts.actor.projectId, ...values })
     .onConflictDoUpdate({ target: mailRelays.projectId, set: { ...values, updatedAt: sql`now()` } });
   return { host: values.host, port: values.port, security: values.security, username: values.username, hasPassword: passwordEnc !== null };
+}
+
+/**
+ * Whether keeping the stored password would hand it to another server, or over a weaker channel: whoever changes
+ * the host (a stolen session, a mistyped name) must know the password to keep one, or the relay's login would be
+ * sent to a host of their choosing.
+ */
+function movesPassword(existing: Pick<MailRelay, "host" | "security">, next: Pick<z.output<typeof relayInput>, "host" | "security">): boolean {
+  return existing.host.toLowerCase() !== next.host.toLowerCase() || existing.security !== next.security;
 }
 
 /** Back to SMTP_RELAY_URL (or no relay). */
