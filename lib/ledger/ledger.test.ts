@@ -159,6 +159,37 @@ describe("ledger", () => {
     expect(await verifyLedger(db, { actor: a })).toMatchObject({ ok: false, first_inconsistent_seq: 3 });
   });
 
+  it("checks the entries past the head row, and a head rolled back or deleted: they are what ledger_query shows", async () => {
+    const db = await getDb();
+    const fresh = async () => {
+      const { actor: a } = await seedProject();
+      for (let i = 0; i < 6; i++) await db.transaction((tx) => appendEntry(tx, { actor: a, op: "x" }));
+      return { a, last: (await verifyLedger(db, { actor: a })).to_seq };
+    };
+    // Before, each of these verified ok: the range ended at the head row, whatever the entries said.
+    const forged = await fresh();
+    await db.execute(sql`insert into ledger_entries (project_id, ts, op, actor_type, via, seq, prev_hash, hash)
+      values (${forged.a.projectId}, now(), 'forged', 'owner', 'dashboard', ${forged.last + 1}, 'bogus', 'bogus')`);
+    expect((await queryLedger(db, { actor: forged.a, limit: 1 })).entries[0].op).toBe("forged");
+    expect(await verifyLedger(db, { actor: forged.a })).toMatchObject({ ok: false, to_seq: forged.last + 1, first_inconsistent_seq: forged.last + 1 });
+
+    const rolledBack = await fresh();
+    const p = rolledBack.a.projectId;
+    await db.execute(sql`update ledger_heads set seq = ${rolledBack.last - 2},
+      hash = (select hash from ledger_entries where project_id = ${p} and seq = ${rolledBack.last - 2}) where project_id = ${p}`);
+    await db.execute(sql`update ledger_entries set op = 'forged' where project_id = ${p} and seq = ${rolledBack.last}`);
+    expect(await verifyLedger(db, { actor: rolledBack.a })).toMatchObject({ ok: false, first_inconsistent_seq: rolledBack.last });
+    // Even with its entries intact, a head behind them is named.
+    await db.execute(sql`update ledger_entries set op = 'x' where project_id = ${p} and seq = ${rolledBack.last}`);
+    expect(await verifyLedger(db, { actor: rolledBack.a })).toMatchObject({ ok: false, reason: "chain head does not match the last entry" });
+
+    const headless = await fresh();
+    await db.execute(sql`delete from ledger_heads where project_id = ${headless.a.projectId}`);
+    expect(await verifyLedger(db, { actor: headless.a })).toMatchObject({ ok: false, to_seq: headless.last, first_inconsistent_seq: headless.last });
+    await db.execute(sql`update ledger_entries set op = 'forged' where project_id = ${headless.a.projectId} and seq = 2`);
+    expect(await verifyLedger(db, { actor: headless.a })).toMatchObject({ ok: false, first_inconsistent_seq: 2 });
+  });
+
   it("hashes in Postgres exactly as in Node, whatever the text, and suspects only what was changed", async () => {
     const db = await getDb();
     const a = (await seedProject()).actor;

@@ -1,11 +1,9 @@
-import { eq } from "drizzle-orm";
 import type { Actor } from "@/lib/actor";
 import { getDb, type Executor } from "@/lib/db/client";
-import { ledgerHeads } from "@/lib/db/schema/ledger";
 import { settle } from "@/lib/db/transaction";
 import { withoutStatementTimeout } from "@/lib/db/statement-timeout";
 import { GENESIS_HASH, rowHash } from "@/lib/ledger/canonical";
-import { chainedRange, hashAt } from "@/lib/ledger/statements";
+import { chainEnds, chainedRange, hashAt } from "@/lib/ledger/statements";
 import { sealProject } from "@/lib/ledger/seal-entries";
 import { findFirstSuspect } from "@/lib/ledger/scan-chain";
 import { AppError } from "@/lib/errors";
@@ -23,7 +21,7 @@ const BATCH = 20_000;
 
 /**
  * Recomputes the chain over [from, to]: each entry's hash, its link to the previous hash, and contiguous seqs.
- * Checking up to the head also compares the head row, which catches entries deleted from the end.
+ * Checking up to the head also compares the head row, which catches entries deleted from the end, and entries past it.
  */
 export async function verifyLedger(
   db: Executor,
@@ -31,8 +29,12 @@ export async function verifyLedger(
 ): Promise<VerifyResult> {
   const projectId = opts.actor.projectId;
   await sealProject(await getDb(), projectId);
-  const [head] = await db.select().from(ledgerHeads).where(eq(ledgerHeads.projectId, projectId));
-  const latest = head ? Number(head.seq) : 0;
+  // The chain ends at its head row or its last entry, whichever is later: an entry forged past the head, or a head
+  // row rolled back or deleted, leaves entries that ledger_query shows, and each must be checked (then the head
+  // mismatch below names it), not passed over as "after the end".
+  const [ends] = await chainEnds(db, projectId);
+  const headSeq = Number(ends.headSeq ?? 0);
+  const latest = Math.max(headSeq, Number(ends.lastSeq));
   const from = opts.fromSeq ?? 1;
   const to = opts.toSeq ?? Math.max(latest, from);
   if (to < from) {
@@ -66,7 +68,7 @@ export async function verifyLedger(
   }
   const checked = suspect === null ? await lastHash(db, projectId, last) : await checkInNode(db, projectId, suspect, last, prevHash);
   if ("first" in checked) return result(checked.first, checked.reason, checked.first - from);
-  if (to >= latest && head && head.hash !== checked.hash) {
+  if (to >= latest && (headSeq !== latest || ends.headHash !== checked.hash)) {
     return result(latest, "chain head does not match the last entry", last - from + 1);
   }
   return result(null, null, last - from + 1);
