@@ -47,20 +47,18 @@ describe("ledger", () => {
     const [a, b] = [(await seedProject()).actor, (await seedProject()).actor];
     const awkward = ['quote " back\\slash', "tab\tnew\nline\r\u0001", "é 中文 😀 \u2028", ""];
     for (const who of [a, b]) await sealProject(db, who.projectId); // this process learns both heads
-    // Outside a transaction (read calls) and inside one (writes), concurrently, for two projects sharing INSERTs.
-    const calls = Array.from({ length: 60 }, (_, i) => {
-      const who = i % 2 ? a : b;
-      const opts = { actor: { ...who, agent: awkward[i % awkward.length] }, op: "mixed.op", subject: `obj_${i}`, input: { i } };
-      return i % 3 ? appendEntry(db, opts) : db.transaction((tx) => appendEntry(tx, opts));
-    });
-    await Promise.all(calls);
+    // Read calls alone, concurrently, for two projects sharing INSERTs: chained as they go in.
+    const entry = (i: number) => ({ actor: { ...(i % 2 ? a : b), agent: awkward[i % awkward.length] }, op: "mixed.op", subject: `obj_${i}`, input: { i } });
+    await Promise.all(Array.from({ length: 20 }, (_, i) => appendEntry(db, entry(i))));
+    // Then outside a transaction (read calls) and inside one (writes), concurrently.
+    await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 3 ? appendEntry(db, entry(20 + i)) : db.transaction((tx) => appendEntry(tx, entry(20 + i))))));
     for (const who of [a, b]) {
       const rows = await db
         .select({ seq: ledgerEntries.seq, subject: ledgerEntries.subject })
         .from(ledgerEntries)
         .where(and(eq(ledgerEntries.projectId, who.projectId), eq(ledgerEntries.op, "mixed.op")));
       expect(rows).toHaveLength(30);
-      expect(rows.some((r) => r.seq !== null && Number(r.subject!.slice(4)) % 3 !== 0)).toBe(true); // chained as they went in
+      expect(rows.some((r) => r.seq !== null && Number(r.subject!.slice(4)) < 20)).toBe(true); // chained as they went in
       const result = await verifyLedger(db, { actor: who }); // seals what is left first, as every reader does
       expect(result).toMatchObject({ ok: true, first_inconsistent_seq: null });
       expect(result.checked).toBe(result.to_seq);
@@ -100,6 +98,28 @@ describe("ledger", () => {
       .orderBy(ledgerEntries.seq);
     expect(chain.slice(-4).map((e) => e.subject)).toEqual(["obj_1", null, "obj_2", "obj_3"]);
     expect(await verifyLedger(db, { actor: a })).toMatchObject({ ok: true, first_inconsistent_seq: null });
+  });
+
+  it("chains a read made after a write committed after the write's entry, never ahead of it", async () => {
+    const db = await getDb();
+    const a = (await seedProject()).actor;
+    await sealProject(db, a.projectId); // this process knows the head, as a warm server does
+    await db.transaction((tx) => appendEntry(tx, { actor: a, op: "first.write", input: {} })); // committed, for the sealer
+    await appendEntry(db, { actor: a, op: "then.read", input: {} });
+    await drainBackground();
+    const seqOf = async (op: string) =>
+      Number(
+        (
+          await db
+            .select({ seq: ledgerEntries.seq })
+            .from(ledgerEntries)
+            .where(and(eq(ledgerEntries.projectId, a.projectId), eq(ledgerEntries.op, op)))
+        )[0].seq,
+      );
+    // Before: the read was chained at once from the head, ahead of the write waiting for the sealer (seq n, write n+1).
+    expect(await seqOf("then.read")).toBe((await seqOf("first.write")) + 1);
+    expect((await queryLedger(db, { actor: a, limit: 2 })).entries.map((e) => e.op)).toEqual(["then.read", "first.write"]);
+    expect(await verifyLedger(db, { actor: a })).toMatchObject({ ok: true });
   });
 
   it.runIf(onPostgres)("does not wait for a head held by a sealing transaction", async () => {

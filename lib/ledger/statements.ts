@@ -14,12 +14,16 @@ export const insertEntry = statement<never, (string | null)[]>(`
   values ($1, $2::timestamptz, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`);
 
 /**
- * A project's entries in one statement, chained from ($2, $3) if that is still the chain's head and nobody holds
- * it — then the head moves to ($4, $5) and `chained` is true. Otherwise they go in unchained, for the sealer.
+ * A project's entries in one statement, chained from ($2, $3) if that is still the chain's head, nobody holds it
+ * and no committed entry waits for the sealer — then the head moves to ($4, $5) and `chained` is true. Otherwise
+ * they go in unchained, and the sealer chains them after those that wait (in id order): chained at once ahead of
+ * them, a read made after a write had committed took an earlier seq than the write's entry.
  */
 export const insertEntries = statement<{ chained: boolean }, [projectId: string, seq: number, hash: string, newSeq: number, newHash: string, rows: string]>(`
   with head as (
-    select project_id from ledger_heads where project_id = $1 and seq = $2 and hash = $3 for update skip locked
+    select project_id from ledger_heads where project_id = $1 and seq = $2 and hash = $3
+      and not exists (select from ledger_entries where project_id = $1 and seq is null)
+    for update skip locked
   ), moved as (
     update ledger_heads h set seq = $4, hash = $5 from head where h.project_id = head.project_id returning 1
   ), chained as (
