@@ -30,7 +30,10 @@ describe("ledger export format", () => {
   });
 
   it("neutralises agent-supplied values a spreadsheet would run as formulas", () => {
-    for (const s of ["=1+1", "+1", "-1", "@SUM(A1)"]) expect(csvField(s).replace(/^"/, "")).toMatch(/^'/);
+    for (const s of ["=1+1", "+1", "-1", "@SUM(A1)", " =1+1", "\n=1+1", "\t1", "\r1"]) expect(csvField(s).replace(/^"/, "")).toMatch(/^'/);
+    // Where ';' separates cells (comma-decimal locales), a field holding one is quoted, so no cell starts with '='.
+    expect(csvField("a;=cmd|' /C calc'!A0")).toBe(`"a;=cmd|' /C calc'!A0"`);
+    expect(csvField("a\t=1")).toBe('"a\t=1"');
   });
 
   it("writes one row per entry in the header's column order", () => {

@@ -19,14 +19,16 @@ export const EXPORT_COLUMNS = [
 ] as const;
 
 /**
- * One CSV field. Agent labels and subjects come from agents, so a leading = + - @ is neutralised: spreadsheets
- * would otherwise run it as a formula when the owner opens the export.
+ * One CSV field. Agent labels and subjects come from agents, so a leading = + - @ (after any white space) or tab or
+ * CR is neutralised: spreadsheets would otherwise run it as a formula when the owner opens the export. A field
+ * holding a separator any locale's spreadsheet splits on (`,`, `;` where the decimal mark is a comma, tab) is
+ * quoted, lest "a;=cmd" open a cell of its own that starts with `=`.
  */
 export function csvField(value: unknown): string {
   if (value === null || value === undefined) return "";
   let s = String(value);
-  if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+  if (/^\s*[=+\-@]|^[\t\r]/.test(s)) s = `'${s}`;
+  return /[",;\t\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
 export const csvHeader = () => `${EXPORT_COLUMNS.join(",")}\r\n`;
