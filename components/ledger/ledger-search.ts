@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { storableTime } from "@/lib/db/storable";
+import { PATH_MAX_BYTES } from "@/lib/disk/limits";
 
 /**
  * The ledger screen's URL (filters + cursor), parsed once for the page and the export route. Times without an
@@ -24,6 +26,11 @@ const when = z
       ctx.addIssue({ code: "custom", message: "use a date and time such as 2026-09-01T12:00" });
       return z.NEVER;
     }
+    // As ledger_query's isoTimestamp: PostgreSQL cannot read year 0 or 10000, and the page failed on it as a 500.
+    if (!storableTime(date.getTime())) {
+      ctx.addIssue({ code: "custom", message: "must lie between 0001-01-01 and 9999-12-31 (UTC)" });
+      return z.NEVER;
+    }
     return date;
   });
 
@@ -31,10 +38,11 @@ export const ledgerSearch = z.object({
   op: text(200),
   agent: text(200),
   platform: text(100),
-  subject: text(300),
+  // As ledger_query's: the longest subject a call records (a disk path).
+  subject: text(PATH_MAX_BYTES),
   since: when,
   until: when,
-  cursor: z.coerce.number().int().min(1).optional(),
+  cursor: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional(),
   limit: z.coerce.number().int().min(1).max(500).default(50),
 });
 export type LedgerSearch = z.output<typeof ledgerSearch>;
