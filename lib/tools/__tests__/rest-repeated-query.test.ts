@@ -109,3 +109,21 @@ describe("the live stream's query (GET /api/v1/stream)", () => {
     refusedTwice(await api("GET", "/stream?inbox_ids=a%40x.test&mail_events=true&mail_events=true"), "mail_events");
   });
 });
+
+describe("a query parameter named like an Object.prototype member", () => {
+  it("is an unknown argument like any other, on a Brynth tool and a mailbox tool, read or write", async () => {
+    // Before: `?__proto__=x` set the arguments' prototype (a string is ignored), vanished, and the call ran (200).
+    for (const [method, path] of [
+      ["GET", "/ledger?__proto__=x"],
+      ["GET", "/ledger?__proto__=x&op=kv.set"],
+      ["GET", "/inboxes?__proto__=1"],
+      ["PUT", "/kv/proto?__proto__=1"],
+    ] as const) {
+      const res = await api(method, path, method === "PUT" ? { body: { value: 1 } } : {});
+      expect(res.status, `${method} ${path}`).toBe(400);
+      expect(res.body.error).toMatchObject({ code: "validation_error", details: [{ field: "__proto__", message: "Unknown argument: __proto__" }] });
+    }
+    expect((await api("GET", "/kv/proto")).body).toMatchObject({ value: null });
+    for (const name of ["constructor", "toString"]) expect((await api("GET", `/ledger?${name}=1`)).status).toBe(400);
+  });
+});

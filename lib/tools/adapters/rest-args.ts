@@ -39,6 +39,15 @@ function coerce(key: string, value: string[], prop: JsonSchema | undefined): unk
 }
 
 /**
+ * A query parameter as an argument of its own, whatever its name: `args.__proto__ = "x"` would set the object's
+ * prototype (a string is ignored), so `?__proto__=x` vanished before the schema could refuse it as unknown.
+ */
+function setArg(args: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(args, key, { value, enumerable: true, writable: true, configurable: true });
+}
+const ownProp = <T>(props: Record<string, T>, key: string): T | undefined => (Object.hasOwn(props, key) ? props[key] : undefined);
+
+/**
  * The tool's arguments from a REST request: path params, the query, and the JSON body (POST/PUT/PATCH), all
  * parsed afterwards by the tool's own schema. With `bodyArg` the body is that one argument's value.
  */
@@ -46,7 +55,7 @@ export async function restArgs(req: ApiRequest, url: URL, input: z.ZodType, para
   const props = propertyTypes(input);
   let args: Record<string, unknown> = {};
   if (req.method === "GET" || req.method === "DELETE") {
-    for (const key of new Set(url.searchParams.keys())) args[key] = coerce(key, url.searchParams.getAll(key), props[key]);
+    for (const key of new Set(url.searchParams.keys())) setArg(args, key, coerce(key, url.searchParams.getAll(key), ownProp(props, key)));
   } else {
     const body = await readJson(req, env().MAX_BODY_BYTES);
     if (body !== undefined && (typeof body !== "object" || body === null || Array.isArray(body))) {
@@ -56,14 +65,14 @@ export async function restArgs(req: ApiRequest, url: URL, input: z.ZodType, para
     // A query parameter of a write is an argument too (`POST /lists/receive/block?inbox_id=…`), as long as the body
     // does not also give it.
     for (const key of new Set(url.searchParams.keys())) {
-      if (key in args) {
+      if (Object.hasOwn(args, key)) {
         throw new AppError("validation_error", `${key}: given both in the query and in the body.`, { fix: `Send ${key} once.` });
       }
-      args[key] = coerce(key, url.searchParams.getAll(key), props[key]);
+      setArg(args, key, coerce(key, url.searchParams.getAll(key), ownProp(props, key)));
     }
   }
   for (const [name, value] of Object.entries(params)) {
-    if (name in args && args[name] !== value) {
+    if (Object.hasOwn(args, name) && args[name] !== value) {
       throw new AppError("validation_error", `${name}: differs between the path and the body.`, { fix: `Send ${name} in the path only.` });
     }
     args[name] = value;
