@@ -3,12 +3,11 @@ import type { Executor } from "@/lib/db/client";
 import { diskUploads } from "@/lib/db/schema/disk";
 import { notFound } from "@/lib/errors";
 import { trashBlob } from "@/lib/disk/trash-blob";
+import { lockUsage } from "@/lib/disk/usage";
+import { LATE_PUT_MS } from "@/lib/disk/limits";
 
 export const uploadGone = (id: string) =>
   notFound(`Upload ${id}`, "It expired, was completed, or its path was written or deleted since it started: start a new upload.");
-
-/** Grace after an upload URL expires before its object is erased: a PUT already under way may still land. */
-const LATE_PUT_MS = 5 * 60_000;
 
 /**
  * Drops the open uploads of a path that was written or deleted ("complete answers NOT_FOUND"), and the one being
@@ -16,6 +15,8 @@ const LATE_PUT_MS = 5 * 60_000;
  * since a client may still PUT to a presigned S3 URL until then. Returns the ids dropped.
  */
 export async function dropUploads(db: Executor, opts: { projectId: string; path: string }): Promise<string[]> {
+  // After the upload starts under way: each holds the usage row until it commits (lockUsage).
+  await lockUsage(db, opts.projectId);
   const dropped = await db
     .delete(diskUploads)
     .where(and(eq(diskUploads.projectId, opts.projectId), eq(diskUploads.path, opts.path)))

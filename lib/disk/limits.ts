@@ -10,6 +10,12 @@ export const INLINE_MAX_BYTES = 1024 * 1024;
 export const UPLOAD_MAX_BYTES = 100 * 1024 * 1024;
 export const UPLOAD_SECONDS = 15 * 60;
 export const OPEN_UPLOADS_PER_PATH = 3;
+/**
+ * How long after an upload URL expires its object may still be written: a PUT that began just before expiry (a
+ * slow 100 MB presigned S3 PUT) lands later. Nothing erases an upload's object sooner, whether the janitor finds
+ * it abandoned or a write of its path dropped it.
+ */
+export const LATE_PUT_MS = 60 * 60_000;
 export const DOWNLOAD_URL_SECONDS = 5 * 60;
 export const LINK_MIN_SECONDS = 60;
 export const LINK_MAX_SECONDS = 604_800;

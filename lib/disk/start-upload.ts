@@ -1,7 +1,7 @@
-import { and, eq, gt } from "drizzle-orm";
+import { and, eq, gt, sql } from "drizzle-orm";
 import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
-import { diskFiles, diskUploads, diskUsage } from "@/lib/db/schema/disk";
+import { diskFiles, diskUploads } from "@/lib/db/schema/disk";
 import { AppError } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import { getBlobStore } from "@/lib/blob/get-blob-store";
@@ -10,7 +10,7 @@ import { writablePath, contentTypeProblem, DEFAULT_CONTENT_TYPE } from "@/lib/di
 import { fieldError } from "@/lib/disk/field-error";
 import { newBlobKey } from "@/lib/disk/file-view";
 import { MAX_BYTES, OPEN_UPLOADS_PER_PATH, UPLOAD_MAX_BYTES, UPLOAD_SECONDS } from "@/lib/disk/limits";
-import { getUsage, purgeExpiredKeys } from "@/lib/disk/usage";
+import { getUsage, lockUsage, purgeExpiredKeys } from "@/lib/disk/usage";
 
 /**
  * file_put with `upload: {size, content_type}`: records the upload and answers where to PUT the bytes — a
@@ -27,19 +27,25 @@ export async function startUpload(db: Executor, opts: { actor: Actor; path: stri
   }
   const projectId = opts.actor.projectId;
   // One upload start per project at a time, so two starts cannot both see two open uploads and make four.
-  await db.insert(diskUsage).values({ projectId }).onConflictDoNothing();
-  await db.select({ projectId: diskUsage.projectId }).from(diskUsage).where(eq(diskUsage.projectId, projectId)).for("update");
+  await lockUsage(db, projectId);
 
   const now = new Date();
   const [existing] = await db
     .select({ size: diskFiles.sizeBytes })
     .from(diskFiles)
     .where(and(eq(diskFiles.projectId, projectId), eq(diskFiles.path, path)));
-  const fits = async () => (await getUsage(db, projectId)).bytes - (existing?.size ?? 0) + opts.size <= MAX_BYTES;
+  // Open uploads hold their size until they complete or expire: their objects are in the store already, or about
+  // to be, and counting committed files alone let one key park ten 100 MB uploads in a project 150 MB short.
+  const [{ reserved }] = await db
+    .select({ reserved: sql<number>`coalesce(sum(${diskUploads.sizeBytes}), 0)::int8` })
+    .from(diskUploads)
+    .where(and(eq(diskUploads.projectId, projectId), gt(diskUploads.expiresAt, now)));
+  const fits = async () => (await getUsage(db, projectId)).bytes + Number(reserved) - (existing?.size ?? 0) + opts.size <= MAX_BYTES;
   // Expired keys hold no space: freed before refusing, as every other write does (reserveUsage).
   if (!(await fits()) && !((await purgeExpiredKeys(db, projectId)) > 0 && (await fits()))) {
-    throw new AppError("QUOTA_EXCEEDED", `A ${opts.size}-byte file would take the project disk past 1 GB.`, {
-      fix: "Delete files or keys you no longer need (file_delete, kv_delete), then retry.",
+    const held = Number(reserved) > 0 ? `, with ${Number(reserved)} bytes held by open uploads until they complete or expire` : "";
+    throw new AppError("QUOTA_EXCEEDED", `A ${opts.size}-byte file would take the project disk past 1 GB${held}.`, {
+      fix: "Delete files or keys you no longer need (file_delete, kv_delete), or complete the open uploads, then retry.",
     });
   }
   const open = await db

@@ -5,10 +5,9 @@ import { diskTrash } from "@/lib/db/schema/disk";
 import { getBlobStore } from "@/lib/blob/get-blob-store";
 import { purgeExpiredKeys } from "@/lib/disk/usage";
 import { at } from "@/lib/disk/sql-time";
+import { LATE_PUT_MS } from "@/lib/disk/limits";
 
 const BATCH = 200;
-/** An upload is swept this long after its URL expired: a PUT that began just before expiry may still be landing. */
-const LATE_PUT_MS = 60 * 60_000;
 const LINK_HISTORY_MS = 30 * 24 * 3600_000;
 
 /**

@@ -25,6 +25,17 @@ async function guardedUpdate(db: Executor, projectId: string, update: () => Prom
   return (await update()).length > 0;
 }
 
+/**
+ * Takes the project's usage row (creating it if need be) until the transaction ends: upload starts hold it from
+ * their checks to their commit, and whoever drops a path's uploads takes it first, so an upload started before a
+ * write commits is visible to that write (and dropped) rather than left open to overwrite it. The INSERT waits for
+ * a concurrent first writer's commit, which a SELECT … FOR UPDATE alone would not see.
+ */
+export async function lockUsage(db: Executor, projectId: string): Promise<void> {
+  await query(db, sql`insert into disk_usage (project_id) values (${projectId}) on conflict do nothing`);
+  await query(db, sql`select 1 from disk_usage where project_id = ${projectId} for update`);
+}
+
 export interface UsageDelta {
   keys?: number;
   bytes?: number;

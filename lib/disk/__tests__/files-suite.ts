@@ -8,7 +8,8 @@ import { query } from "@/lib/db/statement";
 import { diskFiles, diskUploads } from "@/lib/db/schema/disk";
 import { completeUpload } from "@/lib/disk/complete-upload";
 import { deleteFile } from "@/lib/disk/delete-file";
-import { MAX_BYTES, MONTHLY_DOWNLOAD_BYTES } from "@/lib/disk/limits";
+import { LATE_PUT_MS, MAX_BYTES, MONTHLY_DOWNLOAD_BYTES } from "@/lib/disk/limits";
+import { putFile } from "@/lib/disk/put-file";
 import { listFolder } from "@/lib/disk/list-folder";
 import { startUpload } from "@/lib/disk/start-upload";
 import { monthOf } from "@/lib/disk/usage";
@@ -20,8 +21,10 @@ import { startApiServer } from "@/lib/testing/api-server";
 import { connectMcp } from "@/lib/testing/mcp-client";
 import { startS3rver } from "@/lib/testing/s3rver";
 import { seedKey, seedProject } from "@/lib/testing/seed";
+import { untilBlocked } from "@/lib/testing/until-blocked";
 import { mcpCaller, restClient, setUsage, usageMatchesRows } from "@/lib/disk/__tests__/helpers";
 
+const onPostgres = /^postgres/.test(process.env.DATABASE_URL ?? "");
 const b64 = (b: Uint8Array | string) => Buffer.from(b).toString("base64");
 const bytesOf = async (res: Response) => Buffer.from(await res.arrayBuffer());
 const body = (b: Uint8Array) => new Blob([new Uint8Array(b)]);
@@ -217,6 +220,49 @@ export function filesSuite(store: "local" | "s3") {
       expect((await call("file_put", { path: "other.bin", complete: d.upload_id })).error.message).toMatch(/^path: /);
     });
 
+    it.runIf(onPostgres)("drops an upload whose start committed while a write of its path waited: complete is NOT_FOUND, the write stays", async () => {
+      const db = await getDb();
+      let release = () => {};
+      let started = (_: string) => {};
+      const uploadId = new Promise<string>((r) => {
+        started = r;
+      });
+      const starting = db.transaction(async (tx) => {
+        const out = await startUpload(tx, { actor: seeded.actor, path: "raced.bin", size: 3 });
+        started(out.upload_id);
+        await new Promise<void>((r) => {
+          release = r;
+        });
+        return out;
+      });
+      const id = await uploadId;
+      const writing = db.transaction((tx) => putFile(tx, { actor: seeded.actor, path: "raced.bin", contentBase64: b64("the write") }));
+      await untilBlocked(writing);
+      release();
+      const up = await starting;
+      await writing;
+      await fetch(up.upload_url, { method: "PUT", headers: up.upload_headers, body: body(new Uint8Array(3)) });
+      // Before: the write dropped the path's uploads before waiting for the start, saw none, and the upload later
+      // replaced the newer write.
+      expect((await call("file_put", { path: "raced.bin", complete: id })).error.code).toBe("NOT_FOUND");
+      expect((await db.select().from(diskFiles).where(eq(diskFiles.path, "raced.bin")))[0].sizeBytes).toBe(9);
+    });
+
+    // S3's presigned PUT bypasses this server; the local store's upload URL checks the upload row after writing.
+    it.runIf(store === "s3")("keeps a dropped upload's object for the hour a PUT begun before its URL expired may take", async () => {
+      const started = (await call("file_put", { path: "late.bin", upload: { size: 4 } })).data;
+      const db = await getDb();
+      const [row] = await db.select().from(diskUploads).where(eq(diskUploads.id, started.upload_id));
+      await call("file_put", { path: "late.bin", content_base64: b64("new") });
+      // Before: erased 5 minutes after expiry (the janitor itself waits an hour), so a slow PUT landing later left
+      // an object nothing referenced or would ever erase.
+      await sweepDisk(db, new Date(row.expiresAt.getTime() + 6 * 60_000));
+      await fetch(started.upload_url, { method: "PUT", headers: started.upload_headers, body: body(new Uint8Array(4)) });
+      expect(await (await getBlobStore()).head(row.blobKey)).toEqual({ size: 4 });
+      await sweepDisk(db, new Date(row.expiresAt.getTime() + LATE_PUT_MS + 60_000));
+      expect(await (await getBlobStore()).head(row.blobKey)).toBeNull();
+    });
+
     it("allows at most 3 open uploads per path (UPLOAD_LIMIT)", async () => {
       for (let i = 0; i < 3; i++) expect((await call("file_put", { path: "busy.bin", upload: { size: 1 } })).data.status).toBe("uploading");
       const fourth = await rest("PUT", "/files/busy.bin", { upload: { size: 1 } });
@@ -365,6 +411,28 @@ export function filesSuite(store: "local" | "s3") {
       expect((await call("file_put", { path: "q/up.bin", complete: ok.upload_id })).data.status).toBe("saved");
       const after = await usageMatchesRows(seeded.project.id);
       expect(after.usage.bytes).toBe(MAX_BYTES);
+      await setUsage(seeded.project.id, after.rows.keys, after.rows.bytes);
+    });
+  });
+
+  describe("quota and open uploads", () => {
+    it("counts open uploads until they complete or expire: one key cannot park more than the project has left", async () => {
+      const now = await usageMatchesRows(seeded.project.id);
+      await setUsage(seeded.project.id, now.usage.keys, MAX_BYTES - 250);
+      // Before: each start checked the committed files alone, and all ten were given an upload URL.
+      const starts = [];
+      for (let i = 0; i < 10; i++) starts.push(await call("file_put", { path: `parked/${i}.bin`, upload: { size: 100 } }));
+      expect(starts.map((s) => s.data?.status ?? s.error.code)).toEqual(["uploading", "uploading", ...Array(8).fill("QUOTA_EXCEEDED")]);
+      expect(starts[2].error.message).toContain("200 bytes held by open uploads");
+      // Completing one turns its hold into the file's own bytes; the other's hold remains.
+      const first = starts[0].data;
+      await fetch(first.upload_url, { method: "PUT", headers: first.upload_headers, body: body(new Uint8Array(100)) });
+      expect((await call("file_put", { path: "parked/0.bin", complete: first.upload_id })).data.status).toBe("saved");
+      expect((await call("file_put", { path: "parked/2.bin", upload: { size: 100 } })).error.code).toBe("QUOTA_EXCEEDED");
+      expect((await call("file_put", { path: "parked/2.bin", upload: { size: 50 } })).data.status).toBe("uploading");
+      await (await getDb()).delete(diskUploads).where(sql`${diskUploads.path} like 'parked/%'`);
+      await call("file_delete", { path: "parked/0.bin" });
+      const after = await usageMatchesRows(seeded.project.id);
       await setUsage(seeded.project.id, after.rows.keys, after.rows.bytes);
     });
   });
