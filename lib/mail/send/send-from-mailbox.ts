@@ -7,7 +7,9 @@ import { AppError } from "@/lib/errors";
 import { getPolicy } from "@/lib/policy/get-policy";
 import { evaluatePolicy, type Verdict } from "@/lib/policy/evaluate-policy";
 import type { GatedTool } from "@/lib/policy/policy-schema";
+import { createRequest } from "@/lib/approvals/create-request";
 import { holdForApproval } from "@/lib/mail/drafts/hold-for-approval";
+import { describeSend } from "@/lib/mail/send/describe-send";
 import { checkRoute } from "@/lib/mail/outbound/check-route";
 import { queueOutbound } from "@/lib/mail/outbound/queue-message";
 import { reserveQuota } from "@/lib/mail/outbound/reserve-quota";
@@ -44,7 +46,7 @@ export async function sendFromMailbox(
   // Independent reads, pipelined; the first refusal in this order is the answer: lists, route, files, policy.
   let localDomains = new Set<string>();
   let files: SendFiles = { fresh: [], kept: [] };
-  let hold: Hold | null = byAgent && mailbox.sendPolicy === "approval" ? { verdict: undefined } : null;
+  let verdict: PolicyVerdict | null = null;
   await together([
     () => checkSendLists(tx, { projectId: mailbox.projectId, mailboxId: mailbox.id, fields: recipients }),
     async () => {
@@ -57,9 +59,13 @@ export async function sendFromMailbox(
     async () => {
       files = await resolveSendAttachments(tx, actor, r.attachments, r.kept);
     },
-    byAgent && !hold && (async () => void (hold = await policyHold(tx, actor, o.tool, recipients))),
+    byAgent && (async () => void (verdict = await policyVerdict(tx, actor, o.tool, recipients))),
   ]);
-  if (hold) return { held: await holdForApproval(tx, { actor, mailbox, request: r, files, draft: o.draft, verdict: (hold as Hold).verdict }) };
+  // Set only for an agent's send. A rule may add a hold (with its approvers) or refuse, never lift the mailbox's own.
+  const v = verdict as PolicyVerdict | null;
+  if (v?.effect === "require_approval" || (v && mailbox.sendPolicy === "approval")) {
+    return { held: await holdForApproval(tx, { actor, mailbox, request: r, files, draft: o.draft, verdict: v.effect === "require_approval" ? v : undefined }) };
+  }
   const stored = [...files.kept, ...(await storeOutboundFiles(mailbox.projectId, files.fresh))];
   const [m] = await queueOutbound(tx, {
     mailbox,
@@ -89,16 +95,20 @@ export async function sendFromMailbox(
   // rolls the queued message back with the transaction: nothing is written). One count per recipient that gets the
   // mail: queueOutbound delivers an address named twice (to and bcc, any case) once, so it is counted once.
   await reserveQuota(tx, mailbox.projectId, new Set(recipients.map((f) => f.address.toLowerCase())).size);
+  if (v?.effect === "auto_approve" || v?.effect === "auto_approve_notify") {
+    await recordPolicyApproval(tx, { actor, tool: o.tool, verdict: v, mailbox, request: r, messageId: m.id, files: stored.map((f) => f.name) });
+  }
   return { sent: { messageId: m.id, threadId: m.threadId, sendStatus: "queued" } };
 }
 
-/**
- * The project policy over the four send tools (design §1.9 6), as it decides email_send: `deny` refuses,
- * `require_approval` holds the send as a draft; anything else lets it through.
- */
-type Hold = { verdict: (Verdict & { version: number }) | undefined };
+type PolicyVerdict = Verdict & { version: number };
 
-async function policyHold(tx: Executor, actor: Actor, tool: GatedTool, recipients: Array<{ address: string }>): Promise<Hold | null> {
+/**
+ * The project policy over the four send tools (design §1.9 6), as it decides email_send: `deny` refuses (even in an
+ * `approval` mailbox: a refusal is stricter than a hold a person could approve), `require_approval` holds the send
+ * as a draft, `auto_approve(_notify)` sends it and records the policy's approval (recordPolicyApproval).
+ */
+async function policyVerdict(tx: Executor, actor: Actor, tool: GatedTool, recipients: Array<{ address: string }>): Promise<PolicyVerdict> {
   const current = await getPolicy(tx, actor.projectId);
   const domains = [...new Set(recipients.map((f) => f.address.slice(f.address.lastIndexOf("@") + 1).toLowerCase()))];
   const verdict = evaluatePolicy(current.policy, { action: tool, tool, risk: "medium", amount: null, domains });
@@ -108,5 +118,35 @@ async function policyHold(tx: Executor, actor: Actor, tool: GatedTool, recipient
       details: { rule: verdict.rule?.id ?? null },
     });
   }
-  return verdict.effect === "require_approval" ? { verdict: { ...verdict, version: current.version } } : null;
+  return { ...verdict, version: current.version };
+}
+
+/**
+ * A send the policy approved on its own, recorded as email_send's is: an approved request decided by the rule, with
+ * what was sent, on the Approvals screen and in the ledger; `auto_approve_notify` also tells the rule's approvers.
+ */
+async function recordPolicyApproval(
+  tx: Executor,
+  o: { actor: Actor; tool: GatedTool; verdict: PolicyVerdict; mailbox: Mailbox; request: SendRequest; messageId: string; files: string[] },
+): Promise<void> {
+  const { request: r } = o;
+  const lines = [
+    `From: ${o.mailbox.address}`,
+    `To: ${r.to.join(", ")}`,
+    ...(r.cc.length ? [`Cc: ${r.cc.join(", ")}`] : []),
+    ...(r.bcc.length ? [`Bcc: ${r.bcc.join(", ")}`] : []),
+    `Subject: ${r.subject}`,
+    ...(o.files.length ? [`Attachments: ${o.files.join(", ")}`] : []),
+  ];
+  const recipients = [...r.to, ...r.cc, ...r.bcc];
+  await createRequest(tx, {
+    actor: o.actor,
+    kind: "tool",
+    action: o.tool,
+    ...describeSend({ subject: r.subject, recipients, lines, body: r.text ?? "" }),
+    risk: "medium",
+    expiresInMs: 24 * 3600_000,
+    payload: { message_id: o.messageId, inbox_id: o.mailbox.id, to: r.to, cc: r.cc, bcc: r.bcc, subject: r.subject },
+    verdict: o.verdict,
+  });
 }
