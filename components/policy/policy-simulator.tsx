@@ -8,6 +8,7 @@ import { NativeSelect } from "@/components/ui/native-select";
 import { FormAlert } from "@/components/ui/form-alert";
 import type { ActionResult } from "@/lib/auth/owner-action";
 import { EffectBadge } from "@/components/policy/effect-badge";
+import { type GatedTool, gatedTools } from "@/lib/policy/gated-tools";
 
 type Verdict = {
   effect: "allow" | "deny" | "require_approval" | "auto_approve" | "auto_approve_notify";
@@ -16,7 +17,7 @@ type Verdict = {
   asked: string[];
 };
 type Result = { inForce: Verdict & { version: number }; draft: (Verdict & { baseVersion: number }) | null };
-type SimulateInput = { action?: string; tool?: "email_send" | "file_url"; risk?: "low" | "medium" | "high"; amount?: number; recipients?: string[] };
+type SimulateInput = { action?: string; tool?: GatedTool; risk?: "low" | "medium" | "high"; amount?: number; recipients?: string[] };
 
 function VerdictPanel({ title, verdict }: { title: string; verdict: Verdict | null }) {
   return (
@@ -44,7 +45,7 @@ function VerdictPanel({ title, verdict }: { title: string; verdict: Verdict | nu
 
 /** "What would this request get?" under the policy in force and under the saved draft, side by side. */
 export function PolicySimulator({ simulateAction }: { simulateAction: (input: SimulateInput) => Promise<ActionResult<Result>> }) {
-  const [what, setWhat] = React.useState<"ask" | "email_send" | "file_url">("ask");
+  const [what, setWhat] = React.useState<"ask" | GatedTool>("ask");
   const [result, setResult] = React.useState<Result | null>(null);
   const [error, setError] = React.useState<string | null>(null);
   const [pending, startTransition] = React.useTransition();
@@ -63,7 +64,7 @@ export function PolicySimulator({ simulateAction }: { simulateAction: (input: Si
         : {
             tool: what,
             recipients:
-              what === "email_send"
+              what !== "file_url"
                 ? text("recipients")
                     .split(/[\s,]+/)
                     .filter(Boolean)
@@ -82,8 +83,11 @@ export function PolicySimulator({ simulateAction }: { simulateAction: (input: Si
       <FormField id="sim-what" label="Request">
         <NativeSelect value={what} onChange={(e) => setWhat(e.target.value as typeof what)}>
           <option value="ask">ask_approval</option>
-          <option value="email_send">email_send</option>
-          <option value="file_url">file_url</option>
+          {gatedTools.map((t) => (
+            <option key={t} value={t}>
+              {t}
+            </option>
+          ))}
         </NativeSelect>
       </FormField>
       {what === "ask" && (
@@ -103,7 +107,7 @@ export function PolicySimulator({ simulateAction }: { simulateAction: (input: Si
           </FormField>
         </div>
       )}
-      {what === "email_send" && (
+      {what !== "ask" && what !== "file_url" && (
         <FormField id="sim-recipients" label="Recipients" description="Addresses separated by commas or spaces.">
           <Input name="recipients" placeholder="ann@example.com, bob@customer.org" />
         </FormField>

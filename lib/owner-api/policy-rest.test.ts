@@ -185,6 +185,19 @@ describe("owner REST: policy drafts, simulate, apply, history, revert", () => {
     const sim = await call("POST", "/owner/policy/simulate", { recipients: ["not an address"], tool: "email_send" });
     expect(sim.status).toBe(400);
     expect(sim.body.error.message).toMatch(/recipients/);
+    // Only what the real call can carry (before: answered from facts no real call has, e.g. deny on an amount that
+    // a send_message never carries, while the real send went out).
+    for (const [body, field] of [
+      [{ tool: "send_message", amount: 5 }, "amount"],
+      [{ tool: "email_send", risk: "high" }, "risk"],
+      [{ tool: "email_send", action: "refund" }, "action"],
+      [{ tool: "file_url", recipients: ["a@rival.com"] }, "recipients"],
+      [{ action: "refund", recipients: ["a@rival.com"] }, "recipients"],
+    ] as const) {
+      const refused = await call("POST", "/owner/policy/simulate", body);
+      expect([refused.status, refused.body.error.details.map((d: { field: string }) => d.field)], JSON.stringify(body)).toEqual([400, [field]]);
+    }
+    expect((await call("POST", "/owner/policy/simulate", { tool: "send_message", recipients: ["a@rival.com"] })).status).toBe(200);
 
     expect((await call("DELETE", "/owner/policy/draft")).body).toEqual({ deleted: true });
     expect((await lastLedgerEntry(seeded.project.id, "policy.draft_discard"))?.subject).toBe("policy:draft");

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { riskLevels } from "@/lib/db/schema/approvals";
+import { type GatedTool, gatedTools } from "@/lib/policy/gated-tools";
 
 export const effects = ["allow", "deny", "require_approval", "auto_approve", "auto_approve_notify"] as const;
 export type Effect = (typeof effects)[number];
@@ -7,8 +8,7 @@ export type Effect = (typeof effects)[number];
  * The tools whose calls the policy decides. The four mailbox send tools are held as drafts for approval (design
  * §1.9 6): a rule can add a hold to a mailbox, never lift its own send policy.
  */
-export const gatedTools = ["email_send", "file_url", "send_message", "reply_to_message", "forward_message", "send_draft"] as const;
-export type GatedTool = (typeof gatedTools)[number];
+export { gatedTools, type GatedTool } from "@/lib/policy/gated-tools";
 
 export const MAX_RULES = 100;
 
