@@ -47,4 +47,21 @@ describe("issueWords: a zod issue as what follows a JSON key", () => {
       "must be 1 to 64 letters",
     ]);
   });
+
+  it("words a one-or-many value by the shape it has: a list by what is wrong with the list", () => {
+    const tool = z.object({
+      tool: z.union([
+        z.enum(["a", "b"]),
+        z
+          .array(z.enum(["a", "b"]))
+          .min(1)
+          .max(2),
+      ]),
+    });
+    // Before: "must be one of a, b" for each, which says nothing of the list's length.
+    expect(words(tool, { tool: ["a", "b", "a"] })).toEqual(["can list at most 2"]);
+    expect(words(tool, { tool: [] })).toEqual(["must list at least 1"]);
+    expect(words(tool, { tool: ["a", "c"] })).toEqual(["must be one of a, b"]);
+    expect(words(tool, { tool: 3 })).toEqual(["must be one of a, b"]);
+  });
 });

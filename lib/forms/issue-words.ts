@@ -15,8 +15,11 @@ export function issueWords(issue: z.core.$ZodIssue): string {
     case "invalid_value":
       return `must be one of ${issue.values.map(String).join(", ")}`;
     case "invalid_union": {
-      // oneOrMany(x): the first branch (a single value) says what a value must be.
-      const first = issue.errors[0]?.[0];
+      // oneOrMany(x): the branch of the value's shape says what is wrong with it (a list of 51 is "can list at most
+      // 50", not "must be text"). The list branch, tried first here, is of the value's shape unless it says the value
+      // is no list; a value of neither shape is told what a single value must be.
+      const shaped = [...issue.errors].reverse().find((errs) => errs[0] && !(errs[0].code === "invalid_type" && errs[0].path.length === 0));
+      const first = (shaped ?? issue.errors[0])?.[0];
       return first ? issueWords(first) : "is not a value this accepts";
     }
     case "too_big":
