@@ -4,6 +4,7 @@ import { unstorableText } from "@/lib/db/storable";
 import { oauthClients, type OauthClient } from "@/lib/db/schema/oauth";
 import { isScope, type Scope } from "@/lib/keys/scopes";
 import { mcpResource } from "@/lib/oauth/oauth-config";
+import { redirectUriMatches } from "@/lib/oauth/redirect-uri";
 import type { OAuthErrorCode } from "@/lib/oauth/oauth-error";
 import { CHALLENGE } from "@/lib/oauth/token-format";
 
@@ -53,7 +54,7 @@ export async function checkAuthorizeRequest(db: Executor, query: URLSearchParams
   const asked = query.get("redirect_uri");
   const redirectUri = asked ?? (client.redirectUris.length === 1 ? client.redirectUris[0] : null);
   if (!redirectUri) return { ok: false, page: "The request names no redirect_uri and the client registered several." };
-  if (!client.redirectUris.includes(redirectUri)) {
+  if (!redirectUriMatches(client.redirectUris, redirectUri)) {
     return { ok: false, page: "The redirect_uri is not one the client registered, so Brynth will not send anything there." };
   }
   const state = query.get("state");

@@ -61,3 +61,36 @@ describe("/mcp with an access token", () => {
     expect((await fetch(url)).status).toBe(410);
   });
 });
+
+describe("loopback redirect URIs (RFC 8252 §7.3)", () => {
+  it("take any port at /authorize for http on a loopback IP, and the code goes to that port and only to it", async () => {
+    const client = (await register(base, { redirect_uris: [REDIRECT, "http://[::1]/cb", "http://localhost:7000/cb", "https://app.example:8443/cb"] })).body;
+    const { verifier, challenge } = pkce();
+    // Before: refused with an error page, so a native client on a fresh ephemeral port could not connect.
+    const ephemeral = "http://127.0.0.1:49152/callback";
+    const approved = await decide(base, authorizeQuery(client.client_id, challenge, { redirect_uri: ephemeral }), {
+      decision: "approve",
+      project_id: seeded.project.id,
+      scope: "ledger:read",
+    });
+    expect(`${approved.target?.origin}${approved.target?.pathname}`).toBe(ephemeral);
+    const code = approved.target?.searchParams.get("code") ?? "";
+    const form = { grant_type: "authorization_code", code, client_id: client.client_id, code_verifier: verifier };
+    // The token request repeats the URI the authorization request used, port included.
+    expect((await token(base, { ...form, redirect_uri: REDIRECT })).body.error).toBe("invalid_grant");
+    expect((await token(base, { ...form, redirect_uri: ephemeral })).status).toBe(200);
+    const denied = await decide(base, authorizeQuery(client.client_id, challenge, { redirect_uri: "http://[::1]:5555/cb" }), { decision: "deny" });
+    expect([denied.target?.host, denied.target?.searchParams.get("error")]).toEqual(["[::1]:5555", "access_denied"]);
+    // Only the port may differ, and only on a loopback IP: not a path, not localhost (a name), not https.
+    for (const other of [
+      "http://127.0.0.1:49152/other",
+      "http://127.0.0.1:49152/callback?x=1",
+      "http://localhost:7001/cb",
+      "https://app.example:9443/cb",
+      "http://127.0.0.2:8976/callback",
+    ]) {
+      const res = await fetch(`${base}/oauth/authorize?${authorizeQuery(client.client_id, challenge, { redirect_uri: other })}`, { redirect: "manual" });
+      expect([res.status, res.headers.get("location")], other).toEqual([400, null]);
+    }
+  });
+});
