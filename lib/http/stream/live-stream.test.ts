@@ -8,6 +8,7 @@ import { emitMailEvent } from "@/lib/mail/events/emit-mail-event";
 import { startSmtpListener, type SmtpListener } from "@/lib/mail/inbound/smtp-listener";
 import { fakeResolver, sendTo } from "@/lib/mail/__tests__/helpers";
 import { addMailbox } from "@/lib/mail/__tests__/mail-store-helpers";
+import { deleteMailbox } from "@/lib/mail/mailboxes/delete-mailbox";
 import { ownerActor } from "@/lib/owner-api/owner-actor";
 import { endOwnerSession } from "@/lib/owners/end-owner-session";
 import { startOwnerSession } from "@/lib/owners/owner-sessions";
@@ -131,6 +132,33 @@ describe("WebSocket subscribe", () => {
     ).toHaveLength(8);
     again.close();
     byTime.close();
+  });
+
+  it("replays nothing of a mailbox deleted since, on a subscription without inbox_ids", async () => {
+    const doomed = await addMailbox(seeded.project.id, "doomed");
+    const start = new Date(Date.now() - 1000).toISOString();
+    const watching = await streamSocket(server.url, auth());
+    await watching.subscribe({});
+    await mail(doomed, "kept-secret");
+    await mail(boxA, "before-delete");
+    // Both stored (the listener answers 250 before it stores): the deletion comes after them.
+    await watching.next(eventWith("kept-secret"));
+    await watching.next(eventWith("before-delete"));
+    watching.close();
+    const db = await getDb();
+    await db.transaction(async (tx) =>
+      deleteMailbox(tx, { actor: await ownerActor(tx, await seedOwner(), seeded.project.id, "dashboard"), inboxId: doomed.id }),
+    );
+    const replay = await streamSocket(server.url, auth());
+    await replay.subscribe({ since: start });
+    await mail(boxB, "after-delete");
+    await replay.next(eventWith("after-delete"));
+    const subjects = replay.events().map(subjectOf);
+    expect(subjects).toContain("before-delete");
+    // Before: the deleted mailbox's message was replayed, body and all, though no tool or screen shows it any more.
+    expect(subjects).not.toContain("kept-secret");
+    expect(replay.events().filter((f) => (f.message as { inbox_id: string }).inbox_id === doomed.id)).toEqual([]);
+    replay.close();
   });
 
   it("keeps a restricted key to its mailbox: another inbox is NOT_FOUND, no filter is clipped to its own", async () => {

@@ -82,6 +82,11 @@ export interface ReplayFilter {
 export function replayPage(db: Executor, f: ReplayFilter, limit: number): Promise<StreamRow[]> {
   const where: SQL[] = [eq(mailEvents.projectId, f.projectId), after(f.after), notAfter(f.upTo)];
   if (f.mailboxIds) where.push(inArray(mailEvents.mailboxId, [...f.mailboxIds]));
+  // A deleted mailbox's mail is out of every list and read (delete-mailbox.ts): an unfiltered replay from before
+  // its deletion would hand its messages and threads out again. (A filter names live mailboxes only.)
+  else
+    where.push(sql`(${mailEvents.mailboxId} is null or not exists (select 1 from mailboxes m
+    where m.project_id = ${mailEvents.projectId} and m.id = ${mailEvents.mailboxId} and m.deleted_at is not null))`);
   if (f.eventTypes) where.push(inArray(mailEvents.type, [...f.eventTypes]));
   if (f.afterTime) where.push(gt(mailEvents.createdAt, f.afterTime));
   return db
