@@ -1,4 +1,7 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { connect } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { count, eq } from "drizzle-orm";
 import { dkimSign } from "mailauth";
@@ -17,6 +20,7 @@ import { removeSource } from "@/lib/sources/remove-source";
 import { SMTPConnection } from "./smtp-connection";
 import { seedMailbox } from "@/lib/testing/mail-fixture";
 import { seedProject } from "@/lib/testing/seed";
+import { envSettings } from "@/lib/testing/env-settings";
 import { addEmailSource, fakeResolver, latestEvents, sendTo } from "@/lib/mail/__tests__/helpers";
 
 /** The inbound listener, for real: nodemailer and raw sockets against smtp-server on a random port. */
@@ -336,21 +340,33 @@ describe("inbound SMTP", () => {
       s.on("error", () => resolve());
     });
 
-    // A mailbox accepted at RCPT that disappears before DATA: storing fails, the client gets a temporary error.
-    const other = await seedProject({ name: "Short lived" });
-    const db = await getDb();
-    const gone = await projectAddress(db, other.project.id);
-    const { SMTPConnection } = await import("./smtp-connection");
+    // A store that fails (the blob store's directory cannot be made: a file is in its way): a temporary error.
+    const dataDir = envSettings("DATA_DIR");
+    const blocked = mkdtempSync(join(tmpdir(), "brynth-no-blobs-"));
+    writeFileSync(join(blocked, "blobs"), "not a directory");
+    dataDir.set({ DATA_DIR: blocked });
     const conn = new SMTPConnection(listener.port);
     await conn.open();
     await conn.cmd("EHLO test");
     await conn.cmd("MAIL FROM:<x@sender.example>");
-    expect(await conn.cmd(`RCPT TO:<${gone}>`)).toMatch(/^250/);
-    await db.delete(mailboxes).where(eq(mailboxes.address, gone));
+    expect(await conn.cmd(`RCPT TO:<${address}>`)).toMatch(/^250/);
     expect(await conn.cmd("DATA")).toMatch(/^354/);
     expect(await conn.cmd(`Subject: lost\r\n\r\nbody\r\n.`)).toMatch(/^451/);
-    await conn.close();
+    dataDir.restore();
     expect(errors.length).toBeGreaterThan(0);
+
+    // A mailbox accepted at RCPT that is deleted before DATA: nothing is stored, and the sender is told so.
+    const other = await seedProject({ name: "Short lived" });
+    const db = await getDb();
+    const gone = await projectAddress(db, other.project.id);
+    await conn.cmd("MAIL FROM:<x@sender.example>");
+    expect(await conn.cmd(`RCPT TO:<${gone}>`)).toMatch(/^250/);
+    await db.update(mailboxes).set({ deletedAt: new Date() }).where(eq(mailboxes.address, gone));
+    expect(await conn.cmd("DATA")).toMatch(/^354/);
+    // Before: 250, and the message stored in the deleted mailbox, its event sent to webhooks and streams.
+    expect(await conn.cmd(`Subject: lost too\r\n\r\nbody\r\n.`)).toMatch(/^550 5\.1\.1/);
+    await conn.close();
+    expect(await db.select().from(mailMessages).where(eq(mailMessages.subject, "lost too"))).toEqual([]);
 
     await sendTo(listener.port, { from: "later@sender.example", to: address, subject: "After the failure", text: "ok" });
     expect((await latestEvents(seeded.project.id, "email.received"))[0].payload.subject).toBe("After the failure");

@@ -13,6 +13,7 @@ import { parseDsn } from "@/lib/mail/inbound/parse-dsn";
 import { parseMessage, type ParsedMessage } from "@/lib/mail/inbound/parse-message";
 import { prepareInbound, writeInbound, type StoredBlob } from "@/lib/mail/inbound/store-inbound";
 import { inMessageTurn } from "@/lib/mail/inbound/message-turn";
+import { liveMailboxes } from "@/lib/mail/inbound/statements";
 import { isTrustedRelay } from "@/lib/mail/inbound/trusted-relay";
 
 export interface InboundEnvelope {
@@ -25,9 +26,10 @@ export interface InboundEnvelope {
 
 /**
  * The inbound pipeline after DATA: parse (as far as possible), authenticate, store raw bytes and attachments in the
- * blob store, then one transaction per project for its mailboxes (shared with messages arriving at the same time). Throws on a storage fault, so the SMTP client
- * gets a temporary error and retries; a redelivered Message-ID is then skipped. Once `signal` aborts (the client was
- * told to retry) no transaction of this message starts or commits; one already committing may still land.
+ * blob store, then one transaction per project for its mailboxes still live (shared with messages arriving at the
+ * same time). Throws on a storage fault, so the SMTP client gets a temporary error and retries; a redelivered
+ * Message-ID is then skipped. Once `signal` aborts (the client was told to retry) no transaction of this message
+ * starts or commits; one already committing may still land.
  */
 export async function receiveMessage(raw: Buffer, envelope: InboundEnvelope, opts: { resolver?: MailDnsResolver; signal?: AbortSignal } = {}) {
   const read = await parseMessage(raw);
@@ -65,8 +67,20 @@ export async function receiveMessage(raw: Buffer, envelope: InboundEnvelope, opt
       const [auth, ready, files] = await Promise.all([authenticated, prepared, blobs]);
       return commitInbound(
         async (tx) => {
+          // A mailbox deleted since RCPT gets no copy: its mail is out of every list, and a new message there would
+          // still reach the project's webhooks and live streams.
+          const live = new Set(
+            (
+              await liveMailboxes(
+                tx,
+                projectId,
+                mailboxes.map((m) => m.id),
+              )
+            ).map((r) => r.id),
+          );
           const out = [];
           for (const [i, mailbox] of mailboxes.entries()) {
+            if (!live.has(mailbox.id)) continue;
             out.push(await writeInbound(tx, { mailbox, parsed, auth, size: raw.byteLength, dsn, complaint, extracted, trustedRelay, ...files }, ready[i]));
           }
           return out;

@@ -160,13 +160,16 @@ export async function startSmtpListener(opts: SmtpListenerOptions): Promise<Smtp
           if (err) callback(err);
           else callback(null, "OK: message accepted");
         };
+        // Every mailbox accepted at RCPT was deleted before its copy was written: nothing was stored, so the sender
+        // is told so (and the owner's Rejected mail shows it), not 250.
+        const stored = (copies: unknown[]) => answer(copies.length === 0 ? refuseAll(550, "5.1.1 The mailbox no longer exists") : null);
         const deadline = new AbortController();
         const timer = setTimeout(() => {
           deadline.abort(new Error(`storing the message took longer than SMTP_STORE_TIMEOUT_MS (${storeTimeout} ms)`));
           answer(refuseAll(451, "4.3.0 Storing the message took too long, try again later"));
         }, storeTimeout);
         receiveMessage(Buffer.concat(chunks, size), envelopeOf(session, recipients), { resolver: opts.resolver, signal: deadline.signal })
-          .then(() => answer(null))
+          .then(stored)
           .catch((err) => {
             if (answered) return;
             onError(err);

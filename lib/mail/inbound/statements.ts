@@ -176,3 +176,10 @@ export const selectRelated = statement<RelatedRow, [projectId: string, mailboxId
 /** A custom domain of this instance that passed verification. */
 export const verifiedDomain = statement<{ id: string }, [domain: string]>(`
   select id from mail_domains where domain = $1 and verified_at is not null`);
+
+/**
+ * Which of a message's mailboxes are still live, held FOR SHARE to the commit: the listener answers 250 before the
+ * intake stores, so a delete_inbox can land in between, and its UPDATE now waits for this transaction or is seen.
+ */
+export const liveMailboxes = statement<{ id: string }, [projectId: string, ids: string[]]>(`
+  select id from mailboxes where project_id = $1 and id = any($2::text[]) and deleted_at is null for share`);

@@ -159,7 +159,8 @@ async function deliverLocally(raw: Buffer, from: string, recipients: string[]): 
   const rcpt = recipients[0];
   const r = await resolveRecipient(db, rcpt);
   if (r.kind !== "mailbox") throw new PermanentJobError(`550 5.1.1 <${rcpt}>: no such mailbox on this instance`);
-  await receiveMessage(raw, { mailFrom: from, recipients: [r.mailbox], remote: "local" });
+  const stored = await receiveMessage(raw, { mailFrom: from, recipients: [r.mailbox], remote: "local" });
+  if (stored.length === 0) throw new PermanentJobError(`550 5.1.1 <${rcpt}>: the mailbox was deleted before the message was stored`);
   return { status: "sent", response: "250 delivered locally", accepted: [rcpt], rejected: [] };
 }
 
