@@ -21,18 +21,28 @@ async function rememberProject(projectId: string) {
 }
 
 /** Not ledgered: switching changes only which project this browser shows. */
-export const switchProjectAction = ownerAction(z.object({ projectId: z.string().min(1).max(100) }), async (ctx, input) => {
-  if (!ctx.projects.some((p) => p.id === input.projectId)) throw notFound(`Project ${input.projectId}`);
-  await rememberProject(input.projectId);
-  return { id: input.projectId };
-});
+export const switchProjectAction = ownerAction(
+  z.object({ projectId: z.string().min(1).max(100) }),
+  async (ctx, input) => {
+    if (!ctx.projects.some((p) => p.id === input.projectId)) throw notFound(`Project ${input.projectId}`);
+    await rememberProject(input.projectId);
+    return { id: input.projectId };
+  },
+  undefined,
+  { anyTab: true },
+);
 
 /** The new project's chain begins with `project.create` (lib/ledger/open-chain.ts). */
-export const createProjectAction = ownerAction(z.object({ name: z.string().trim().min(1, "Name the project.").max(100) }), async (ctx, input) => {
-  const project = await createProject(ctx.db, { ownerId: ctx.owner.id, ownerEmail: ctx.owner.email, name: input.name });
-  await rememberProject(project.id);
-  return { id: project.id, name: project.name };
-});
+export const createProjectAction = ownerAction(
+  z.object({ name: z.string().trim().min(1, "Name the project.").max(100) }),
+  async (ctx, input) => {
+    const project = await createProject(ctx.db, { ownerId: ctx.owner.id, ownerEmail: ctx.owner.email, name: input.name });
+    await rememberProject(project.id);
+    return { id: project.id, name: project.name };
+  },
+  undefined,
+  { anyTab: true },
+);
 
 const endCurrentSession = ownerAction(
   z.object({}),
@@ -41,6 +51,7 @@ const endCurrentSession = ownerAction(
     await endOwnerSession(ctx.db, { actor: ctx.actor, sessionId: ctx.sessionId });
   },
   { op: END_SESSION_OP },
+  { anyTab: true },
 );
 
 /** Ends this browser's session row (so the JWT is dead even if copied), drops the cookies, back to sign-in. */

@@ -6,6 +6,7 @@ import { getDb } from "@/lib/db/client";
 import { touchOwnerSession } from "@/lib/owners/touch-owner-session";
 import { countPendingRequests } from "@/lib/approvals/list-requests";
 import { ApprovalsLive } from "@/components/approvals/approvals-live";
+import { PageProject } from "@/components/shell/page-project";
 import { countDraftsAwaitingApproval } from "@/lib/mail/drafts/owner-list-drafts";
 import { createProjectAction, signOutAction, switchProjectAction } from "./actions";
 import { navItems } from "./nav";
@@ -39,6 +40,7 @@ export default async function DashboardLayout({ children }: { children: React.Re
       ownerMenu={<OwnerMenu email={ctx.owner.email} sessionsHref="/settings#sessions" signOutAction={signOutAction} />}
     >
       {children}
+      <PageProject projectId={ctx.project.id} />
       <ApprovalsLive quiet delayMs={1000} skipUnder="/approvals" />
     </DashboardShell>
   );

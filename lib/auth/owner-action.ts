@@ -2,6 +2,7 @@ import type { z } from "zod";
 import { getDb, type Tx } from "@/lib/db/client";
 import { AppError, toErrorBody } from "@/lib/errors";
 import { currentOwner, type OwnerContext } from "@/lib/auth/current-owner";
+import { staleTabProblem } from "@/lib/auth/page-project";
 import { appErrorFieldErrors, plainFieldErrors } from "@/lib/forms/plain-issue";
 import { ledgeredTransaction } from "@/lib/ledger/ledgered-transaction";
 import { unstorableField } from "@/lib/tools/casing/unstorable-field";
@@ -27,8 +28,19 @@ export interface ActionLedger<I> {
  * entry (input, output, the subject the action names) is written here, in that transaction — never by the domain
  * functions it calls. Next checks the Origin of server actions against the host itself.
  */
-export function ownerAction<S extends z.ZodType, T>(schema: S, fn: (ctx: ActionContext, input: z.output<S>) => Promise<T>, ledger?: ActionLedger<z.output<S>>) {
-  return async (input: z.input<S>): Promise<ActionResult<T>> => runOwnerAction(await currentOwner(), schema, fn, ledger, input);
+export function ownerAction<S extends z.ZodType, T>(
+  schema: S,
+  fn: (ctx: ActionContext, input: z.output<S>) => Promise<T>,
+  ledger?: ActionLedger<z.output<S>>,
+  /** `anyTab`: the browser's own actions (switch or create a project, sign out), which a stale tab may take. */
+  opts: { anyTab?: boolean } = {},
+) {
+  return async (input: z.input<S>): Promise<ActionResult<T>> => {
+    const ctx = await currentOwner();
+    const stale = ctx && !opts.anyTab ? await staleTabProblem(ctx) : null;
+    if (stale) return { ok: false, error: stale };
+    return runOwnerAction(ctx, schema, fn, ledger, input);
+  };
 }
 
 /** An action's work for a given owner context (`ownerAction` reads it from the request's cookies). */
