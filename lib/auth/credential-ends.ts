@@ -8,6 +8,7 @@ import { ownerSessions } from "@/lib/db/schema/owners";
 import { listen } from "@/lib/db/notify";
 import { mailboxGone } from "@/lib/keys/key-restrictions";
 import { OWNER_SESSIONS_CHANNEL } from "@/lib/owners/owner-session-ends";
+import { isGrantId } from "@/lib/oauth/token-format";
 
 /** The channel revokeKey (and every key change) notifies after commit (auth-cache.ts's keyCache). */
 const KEYS_CHANNEL = "brynth_auth_keys";
@@ -152,7 +153,7 @@ export function untilCredentialEnds(actor: Pick<Actor, "keyId" | "ownerSessionId
   if (!id) return null;
   const [credential, watcher]: [Credential, typeof keyWatcher] = !actor.keyId
     ? ["session", sessionWatcher]
-    : id.startsWith("ogr_")
+    : isGrantId(id)
       ? ["OAuth grant", grantWatcher]
       : ["key", keyWatcher];
   const stop = new AbortController();

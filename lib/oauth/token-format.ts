@@ -19,6 +19,9 @@ export function newSecret(prefix: string): { secret: string; hash: string } {
 
 export const hashSecret = (secret: string) => sha256Hex(secret);
 
+/** An actor's `keyId` names an OAuth grant (its id, `ogr_…`) when the call came with an access token, else an API key. */
+export const isGrantId = (keyId: string) => keyId.startsWith("ogr_");
+
 export const looksLikeAccessToken = (s: string) => s.startsWith(ACCESS_PREFIX) && s.length === ACCESS_PREFIX.length + LENGTH;
 
 /** RFC 7636 §4.6: S256 is BASE64URL(SHA256(ASCII(code_verifier))), compared with the stored challenge. */

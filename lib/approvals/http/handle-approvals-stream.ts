@@ -15,7 +15,7 @@ export const APPROVALS_STREAM_PATH = "/api/v1/approvals/stream";
  */
 export async function handleApprovalsStream(req: ApiRequest): Promise<Response> {
   try {
-    const actor = await streamActor(req, ["approvals"], "The approvals stream");
+    const actor = await streamActor(req, ["approvals"], "the approvals stream");
     const release = takeStreamSlot(actor);
     return sseResponse(req.signal, async (send, close) => {
       const stop = await onRequestChange((c) => {

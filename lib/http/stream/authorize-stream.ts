@@ -20,7 +20,8 @@ const PROJECT_COOKIE = "brynth_project";
  * `scopes` (its actor carries its scopes and mailbox restriction), or the owner (session cookie or HTTP Basic, as
  * owner REST) in the project named by X-Brynth-Project as owner REST names it, else by `?project=` (EventSource
  * cannot send headers), else the dashboard's current project cookie, else the owner's first. With the dashboard
- * session it came with, so the stream ends with that session (credential-ends.ts).
+ * session it came with, so the stream ends with that session (credential-ends.ts). `what` names the stream in the
+ * errors ("the live stream").
  */
 export async function streamActor(req: ApiRequest, scopes: readonly Scope[], what: string): Promise<StreamActor> {
   if (req.method !== "GET") throw new AppError("method_not_allowed", "The stream is read with GET.");
@@ -32,16 +33,16 @@ export async function streamActor(req: ApiRequest, scopes: readonly Scope[], wha
     const key = await authenticateKey(authorization, clientIp(req));
     if (!scopes.some((s) => key.scopes.includes(s))) {
       const names = scopes.map((s) => `\`${s}\``).join(" or ");
-      throw new AppError("missing_permission", `${what} needs the ${names} scope.`, {
+      throw new AppError("missing_permission", `Reading ${what} needs the ${names} scope.`, {
         fix: `Use a key with the scope ${names} (API keys screen).`,
       });
     }
-    if (key.mailboxDeleted) throw restrictionDeleted(what.charAt(0).toLowerCase() + what.slice(1));
+    if (key.mailboxDeleted) throw restrictionDeleted(what);
     return { ...keyActor(key, req.headers, "rest"), ownerSessionId: null };
   }
   // With the cookie, only from our own origins (authenticateOwnerRequest): the loopback pages isAllowedOrigin admits
   // for keys are other sites' pages as far as the owner's cookie is concerned, and a WebSocket has no CORS to stop them.
-  const { owner, sessionId } = await authenticateOwnerRequest(req, "the live stream");
+  const { owner, sessionId } = await authenticateOwnerRequest(req, what);
   const wanted = req.headers.get("x-brynth-project") ?? query.get("project") ?? readCookie(req.headers.get("cookie"), PROJECT_COOKIE);
   return { ...(await ownerActor(await getDb(), owner, wanted, "dashboard")), ownerSessionId: sessionId };
 }

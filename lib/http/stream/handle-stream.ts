@@ -20,7 +20,7 @@ export const STREAM_PATH = "/api/v1/stream";
  */
 export async function handleStream(req: ApiRequest): Promise<Response> {
   try {
-    const actor = await streamActor(req, ["message_read", "inbox:read"], "The live stream");
+    const actor = await streamActor(req, ["message_read", "inbox:read"], "the live stream");
     const release = takeStreamSlot(actor);
     try {
       return await openStream(req, actor, release);

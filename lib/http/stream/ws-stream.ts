@@ -41,7 +41,7 @@ export async function handleStreamUpgrade(req: IncomingMessage, socket: Duplex, 
   let release = () => {};
   try {
     const request = upgradeRequest(req, origin, controller.signal);
-    actor = await streamActor(request, ["message_read", "inbox:read"], "The live stream");
+    actor = await streamActor(request, ["message_read", "inbox:read"], "the live stream");
     // Held by the socket from here on, the upgrade's answer included; its close gives it back.
     release = takeStreamSlot(actor);
     socket.once("close", release);

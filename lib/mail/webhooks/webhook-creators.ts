@@ -2,6 +2,7 @@ import { and, eq, inArray } from "drizzle-orm";
 import type { Executor } from "@/lib/db/client";
 import { apiKeys } from "@/lib/db/schema/keys";
 import { oauthGrants } from "@/lib/db/schema/oauth";
+import { isGrantId } from "@/lib/oauth/token-format";
 
 export interface WebhookCreator {
   keyId: string;
@@ -30,7 +31,7 @@ export async function webhookCreators(db: Executor, projectId: string, keyIds: (
  */
 export async function creatorMailbox(db: Executor, projectId: string, keyId: string | null): Promise<string | null> {
   if (!keyId) return null;
-  const t = keyId.startsWith("ogr_") ? oauthGrants : apiKeys;
+  const t = isGrantId(keyId) ? oauthGrants : apiKeys;
   const [row] = await db
     .select({ mailboxId: t.mailboxId })
     .from(t)
