@@ -31,6 +31,9 @@
  * 9.0-9.5 ms Postgres CPU a message), ratio 1.03, threading 100 %. Same-run A/B, alternated twice, against 2d0b99c
  * (the code of the 194 msg/s above): it made 98-105 msg/s at 5.5-5.8 + 8.7-9.6 ms. The VM did half the work a second
  * it did on 2026-12-03; the code costs within 8 % of what it did then.
+ * 2026-12-05 evening, idle, yardstick 38.5-41.4: the intake's check that each recipient mailbox is still live (a row
+ * held FOR SHARE per message, be04333), A/B alternated twice against be04333^: head 101-102 msg/s threaded at
+ * 5.58-5.75 + 8.51-8.85 ms CPU a message, base 101-104 at 5.48-5.59 + 8.57-8.96; ratio 1.03-1.09, threading 100 %.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { sql } from "drizzle-orm";
