@@ -48,6 +48,56 @@ describe("requestText", () => {
     expect(closed).toContain(`<b>✳️ Chose: ${"o".repeat(40)}</b> by channel:${"l".repeat(40)}\n“${"&amp;".repeat(499)}…”`);
   });
 
+  it("stays within 4096 characters when every field is made of invisible characters, each written out as eight", () => {
+    const telegramLength = (html: string) => html.replace(/<[^>]+>/g, "").replace(/&(amp|lt|gt|quot|#39);/g, "x").length;
+    const zw = (first: string, n: number) => `${first}${"\u200B".repeat(n - 1)}`;
+    const r = {
+      id: "req_0123456789abcdefghijkl",
+      kind: "tool",
+      risk: "high",
+      amount: 1,
+      action: zw("a", 100),
+      agent: zw("g", 200),
+      summary: zw("s", 300),
+      details: zw("d", 4000),
+      options: [zw("o", 40)],
+      status: "modified",
+      decision: zw("o", 40),
+      decidedBy: "channel:x",
+      comment: "c".repeat(2000),
+      expiresAt: new Date("2026-12-05T13:00:00Z"),
+    } as unknown as ApprovalRequest;
+    // Before: 4,357 both ways (the action and agent lines were never cut), so the Bot API refused the message.
+    expect(telegramLength(requestText(r))).toBeLessThanOrEqual(4096);
+    expect(telegramLength(closedText(r))).toBeLessThanOrEqual(4096);
+    expect(requestText(r)).toContain(`Action: a${"[U+200B]".repeat(14)}`);
+    for (const b of requestKeyboard(r).flat()) expect(b.text.length).toBeLessThanOrEqual(64);
+  });
+
+  it("shows a question whole up to 3,400 characters (ask_human takes 4,000), and within the limit once answered", () => {
+    const telegramLength = (html: string) => html.replace(/<[^>]+>/g, "").replace(/&(amp|lt|gt|quot|#39);/g, "x").length;
+    const question = (text: string, extra: Partial<ApprovalRequest> = {}) =>
+      ({
+        id: "req_q",
+        kind: "question",
+        risk: null,
+        amount: null,
+        action: null,
+        agent: "bot",
+        summary: text,
+        details: null,
+        options: [],
+        expiresAt: new Date(),
+        ...extra,
+      }) as unknown as ApprovalRequest;
+    // Before: cut at 600 characters, so the person answering saw a fifth of a long question.
+    const long = `${"q".repeat(3000)} end?`;
+    expect(requestText(question(long))).toContain(long);
+    const longest = question("q".repeat(4000), { status: "answered", decision: "a".repeat(300), decidedBy: "channel:x", comment: "c".repeat(2000) });
+    expect(telegramLength(requestText(longest))).toBeLessThanOrEqual(4096);
+    expect(telegramLength(closedText(longest))).toBeLessThanOrEqual(4096);
+  });
+
   it("writes out the invisible characters of what the agent wrote: summary, details, agent, options and the choice", () => {
     const r = {
       id: "req_y",

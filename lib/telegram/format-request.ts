@@ -15,18 +15,28 @@ const cut = (s: string, n: number) => (s.length > n ? `${sliceWhole(s, n - 1)}�
  */
 const shown = (s: string) => revealInvisible(s);
 
-/** What of a request's details its message shows: with the rest, it stays within Telegram's 4096 characters. */
+/**
+ * What of a request its message shows, so that with the rest it stays within Telegram's 4096 characters: the
+ * summary and details of an approval, or a question's text (its summary, up to 4,000 characters, with no details)
+ * — the body, which gives way when the message must carry more (the outcome, once decided). The facts are cut too:
+ * written out, one invisible character takes eight.
+ */
+const SUMMARY_MAX = 600;
 const DETAILS_MAX = 2800;
+const QUESTION_MAX = SUMMARY_MAX + DETAILS_MAX;
+const FACT_MAX = 120;
+const OPTION_MAX = 64;
 
 /** The request as a Telegram message (HTML), within Telegram's 4096-character limit. */
-export function requestText(r: ApprovalRequest, opts: { notice?: boolean; detailsMax?: number } = {}): string {
+export function requestText(r: ApprovalRequest, opts: { notice?: boolean; bodyMax?: number } = {}): string {
   const head = r.kind === "question" ? "❔ <b>Question</b>" : r.kind === "policy" ? "📜 <b>Policy change</b>" : "🔔 <b>Approval requested</b>";
-  const lines = [`${head}${r.risk ? ` · risk ${r.risk}` : ""}`, "", `<b>${escapeHtml(cut(shown(r.summary), 600))}</b>`];
-  if (r.details) lines.push("", escapeHtml(cut(shown(r.details), opts.detailsMax ?? DETAILS_MAX)));
+  const summaryMax = r.kind === "question" ? (opts.bodyMax ?? QUESTION_MAX) : SUMMARY_MAX;
+  const lines = [`${head}${r.risk ? ` · risk ${r.risk}` : ""}`, "", `<b>${escapeHtml(cut(shown(r.summary), summaryMax))}</b>`];
+  if (r.details) lines.push("", escapeHtml(cut(shown(r.details), opts.bodyMax ?? DETAILS_MAX)));
   const facts = [
     r.amount !== null ? `Amount: ${r.amount}` : null,
-    r.action && r.kind !== "policy" ? `Action: ${escapeHtml(shown(r.action))}` : null,
-    r.agent ? `Agent: ${escapeHtml(shown(r.agent))}` : null,
+    r.action && r.kind !== "policy" ? `Action: ${escapeHtml(cut(shown(r.action), FACT_MAX))}` : null,
+    r.agent ? `Agent: ${escapeHtml(cut(shown(r.agent), FACT_MAX))}` : null,
   ].filter(Boolean);
   if (facts.length) lines.push("", facts.join(" · "));
   if (opts.notice) lines.push("", `✅ Approved at once by ${escapeHtml(r.decidedBy ?? "policy")} (notice only).`);
@@ -52,8 +62,8 @@ export function closedText(r: ApprovalRequest): string {
   const outcome = `${outcomeLabel[r.status] ?? r.status}${r.decision ? `: ${cut(shown(r.decision), 300)}` : ""}`;
   const who = r.decidedBy ? ` by ${r.decidedBy}` : "";
   const comment = r.comment ? `\n“${cut(r.comment, 500)}”` : "";
-  const detailsMax = Math.max(100, DETAILS_MAX - (2 + outcome.length + who.length + comment.length));
-  return `${requestText(r, { detailsMax })}\n\n<b>${escapeHtml(outcome)}</b>${escapeHtml(who)}${escapeHtml(comment)}`;
+  const bodyMax = Math.max(100, (r.kind === "question" ? QUESTION_MAX : DETAILS_MAX) - (2 + outcome.length + who.length + comment.length));
+  return `${requestText(r, { bodyMax })}\n\n<b>${escapeHtml(outcome)}</b>${escapeHtml(who)}${escapeHtml(comment)}`;
 }
 
 export function requestKeyboard(r: ApprovalRequest): InlineKeyboardButton[][] {
@@ -64,7 +74,7 @@ export function requestKeyboard(r: ApprovalRequest): InlineKeyboardButton[][] {
       { text: "❌ Deny", callback_data: buttonData("d", r.id) },
     ]);
   }
-  r.options.forEach((o, i) => rows.push([{ text: shown(o), callback_data: buttonData("o", r.id, i) }]));
+  r.options.forEach((o, i) => rows.push([{ text: cut(shown(o), OPTION_MAX), callback_data: buttonData("o", r.id, i) }]));
   rows.push(
     r.kind === "question"
       ? [

@@ -4,6 +4,7 @@ import { queueSystemMail } from "@/lib/approvals/deliveries/system-mail";
 import { emailButton, emailLayout } from "@/lib/approvals/deliveries/email-layout";
 import { escapeHtml } from "@/lib/text/escape-html";
 import { revealInvisible } from "@/lib/text/reveal-invisible";
+import { sliceWhole } from "@/lib/text/well-formed";
 import { publicUrl } from "@/lib/settings/remote-access";
 
 const kindLabel = { approval: "Approval requested", question: "Question", policy: "Policy change", tool: "Approval requested" } as const;
@@ -43,7 +44,8 @@ export async function sendRequestEmail(tx: Executor, opts: { request: ApprovalRe
     ].join(""),
     footer,
   );
-  const subject = `${url ? kindLabel[r.kind] : "Approved"}: ${r.summary}`.slice(0, 200);
+  // Cut on whole characters: half an emoji would reach the subject as U+FFFD.
+  const subject = sliceWhole(`${url ? kindLabel[r.kind] : "Approved"}: ${r.summary}`, 200);
   // The link decides the request: an agent reading the project's sent mail must not find it.
   await queueSystemMail(tx, { projectId: r.projectId, to: opts.channel.address!, subject, text, html, secrets: url ? [url] : [] });
 }
