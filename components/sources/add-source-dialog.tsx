@@ -203,7 +203,7 @@ export function AddSourceDialog({ addAction, label = "Add source" }: Props) {
                     <FormField
                       id="source-id-header"
                       label="Delivery ID header"
-                      description="A header that identifies each delivery, so provider retries do not create a second event."
+                      description="A header that identifies each delivery, so provider retries do not create a second event. Signed sources (GitHub, Stripe, Standard Webhooks, HMAC) are known by what they sign instead."
                       error={errors.id_header}
                     >
                       <Input name="id_header" maxLength={100} autoComplete="off" placeholder="x-request-id" />

@@ -6,6 +6,7 @@ import { events, type Trust } from "@/lib/db/schema/events";
 import { newId } from "@/lib/ids";
 import { notifyEventChange } from "@/lib/events/events-channel";
 import { insertEventRow, insertEventRows, type EventInsertParams } from "@/lib/events/statements";
+import { sliceWhole } from "@/lib/text/well-formed";
 
 export const MAX_TYPE_LENGTH = 200;
 
@@ -62,7 +63,7 @@ const insertCoalesced = coalesce("event inserts", 64, insertRows);
 export async function insertEvent(tx: Executor, e: NewEvent): Promise<{ id: string; duplicate: boolean }> {
   const now = new Date();
   const id = e.id ?? newId("evt");
-  const type = e.type.slice(0, MAX_TYPE_LENGTH) || "unknown";
+  const type = sliceWhole(e.type, MAX_TYPE_LENGTH) || "unknown";
   const at = now.toISOString();
   const params: EventInsertParams = [
     id,

@@ -73,7 +73,6 @@ function field(value: unknown, path: string): unknown {
   return v;
 }
 
-/** A type or id from the payload as text; NUL removed, as Postgres text cannot hold it and the event must be stored. */
 /**
  * A type or id from the payload as stored: no NUL, no lone surrogate (jsonb refuses one: a batch holding such an
  * event fell back to one INSERT per event), not split inside an emoji.
@@ -84,16 +83,16 @@ const asType = (v: unknown) =>
 function typeOf(source: Source, value: unknown, headers: Pick<Headers, "get">): string {
   if (source.typeField) return asType(field(value, source.typeField)) ?? "webhook";
   if (source.verification === "github") {
-    const event = headers.get("x-github-event")?.trim() || "unknown";
+    // The whole type within the limit, cut on a whole character: the header and the action together could pass it,
+    // and the store's plain cut split an emoji into U+FFFD.
+    const event = asType(headers.get("x-github-event")) ?? "unknown";
     const action = asType(field(value, "action"));
-    return action ? `${event}.${action}` : event;
+    return (action ? asType(`${event}.${action}`) : event) ?? "unknown";
   }
   return asType(field(value, "type")) ?? "webhook";
 }
 
-function deliveryIdHeader(source: Source, headers: Pick<Headers, "get">): string | null {
-  const header =
-    source.idHeader ?? (source.verification === "github" ? "x-github-delivery" : source.verification === "standard_webhooks" ? "webhook-id" : null);
+function deliveryIdHeader(header: string | null, headers: Pick<Headers, "get">): string | null {
   const v = header ? headers.get(header)?.trim() : undefined;
   if (!v) return null;
   if (looksDuplicated(v)) {
@@ -103,15 +102,22 @@ function deliveryIdHeader(source: Source, headers: Pick<Headers, "get">): string
 }
 
 function dedupeKeyOf(source: Source, bytes: Uint8Array, value: unknown, headers: Pick<Headers, "get">): string | null {
-  const id = deliveryIdHeader(source, headers);
+  // Read even where the key is another, so a delivery id header sent twice is refused whatever the source.
+  const fallback = source.verification === "github" ? "x-github-delivery" : source.verification === "standard_webhooks" ? "webhook-id" : null;
+  const named = deliveryIdHeader(source.idHeader ?? fallback, headers);
+  const bodyHash = () => `sha256:${createHash("sha256").update(bytes).digest("hex")}`;
   // GitHub and a plain HMAC sign the body and nothing else: no delivery id header (X-GitHub-Delivery, the configured
   // id_header) is covered and there is no timestamp, so a captured delivery resent under a fresh id would pass as a
   // new event, at any later time. What was signed is the delivery's identity instead: a redelivery (same body, same
   // id) and a replay (same body, any id) both find the first event. A real event's body names its object and when it
   // changed, so two real events do not share one; a sender whose bodies repeat must sign something that changes.
-  if (source.verification === "github" || source.verification === "hmac_sha256") return `sha256:${createHash("sha256").update(bytes).digest("hex")}`;
-  if (source.verification === "stripe" && !source.idHeader) return asType(field(value, "id"));
-  return id;
+  if (source.verification === "github" || source.verification === "hmac_sha256") return bodyHash();
+  // Stripe and Standard Webhooks sign the delivery's id (the body's `id`, the webhook-id header): that is its
+  // identity, whatever id_header says, since a header they do not sign could be changed to pass a replay (within the
+  // timestamp's 5 minutes) as a new event. A Stripe body without an id is known by what was signed, its bytes.
+  if (source.verification === "stripe") return asType(field(value, "id")) ?? bodyHash();
+  if (source.verification === "standard_webhooks") return deliveryIdHeader("webhook-id", headers);
+  return named;
 }
 
 /** What a verified delivery becomes: type, dedupe key, kept headers, and the body as JSON text or raw bytes. */

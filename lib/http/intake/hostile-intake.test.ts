@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import Stripe from "stripe";
 import { Webhook } from "standardwebhooks";
-import { randomBytes } from "node:crypto";
+import { createHmac, randomBytes } from "node:crypto";
 import { rawPost as postRaw } from "@/lib/http/intake/raw-post";
 import { startApiServer } from "@/lib/testing/api-server";
 import { eventsOf, seedSource } from "@/lib/testing/events";
@@ -70,9 +70,49 @@ describe("hostile signature headers", () => {
     expect(JSON.parse((await rawPost(url!, payload, headers)).body)).toMatchObject({ duplicate: true });
     expect(await eventsOf(actor, { source: "svix-h" })).toHaveLength(1);
   });
+
+  it("knows a replay by what was signed, never by an id_header the sender does not sign", async () => {
+    // Before: with an id_header, a captured Stripe or Standard Webhooks delivery sent again under a new header value
+    // (within the timestamp's 5 minutes) was a second event, and so was a Stripe body without an id sent twice.
+    const secret = "whsec_replayed_stripe";
+    const stripeHook = (await seedSource(actor, { name: "stripe-idh", verification: "stripe", secret, id_header: "x-delivery-id" })).url!;
+    const payload = JSON.stringify({ id: "evt_same", type: "replayed.stripe" });
+    const signature = stripe.webhooks.generateTestHeaderString({ payload, secret });
+    const first = JSON.parse((await rawPost(stripeHook, payload, { "stripe-signature": signature, "x-delivery-id": "one" })).body);
+    const again = JSON.parse((await rawPost(stripeHook, payload, { "stripe-signature": signature, "x-delivery-id": "two" })).body);
+    expect([first.duplicate, again]).toEqual([false, { received: true, event_id: first.event_id, duplicate: true }]);
+    expect(await eventsOf(actor, { source: "stripe-idh" })).toHaveLength(1);
+
+    const noId = JSON.stringify({ type: "no.id" });
+    const noIdSignature = stripe.webhooks.generateTestHeaderString({ payload: noId, secret });
+    for (let i = 0; i < 2; i++) expect((await rawPost(stripeHook, noId, { "stripe-signature": noIdSignature, "x-delivery-id": `n${i}` })).status).toBe(200);
+    expect((await eventsOf(actor, { source: "stripe-idh" })).filter((e) => e.type === "no.id")).toHaveLength(1);
+
+    const svixSecret = `whsec_${randomBytes(24).toString("base64")}`;
+    const svixHook = (await seedSource(actor, { name: "svix-idh", verification: "standard_webhooks", secret: svixSecret, id_header: "x-delivery-id" })).url!;
+    const at = new Date();
+    const signed = {
+      "webhook-id": "msg_once",
+      "webhook-timestamp": String(Math.floor(at.getTime() / 1000)),
+      "webhook-signature": new Webhook(svixSecret).sign("msg_once", at, payload),
+    };
+    for (const id of ["one", "two"]) expect((await rawPost(svixHook, payload, { ...signed, "x-delivery-id": id })).status).toBe(200);
+    expect(await eventsOf(actor, { source: "svix-idh" })).toHaveLength(1);
+  });
 });
 
 describe("hostile bodies", () => {
+  it("cuts a GitHub event's type (its header and the body's action) on a whole character", async () => {
+    const secret = "gh_secret_12345";
+    const hook = (await seedSource(actor, { name: "gh-type", verification: "github", secret })).url!;
+    const body = JSON.stringify({ action: "\u{1F600}x" });
+    const signature = `sha256=${createHmac("sha256", secret).update(body).digest("hex")}`;
+    expect((await rawPost(hook, body, { "x-hub-signature-256": signature, "x-github-event": "a".repeat(198), "x-github-delivery": "d1" })).status).toBe(200);
+    const [event] = await eventsOf(actor, { source: "gh-type" });
+    // Before: 198 + "." + the emoji's first half, stored as U+FFFD.
+    expect(event.type).toBe(`${"a".repeat(198)}.`);
+  });
+
   it("stores JSON with NUL escapes, lone surrogates, duplicate keys or a BOM, and refuses deep nesting by name", async () => {
     const { url } = await seedSource(actor, { name: "open-h", verification: "none" });
     const bodies = [
