@@ -13,7 +13,7 @@ interface Bucket {
 
 const MAX_BUCKETS = 10_000;
 
-export function tokenBuckets(name: "__brynthKeyCalls" | "__brynthSourceDeliveries" | "__brynthUnknownHooks") {
+export function tokenBuckets(name: "__brynthKeyCalls" | "__brynthSourceDeliveries" | "__brynthUnknownHooks" | "__brynthForgedDeliveries") {
   const g = globalThis as unknown as Partial<Record<typeof name, Map<string, Bucket>>>;
   /** Takes one token of `id`: 0 when there was one, else the whole seconds until the next is back. */
   const take = (id: string, perMinute: number): number => {
@@ -35,12 +35,19 @@ export function tokenBuckets(name: "__brynthKeyCalls" | "__brynthSourceDeliverie
     bucket.tokens = tokens;
     return Math.max(1, Math.ceil(((1 - tokens) * 60) / perMinute));
   };
+  /** Whole seconds until `id` has a token again, 0 if it has one now: a check that takes nothing. */
+  const wait = (id: string, perMinute: number): number => {
+    const bucket = g[name]?.get(id);
+    if (!bucket) return 0;
+    const tokens = Math.min(perMinute, bucket.tokens + ((Date.now() - bucket.at) * perMinute) / 60_000);
+    return tokens >= 1 ? 0 : Math.max(1, Math.ceil(((1 - tokens) * 60) / perMinute));
+  };
   /** Puts back a token taken for a request that turned out not to count (charged first, so a burst cannot pass at once). */
   const giveBack = (id: string, perMinute: number): void => {
     const bucket = g[name]?.get(id);
     if (bucket) bucket.tokens = Math.min(perMinute, bucket.tokens + 1);
   };
-  return { take, giveBack };
+  return { take, wait, giveBack };
 }
 
 /**

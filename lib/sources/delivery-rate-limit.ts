@@ -6,18 +6,21 @@ import { tokenBuckets } from "@/lib/http/token-buckets";
 import { recordRefusal } from "@/lib/sources/intake-refusals";
 
 /** Deliveries per source: a token bucket of SOURCE_DELIVERIES_PER_MINUTE (token-buckets.ts), on each instance. */
-const { take: takeToken } = tokenBuckets("__brynthSourceDeliveries");
+const { take: takeToken, giveBack } = tokenBuckets("__brynthSourceDeliveries");
 
 /** Deliveries refused for rate are counted together this often, per source: a flood costs no write per request. */
 const COUNT_EVERY_MS = 2_000;
 const uncounted = new Map<string, { source: Source; n: number; limit: number }>();
 
-/** Takes one delivery's token of `source`, or throws `rate_limited` (429 with Retry-After) and counts the refusal. */
-export function takeDeliveryToken(db: Executor, source: Source): void {
+/**
+ * Takes one delivery's token of `source`, or throws `rate_limited` (429 with Retry-After) and counts the refusal.
+ * Returns the refund, for a delivery that turns out not to be the source's (its signature failed).
+ */
+export function takeDeliveryToken(db: Executor, source: Source): () => void {
   const limit = env().SOURCE_DELIVERIES_PER_MINUTE;
-  if (limit === 0) return;
+  if (limit === 0) return () => {};
   const retryAfter = takeToken(source.id, limit);
-  if (retryAfter === 0) return;
+  if (retryAfter === 0) return () => giveBack(source.id, limit);
   countLater(db, source, limit);
   throw new AppError("rate_limited", `Too many deliveries to this source: the limit is ${limit} a minute.`, {
     fix: `Retry after ${retryAfter} s.`,

@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { createHmac, randomBytes } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { getDb } from "@/lib/db/client";
 import { startApiServer } from "@/lib/testing/api-server";
@@ -83,5 +83,46 @@ describe("unknown /hooks/ tokens", () => {
     vi.setSystemTime(Date.now() + (60_000 / LIMIT) * 1.05);
     expect((await post(madeUp(), client)).status).toBe(404);
     expect((await post(madeUp(), client)).status).toBe(429);
+  });
+});
+
+describe("deliveries with a bad signature", () => {
+  const deliveries = envSettings("SOURCE_DELIVERIES_");
+  let server: Awaited<ReturnType<typeof startApiServer>>;
+  let seeded: Awaited<ReturnType<typeof seedProject>>;
+  beforeAll(async () => {
+    settings.set({ UNKNOWN_HOOKS_PER_MINUTE: String(LIMIT) });
+    deliveries.set({ SOURCE_DELIVERIES_PER_MINUTE: "3" });
+    proxy.set({ TRUST_PROXY: "1" });
+    server = await startApiServer();
+    seeded = await seedProject();
+  });
+  afterAll(async () => {
+    await server.close();
+    settings.restore();
+    deliveries.restore();
+    proxy.restore();
+  });
+
+  const signed = (url: string, ip: string, secret: string, body = `{"type":"signed","n":${Math.random()}}`) =>
+    fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-forwarded-for": ip, "x-signature": createHmac("sha256", secret).update(body).digest("hex") },
+      body,
+    });
+
+  it("spend the forger's address's allowance, never the source's rate: its real deliveries still get through", async () => {
+    const secret = "source-secret-0123456789";
+    const { url } = await seedSource(seeded.actor, { name: "signed", verification: "hmac_sha256", secret, signature_header: "x-signature" });
+    const forger = "203.0.113.40";
+    // Before: three forged deliveries spent the source's 3 a minute, and its real sender got 429.
+    for (let i = 0; i < 3; i++) expect((await signed(url!, forger, "not-the-secret")).status).toBe(401);
+    expect((await signed(url!, "203.0.113.41", secret)).status).toBe(200);
+    // Past the address's allowance, the forger is refused before its delivery is read.
+    for (let i = 3; i < LIMIT; i++) expect((await signed(url!, forger, "not-the-secret")).status).toBe(401);
+    const refused = await signed(url!, forger, "not-the-secret");
+    expect(refused.status).toBe(429);
+    expect((await refused.json()).error.message).toBe("Too many deliveries with a bad signature from this address.");
+    expect((await signed(url!, "203.0.113.41", secret)).status).toBe(200);
   });
 });

@@ -29,3 +29,29 @@ export function chargeHookLookup(ip: string): () => void {
   }
   return () => giveBack(block, limit);
 }
+
+const forged = tokenBuckets("__brynthForgedDeliveries");
+
+/**
+ * Deliveries whose signature failed, charged to an allowance of the client's address of the same size
+ * (UNKNOWN_HOOKS_PER_MINUTE; a bucket of its own, so neither kind of failure holds up the other): a forged delivery
+ * must not spend the source's own rate (SOURCE_DELIVERIES_PER_MINUTE), or anyone who knows a signed source's URL
+ * could hold its real deliveries at 429. `refuseForger` runs before the signature is checked and takes nothing, so
+ * a provider's burst from one address is never held up; `chargeForgery` counts a delivery that failed it.
+ */
+export function refuseForger(ip: string): void {
+  const limit = env().UNKNOWN_HOOKS_PER_MINUTE;
+  if (limit === 0) return;
+  const retryAfter = forged.wait(addressBlock(ip), limit);
+  if (retryAfter > 0) {
+    throw new AppError("rate_limited", "Too many deliveries with a bad signature from this address.", {
+      fix: `Retry after ${retryAfter} s, signed with the source's current secret.`,
+      headers: { "Retry-After": String(retryAfter) },
+    });
+  }
+}
+
+export function chargeForgery(ip: string): void {
+  const limit = env().UNKNOWN_HOOKS_PER_MINUTE;
+  if (limit > 0) forged.take(addressBlock(ip), limit);
+}

@@ -9,7 +9,7 @@ import { findSourceByToken } from "@/lib/sources/find-source";
 import { findRemovedSourceByToken, recordRefusal } from "@/lib/sources/intake-refusals";
 import { receiveWebhook } from "@/lib/sources/receive-webhook";
 import { takeDeliveryToken } from "@/lib/sources/delivery-rate-limit";
-import { chargeHookLookup } from "@/lib/sources/unknown-hook-throttle";
+import { chargeForgery, chargeHookLookup, refuseForger } from "@/lib/sources/unknown-hook-throttle";
 
 export const HOOKS_PREFIX = "/hooks/";
 
@@ -38,11 +38,18 @@ export async function handleHook(req: ApiRequest): Promise<Response> {
       if (removed) await recordRefusal(db, { source: removed, reason: "unknown_source", detail: "The source was removed." });
       throw unknownUrl();
     }
-    takeDeliveryToken(db, source);
+    // An address that sent too many forged deliveries lately is refused before its next is read or verified.
+    refuseForger(clientIp(req));
+    const refund = takeDeliveryToken(db, source);
     const body = await readBody(req, limit);
     // One INSERT in autocommit: committed when it returns (no BEGIN/COMMIT round trips), then the wake-up goes out.
     const event = await receiveWebhook(db, { source, body, headers: req.headers }).catch(async (err: unknown) => {
-      if (err instanceof AppError && err.code === "unauthorized") await recordRefusal(db, { source, reason: "bad_signature", detail: err.message });
+      if (err instanceof AppError && err.code === "unauthorized") {
+        // Not the source's delivery: charged to the sender's address, not to the source's rate.
+        refund();
+        chargeForgery(clientIp(req));
+        await recordRefusal(db, { source, reason: "bad_signature", detail: err.message });
+      }
       throw err;
     });
     return jsonResponse(200, { received: true, event_id: event.id, duplicate: event.duplicate });
