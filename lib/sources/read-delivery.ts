@@ -116,7 +116,7 @@ function dedupeKeyOf(source: Source, bytes: Uint8Array, value: unknown, headers:
   // identity, whatever id_header says, since a header they do not sign could be changed to pass a replay (within the
   // timestamp's 5 minutes) as a new event. A Stripe body without an id is known by what was signed, its bytes.
   if (source.verification === "stripe") return asType(field(value, "id")) ?? bodyHash();
-  if (source.verification === "standard_webhooks") return deliveryIdHeader("webhook-id", headers);
+  if (source.verification === "standard_webhooks") return source.idHeader ? deliveryIdHeader("webhook-id", headers) : named;
   return named;
 }
 

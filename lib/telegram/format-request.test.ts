@@ -3,6 +3,9 @@ import type { ApprovalRequest } from "@/lib/db/schema/approvals";
 import { closedText, requestKeyboard, requestText } from "@/lib/telegram/format-request";
 import { wellFormed } from "@/lib/text/well-formed";
 
+/** What Telegram counts: the text after entity parsing (tags gone, entities decoded). */
+const telegramLength = (html: string) => html.replace(/<[^>]+>/g, "").replace(/&(amp|lt|gt|quot|#39);/g, "x").length;
+
 describe("requestText", () => {
   it("cuts long details and summaries without splitting an emoji, so the Bot API gets valid text", () => {
     // The details cut falls at 2,799 units: right between the halves of the emoji.
@@ -22,8 +25,6 @@ describe("requestText", () => {
   });
 
   it("keeps the message after the decision within Telegram's 4096 characters, for a request at every input limit", () => {
-    // What Telegram counts: the text after entity parsing (tags gone, entities decoded).
-    const telegramLength = (html: string) => html.replace(/<[^>]+>/g, "").replace(/&(amp|lt|gt|quot|#39);/g, "x").length;
     const r = {
       id: "req_0123456789abcdefghijkl",
       kind: "tool",
@@ -49,7 +50,6 @@ describe("requestText", () => {
   });
 
   it("stays within 4096 characters when every field is made of invisible characters, each written out as eight", () => {
-    const telegramLength = (html: string) => html.replace(/<[^>]+>/g, "").replace(/&(amp|lt|gt|quot|#39);/g, "x").length;
     const zw = (first: string, n: number) => `${first}${"\u200B".repeat(n - 1)}`;
     const r = {
       id: "req_0123456789abcdefghijkl",
@@ -75,7 +75,6 @@ describe("requestText", () => {
   });
 
   it("shows a question whole up to 3,400 characters (ask_human takes 4,000), and within the limit once answered", () => {
-    const telegramLength = (html: string) => html.replace(/<[^>]+>/g, "").replace(/&(amp|lt|gt|quot|#39);/g, "x").length;
     const question = (text: string, extra: Partial<ApprovalRequest> = {}) =>
       ({
         id: "req_q",
