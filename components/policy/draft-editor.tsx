@@ -16,9 +16,10 @@ type Props = {
   initial: string;
   initialNote: string;
   hasDraft: boolean;
-  nextVersion: number;
+  /** The version in force the page shows: the draft is applied only while it still is. */
+  versionInForce: number;
   saveAction: (input: { json: string; note?: string }) => Promise<ActionResult<{ baseVersion: number }>>;
-  applyAction: (input: Record<string, never>) => Promise<ActionResult<{ version: number; rules: number }>>;
+  applyAction: (input: { versionInForce: number }) => Promise<ActionResult<{ version: number; rules: number }>>;
   discardAction: (input: Record<string, never>) => Promise<ActionResult<{ deleted: boolean }>>;
 };
 
@@ -26,7 +27,7 @@ type Props = {
  * The draft of the next policy as JSON. Saving keeps it out of force; only a saved, unchanged draft can be
  * applied, so what is applied is what the simulator tried.
  */
-export function DraftEditor({ initial, initialNote, hasDraft, nextVersion, saveAction, applyAction, discardAction }: Props) {
+export function DraftEditor({ initial, initialNote, hasDraft, versionInForce, saveAction, applyAction, discardAction }: Props) {
   const router = useRouter();
   const [json, setJson] = React.useState(initial);
   const [note, setNote] = React.useState(initialNote);
@@ -51,7 +52,7 @@ export function DraftEditor({ initial, initialNote, hasDraft, nextVersion, saveA
   }
 
   async function apply() {
-    const res = await applyAction({});
+    const res = await applyAction({ versionInForce });
     if (!res.ok) throw new Error(res.error);
     toast.success(`Policy version ${res.data.version} is in force`);
     router.refresh();
@@ -87,10 +88,10 @@ export function DraftEditor({ initial, initialNote, hasDraft, nextVersion, saveA
           <ConfirmDialog
             trigger={
               <Button variant={edited ? "outline" : "default"} disabled={pending || edited}>
-                Apply as version {nextVersion}
+                Apply as version {versionInForce + 1}
               </Button>
             }
-            title={`Apply the draft as version ${nextVersion}?`}
+            title={`Apply the draft as version ${versionInForce + 1}?`}
             description="It goes into force at once: agents' requests are decided by it from now on. The draft is then cleared; the history keeps every version, and you can revert."
             actionLabel="Apply"
             destructive={false}

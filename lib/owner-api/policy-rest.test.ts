@@ -218,6 +218,27 @@ describe("owner REST: policy drafts, simulate, apply, history, revert", () => {
     expect((await call("POST", "/owner/policy/versions/2147483647/revert", {})).status).toBe(404);
   });
 
+  it("applies a draft only while the version in force is the one it names, and reads a path's version as digits only", async () => {
+    const inForce = (await call("GET", "/owner/policy/draft")).body.version_in_force as number;
+    await call("PUT", "/owner/policy/draft", { policy: { rules: [{ id: "reviewed", effect: "deny", action: "drop_table" }] } });
+    // Another version was applied after the caller reviewed the draft against the one before it.
+    const stale = await call("POST", "/owner/policy/apply", { version_in_force: inForce - 1 });
+    expect(stale.status).toBe(409);
+    expect(stale.body.error.message).toBe(`Version ${inForce} is in force now, not version ${inForce - 1}: the draft was not applied.`);
+    expect((await getPolicy(await getDb(), seeded.project.id)).version).toBe(inForce);
+    expect((await getPolicyDraft(await getDb(), seeded.project.id))?.rules).toEqual([{ id: "reviewed", effect: "deny", action: "drop_table" }]);
+    const bad = await call("POST", "/owner/policy/apply", { version_in_force: "latest" });
+    expect(bad.body.error.details.map((d: { field: string }) => d.field)).toEqual(["version_in_force"]);
+    expect(await call("POST", "/owner/policy/apply", { version_in_force: inForce })).toEqual({ status: 200, body: { version: inForce + 1, rules: 1 } });
+
+    for (const version of ["0x1", "1e0", "%201", "+1", "0b1"]) {
+      const revert = await call("POST", `/owner/policy/versions/${version}/revert`, {});
+      expect(revert.status, version).toBe(400);
+      expect(revert.body.error.details.map((d: { field: string }) => d.field)).toEqual(["version"]);
+    }
+    expect((await getPolicy(await getDb(), seeded.project.id)).version).toBe(inForce + 1);
+  });
+
   it("refuses API keys and lists the routes under the owner tag in OpenAPI", async () => {
     const withKey = await fetch(`${server.url}/api/v1/owner/policy/draft`, { headers: { authorization: `Bearer ${seeded.secret}` } });
     expect(withKey.status).toBe(401);

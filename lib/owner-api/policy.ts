@@ -78,13 +78,26 @@ export const simulatePolicyRoute = defineOwnerRoute({
 export const applyPolicyDraftRoute = defineOwnerRoute({
   name: "owner_policy_apply",
   description:
-    "Puts the draft in force as the next version, approved by this owner, and deletes the draft. `note` replaces the draft's note. With no draft saved, the answer is CONFLICT.",
-  input: z.object({ note }).strict(),
+    "Puts the draft in force as the next version, approved by this owner, and deletes the draft. `note` replaces the draft's note. With no draft saved, the answer is CONFLICT; so it is when `version_in_force` is given and another version has been applied since.",
+  input: z
+    .object({
+      note,
+      version_in_force: z
+        .number()
+        .int()
+        .min(0)
+        .max(POLICY_VERSION_MAX)
+        .optional()
+        .describe(
+          "The version in force you reviewed the draft against (0 before the first). If another has been applied since, nothing changes and the answer is CONFLICT.",
+        ),
+    })
+    .strict(),
   output: z.object({ version: z.number().int(), rules: z.number().int() }),
   rest: { method: "POST", path: "/owner/policy/apply" },
   op: "policy.apply",
   handler: async (ctx, input) => {
-    const applied = await applyPolicyDraft(ctx.db, { actor: ctx.actor, note: input.note || null });
+    const applied = await applyPolicyDraft(ctx.db, { actor: ctx.actor, note: input.note || null, versionInForce: input.version_in_force });
     ctx.subject = `policy:v${applied.version}`;
     return applied;
   },
@@ -114,7 +127,7 @@ export const revertPolicyRoute = defineOwnerRoute({
     "Puts an earlier version's rules back in force as a new version (history only grows). The draft, if any, is kept. NOT_FOUND for an unknown version, CONFLICT for the version already in force.",
   input: z
     .object({
-      version: z.coerce.number().int().min(1).max(POLICY_VERSION_MAX).describe("The version to restore."),
+      version: z.number().int().min(1).max(POLICY_VERSION_MAX).describe("The version to restore."),
       note,
     })
     .strict(),

@@ -2,7 +2,8 @@ import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { checkRuleApprovers } from "@/lib/approvals/propose-policy";
-import { applyPolicy } from "@/lib/policy/apply-policy";
+import { applyPolicy, lockPolicy } from "@/lib/policy/apply-policy";
+import { getPolicy } from "@/lib/policy/get-policy";
 import { discardPolicyDraft, draftPolicy, getPolicyDraft, ownerWho } from "@/lib/policy/policy-draft";
 
 /** `dashboard` or `rest` in policy_versions.approved_via: where the owner applied it (else a channel id). */
@@ -11,13 +12,27 @@ export const ownerVia = (actor: Actor) => (actor.via === "rest" ? "rest" : "dash
 /**
  * Puts the draft in force as the next version, approved by the owner who applies it, and deletes the draft. The
  * draft row is locked first, so two applies at once make one version and the second finds no draft.
+ * `versionInForce` is the version the caller reviewed the draft against: when another has been applied since (an
+ * agent's proposal approved meanwhile), applying would silently drop its rules, so the answer is CONFLICT.
  */
-export async function applyPolicyDraft(tx: Executor, opts: { actor: Actor; note?: string | null }): Promise<{ version: number; rules: number }> {
+export async function applyPolicyDraft(
+  tx: Executor,
+  opts: { actor: Actor; note?: string | null; versionInForce?: number },
+): Promise<{ version: number; rules: number }> {
   const draft = await getPolicyDraft(tx, opts.actor.projectId, { forUpdate: true });
   if (!draft) {
     throw new AppError("CONFLICT", "There is no draft to apply.", {
       fix: "Save a draft first (PUT /api/v1/owner/policy/draft, or Save draft on the Policy screen), then apply it.",
     });
+  }
+  if (opts.versionInForce !== undefined) {
+    await lockPolicy(tx, opts.actor.projectId);
+    const { version } = await getPolicy(tx, opts.actor.projectId);
+    if (version !== opts.versionInForce) {
+      throw new AppError("CONFLICT", `Version ${version} is in force now, not version ${opts.versionInForce}: the draft was not applied.`, {
+        fix: `Review the draft against version ${version} (GET /api/v1/owner/policy/history), then apply it with version_in_force ${version}.`,
+      });
+    }
   }
   const policy = draftPolicy(draft);
   // A channel named by the draft may have been removed since it was saved.

@@ -7,6 +7,15 @@ import type { Policy } from "@/lib/policy/policy-schema";
 import { policyCache } from "@/lib/policy/get-policy";
 
 /**
+ * Holds the project's policy versions until the transaction ends: a caller that checks the version in force before
+ * applying (revert, an apply that names the version it expects) takes it first, so its check still holds when the
+ * next version is numbered.
+ */
+export async function lockPolicy(tx: Executor, projectId: string): Promise<void> {
+  await tx.select({ id: projects.id }).from(projects).where(eq(projects.id, projectId)).for("update");
+}
+
+/**
  * Puts a checked policy in force as the next version. Versions of one project are numbered under a row lock on the
  * project, so two approvals at once get 4 and 5, never two 4s. The call that approved it is ledgered by its pipeline.
  */
@@ -23,7 +32,7 @@ export async function applyPolicy(
   },
 ): Promise<{ version: number }> {
   const projectId = opts.actor.projectId;
-  await tx.select({ id: projects.id }).from(projects).where(eq(projects.id, projectId)).for("update");
+  await lockPolicy(tx, projectId);
   const [next] = await tx
     .select({ v: sql<number>`coalesce(max(${policyVersions.version}), 0)::int + 1` })
     .from(policyVersions)

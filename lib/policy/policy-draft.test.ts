@@ -61,6 +61,15 @@ describe("policy drafts", () => {
     expect(entries.map((e) => e.row.version)).toEqual([1]);
   });
 
+  it("make one version when two owners revert to the same version at once; the other finds it in force", async () => {
+    await save(b, [{ id: "second", effect: "deny" }]);
+    await apply(b);
+    const revert = () => code(tx((t) => revertPolicy(t, { actor: b.actor, version: 1 })));
+    expect((await Promise.all([revert(), revert()])).sort()).toEqual(["CONFLICT", "ok"]);
+    const { entries } = await listPolicyHistory(await getDb(), b.project.id, { limit: 10 });
+    expect(entries.map((e) => e.row.version)).toEqual([3, 2, 1]);
+  });
+
   it("roll back a failed apply whole: the draft stays and no version is written", async () => {
     await save(b, [{ id: "again", effect: "allow" }]);
     await expect(
@@ -71,6 +80,6 @@ describe("policy drafts", () => {
     ).rejects.toThrow("later step failed");
     const db = await getDb();
     expect((await getPolicyDraft(db, b.project.id))?.rules).toEqual([{ id: "again", effect: "allow" }]);
-    expect((await getPolicy(db, b.project.id)).version).toBe(1);
+    expect((await getPolicy(db, b.project.id)).version).toBe(3);
   });
 });

@@ -2,7 +2,7 @@ import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { checkRuleApprovers } from "@/lib/approvals/propose-policy";
-import { applyPolicy } from "@/lib/policy/apply-policy";
+import { applyPolicy, lockPolicy } from "@/lib/policy/apply-policy";
 import { ownerVia } from "@/lib/policy/apply-policy-draft";
 import { getPolicy, getPolicyVersion } from "@/lib/policy/get-policy";
 import { ownerWho } from "@/lib/policy/policy-draft";
@@ -17,6 +17,8 @@ export async function revertPolicy(
   opts: { actor: Actor; version: number; note?: string | null },
 ): Promise<{ version: number; reverted_to: number }> {
   const projectId = opts.actor.projectId;
+  // Two reverts to one version at once: the second waits here, then finds its rules in force (CONFLICT).
+  await lockPolicy(tx, projectId);
   const old = await getPolicyVersion(tx, projectId, opts.version);
   if (!old) {
     throw new AppError("NOT_FOUND", `Policy version ${opts.version} not found.`, { fix: "List the versions with GET /api/v1/owner/policy/history." });
@@ -24,6 +26,12 @@ export async function revertPolicy(
   const current = await getPolicy(tx, projectId);
   if (current.version === old.version) {
     throw new AppError("CONFLICT", `Version ${old.version} is already in force.`, { fix: "Revert to an earlier version." });
+  }
+  // A revert repeated (a retry after a lost answer, or two owners at once) would add the same rules again.
+  if (JSON.stringify(current.policy.rules) === JSON.stringify(old.rules)) {
+    throw new AppError("CONFLICT", `Version ${old.version}'s rules are already in force, as version ${current.version}.`, {
+      fix: "Revert to a version whose rules differ from those in force.",
+    });
   }
   const policy = { rules: old.rules as Rule[] };
   // The old rules may name a channel removed since; applying them would silently send those requests to the owner.

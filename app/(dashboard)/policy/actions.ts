@@ -57,10 +57,11 @@ export const discardDraftAction = ownerAction(
   { op: routeOp(deletePolicyDraftRoute) },
 );
 
+/** Applies the draft as reviewed: against the version in force the page showed, so one applied since is never dropped. */
 export const applyDraftAction = ownerAction(
-  z.object({}),
-  async (ctx) => {
-    const applied = await applyPolicyDraft(ctx.db, { actor: ctx.actor });
+  z.object({ versionInForce: z.number().int().min(0).max(POLICY_VERSION_MAX) }),
+  async (ctx, input) => {
+    const applied = await applyPolicyDraft(ctx.db, { actor: ctx.actor, versionInForce: input.versionInForce });
     ctx.subject = `policy:v${applied.version}`;
     return applied;
   },

@@ -103,7 +103,7 @@ export default async function PolicyPage({ searchParams }: { searchParams: Searc
                 initial={asJson(draftRules ?? current.policy.rules)}
                 initialNote={draft?.note ?? ""}
                 hasDraft={draft !== null}
-                nextVersion={current.version + 1}
+                versionInForce={current.version}
                 saveAction={saveDraftAction}
                 applyAction={applyDraftAction}
                 discardAction={discardDraftAction}

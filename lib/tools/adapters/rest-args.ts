@@ -71,7 +71,10 @@ export async function restArgs(req: ApiRequest, url: URL, input: z.ZodType, para
       setArg(args, key, coerce(key, url.searchParams.getAll(key), ownProp(props, key)));
     }
   }
-  for (const [name, value] of Object.entries(params)) {
+  // A path segment is text as a query value is, and is read the same way: `/versions/0x1` stays the string "0x1",
+  // which a number argument refuses by name.
+  for (const [name, text] of Object.entries(params)) {
+    const value = coerce(name, [text], ownProp(props, name));
     if (Object.hasOwn(args, name) && args[name] !== value) {
       throw new AppError("validation_error", `${name}: differs between the path and the body.`, { fix: `Send ${name} in the path only.` });
     }
