@@ -9,7 +9,7 @@ import { findSourceByToken } from "@/lib/sources/find-source";
 import { findRemovedSourceByToken, recordRefusal } from "@/lib/sources/intake-refusals";
 import { receiveWebhook } from "@/lib/sources/receive-webhook";
 import { takeDeliveryToken } from "@/lib/sources/delivery-rate-limit";
-import { chargeForgery, chargeHookLookup, refuseForger } from "@/lib/sources/unknown-hook-throttle";
+import { chargeForgery, chargeHookLookup, refuseForger } from "@/lib/sources/failed-hook-throttle";
 
 export const HOOKS_PREFIX = "/hooks/";
 
@@ -30,7 +30,7 @@ export async function handleHook(req: ApiRequest): Promise<Response> {
     const db = await getDb();
     const token = new URL(req.url).pathname.slice(HOOKS_PREFIX.length);
     // A lookup the source cache cannot answer is charged to the client's address first, so a spray of made-up
-    // tokens meets 429 before the database (unknown-hook-throttle.ts).
+    // tokens meets 429 before the database (failed-hook-throttle.ts).
     const source = await findSourceByToken(db, token, () => chargeHookLookup(clientIp(req)));
     if (source?.type !== "webhook") {
       // A removed source's URL still names its project, whose owner sees these on the Overview.

@@ -3,6 +3,11 @@ import { AppError } from "@/lib/errors";
 import { addressBlock } from "@/lib/http/address-block";
 import { tokenBuckets } from "@/lib/http/token-buckets";
 
+/*
+ * Requests to /hooks/ that fail, throttled per client address so that they cost neither the database nor a real
+ * sender anything: URLs that name no live source, and deliveries whose signature fails. Each kind has its own bucket.
+ */
+
 /**
  * Lookups of /hooks/ URLs that name no live source, per client address block (address-block.ts: an IPv6 client's
  * /64): a token bucket of UNKNOWN_HOOKS_PER_MINUTE (token-buckets.ts), on each instance. Each unknown URL costs a
