@@ -83,6 +83,38 @@ describe("owner actions", () => {
     expect(await entriesOf(ctx.project.id, "test.unstorable")).toEqual([]);
   });
 
+  it("wait on the outside world before their transaction: its answer reaches the action, its refusal is the action's error", async () => {
+    const ctx = await owner();
+    const db = await getDb();
+    // On PostgreSQL: the prepare step's session has no transaction open (PGlite has no pg_stat_activity's xact_start).
+    const open = process.env.DATABASE_URL?.startsWith("postgres")
+      ? async () =>
+          (
+            await db.execute<{ n: number }>(
+              "select count(*)::int as n from pg_stat_activity where datname = current_database() and xact_start is not null and pid <> pg_backend_pid()",
+            )
+          )[0].n
+      : async () => 0;
+    let openWhilePreparing = -1;
+    const prepare = async (_c: unknown, input: { key: string }) => {
+      openWhilePreparing = await open();
+      return `looked up ${input.key}`;
+    };
+    const res = await runOwnerAction(ctx, schema, async (c) => c.prepared, { op: "test.prepared" }, { key: "k3" }, prepare);
+    expect(res).toEqual({ ok: true, data: "looked up k3" });
+    expect(openWhilePreparing).toBe(0);
+    expect(await entriesOf(ctx.project.id, "test.prepared")).toHaveLength(1);
+
+    let ran = false;
+    const refuse = async () => {
+      throw new AppError("validation_error", "key: refused by the outside world.", { details: [{ field: "key", message: "Refused" }] });
+    };
+    const refused = await runOwnerAction(ctx, schema, async () => void (ran = true), { op: "test.prepared" }, { key: "k4" }, refuse);
+    expect(refused).toMatchObject({ ok: false, fieldErrors: { key: "Refused." } });
+    expect(ran).toBe(false);
+    expect(await entriesOf(ctx.project.id, "test.prepared")).toHaveLength(1);
+  });
+
   it("that declare no op change nothing in the ledger", async () => {
     const ctx = await owner();
     const before = await (await getDb()).select().from(ledgerEntries).where(eq(ledgerEntries.projectId, ctx.project.id));

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { getDb, type Tx } from "@/lib/db/client";
+import { type Db, getDb, type Tx } from "@/lib/db/client";
 import { AppError, toErrorBody } from "@/lib/errors";
 import { currentOwner, type OwnerContext } from "@/lib/auth/current-owner";
 import { staleTabProblem } from "@/lib/auth/page-project";
@@ -9,11 +9,19 @@ import { unstorableField } from "@/lib/tools/casing/unstorable-field";
 
 export type ActionResult<T> = { ok: true; data: T } | { ok: false; error: string; fieldErrors?: Record<string, string> };
 
-export interface ActionContext extends OwnerContext {
+export interface ActionContext<P = undefined> extends OwnerContext {
   db: Tx;
   /** The id of the object the action touched, for its ledger entry's `subject`. */
   subject: string | null;
+  /** What `prepare` brought back, before the transaction opened. */
+  prepared: P;
 }
+
+/**
+ * What an action waits for from the outside world (DNS, a relay, Telegram's API), done before its transaction opens,
+ * as an owner route's `prepare` is: no pooled connection is held while a lookup times out.
+ */
+export type ActionPrepare<I, P> = (ctx: OwnerContext & { db: Db }, input: I) => Promise<P>;
 
 export interface ActionLedger<I> {
   /** The ledger op; a change that mirrors a tool or an owner route takes theirs (`toolOpOf`, `route.op`). */
@@ -28,28 +36,29 @@ export interface ActionLedger<I> {
  * entry (input, output, the subject the action names) is written here, in that transaction — never by the domain
  * functions it calls. Next checks the Origin of server actions against the host itself.
  */
-export function ownerAction<S extends z.ZodType, T>(
+export function ownerAction<S extends z.ZodType, T, P = undefined>(
   schema: S,
-  fn: (ctx: ActionContext, input: z.output<S>) => Promise<T>,
+  fn: (ctx: ActionContext<P>, input: z.output<S>) => Promise<T>,
   ledger?: ActionLedger<z.output<S>>,
   /** `anyTab`: the browser's own actions (switch or create a project, sign out), which a stale tab may take. */
-  opts: { anyTab?: boolean } = {},
+  opts: { anyTab?: boolean; prepare?: ActionPrepare<z.output<S>, P> } = {},
 ) {
   return async (input: z.input<S>): Promise<ActionResult<T>> => {
     const ctx = await currentOwner();
     const stale = ctx && !opts.anyTab ? await staleTabProblem(ctx) : null;
     if (stale) return { ok: false, error: stale };
-    return runOwnerAction(ctx, schema, fn, ledger, input);
+    return runOwnerAction(ctx, schema, fn, ledger, input, opts.prepare);
   };
 }
 
 /** An action's work for a given owner context (`ownerAction` reads it from the request's cookies). */
-export async function runOwnerAction<S extends z.ZodType, T>(
+export async function runOwnerAction<S extends z.ZodType, T, P = undefined>(
   ctx: OwnerContext | null,
   schema: S,
-  fn: (ctx: ActionContext, input: z.output<S>) => Promise<T>,
+  fn: (ctx: ActionContext<P>, input: z.output<S>) => Promise<T>,
   ledger: ActionLedger<z.output<S>> | undefined,
   input: z.input<S>,
+  prepare?: ActionPrepare<z.output<S>, P>,
 ): Promise<ActionResult<T>> {
   if (!ctx) return { ok: false, error: "Your session has ended. Sign in again." };
   const parsed = schema.safeParse(input);
@@ -68,8 +77,10 @@ export async function runOwnerAction<S extends z.ZodType, T>(
   }
   try {
     const call = { actor: ctx.actor, op: ledger?.op, input: ledger?.input ? ledger.input(parsed.data) : parsed.data };
-    const data = await ledgeredTransaction(await getDb(), call, (tx, entry) => {
-      const actionCtx: ActionContext = Object.assign(entry, ctx, { db: tx });
+    const db = await getDb();
+    const prepared = (await prepare?.({ ...ctx, db }, parsed.data)) as P;
+    const data = await ledgeredTransaction(db, call, (tx, entry) => {
+      const actionCtx: ActionContext<P> = Object.assign(entry, ctx, { db: tx, prepared });
       return fn(actionCtx, parsed.data);
     });
     return { ok: true, data };

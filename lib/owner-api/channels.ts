@@ -5,7 +5,7 @@ import { approveChannel } from "@/lib/channels/approve-channel";
 import { channelView } from "@/lib/channels/channel-view";
 import { listChannels } from "@/lib/channels/list-channels";
 import { removeChannel } from "@/lib/channels/remove-channel";
-import { removeBotToken, setBotToken } from "@/lib/telegram/set-bot-token";
+import { checkBotToken, removeBotToken, saveBotToken } from "@/lib/telegram/set-bot-token";
 import { telegramStatus } from "@/lib/telegram/telegram-status";
 import { channelAdd } from "@/lib/tools/approvals/channel-add";
 import { channelShape } from "@/lib/tools/approvals/channel-shape";
@@ -95,8 +95,9 @@ export const setBotTokenRoute = defineOwnerRoute({
   rest: { method: "PUT", path: "/owner/telegram" },
   op: "telegram.configure",
   ledgerInput: () => ({}),
-  handler: async (ctx, input) => {
-    const bot = await setBotToken(ctx.db, { actor: ctx.actor, token: input.token });
+  prepare: (_ctx, input) => checkBotToken(input.token),
+  handler: async (ctx) => {
+    const bot = await saveBotToken(ctx.db, { actor: ctx.actor, checked: ctx.prepared });
     ctx.subject = `telegram:@${bot.username}`;
     return bot;
   },

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import type { Actor } from "@/lib/actor";
-import type { Tx } from "@/lib/db/client";
+import type { Db, Tx } from "@/lib/db/client";
 import type { Owner } from "@/lib/db/schema/owners";
 import { fieldError } from "@/lib/disk/field-error";
 import { unstorableField } from "@/lib/tools/casing/unstorable-field";
@@ -9,7 +9,7 @@ import { unstorableField } from "@/lib/tools/casing/unstorable-field";
  * Owner operations (keys now; domains, transport … later) are REST-only: never MCP, never open to API keys.
  * Same shape as a tool so the REST adapter and OpenAPI treat both alike.
  */
-export interface OwnerRoute<I extends z.ZodObject = z.ZodObject, O extends z.ZodType = z.ZodType> {
+export interface OwnerRoute<I extends z.ZodObject = z.ZodObject, O extends z.ZodType = z.ZodType, P = undefined> {
   name: string;
   description: string;
   input: I;
@@ -28,10 +28,19 @@ export interface OwnerRoute<I extends z.ZodObject = z.ZodObject, O extends z.Zod
    */
   recordElsewhere?: true;
   /**
+   * What the route waits for from the outside world (DNS, a relay, Telegram's API), done before its transaction
+   * opens: a transaction held open while a lookup times out keeps a pooled connection from every other request. Its
+   * answer reaches the handler as `ctx.prepared`; the handler reads again what it writes.
+   */
+  prepare?: (ctx: { actor: Actor; db: Db }, input: z.output<I>) => Promise<P>;
+  /**
    * `subject` names the object the call touched, for its entry. `sessionId` is the dashboard session whose cookie
    * made the call; null over HTTP Basic.
    */
-  handler: (ctx: { actor: Actor; owner: Owner; db: Tx; subject: string | null; sessionId: string | null }, input: z.output<I>) => Promise<z.input<O>>;
+  handler: (
+    ctx: { actor: Actor; owner: Owner; db: Tx; subject: string | null; sessionId: string | null; prepared: P },
+    input: z.output<I>,
+  ) => Promise<z.input<O>>;
 }
 
 /**
@@ -39,14 +48,16 @@ export interface OwnerRoute<I extends z.ZodObject = z.ZodObject, O extends z.Zod
  * tools do (parseToolArgs): its strings reach text columns (a project's name, an entry's subject) and queries (an id
  * in the path), which fail inside the database on a NUL as a 500, and store a lone surrogate as U+FFFD, not as sent.
  */
-export const defineOwnerRoute = <I extends z.ZodObject, O extends z.ZodType>(r: OwnerRoute<I, O>): OwnerRoute<I, O> => ({
+export const defineOwnerRoute = <I extends z.ZodObject, O extends z.ZodType, P = undefined>(r: OwnerRoute<I, O, P>): OwnerRoute<I, O, P> => ({
   ...r,
-  handler: async (ctx, input) => {
-    const bad = unstorableField(input);
-    if (bad) throw fieldError(bad.path.join(".") || "(input)", `must not contain ${bad.problem}`);
-    return r.handler(ctx, input);
-  },
+  prepare: r.prepare && (async (ctx, input) => (refuseUnstorable(input), r.prepare!(ctx, input))),
+  handler: async (ctx, input) => (refuseUnstorable(input), r.handler(ctx, input)),
 });
+
+function refuseUnstorable(input: unknown): void {
+  const bad = unstorableField(input);
+  if (bad) throw fieldError(bad.path.join(".") || "(input)", `must not contain ${bad.problem}`);
+}
 
 /** A route's ledger op, for the dashboard action that does the same (a route without one fails at load). */
 export function routeOp(route: Pick<OwnerRoute, "name" | "op">): string {

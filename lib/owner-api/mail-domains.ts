@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { addDomain } from "@/lib/mail/domains/add-domain";
-import { checkDomainDns } from "@/lib/mail/domains/check-domain-dns";
+import { lookUpDomainDns, recordDomainCheck } from "@/lib/mail/domains/check-domain-dns";
 import { dnsRecords } from "@/lib/mail/domains/dns-records";
 import { type DomainView, listDomains } from "@/lib/mail/domains/list-domains";
 import { removeDomain } from "@/lib/mail/domains/remove-domain";
@@ -68,9 +68,10 @@ export const checkDomainRoute = defineOwnerRoute({
   output: z.object({ domain: z.string(), verified: z.boolean(), records: z.array(checkShape) }),
   rest: { method: "POST", path: "/owner/mail/domains/{domain_id}/check" },
   op: "mail.domain_check",
+  prepare: (ctx, input) => lookUpDomainDns(ctx.db, { actor: ctx.actor, domainId: input.domain_id }),
   handler: async (ctx, input) => {
     ctx.subject = input.domain_id;
-    const row = await checkDomainDns(ctx.db, { actor: ctx.actor, domainId: input.domain_id });
+    const row = await recordDomainCheck(ctx.db, ctx.prepared);
     return { domain: row.domain, verified: row.projectId === null || row.verifiedAt !== null, records: row.dnsCheck?.records ?? [] };
   },
 });

@@ -79,8 +79,10 @@ export const testRelayRoute = defineOwnerRoute({
   output: z.object({ response: z.string(), origin: z.enum(["project", "env"]) }),
   rest: { method: "POST", path: "/owner/mail/relay/test" },
   op: "mail.relay_test",
-  handler: async (ctx, input) => {
+  // The SMTP conversation writes nothing: it runs before the transaction, which holds only the ledger entry.
+  prepare: (ctx, input) => testRelay(ctx.db, { actor: ctx.actor, to: input.to }),
+  handler: async (ctx) => {
     ctx.subject = ctx.actor.projectId;
-    return testRelay(ctx.db, { actor: ctx.actor, to: input.to });
+    return ctx.prepared;
   },
 });

@@ -47,8 +47,8 @@ import {
   simulatePolicyRoute,
 } from "@/lib/owner-api/policy";
 
-// biome-ignore lint/suspicious/noExplicitAny: routes with different schemas share this list; OwnerRoute's defaults would refuse them (the handler takes I's output)
-export const ownerRoutes: readonly OwnerRoute<any, any>[] = [
+// biome-ignore lint/suspicious/noExplicitAny: routes with different schemas (and prepared answers) share this list; OwnerRoute's defaults would refuse them (the handler takes I's output)
+export const ownerRoutes: readonly OwnerRoute<any, any, any>[] = [
   createKeyRoute,
   listKeysRoute,
   revokeKeyRoute,

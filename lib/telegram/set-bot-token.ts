@@ -15,27 +15,43 @@ export const botChanges = changeChannel("brynth_telegram", z.string());
 
 const TOKEN = /^\d{3,20}:[A-Za-z0-9_-]{30,64}$/;
 
+/** A token Telegram accepted, and the bot it names: saveBotToken stores it. */
+export interface CheckedBotToken {
+  token: string;
+  me: Awaited<ReturnType<ReturnType<typeof botApi>["getMe"]>>;
+}
+
 /**
  * The owner sets the project's bot token (from @BotFather). It is checked with getMe, stored encrypted with a fresh
- * webhook secret, and the bot restarts on every instance. Telegram is off until this is done.
+ * webhook secret, and the bot restarts on every instance. Telegram is off until this is done. In two steps, so that
+ * routes wait on Telegram before their transaction opens: checkBotToken, then saveBotToken.
  */
 export async function setBotToken(tx: Executor, opts: { actor: Actor; token: string }) {
-  const token = opts.token.trim();
+  return saveBotToken(tx, { actor: opts.actor, checked: await checkBotToken(opts.token) });
+}
+
+/** The token's shape, then Telegram's getMe: a validation_error naming `token` when either refuses it. */
+export async function checkBotToken(raw: string): Promise<CheckedBotToken> {
+  const token = raw.trim();
   if (!TOKEN.test(token)) {
     throw new AppError("validation_error", "token: does not look like a bot token (digits, a colon, then 30+ characters).", {
       details: [{ field: "token", message: "That does not look like a bot token: digits, a colon, then 30 or more characters" }],
       fix: "Copy the token @BotFather gave you, e.g. 123456789:AA…",
     });
   }
-  let me: Awaited<ReturnType<ReturnType<typeof botApi>["getMe"]>>;
   try {
-    me = await botApi(token).getMe();
+    return { token, me: await botApi(token).getMe() };
   } catch (err) {
     throw new AppError("validation_error", `token: Telegram refused it (${(err as Error).message}).`, {
       details: [{ field: "token", message: `Telegram did not accept this token (${(err as Error).message}); check it with @BotFather` }],
       fix: "Check the token with @BotFather; revoked tokens stop working.",
     });
   }
+}
+
+/** Stores a checked token encrypted, with a fresh webhook secret, and restarts the bot on every instance on commit. */
+export async function saveBotToken(tx: Executor, opts: { actor: Actor; checked: CheckedBotToken }) {
+  const { token, me } = opts.checked;
   const projectId = opts.actor.projectId;
   const values = {
     telegramTokenEnc: encryptSecret(token, secretSlot(approvalSettings.telegramTokenEnc, projectId)),

@@ -1,12 +1,12 @@
 "use server";
 
 import { z } from "zod";
-import { ownerAction } from "@/lib/auth/owner-action";
+import { type ActionPrepare, ownerAction } from "@/lib/auth/owner-action";
 import { addChannel } from "@/lib/channels/add-channel";
 import { approveChannel } from "@/lib/channels/approve-channel";
 import { removeChannel } from "@/lib/channels/remove-channel";
 import { callbackSecret, rotateCallbackSecret } from "@/lib/approvals/callbacks/callback-secret";
-import { removeBotToken, setBotToken } from "@/lib/telegram/set-bot-token";
+import { type CheckedBotToken, checkBotToken, removeBotToken, saveBotToken } from "@/lib/telegram/set-bot-token";
 import { toolOpOf } from "@/lib/tools/registry";
 
 const channelId = z.object({ channelId: z.string().regex(/^chn_[A-Za-z0-9]{1,40}$/) });
@@ -53,15 +53,21 @@ export const removeChannelAction = ownerAction(
   { op: toolOpOf("channel_remove") },
 );
 
-/** The token is checked with getMe and stored encrypted (never ledgered); every instance restarts the bot on commit. */
+const checkToken: ActionPrepare<{ token: string }, CheckedBotToken> = (_ctx, input) => checkBotToken(input.token);
+
+/**
+ * The token is checked with getMe before the transaction opens, and stored encrypted (never ledgered); every instance
+ * restarts the bot on commit.
+ */
 export const setBotTokenAction = ownerAction(
   z.object({ token: z.string().trim().min(1, "Paste the token @BotFather gave you.").max(200, "A bot token is at most 200 characters.") }),
-  async (ctx, input) => {
-    const bot = await setBotToken(ctx.db, { actor: ctx.actor, token: input.token });
+  async (ctx) => {
+    const bot = await saveBotToken(ctx.db, { actor: ctx.actor, checked: ctx.prepared });
     ctx.subject = `telegram:@${bot.username}`;
     return bot;
   },
   { op: "telegram.configure", input: () => ({}) },
+  { prepare: checkToken },
 );
 
 export const removeBotTokenAction = ownerAction(

@@ -1,9 +1,9 @@
 "use server";
 
 import { z } from "zod";
-import { ownerAction } from "@/lib/auth/owner-action";
+import { type ActionPrepare, ownerAction } from "@/lib/auth/owner-action";
 import { addDomain } from "@/lib/mail/domains/add-domain";
-import { checkDomainDns } from "@/lib/mail/domains/check-domain-dns";
+import { type DomainLookup, lookUpDomainDns, recordDomainCheck } from "@/lib/mail/domains/check-domain-dns";
 import { removeDomain } from "@/lib/mail/domains/remove-domain";
 import { relayInput, relaySetLedger, removeRelay, saveRelay } from "@/lib/mail/relay/save-relay";
 import { testRelay } from "@/lib/mail/relay/test-relay";
@@ -22,15 +22,18 @@ export const addDomainAction = ownerAction(
   { op: "mail.domain_add" },
 );
 
-/** Looks up MX/SPF/DKIM/DMARC (with timeouts). */
+const lookUpDns: ActionPrepare<{ domainId: string }, DomainLookup> = (ctx, input) => lookUpDomainDns(ctx.db, { actor: ctx.actor, domainId: input.domainId });
+
+/** Looks up MX/SPF/DKIM/DMARC (with timeouts), before the transaction opens. */
 export const checkDnsAction = ownerAction(
   domainId,
   async (ctx, input) => {
     ctx.subject = input.domainId;
-    const row = await checkDomainDns(ctx.db, { actor: ctx.actor, domainId: input.domainId });
+    const row = await recordDomainCheck(ctx.db, ctx.prepared);
     return { domain: row.domain, verified: row.projectId === null || row.verifiedAt !== null, records: row.dnsCheck?.records ?? [] };
   },
   { op: "mail.domain_check" },
+  { prepare: lookUpDns },
 );
 
 /** Refused while mailboxes use the domain. */
@@ -63,8 +66,11 @@ export const removeRelayAction = ownerAction(
   { op: "mail.relay_remove" },
 );
 
+const sendRelayTest: ActionPrepare<{ to: string }, Awaited<ReturnType<typeof testRelay>>> = (ctx, input) =>
+  testRelay(ctx.db, { actor: ctx.actor, to: input.to });
+
 /**
- * Sends one signed test message through the relay and reports its answer. The address is checked here too, in an
+ * Sends one signed test message through the relay, before the transaction opens, and reports its answer. The address is checked here too, in an
  * owner's words: testRelay's own check speaks to agents ("plain ASCII address local@domain").
  */
 export const testRelayAction = ownerAction(
@@ -76,9 +82,10 @@ export const testRelayAction = ownerAction(
       .max(254)
       .refine((v) => plainAddress.safeParse(v).success, "Enter a plain address such as name@example.com, without a name before it."),
   }),
-  async (ctx, input) => {
+  async (ctx) => {
     ctx.subject = ctx.actor.projectId;
-    return testRelay(ctx.db, { actor: ctx.actor, to: input.to });
+    return ctx.prepared;
   },
   { op: "mail.relay_test" },
+  { prepare: sendRelayTest },
 );

@@ -2,7 +2,7 @@ import { promises as dns } from "node:dns";
 import { and, eq, isNull, or, sql } from "drizzle-orm";
 import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
-import { mailDomains, type DnsCheck } from "@/lib/db/schema/mail";
+import { mailDomains, type DnsCheck, type MailDomain } from "@/lib/db/schema/mail";
 import { env } from "@/lib/env";
 import { notFound } from "@/lib/errors";
 import { mailHostname } from "@/lib/mail/domains/mail-domain-name";
@@ -32,12 +32,24 @@ async function lookup<T>(fn: () => Promise<T[]>): Promise<{ found: T[]; error: s
   }
 }
 
+/** A domain as read before its lookups, and what DNS answered: recordDomainCheck stores it. */
+export interface DomainLookup {
+  domain: MailDomain;
+  check: DnsCheck;
+}
+
 /**
  * The Domains screen's "check DNS": looks up the four records and compares them with what Brynth expects. A custom
  * domain becomes verified (receives mail, signs outbound) once its DKIM record matches; it stays verified if a later
- * check cannot reach DNS. Stored with the domain.
+ * check cannot reach DNS. Stored with the domain. In two steps, so that routes wait on DNS (seconds, when it times
+ * out) before their transaction opens: lookUpDomainDns, then recordDomainCheck.
  */
 export async function checkDomainDns(db: Executor, opts: { actor: Actor; domainId: string; dns?: DomainDns }) {
+  return recordDomainCheck(db, await lookUpDomainDns(db, opts));
+}
+
+/** The lookups, compared with the records the domain should publish; reads the domain, writes nothing. */
+export async function lookUpDomainDns(db: Executor, opts: { actor: Actor; domainId: string; dns?: DomainDns }): Promise<DomainLookup> {
   const [d] = await db
     .select()
     .from(mailDomains)
@@ -90,13 +102,17 @@ export async function checkDomainDns(db: Executor, opts: { actor: Actor; domainI
       note: note(dmarcValues.length === 1, dmarc.error, "no DMARC record", "more than one DMARC record", dmarcValues),
     },
   ];
-  const check: DnsCheck = { checked_at: new Date().toISOString(), records };
-  const dkimOk = records[2].ok;
+  return { domain: d, check: { checked_at: new Date().toISOString(), records } };
+}
+
+/** Stores a lookup on its domain, verifying it when DKIM matched; NOT_FOUND if the domain was removed meanwhile. */
+export async function recordDomainCheck(db: Executor, { domain: d, check }: DomainLookup) {
+  const dkimOk = check.records.find((r) => r.kind === "DKIM")?.ok === true;
   // The instance's default domain belongs to no project: only it is found by id alone.
   const same = and(eq(mailDomains.id, d.id), d.projectId === null ? isNull(mailDomains.projectId) : eq(mailDomains.projectId, d.projectId));
   let [row] = await db.update(mailDomains).set({ dnsCheck: check, updatedAt: sql`now()` }).where(same).returning();
   // Removed while DNS answered: there is nothing left to record the check on.
-  if (!row) throw notFound(`Domain ${opts.domainId}`);
+  if (!row) throw notFound(`Domain ${d.id}`);
   if (d.projectId === null || !dkimOk || row.verifiedAt) return row;
   // The first check that verifies it is the change subscribers hear about (`domain.verified`, for no one mailbox):
   // decided by the row as it is when written, so of two checks at once only one finds it unverified.

@@ -9,7 +9,7 @@ export type RestRoute =
   /** `alias`: one of the tool's `rest.aliases`, served but not documented again in OpenAPI. */
   | { kind: "tool"; method: string; path: string; pattern: RegExp; params: string[]; tool: AnyTool; alias: boolean }
   // biome-ignore lint/suspicious/noExplicitAny: any owner route whatever its schemas, as in owner-routes.ts
-  | { kind: "owner"; method: string; path: string; pattern: RegExp; params: string[]; route: OwnerRoute<any, any> };
+  | { kind: "owner"; method: string; path: string; pattern: RegExp; params: string[]; route: OwnerRoute<any, any, any> };
 
 /**
  * `/kv/{key}` → a regex. A parameter that ends the path takes the rest of it, slashes included (`/files/{path}`

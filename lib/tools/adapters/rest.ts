@@ -59,7 +59,10 @@ async function serveRest(req: ApiRequest): Promise<Response> {
     const input = parseOrThrow(route.route.input, await restArgs(req, url, route.route.input, params!));
     const { op, ledgerInput, ledgerOutput } = route.route;
     const call = { actor, op, input: ledgerInput ? ledgerInput(input) : input, output: ledgerOutput };
-    const out = await ledgeredTransaction(db, call, (tx, entry) => route.route.handler(Object.assign(entry, { actor, owner, db: tx, sessionId }), input));
+    const prepared = await route.route.prepare?.({ actor, db }, input);
+    const out = await ledgeredTransaction(db, call, (tx, entry) =>
+      route.route.handler(Object.assign(entry, { actor, owner, db: tx, sessionId, prepared }), input),
+    );
     return jsonResponse(route.route.status ?? 200, out);
   } catch (err) {
     return errorResponse(err);
