@@ -26,6 +26,12 @@ import { recipientFields, type SendRequest } from "@/lib/mail/send/send-request"
  */
 export type SendOrigin = "agent" | "schedule" | "approved" | "owner";
 
+/**
+ * The origin of a send tool's call: the owner's own credentials over REST or /mcp send as the dashboard's compose
+ * does (no hold of their own policy); an API key or OAuth grant is an agent.
+ */
+export const toolCallOrigin = (actor: Actor): SendOrigin => (actor.type === "owner" ? "owner" : "agent");
+
 export type SendOutcome = { sent: { messageId: string; threadId: string; sendStatus: "queued" } } | { held: { draftId: string; requestId: string } };
 
 /**

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { findMessage } from "@/lib/mail/lookup/find-message";
 import { findMailbox } from "@/lib/mail/mailboxes/mailbox-scope";
 import { forwardRequest } from "@/lib/mail/send/forward-request";
-import { sendFromMailbox } from "@/lib/mail/send/send-from-mailbox";
+import { sendFromMailbox, toolCallOrigin } from "@/lib/mail/send/send-from-mailbox";
 import { defineTool } from "@/lib/tools/define-tool";
 import { mailboxCreate } from "@/lib/tools/mailboxes/annotations";
 import { inboxIdField } from "@/lib/tools/mailboxes/inbox-fields";
@@ -39,7 +39,7 @@ export const forwardMessage = defineTool({
     const mailbox = await findMailbox(ctx.db, ctx.actor, input.inboxId);
     const original = await findMessage(ctx.db, ctx.actor, mailbox.id, input.messageId);
     const request = await forwardRequest(ctx.db, { actor: ctx.actor, mailbox, original, input });
-    const outcome = await sendFromMailbox(ctx.db, { actor: ctx.actor, mailbox, origin: "agent", tool: "forward_message", request });
+    const outcome = await sendFromMailbox(ctx.db, { actor: ctx.actor, mailbox, origin: toolCallOrigin(ctx.actor), tool: "forward_message", request });
     return sendAnswer(ctx, outcome);
   },
 });

@@ -4,7 +4,7 @@ import { findMessage } from "@/lib/mail/lookup/find-message";
 import { findMailbox } from "@/lib/mail/mailboxes/mailbox-scope";
 import { checkDerivedRecipientCount } from "@/lib/mail/send/recipient-limit";
 import { replyRequest } from "@/lib/mail/send/reply-request";
-import { sendFromMailbox } from "@/lib/mail/send/send-from-mailbox";
+import { sendFromMailbox, toolCallOrigin } from "@/lib/mail/send/send-from-mailbox";
 import { defineTool } from "@/lib/tools/define-tool";
 import { mailboxCreate } from "@/lib/tools/mailboxes/annotations";
 import { inboxIdField } from "@/lib/tools/mailboxes/inbox-fields";
@@ -52,7 +52,7 @@ export const replyToMessage = defineTool({
     const n = request.to.length + request.cc.length + request.bcc.length;
     if (n === 0) throw fieldError("to", "the original names nobody to reply to (no From or Reply-To)", "Give the recipients in to.");
     checkDerivedRecipientCount(request, input.replyAll);
-    const outcome = await sendFromMailbox(ctx.db, { actor: ctx.actor, mailbox, origin: "agent", tool: "reply_to_message", request });
+    const outcome = await sendFromMailbox(ctx.db, { actor: ctx.actor, mailbox, origin: toolCallOrigin(ctx.actor), tool: "reply_to_message", request });
     return sendAnswer(ctx, outcome);
   },
 });

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { findMailbox } from "@/lib/mail/mailboxes/mailbox-scope";
-import { sendFromMailbox } from "@/lib/mail/send/send-from-mailbox";
+import { sendFromMailbox, toolCallOrigin } from "@/lib/mail/send/send-from-mailbox";
 import { defineTool } from "@/lib/tools/define-tool";
 import { mailboxCreate } from "@/lib/tools/mailboxes/annotations";
 import { inboxIdField } from "@/lib/tools/mailboxes/inbox-fields";
@@ -39,7 +39,7 @@ export const sendMessage = defineTool({
     const outcome = await sendFromMailbox(ctx.db, {
       actor: ctx.actor,
       mailbox,
-      origin: "agent",
+      origin: toolCallOrigin(ctx.actor),
       tool: "send_message",
       request: {
         kind: "new",
