@@ -33,17 +33,25 @@ export async function ownerFromSessionToken(token: string | undefined): Promise<
   return live ? { owner: live.owner, sessionId: live.session.id } : null;
 }
 
+const BASIC = /^basic\s+/i;
+
+/**
+ * Whether an Authorization header is HTTP Basic: the one test every caller makes (`Basic` then any white space), so
+ * the request the cookie's Origin check lets through as Basic (owner-principal.ts) is the one verified as Basic here.
+ */
+export const isBasicAuth = (authorization: string | null): boolean => BASIC.test(authorization ?? "");
+
 /**
  * Owner REST accepts the dashboard session cookie or HTTP Basic with the owner's email and password, so an
  * instance can be set up from a script. API keys are never accepted here. Basic credentials verified within the
  * last minute skip argon2id (lib/auth/owner-basic-cache.ts).
  */
 export async function authenticateOwner(req: { headers: Pick<Headers, "get"> }): Promise<{ owner: Owner; sessionId: string | null }> {
-  const auth = req.headers.get("authorization");
-  if (auth?.toLowerCase().startsWith("basic ")) {
+  const auth = req.headers.get("authorization") ?? "";
+  if (isBasicAuth(auth)) {
     const ip = clientIp(req);
     checkAuthThrottle(`owner:${ip}`);
-    const decoded = Buffer.from(auth.slice(6).trim(), "base64").toString("utf8");
+    const decoded = Buffer.from(auth.replace(BASIC, ""), "base64").toString("utf8");
     const sep = decoded.indexOf(":");
     if (sep <= 0) {
       noteAuthFailure(`owner:${ip}`);

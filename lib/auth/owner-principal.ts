@@ -1,5 +1,5 @@
 import type { Actor } from "@/lib/actor";
-import { authenticateOwner, readCookie } from "@/lib/auth/authenticate-owner";
+import { authenticateOwner, isBasicAuth, readCookie } from "@/lib/auth/authenticate-owner";
 import { getDb } from "@/lib/db/client";
 import type { Owner } from "@/lib/db/schema/owners";
 import { AppError } from "@/lib/errors";
@@ -14,7 +14,7 @@ const SESSION_COOKIES = ["__Secure-next-auth.session-token", "next-auth.session-
 /** Whether the request carries the owner's own credential: HTTP Basic, or (without any Authorization) a session cookie. */
 export function carriesOwnerCredential(req: Req): boolean {
   const authorization = req.headers.get("authorization");
-  if (authorization) return /^basic\s/i.test(authorization);
+  if (authorization) return isBasicAuth(authorization);
   const cookie = req.headers.get("cookie");
   return SESSION_COOKIES.some((name) => readCookie(cookie, name) !== undefined);
 }
@@ -27,7 +27,7 @@ export function carriesOwnerCredential(req: Req): boolean {
  * the user's own hand. Basic is never attached by a browser on its own (we never challenge with it).
  */
 export async function authenticateOwnerRequest(req: Req, where: string): Promise<{ owner: Owner; sessionId: string | null }> {
-  if (!/^basic\s/i.test(req.headers.get("authorization") ?? "")) {
+  if (!isBasicAuth(req.headers.get("authorization"))) {
     const origin = req.headers.get("origin");
     const site = req.headers.get("sec-fetch-site");
     const sameOrigin = origin ? corsOrigin(origin) !== null : site === null || site === "same-origin" || site === "none";
