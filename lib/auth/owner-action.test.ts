@@ -80,6 +80,17 @@ describe("owner actions", () => {
       expect(res).toMatchObject({ ok: false, fieldErrors: { key: expect.stringMatching(/^Must not contain a (NUL character|lone surrogate)/) } });
     }
     expect(ran).toBe(false);
+    // A record's __proto__ key, read in the input as sent: the parsed record has lost it (a prototype set).
+    const record = z.object({ headers: z.record(z.string(), z.string()) });
+    const proto = await runOwnerAction(
+      ctx,
+      record,
+      async () => void (ran = true),
+      { op: "test.unstorable" },
+      JSON.parse('{"headers":{"__proto__":"v","x-a":"b"}}'),
+    );
+    expect(proto).toMatchObject({ ok: false, fieldErrors: { "headers.__proto__": expect.stringContaining("__proto__") } });
+    expect(ran).toBe(false);
     expect(await entriesOf(ctx.project.id, "test.unstorable")).toEqual([]);
   });
 

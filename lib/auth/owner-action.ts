@@ -68,8 +68,9 @@ export async function runOwnerAction<S extends z.ZodType, T, P = undefined>(
     return { ok: false, error: whole ?? Object.values(fieldErrors)[0] ?? "Check the form.", fieldErrors };
   }
   // Text PostgreSQL cannot store (a NUL, a lone surrogate) is the form's error, as it is a tool's (parseToolArgs):
-  // a NUL reached the query and showed "Something went wrong", a lone surrogate was saved as U+FFFD.
-  const bad = unstorableField(parsed.data);
+  // a NUL reached the query and showed "Something went wrong", a lone surrogate was saved as U+FFFD. Read in the
+  // input as sent: a record's `__proto__` key is gone from the parsed one (a prototype set), dropped unsaid.
+  const bad = unstorableField(input);
   if (bad) {
     const field = bad.path.join(".");
     const message = `Must not contain ${bad.problem}.`;

@@ -43,19 +43,16 @@ export interface OwnerRoute<I extends z.ZodObject = z.ZodObject, O extends z.Zod
   ) => Promise<z.input<O>>;
 }
 
+export const defineOwnerRoute = <I extends z.ZodObject, O extends z.ZodType, P = undefined>(r: OwnerRoute<I, O, P>): OwnerRoute<I, O, P> => r;
+
 /**
- * Every owner route refuses a NUL or a lone surrogate in its input, named by field, before its handler runs, as
+ * Every owner route refuses a NUL or a lone surrogate in its arguments, named by field, before they are parsed, as
  * tools do (parseToolArgs): its strings reach text columns (a project's name, an entry's subject) and queries (an id
  * in the path), which fail inside the database on a NUL as a 500, and store a lone surrogate as U+FFFD, not as sent.
+ * Read before parsing: a record's `__proto__` key is gone from the parsed input (a prototype set), dropped unsaid.
  */
-export const defineOwnerRoute = <I extends z.ZodObject, O extends z.ZodType, P = undefined>(r: OwnerRoute<I, O, P>): OwnerRoute<I, O, P> => ({
-  ...r,
-  prepare: r.prepare && (async (ctx, input) => (refuseUnstorable(input), r.prepare!(ctx, input))),
-  handler: async (ctx, input) => (refuseUnstorable(input), r.handler(ctx, input)),
-});
-
-function refuseUnstorable(input: unknown): void {
-  const bad = unstorableField(input);
+export function refuseUnstorableArgs(args: unknown): void {
+  const bad = unstorableField(args);
   if (bad) throw fieldError(bad.path.join(".") || "(input)", `must not contain ${bad.problem}`);
 }
 

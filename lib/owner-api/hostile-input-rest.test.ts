@@ -68,4 +68,20 @@ describe("owner REST: times timestamptz cannot hold", () => {
     expect(all.status).toBe(200);
     expect(faults.take()).toEqual([]);
   });
+
+  it("refuses a __proto__ key inside a record by name, as the agent's tool does, instead of saving the rest without it", async () => {
+    const key = `Bearer ${c.seeded.secret}`;
+    const made = await fetch(`${c.server.url}/api/v1/webhooks`, {
+      method: "POST",
+      headers: { authorization: key, "content-type": "application/json" },
+      body: '{"url":"https://example.org/hook","event_types":["message.received"]}',
+    });
+    const id = ((await made.json()) as { webhook_id: string }).webhook_id;
+    for (const headers of ['{"__proto__":"v","x-a":"b"}', '{"__proto__":{"x-b":"c"}}']) {
+      const res = await raw("PATCH", `/owner/webhooks/${id}/headers`, `{"headers":${headers}}`);
+      expect(res.status, headers).toBe(400);
+      expect(namesFields(res.body, ["headers.__proto__"])).toBe(true);
+    }
+    expect((await c.call("GET", `/owner/webhooks/${id}/headers`)).body.headers).toEqual({});
+  });
 });

@@ -5,6 +5,7 @@ import { clientIp, isAllowedOrigin } from "@/lib/http/request-info";
 import { preflight, withCors } from "@/lib/http/cors";
 import { authenticateKey } from "@/lib/keys/authenticate-key";
 import { keyActor } from "@/lib/keys/key-actor";
+import { refuseUnstorableArgs } from "@/lib/owner-api/define-owner-route";
 import { authenticateOwnerRequest, carriesOwnerCredential, ownerPrincipal } from "@/lib/auth/owner-principal";
 import type { Actor } from "@/lib/actor";
 import { takeCallToken } from "@/lib/keys/call-rate-limit";
@@ -56,7 +57,9 @@ async function serveRest(req: ApiRequest): Promise<Response> {
     const db = await getDb();
     // A route on one project (`/projects/{project_id}`) acts on that one; the others on the header's.
     const actor = await routeActor(db, owner, route.route, params?.project_id, req.headers.get("x-brynth-project"));
-    const input = parseOrThrow(route.route.input, await restArgs(req, url, route.route.input, params!));
+    const args = await restArgs(req, url, route.route.input, params!);
+    refuseUnstorableArgs(args);
+    const input = parseOrThrow(route.route.input, args);
     const { op, ledgerInput, ledgerOutput } = route.route;
     const call = { actor, op, input: ledgerInput ? ledgerInput(input) : input, output: ledgerOutput };
     const prepared = await route.route.prepare?.({ actor, db }, input);
