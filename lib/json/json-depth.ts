@@ -16,6 +16,9 @@ export function refuseDeepJson(bytes: Uint8Array): void {
   }
 }
 
+/** Whether JSON text typed into a form (a kv value, a policy) nests deeper than JSON_MAX_DEPTH, as a body may not. */
+export const jsonTextTooDeep = (text: string): boolean => nestsDeeperThan(Buffer.from(text), JSON_MAX_DEPTH);
+
 const [QUOTE, BACKSLASH, OPEN_ARRAY, OPEN_OBJECT, CLOSE_ARRAY, CLOSE_OBJECT] = [0x22, 0x5c, 0x5b, 0x7b, 0x5d, 0x7d];
 
 /**

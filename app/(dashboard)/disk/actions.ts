@@ -8,6 +8,7 @@ import { createLink } from "@/lib/disk/create-link";
 import { deleteFile } from "@/lib/disk/delete-file";
 import { deleteKey } from "@/lib/disk/delete-key";
 import { fieldError } from "@/lib/disk/field-error";
+import { parseValueText } from "@/lib/disk/value-text";
 import { findSource } from "@/lib/disk/find-source";
 import { sourceDownloadUrl } from "@/lib/disk/get-file";
 import { LINK_MAX_SECONDS, LINK_MIN_SECONDS, TTL_MAX_SECONDS, UPLOAD_MAX_BYTES } from "@/lib/disk/limits";
@@ -46,12 +47,7 @@ export const saveKeyAction = ownerAction(
     ifVersion: ifVersionField,
   }),
   async (ctx, input) => {
-    let value: unknown;
-    try {
-      value = JSON.parse(input.valueJson);
-    } catch (err) {
-      throw fieldError("valueJson", `is not valid JSON (${(err as Error).message})`);
-    }
+    const value = parseValueText(input.valueJson);
     ctx.subject = input.key;
     return setKey(ctx.db, { actor: ctx.actor, key: input.key, value, ttlSeconds: input.ttlSeconds, ifVersion: input.ifVersion }).catch((err) => {
       throw input.ifVersion === 0 ? takenKey(err, input.key) : err;

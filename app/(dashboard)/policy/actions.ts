@@ -1,5 +1,6 @@
 "use server";
 
+import { JSON_MAX_DEPTH, jsonTextTooDeep } from "@/lib/json/json-depth";
 import { z } from "zod";
 import { ownerAction } from "@/lib/auth/owner-action";
 import { AppError } from "@/lib/errors";
@@ -34,6 +35,7 @@ export const saveDraftAction = ownerAction(
   z.object({ json: z.string().trim().min(1, EMPTY_POLICY).max(200_000), note: z.string().trim().max(500).optional() }),
   async (ctx, input) => {
     let value: unknown;
+    if (jsonTextTooDeep(input.json)) throw onJson(`The policy is nested more than ${JSON_MAX_DEPTH} levels deep.`);
     try {
       value = JSON.parse(input.json);
     } catch (err) {
