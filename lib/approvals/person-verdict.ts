@@ -11,13 +11,27 @@ const typed = storableString;
 
 const comment = typed().max(2000);
 
-/** What a person can answer, from any channel. */
-export const personVerdictInput = z.discriminatedUnion("outcome", [
-  z.object({ outcome: z.literal("approve"), comment: comment.optional() }),
-  z.object({ outcome: z.literal("deny"), comment: comment.optional() }),
-  z.object({ outcome: z.literal("option"), option: typed().min(1).max(40), comment: comment.optional() }),
-  z.object({ outcome: z.literal("answer"), text: typed().trim().min(1, "write an answer").max(4000), comment: comment.optional() }),
-  z.object({ outcome: z.literal("needs_context"), comment: typed().trim().min(1, "say what context is missing").max(2000) }),
+const verdicts = {
+  approve: z.object({ outcome: z.literal("approve"), comment: comment.optional() }),
+  deny: z.object({ outcome: z.literal("deny"), comment: comment.optional() }),
+  option: z.object({ outcome: z.literal("option"), option: typed().min(1).max(40), comment: comment.optional() }),
+  answer: z.object({ outcome: z.literal("answer"), text: typed().trim().min(1, "write an answer").max(4000), comment: comment.optional() }),
+  needs_context: z.object({ outcome: z.literal("needs_context"), comment: typed().trim().min(1, "say what context is missing").max(2000) }),
+};
+
+/** What a person can answer, from any channel (the emailed form sends every field, the outcome's own are read). */
+export const personVerdictInput = z.discriminatedUnion("outcome", [verdicts.approve, verdicts.deny, verdicts.option, verdicts.answer, verdicts.needs_context]);
+
+/**
+ * The same from a script (owner REST): each outcome takes only its own fields, so `{outcome: "approve", text: "only
+ * up to 50 EUR"}` is refused naming `text` rather than approved with the condition dropped.
+ */
+export const scriptedVerdictInput = z.discriminatedUnion("outcome", [
+  verdicts.approve.strict(),
+  verdicts.deny.strict(),
+  verdicts.option.strict(),
+  verdicts.answer.strict(),
+  verdicts.needs_context.strict(),
 ]);
 export type PersonVerdict = z.infer<typeof personVerdictInput>;
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { decideAsOwner } from "@/lib/approvals/decide-as-owner";
 import { DECIDE_OP } from "@/lib/approvals/decide-request";
-import { personVerdictInput } from "@/lib/approvals/person-verdict";
+import { scriptedVerdictInput } from "@/lib/approvals/person-verdict";
 import { defineOwnerRoute } from "@/lib/owner-api/define-owner-route";
 import { parseOrThrow } from "@/lib/validation";
 
@@ -24,7 +24,7 @@ export const decideRequestRoute = defineOwnerRoute({
   op: DECIDE_OP,
   handler: async (ctx, { request_id, ...rest }) => {
     ctx.subject = request_id;
-    const verdict = parseOrThrow(personVerdictInput, rest);
+    const verdict = parseOrThrow(scriptedVerdictInput, rest);
     const row = await decideAsOwner(ctx.db, { actor: ctx.actor, requestId: request_id, verdict });
     return { request_id: row.id, status: row.status, decided_by: row.decidedBy, decided_at: row.decidedAt?.toISOString() ?? null };
   },

@@ -69,6 +69,16 @@ describe("owner REST decision", () => {
     expect((await post(id, { outcome: "approve" }, `Bearer ${h.seeded.secret}`)).status).toBe(401);
     expect((await (await post(id, { outcome: "maybe" })).json()).error.code).toBe("validation_error");
     expect((await (await post(id, { outcome: "needs_context" })).json()).error.code).toBe("validation_error");
+    // A field the outcome does not take is refused by name, never dropped from a decision made anyway.
+    for (const [body, field] of [
+      [{ outcome: "approve", text: "only up to 50 EUR" }, "text"],
+      [{ outcome: "deny", option: "Half" }, "option"],
+      [{ outcome: "needs_context", comment: "Which customer?", text: "Which customer?" }, "text"],
+    ] as const) {
+      const stray = await (await post(id, body)).json();
+      expect(stray.error.code).toBe("validation_error");
+      expect(stray.error.message).toContain(field);
+    }
     const res = await post(id, { outcome: "option", option: "Half" });
     expect(await res.json()).toMatchObject({ request_id: id, status: "modified", decided_by: `owner:${OWNER_EMAIL}` });
     const again = await post(id, { outcome: "deny" });
