@@ -63,7 +63,7 @@ describe("owner REST: relay", () => {
     expect(sink.logins.at(-1)).toEqual({ username: "agent-mail", password: "s3cret-pass" });
     expect(await c.entry("mail.relay_test")).toBeDefined();
 
-    const kept = await c.call("PUT", "/owner/mail/relay", { ...relay, password: undefined, port: String(sink.port) });
+    const kept = await c.call("PUT", "/owner/mail/relay", { ...relay, password: undefined });
     expect(kept.body.has_password).toBe(true);
     const cleared = await c.call("PUT", "/owner/mail/relay", { ...relay, password: undefined, clear_password: true });
     expect(cleared.body.has_password).toBe(false);
@@ -78,6 +78,13 @@ describe("owner REST: relay", () => {
     const bad = await c.call("PUT", "/owner/mail/relay", { host: "smtp example", port: 70000, security: "ssl", clearPassword: true });
     expect(bad.status).toBe(400);
     expect(namesFields(bad.body, ["host", "port", "security", "clearPassword"])).toBe(true);
+    expect((await c.call("GET", "/owner/mail/relay")).body.relay).toBeNull();
+    // A port is a JSON number: these were read as 1, 587, 587 and 500, and saved.
+    for (const port of [true, [587], "0x24b", "5e2", "587"]) {
+      const wrong = await c.call("PUT", "/owner/mail/relay", { host: "relay.example.org", port, security: "starttls" });
+      expect(wrong.status, JSON.stringify(port)).toBe(400);
+      expect(namesFields(wrong.body, ["port"])).toBe(true);
+    }
     expect((await c.call("GET", "/owner/mail/relay")).body.relay).toBeNull();
     const badTo = await c.call("POST", "/owner/mail/relay/test", { to: "not an address" });
     expect(badTo.status).toBe(400);

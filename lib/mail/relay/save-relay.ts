@@ -15,7 +15,8 @@ export const relayInput = z.object({
     .min(1)
     .max(253)
     .regex(/^[A-Za-z0-9.-]+$|^\[[0-9a-fA-F:.]+\]$/, "must be a host name or IP address"),
-  port: z.coerce.number().int().min(1).max(65535),
+  // A JSON number over REST and from the form (which sends its number box as one): `true`, `[587]`, "0x24b" are not ports.
+  port: z.number().int().min(1).max(65535),
   security: z.enum(relaySecurities),
   username: z.string().trim().max(200).optional(),
   /** Blank keeps the stored password; `clearPassword` removes it. */
