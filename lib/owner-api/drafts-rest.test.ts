@@ -43,7 +43,8 @@ describe("owner REST: /owner/drafts/{draft_id}/approve and /reject", () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ draft_id: id, request_id: expect.stringMatching(/^req_/), message_id: expect.stringMatching(/^msg_/), send_reason: null });
     expect((await refusal(getDraft, agent, { inboxId: box.id, draftId: id })).code).toBe("NOT_FOUND");
-    expect((await client.entry("request.decide"))?.subject).toBe(id);
+    // The request decided, as the Approvals screen's decision names it (it named the draft, so a search missed it).
+    expect((await client.entry("request.decide"))?.subject).toBe(res.body.request_id);
   });
 
   it("rejects with a comment the agent reads as send_reason; a second decision is a CONFLICT", async () => {

@@ -25,8 +25,9 @@ function decideDraftRoute(approve: boolean) {
     rest: { method: "POST", path: `/owner/drafts/{draft_id}/${verb}` },
     op: DECIDE_OP,
     handler: async (ctx, input) => {
-      ctx.subject = input.draft_id;
       const r = await ownerDecideDraft(ctx.db, { actor: ctx.actor, draftId: input.draft_id, approve, comment: input.comment });
+      // The entry names the request decided, as the Approvals screen's does: a ledger search by request finds both.
+      ctx.subject = r.requestId;
       return { draft_id: input.draft_id, request_id: r.requestId, message_id: r.messageId, send_status: r.sendStatus, send_reason: r.sendReason };
     },
   });
