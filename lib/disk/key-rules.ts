@@ -13,6 +13,15 @@ export function keyProblem(key: string): string | null {
   return null;
 }
 
+/**
+ * Why a key cannot be written though keyProblem allows it: `.` or `..` between slashes. A URL's path cannot carry
+ * them (clients resolve `/kv/..` away, and the API refuses what they send as is), so REST could never reach the key
+ * MCP wrote. Keys written before this rule stay readable and deletable.
+ */
+export function dotSegmentProblem(key: string): string | null {
+  return key.split("/").some((s) => s === "." || s === "..") ? "must not have . or .. between slashes (a URL cannot carry them)" : null;
+}
+
 /** Text a prefix or cursor may hold: the key rules, but empty is fine. */
 export function prefixProblem(prefix: string, maxBytes: number): string | null {
   if (!wellFormed(prefix)) return "must be valid UTF-8 (no lone surrogates)";

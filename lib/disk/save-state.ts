@@ -1,7 +1,7 @@
 import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
 import { fieldError } from "@/lib/disk/field-error";
-import { keyProblem, stateKey } from "@/lib/disk/key-rules";
+import { dotSegmentProblem, keyProblem, stateKey } from "@/lib/disk/key-rules";
 import { NOTE_MAX_CHARS } from "@/lib/disk/limits";
 import { writeEntry } from "@/lib/disk/write-entry";
 
@@ -14,7 +14,7 @@ export function taskIdProblem(taskId: string): string | null {
 
 /** state_save: replaces the state of a task; it never expires. */
 export async function saveState(db: Executor, opts: { actor: Actor; taskId: string; state: unknown; note?: string; ifVersion?: number }) {
-  const problem = taskIdProblem(opts.taskId);
+  const problem = taskIdProblem(opts.taskId) ?? dotSegmentProblem(opts.taskId);
   if (problem) throw fieldError("task_id", problem);
   // Characters as the tool's schema counts them (zod counts code points): an emoji is one, not two UTF-16 units.
   if (opts.note !== undefined && opts.note.length > NOTE_MAX_CHARS && [...opts.note].length > NOTE_MAX_CHARS) {

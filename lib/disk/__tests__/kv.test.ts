@@ -78,6 +78,18 @@ describe("kv_set / kv_get", () => {
     expect(bad.body.error.code).toBe("validation_error");
   });
 
+  it("refuses to write a key or task with . or .. between slashes over MCP, which no REST URL could reach", async () => {
+    for (const key of [".", "..", "a/./b", "orders/.."]) {
+      const set = await call("kv_set", { key, value: 1 });
+      expect(set.error, key).toMatchObject({ code: "validation_error", message: expect.stringContaining("key") });
+      const saved = await call("state_save", { task_id: key, state: {} });
+      expect(saved.error, key).toMatchObject({ code: "validation_error", message: expect.stringContaining("task_id") });
+    }
+    // Dots inside a segment are ordinary text, reachable both ways.
+    expect((await call("kv_set", { key: "v1.2/..x", value: 2 })).error).toBeUndefined();
+    expect((await rest("GET", `/kv/${enc("v1.2/..x")}`)).body.value).toBe(2);
+  });
+
   it("expires keys after ttl_seconds: null on read, left out of lists, not deletable", async () => {
     const asked = Date.now();
     const set = await call("kv_set", { key: "ttl/short", value: 1, ttl_seconds: 1 });
