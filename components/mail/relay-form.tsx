@@ -15,7 +15,7 @@ import { useActionForm } from "@/lib/forms/use-action-form";
 
 type Security = "starttls" | "tls" | "none";
 type Relay = { host: string; port: number; security: Security; username: string | null; hasPassword: boolean; updatedAt: string };
-type RelayInput = { host: string; port: number | undefined; security: Security; username?: string; password?: string; clearPassword?: boolean };
+type RelayInput = { host: string; port: number; security: Security; username?: string; password?: string; clearPassword?: boolean };
 
 type Props = {
   current: Relay | null;
@@ -38,8 +38,8 @@ export function RelayForm({ current, saveAction, removeAction }: Props) {
     const form = new FormData(event.currentTarget);
     const input: RelayInput = {
       host: String(form.get("host") ?? "").trim(),
-      // Empty is "fill this in", not port 0.
-      port: port.trim() ? Number(port) : undefined,
+      // Empty is "fill this in" (a number box's NaN), not port 0.
+      port: port.trim() ? Number(port) : Number.NaN,
       security,
       username: String(form.get("username") ?? "").trim() || undefined,
       password: String(form.get("password") ?? "") || undefined,

@@ -35,7 +35,10 @@ export function plainIssue(issue: z.core.$ZodIssue): string {
       return `Use a number of at least ${min.toLocaleString("en")}.`;
     }
     case "invalid_type":
-      return issue.input === undefined || issue.input === null || issue.input === "" ? "Fill this in." : "This value is not of the right kind.";
+      // An empty number box reads as NaN.
+      return issue.input === undefined || issue.input === null || issue.input === "" || Number.isNaN(issue.input)
+        ? "Fill this in."
+        : "This value is not of the right kind.";
     case "invalid_format": {
       const what: Record<string, string> = { email: "an email address", url: "a URL", uuid: "an id", regex: "the expected format" };
       return `Enter ${what[issue.format] ?? `a valid ${issue.format}`}.`;
