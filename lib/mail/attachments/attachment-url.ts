@@ -16,8 +16,13 @@ export const ATTACHMENT_URL_TTL_MS = 5 * 60_000;
 export interface AttachmentClaim {
   projectId: string;
   attachmentId: string;
-  /** The key that asked; null when an owner did (the dashboard), whose session is checked elsewhere. */
+  /** The key (or OAuth grant) that asked; null when the owner did. */
   keyId: string | null;
+  /**
+   * The owner's dashboard session the owner asked with (over /mcp or REST with the cookie): the download needs it
+   * live, as a key's needs the key. Null for a key, and for HTTP Basic, which has no session to end.
+   */
+  sessionId: string | null;
   origin: string;
 }
 
@@ -26,7 +31,7 @@ export function attachmentUrl(claim: Omit<AttachmentClaim, "origin">, now = new 
   // Bound to the public URL of Settings → Remote access (else PUBLIC_URL): the capability works only there.
   const base = remoteAccess().publicUrl;
   const expiresAt = new Date(now.getTime() + ATTACHMENT_URL_TTL_MS);
-  const payload = { p: claim.projectId, a: claim.attachmentId, k: claim.keyId, o: new URL(base).origin, e: expiresAt.getTime() };
+  const payload = { p: claim.projectId, a: claim.attachmentId, k: claim.keyId, s: claim.sessionId, o: new URL(base).origin, e: expiresAt.getTime() };
   const body = Buffer.from(JSON.stringify(payload)).toString("base64url");
   return { url: `${base}${MAIL_ATTACHMENT_PREFIX}${body}.${signToken(PURPOSE, body)}`, expiresAt };
 }
@@ -39,7 +44,8 @@ export function readAttachmentToken(token: string, now = new Date()): Attachment
     const c = JSON.parse(Buffer.from(body, "base64url").toString("utf8")) as Record<string, unknown>;
     if (typeof c.p !== "string" || typeof c.a !== "string" || typeof c.o !== "string" || typeof c.e !== "number") return null;
     if (c.k !== null && typeof c.k !== "string") return null;
-    return c.e > now.getTime() ? { projectId: c.p, attachmentId: c.a, keyId: c.k, origin: c.o } : null;
+    if (c.s !== null && typeof c.s !== "string") return null;
+    return c.e > now.getTime() ? { projectId: c.p, attachmentId: c.a, keyId: c.k, sessionId: c.s, origin: c.o } : null;
   } catch {
     return null;
   }

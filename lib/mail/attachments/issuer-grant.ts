@@ -14,13 +14,17 @@ export interface GrantedAttachment {
 /**
  * The attachment a capability names, only if its issuer may still read it now: the API key (or the OAuth grant, whose
  * id an agent connected with a token acts under) is not revoked, still holds `message_read`, and its mailbox
- * restriction (as it is now) covers the attachment's mailbox, which still exists. One statement, so the answer is
- * one consistent snapshot. Null otherwise, whatever the reason.
+ * restriction (as it is now) covers the attachment's mailbox, which still exists; or the owner's session it was
+ * issued under has not ended. One statement, so the answer is one consistent snapshot. Null otherwise, whatever the
+ * reason.
  */
 export async function grantedAttachment(db: Executor, claim: AttachmentClaim): Promise<GrantedAttachment | null> {
   const issuer =
     claim.keyId === null
-      ? sql`true`
+      ? claim.sessionId === null
+        ? sql`true`
+        : sql`exists (select 1 from owner_sessions s join projects p on p.owner_id = s.owner_id
+                      where s.id = ${claim.sessionId} and p.id = a.project_id and s.revoked_at is null and s.expires_at > now())`
       : sql`(exists (select 1 from api_keys k
                      where k.project_id = a.project_id and k.id = ${claim.keyId} and k.revoked_at is null
                        and k.scopes @> '["message_read"]'::jsonb

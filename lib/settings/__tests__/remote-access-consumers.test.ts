@@ -145,7 +145,7 @@ describe("Settings → Remote access", () => {
     expect(isForeignServerAction(serverAction("https://evil.example"))).toBe(true);
 
     // get_attachment's capability carries the new origin and is served only there.
-    const link = attachmentUrl({ projectId: c.seeded.project.id, attachmentId: "att_none", keyId: null });
+    const link = attachmentUrl({ projectId: c.seeded.project.id, attachmentId: "att_none", keyId: null, sessionId: null });
     expect(link.url.startsWith(`${renamed}/mail-attachment/`)).toBe(true);
     const path = new URL(link.url).pathname;
     expect(readAttachmentToken(path.split("/").at(-1) ?? "")?.origin).toBe(renamed);

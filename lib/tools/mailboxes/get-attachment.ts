@@ -34,7 +34,7 @@ export const getAttachment = defineTool({
     const found = await findThreadAttachment(ctx.db, { actor: ctx.actor, ...input });
     const a = found.attachment;
     ctx.subject = a.id;
-    const link = attachmentUrl({ projectId: ctx.actor.projectId, attachmentId: a.id, keyId: ctx.actor.keyId });
+    const link = attachmentUrl({ projectId: ctx.actor.projectId, attachmentId: a.id, keyId: ctx.actor.keyId, sessionId: ctx.actor.ownerSessionId ?? null });
     return {
       attachmentId: a.id,
       messageId: found.messageId,

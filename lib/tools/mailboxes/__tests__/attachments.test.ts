@@ -146,7 +146,7 @@ describe("the capability URL", () => {
   });
 
   it("five minutes and one second after issue: 410; four minutes 59 seconds: served", async () => {
-    const claim = { projectId: seeded.project.id, attachmentId: mail.attachment, keyId: seeded.key.id };
+    const claim = { projectId: seeded.project.id, attachmentId: mail.attachment, keyId: seeded.key.id, sessionId: null };
     const late = attachmentUrl(claim, new Date(Date.now() - 301_000));
     expect((await download(late.url)).status).toBe(410);
     const inTime = attachmentUrl(claim, new Date(Date.now() - 299_000));
