@@ -34,7 +34,9 @@ export async function listDrafts(
       ? eq(d.mailboxId, mailboxId)
       : sql`${d.mailboxId} in (select ${mailboxes.id} from ${mailboxes} where ${mailboxes.projectId} = ${o.actor.projectId} and ${mailboxes.deletedAt} is null)`,
     f.before ? sql`${d.updatedAt} < ${f.before.toISOString()}::timestamptz` : undefined,
-    f.after ? sql`${d.updatedAt} > ${f.after.toISOString()}::timestamptz` : undefined,
+    // updated_at is the database's now(), in microseconds, and shown in milliseconds: `after` a time as shown leaves
+    // that whole millisecond out (`> 10:00:00.123` matched 10:00:00.123456, the very draft it was read from).
+    f.after ? sql`${d.updatedAt} >= ${new Date(f.after.getTime() + 1).toISOString()}::timestamptz` : undefined,
     hasAllLabels(d.labels, f.labels),
     o.page ? keysetAfter(d.updatedAt, d.id, o.page, o.ascending) : undefined,
   ];

@@ -165,6 +165,18 @@ describe("drafts over MCP (camelCase in, snake_case out)", () => {
     expect(everywhere.drafts.map((d: { draft_id: string }) => d.draft_id)).toContain(scheduled.draft_id);
     const rest = await call(listAllDrafts, p.rest, { labels: ["scheduled"], limit: 100 });
     expect(rest.drafts.map((d: { draft_id: string }) => d.draft_id)).toContain(scheduled.draft_id);
+    // `before` and `after` a draft's own updated_at, as shown (milliseconds; stored in microseconds), leave it out.
+    const changed = await call(updateDraft, p.mcp, { inboxId: box.id, draftId: ids[0], subject: "L1 again" });
+    for (const [via, tool, scope] of [
+      [p.mcp, listDrafts, { inboxId: box.id }],
+      [p.rest, listDrafts, { inbox_id: box.id }],
+      [p.rest, listAllDrafts, {}],
+    ] as const) {
+      for (const edge of ["after", "before"]) {
+        const listed = await call(tool, via, { ...scope, [edge]: changed.updated_at, limit: 100 });
+        expect(listed.drafts.map((d: { draft_id: string }) => d.draft_id)).not.toContain(ids[0]);
+      }
+    }
   });
 
   it("shortens a large draft over MCP and never over REST", async () => {
