@@ -8,6 +8,11 @@ import { afterField, ascendingField, beforeField, listInput } from "@/lib/tools/
 import { pageAfter, pageOfRows } from "@/lib/tools/mailboxes/list-page";
 
 const NAME = "list_all_drafts";
+/**
+ * Its pages are list_drafts' without `inboxId` (the same question; REST routes list_drafts by inbox), so a
+ * next_page_token from either answers on the other, as the fix of a shortened list_drafts page promises.
+ */
+const PAGES = "list_drafts";
 
 /** REST-only (spec "Not available over MCP": instance-wide draft reads): every inbox's drafts with their bodies, never shortened. */
 export const listAllDrafts = defineTool({
@@ -28,9 +33,9 @@ export const listAllDrafts = defineTool({
       filter: { labels: input.labels, before: toDate(input.before), after: toDate(input.after) },
       limit: input.limit + 1,
       ascending: input.ascending,
-      page: pageAfter(NAME, ctx.actor, input),
+      page: pageAfter(PAGES, ctx.actor, input),
     });
-    const { items, head } = pageOfRows(NAME, ctx.actor, input, rows);
+    const { items, head } = pageOfRows(PAGES, ctx.actor, input, rows);
     return { ...head, drafts: items.map((r) => r.view) };
   },
 });

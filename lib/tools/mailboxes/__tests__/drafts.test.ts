@@ -165,6 +165,12 @@ describe("drafts over MCP (camelCase in, snake_case out)", () => {
     expect(everywhere.drafts.map((d: { draft_id: string }) => d.draft_id)).toContain(scheduled.draft_id);
     const rest = await call(listAllDrafts, p.rest, { labels: ["scheduled"], limit: 100 });
     expect(rest.drafts.map((d: { draft_id: string }) => d.draft_id)).toContain(scheduled.draft_id);
+    // Without an inbox, list_drafts over MCP and GET /drafts over REST page alike, each taking the other's token.
+    const first = await call(listDrafts, p.mcp, { limit: 1 });
+    const second = await call(listDrafts, p.mcp, { limit: 1, pageToken: first.next_page_token });
+    const secondRest = await call(listAllDrafts, p.rest, { limit: 1, page_token: first.next_page_token });
+    expect(secondRest.drafts.map((d: { draft_id: string }) => d.draft_id)).toEqual(second.drafts.map((d: { draft_id: string }) => d.draft_id));
+    expect((await call(listDrafts, p.mcp, { limit: 1, pageToken: secondRest.next_page_token })).drafts).toHaveLength(1);
     // `before` and `after` a draft's own updated_at, as shown (milliseconds; stored in microseconds), leave it out.
     const changed = await call(updateDraft, p.mcp, { inboxId: box.id, draftId: ids[0], subject: "L1 again" });
     for (const [via, tool, scope] of [
