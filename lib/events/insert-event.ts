@@ -88,20 +88,29 @@ export async function insertEvent(tx: Executor, e: NewEvent): Promise<{ id: stri
     inserted = stored.inserted;
   } else inserted = (await insertEventRow(tx, ...params)).length > 0;
   if (!inserted && e.dedupeKey !== null) {
-    const [first] = await tx
-      .select({ id: events.id })
-      .from(events)
-      .where(
-        and(
-          eq(events.projectId, e.projectId),
-          eq(events.source, e.source),
-          sql`coalesce(${events.sourceId}, '') = ${e.sourceId ?? ""}`,
-          eq(events.dedupeKey, e.dedupeKey),
-        ),
-      );
-    if (first) return { id: first.id, duplicate: true };
+    const first = await findDelivered(tx, { ...e, dedupeKey: e.dedupeKey });
+    if (first) return { id: first, duplicate: true };
   }
   if (!inserted) throw new Error("event insert conflicted without a dedupe key");
   notifyEventChange(tx, { project: e.projectId, id, source: e.source, type, status: "pending" });
   return { id, duplicate: false };
+}
+
+/** The event a source already stored under `dedupeKey` (events_dedupe_idx), or null. */
+export async function findDelivered(
+  db: Executor,
+  e: { projectId: string; source: string; sourceId: string | null; dedupeKey: string },
+): Promise<string | null> {
+  const [first] = await db
+    .select({ id: events.id })
+    .from(events)
+    .where(
+      and(
+        eq(events.projectId, e.projectId),
+        eq(events.source, e.source),
+        sql`coalesce(${events.sourceId}, '') = ${e.sourceId ?? ""}`,
+        eq(events.dedupeKey, e.dedupeKey),
+      ),
+    );
+  return first?.id ?? null;
 }

@@ -23,6 +23,11 @@ const MAX_DEDUPE_LENGTH = 300;
 export interface Delivery {
   type: string;
   dedupeKey: string | null;
+  /**
+   * The key a build before e76f25b stored this delivery under (its id header), when it differs: a provider's retry
+   * of a delivery stored before an upgrade must still find that event.
+   */
+  priorDedupeKey: string | null;
   headers: Record<string, string>;
   contentType: string | null;
   body: { json: string } | { raw: Uint8Array };
@@ -101,10 +106,14 @@ function deliveryIdHeader(header: string | null, headers: Pick<Headers, "get">):
   return v.slice(0, MAX_DEDUPE_LENGTH);
 }
 
-function dedupeKeyOf(source: Source, bytes: Uint8Array, value: unknown, headers: Pick<Headers, "get">): string | null {
+/** The delivery id header a source names (its id_header, else its scheme's), as earlier builds keyed every delivery. */
+function namedId(source: Source, headers: Pick<Headers, "get">): string | null {
   // Read even where the key is another, so a delivery id header sent twice is refused whatever the source.
   const fallback = source.verification === "github" ? "x-github-delivery" : source.verification === "standard_webhooks" ? "webhook-id" : null;
-  const named = deliveryIdHeader(source.idHeader ?? fallback, headers);
+  return deliveryIdHeader(source.idHeader ?? fallback, headers);
+}
+
+function dedupeKeyOf(source: Source, bytes: Uint8Array, value: unknown, headers: Pick<Headers, "get">, named: string | null): string | null {
   const bodyHash = () => `sha256:${createHash("sha256").update(bytes).digest("hex")}`;
   // GitHub and a plain HMAC sign the body and nothing else: no delivery id header (X-GitHub-Delivery, the configured
   // id_header) is covered and there is no timestamp, so a captured delivery resent under a fresh id would pass as a
@@ -129,9 +138,12 @@ export function readDelivery(source: Source, bytes: Uint8Array, headers: Pick<He
     const v = headers.get(name);
     if (v !== null) kept[name] = v.slice(0, 1000);
   }
+  const named = namedId(source, headers);
+  const dedupeKey = dedupeKeyOf(source, bytes, parsed?.value, headers, named);
   return {
     type: typeOf(source, parsed?.value, headers),
-    dedupeKey: dedupeKeyOf(source, bytes, parsed?.value, headers),
+    dedupeKey,
+    priorDedupeKey: named !== null && named !== dedupeKey ? named : null,
     headers: kept,
     contentType: parsed ? "application/json" : (contentType?.slice(0, 200) ?? null),
     body: parsed ? { json: parsed.json } : { raw: bytes },

@@ -4,7 +4,7 @@ import { type Source, sources } from "@/lib/db/schema/events";
 import { decryptSecret, UnreadableSecretError } from "@/lib/crypto/secret-box";
 import { secretSlot } from "@/lib/crypto/secret-slot";
 import { AppError } from "@/lib/errors";
-import { insertEvent } from "@/lib/events/insert-event";
+import { findDelivered, insertEvent } from "@/lib/events/insert-event";
 import { readDelivery } from "@/lib/sources/read-delivery";
 import { verifySignature } from "@/lib/sources/verify/verify-signature";
 
@@ -71,6 +71,11 @@ export async function receiveWebhook(
     });
   }
   const d = readDelivery(source, opts.body, opts.headers);
+  // A retry of a delivery an earlier build stored under its id header (one index lookup; such rows only age).
+  if (d.priorDedupeKey !== null) {
+    const earlier = await findDelivered(db, { projectId: source.projectId, source: source.name, sourceId: source.id, dedupeKey: d.priorDedupeKey });
+    if (earlier) return { id: earlier, duplicate: true };
+  }
   const row = {
     projectId: source.projectId,
     sourceId: source.id,

@@ -3,6 +3,8 @@ import Stripe from "stripe";
 import { Webhook } from "standardwebhooks";
 import { createHmac, randomBytes } from "node:crypto";
 import { rawPost as postRaw } from "@/lib/http/intake/raw-post";
+import { getDb } from "@/lib/db/client";
+import { insertEvent } from "@/lib/events/insert-event";
 import { startApiServer } from "@/lib/testing/api-server";
 import { eventsOf, seedSource } from "@/lib/testing/events";
 import { seedProject } from "@/lib/testing/seed";
@@ -98,6 +100,46 @@ describe("hostile signature headers", () => {
     };
     for (const id of ["one", "two"]) expect((await rawPost(svixHook, payload, { ...signed, "x-delivery-id": id })).status).toBe(200);
     expect(await eventsOf(actor, { source: "svix-idh" })).toHaveLength(1);
+  });
+});
+
+describe("a retry of a delivery an earlier build stored", () => {
+  // Builds before e76f25b keyed GitHub and id_header sources on the delivery id header; a provider's retry after an
+  // upgrade (GitHub's Redeliver, a lost answer) was stored a second time under the signed body's key.
+  it("finds the event stored under its delivery id header, for GitHub and an HMAC source with an id_header", async () => {
+    const secret = "earlier_build_secret";
+    const cases = [
+      { name: "gh-earlier", verification: "github" as const, idHeader: undefined, header: "x-github-delivery", sign: "x-hub-signature-256" },
+      { name: "hmac-earlier", verification: "hmac_sha256" as const, idHeader: "x-delivery-id", header: "x-delivery-id", sign: "x-signature" },
+    ];
+    for (const c of cases) {
+      const source = await seedSource(actor, { name: c.name, verification: c.verification, secret, ...(c.idHeader ? { id_header: c.idHeader } : {}) });
+      const body = JSON.stringify({ type: "order.paid", order: 7 });
+      const stored = await insertEvent(await getDb(), {
+        projectId: actor.projectId,
+        sourceId: source.id,
+        source: c.name,
+        type: "order.paid",
+        trust: "external_untrusted",
+        body: { json: body },
+        contentType: "application/json",
+        payloadSize: body.length,
+        headers: {},
+        dedupeKey: "delivery-7",
+      });
+      const signature = `sha256=${createHmac("sha256", secret).update(body).digest("hex")}`;
+      const retry = await rawPost(source.url!, body, { [c.sign]: signature, [c.header]: "delivery-7", "x-github-event": "order" });
+      expect(retry.status, c.name).toBe(200);
+      expect(JSON.parse(retry.body)).toMatchObject({ event_id: stored.id, duplicate: true });
+      // A new delivery (another id) is a new event, keyed as this build keys it.
+      const next = await rawPost(source.url!, body.replace("7", "8"), {
+        [c.sign]: `sha256=${createHmac("sha256", secret).update(body.replace("7", "8")).digest("hex")}`,
+        [c.header]: "delivery-8",
+        "x-github-event": "order",
+      });
+      expect(JSON.parse(next.body)).toMatchObject({ duplicate: false });
+      expect(await eventsOf(actor, { source: c.name })).toHaveLength(2);
+    }
   });
 });
 
