@@ -25,6 +25,7 @@ export async function migrateDb(folder = join(process.cwd(), "drizzle")): Promis
   const sql = postgres(url, { max: 1, onnotice: () => {} });
   const db = openPostgres(sql);
   try {
+    await requireUtf8(sql);
     await sql`select pg_advisory_lock(${MIGRATION_LOCK})`;
     const { migrate } = await import("drizzle-orm/postgres-js/migrator");
     // drizzle's migrator runs its own transaction on the driver, outside lib/db's (no after-commit work here).
@@ -34,5 +35,20 @@ export async function migrateDb(folder = join(process.cwd(), "drizzle")): Promis
   } finally {
     // Ending the session frees its lock even if nothing else did.
     await sql.end({ timeout: 5 });
+  }
+}
+
+/**
+ * Brynth stores and compares text as Unicode (NFC paths, code-point limits, case folding): a database of another
+ * encoding failed at the first migration that normalises text, and the instance never came up. SQL_ASCII is what
+ * initdb gives under a C or POSIX locale without --encoding, so it is met in the wild; say so before anything runs.
+ */
+async function requireUtf8(sql: import("postgres").Sql): Promise<void> {
+  const [{ server_encoding: encoding, db }] = await sql<{ server_encoding: string; db: string }[]>`
+    select current_setting('server_encoding') as server_encoding, current_database() as db`;
+  if (encoding !== "UTF8") {
+    throw new Error(
+      `Database ${db} is encoded ${encoding}; Brynth needs UTF8. Create one with ENCODING 'UTF8' (createdb -E UTF8 -T template0 <name>), move the data with pg_dump and pg_restore, and point DATABASE_URL at it. Nothing was changed.`,
+    );
   }
 }
