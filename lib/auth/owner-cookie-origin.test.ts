@@ -19,14 +19,17 @@ beforeAll(async () => {
 });
 afterAll(() => c.server.close());
 
-const secret = async () => (await c.call("GET", "/owner/callback-secret")).body;
+const secret = async () => (await c.call("POST", "/owner/callback-secret/reveal")).body;
 
 describe("the owner's cookie from another origin", () => {
   it("is refused whatever Authorization says: a Basic that is not the owner's is a 401, never the cookie's owner", async () => {
     const before = await secret();
     for (const authorization of [undefined, "Basic\tbm90OmJhc2lj", "BASIC   bm90OmJhc2lj"]) {
-      const read = await fetch(`${c.server.url}/api/v1/owner/callback-secret`, {
-        headers: { cookie, origin: "http://evil.example", ...(authorization ? { authorization } : {}) },
+      const read = await fetch(`${c.server.url}/api/v1/owner/callback-secret/reveal`, {
+        method: "POST",
+        // Another local page: an origin the API lets keys come from (loopback), never the owner's cookie.
+        headers: { cookie, origin: "http://localhost:1", "content-type": "application/json", ...(authorization ? { authorization } : {}) },
+        body: "{}",
       });
       expect(read.status, authorization).toBe(authorization ? 401 : 403);
       const rotate = await fetch(`${c.server.url}/api/v1/owner/callback-secret/rotate`, {
@@ -42,7 +45,7 @@ describe("the owner's cookie from another origin", () => {
   it("still lets the owner's own Basic through with any white space after the word", async () => {
     const { OWNER_EMAIL, OWNER_PASSWORD } = await import("@/lib/testing/seed");
     const basic = Buffer.from(`${OWNER_EMAIL}:${OWNER_PASSWORD}`).toString("base64");
-    const res = await fetch(`${c.server.url}/api/v1/owner/callback-secret`, {
+    const res = await fetch(`${c.server.url}/api/v1/owner/telegram`, {
       headers: { authorization: `Basic\t${basic}`, "x-brynth-project": c.seeded.project.id },
     });
     expect(res.status).toBe(200);

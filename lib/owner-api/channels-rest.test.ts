@@ -200,13 +200,16 @@ describe("owner REST: channels", () => {
     expect((await c.call("GET", "/owner/telegram")).body.configured).toBe(false);
   });
 
-  it("reveals and rotates the callback secret, each ledgered", async () => {
-    const first = await c.call("GET", "/owner/callback-secret");
+  it("reveals (with a POST: no GET changes anything) and rotates the callback secret, each ledgered", async () => {
+    // A GET made the secret and wrote an entry at each read.
+    expect((await c.call("GET", "/owner/callback-secret")).status).toBe(404);
+    expect(await c.entry("callback_secret.reveal")).toBeUndefined();
+    const first = await c.call("POST", "/owner/callback-secret/reveal");
     expect(first.body.secret.length).toBeGreaterThan(20);
     expect((await c.entry("callback_secret.reveal"))?.subject).toBe("callback-secret");
     const rotated = await c.call("POST", "/owner/callback-secret/rotate");
     expect(rotated.body.secret).not.toBe(first.body.secret);
-    expect((await c.call("GET", "/owner/callback-secret")).body.secret).toBe(rotated.body.secret);
+    expect((await c.call("POST", "/owner/callback-secret/reveal")).body.secret).toBe(rotated.body.secret);
     expect(await c.entry("callback_secret.rotate")).toBeDefined();
   });
 });

@@ -118,11 +118,12 @@ export const removeBotTokenRoute = defineOwnerRoute({
 });
 
 export const revealCallbackSecretRoute = defineOwnerRoute({
-  name: "owner_callback_secret_get",
-  description: "The secret that signs approval callbacks (receivers verify with it). Reading it is ledgered.",
+  name: "owner_callback_secret_reveal",
+  description:
+    "The secret that signs approval callbacks (receivers verify with it), made on first use. A POST: revealing it is ledgered, and no GET changes anything.",
   input: z.object({}).strict(),
   output: z.object({ secret: z.string() }),
-  rest: { method: "GET", path: "/owner/callback-secret" },
+  rest: { method: "POST", path: "/owner/callback-secret/reveal" },
   op: "callback_secret.reveal",
   handler: async (ctx) => {
     ctx.subject = CALLBACK_SECRET;
