@@ -17,6 +17,7 @@ import {
 import { addDomainRoute, checkDomainRoute, listDomainsRoute, removeDomainRoute } from "@/lib/owner-api/mail-domains";
 import { getRelayRoute, removeRelayRoute, setRelayRoute, testRelayRoute } from "@/lib/owner-api/mail-relay";
 import { endSessionRoute, listSessionsRoute } from "@/lib/owner-api/sessions";
+import { listFileLinksRoute, revokeFileLinkRoute } from "@/lib/owner-api/file-links";
 import { requeueEventsRoute } from "@/lib/owner-api/events";
 import { decideRequestRoute } from "@/lib/owner-api/approvals";
 import { approveDraftRoute, rejectDraftRoute } from "@/lib/owner-api/drafts";
@@ -80,6 +81,8 @@ export const ownerRoutes: readonly OwnerRoute<any, any, any>[] = [
   testRelayRoute,
   listSessionsRoute,
   endSessionRoute,
+  listFileLinksRoute,
+  revokeFileLinkRoute,
   changePasswordRoute,
   requeueEventsRoute,
   decideRequestRoute,

@@ -9,6 +9,8 @@ import { deleteFile } from "@/lib/disk/delete-file";
 import { deleteKey } from "@/lib/disk/delete-key";
 import { fieldError } from "@/lib/disk/field-error";
 import { parseValueText } from "@/lib/disk/value-text";
+import { routeOp } from "@/lib/owner-api/define-owner-route";
+import { revokeFileLinkRoute } from "@/lib/owner-api/file-links";
 import { findSource } from "@/lib/disk/find-source";
 import { sourceDownloadUrl } from "@/lib/disk/get-file";
 import { LINK_MAX_SECONDS, LINK_MIN_SECONDS, TTL_MAX_SECONDS, UPLOAD_MAX_BYTES } from "@/lib/disk/limits";
@@ -111,7 +113,7 @@ export const revokeLinkAction = ownerAction(
     ctx.subject = input.linkId;
     return revokeLink(ctx.db, { actor: ctx.actor, linkId: input.linkId });
   },
-  { op: "file.link_revoke" },
+  { op: routeOp(revokeFileLinkRoute) },
 );
 
 /** A 5-minute download URL for the browser; reading changes nothing, so nothing is ledgered. */
