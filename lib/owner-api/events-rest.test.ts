@@ -42,6 +42,22 @@ describe("owner REST: events", () => {
     expect((await c.call("POST", "/owner/events/requeue", { status: "dead" })).body).toEqual({ requeued: [] });
   });
 
+  it("leaves Brynth's own request.resolved events out with hide_bookkeeping, as the Events screen does", async () => {
+    const asked = await agent("/approvals", { action: "refund", summary: "Refund?", wait_seconds: 0 });
+    await c.call("POST", `/requests/${asked.request_id}/decision`, { outcome: "approve" });
+    const listed = await fetch(`${c.server.url}/api/v1/events?type=request.resolved`, { headers: { authorization: `Bearer ${c.seeded.secret}` } });
+    const [resolved] = (await listed.json()).events as Array<{ id: string }>;
+    const claim = await agent(`/events/${resolved.id}/claim`, {});
+    expect((await agent(`/events/${resolved.id}/nack`, { reason: "x", retry: false, lease_token: claim.lease_token })).status).toBe("dead");
+    const shop = await deadEvent();
+
+    const hidden = await c.call("POST", "/owner/events/requeue", { status: "dead", hide_bookkeeping: true });
+    expect(hidden.body).toEqual({ requeued: [shop] });
+    expect((await c.call("POST", "/owner/events/requeue", { status: "dead" })).body).toEqual({ requeued: [resolved.id] });
+    const mixed = await c.call("POST", "/owner/events/requeue", { event_ids: [shop], hide_bookkeeping: false });
+    expect(namesFields(mixed.body, ["event_ids"])).toBe(true);
+  });
+
   it("names the field of bad input", async () => {
     const none = await c.call("POST", "/owner/events/requeue", {});
     expect(none.status).toBe(400);
