@@ -25,9 +25,23 @@ const FORGED_CURSORS = [
   b64(["2026-99-99 00:00:00+00", "x"]),
   b64(["2026-01-01T00:00:00Z", "evt_\u0000"]),
   b64(["0000-01-01T00:00:00Z", "x"]),
+  b64(["2026-01-01 00:00:00+99", "x"]),
+  // The Outbound screen's own shape: time|id.
+  Buffer.from("2026-99-99 00:00:00+00|msg_a").toString("base64url"),
+  Buffer.from("2026-01-01 00:00:00+99|msg_a").toString("base64url"),
   "%E0%A4%A",
   "AAAA",
 ];
+/** Values that fit a parameter's shape but not the column behind it (found by helper-91: each was a 500). */
+const OUT_OF_RANGE = [
+  "version=3000000000",
+  "version=1e308",
+  `before=${encodeURIComponent("0000-01-01T00:00:00Z|req_a")}`,
+  `before=${encodeURIComponent("10000-01-01|req_a")}`,
+  `labels=${"a".repeat(255)}%F0%9F%98%80`,
+];
+/** Path segments no row can hold: a NUL, and percent-encoding that decodes once and breaks the second time. */
+const HOSTILE_PATHS = ["/mail/%00", "/mail/%00/attachments/%00", "/mail/outbound/%2525zz", "/mail/%2525zz"];
 
 test("every dashboard screen answers a hostile query string as a page, never with a server error", async ({ page }) => {
   test.setTimeout(900_000);
@@ -42,8 +56,12 @@ test("every dashboard screen answers a hostile query string as a page, never wit
     const join = (query: string) => `${screen}${screen.includes("?") ? "&" : "?"}${query}`;
     for (const name of NAMES) await get(join(`${name}=x%00y`));
     for (const cursor of FORGED_CURSORS) await get(join(`cursor=${cursor}`));
+    for (const query of OUT_OF_RANGE) await get(join(query));
     await get(join(LONG.map((n) => `${n}=${"A".repeat(2_100)}`).join("&")));
     await get(join(NAMES.map((n) => `${n}=a&${n}=b`).join("&")));
   }
+  for (const path of HOSTILE_PATHS) await get(path);
+  const inbox = screens.find((s) => /^\/mail\/mbx_/.test(s))?.split("?")[0];
+  if (inbox) await get(`${inbox}/attachments/%00`);
   expect(failures).toEqual([]);
 });

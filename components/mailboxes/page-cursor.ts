@@ -1,4 +1,4 @@
-import type { PageKey } from "@/lib/db/keyset";
+import { isTimestampText, type PageKey } from "@/lib/db/keyset";
 import { unstorableText } from "@/lib/db/storable";
 
 /**
@@ -17,16 +17,4 @@ export function decodeCursor(cursor: string | undefined): PageKey | null {
   } catch {
     return null;
   }
-}
-
-/**
- * A timestamptz as PostgreSQL prints it (`2026-12-03 08:03:42.492+00`), each field in range: the shape alone let
- * `2026-99-99` or `25:61` through to the query, which failed the page.
- */
-function isTimestampText(at: string): boolean {
-  const m = /^(\d{4})-(\d\d)-(\d\d)[ T](\d\d):(\d\d):(\d\d)(\.\d{1,6})?([+-]\d\d(:?\d\d)?|Z)$/.exec(at);
-  if (!m) return false;
-  const [y, mo, d, h, mi, sec] = m.slice(1, 7).map(Number);
-  const day = new Date(Date.UTC(y, mo - 1, d));
-  return y >= 1 && day.getUTCMonth() === mo - 1 && day.getUTCDate() === d && h < 24 && mi < 60 && sec < 60;
 }

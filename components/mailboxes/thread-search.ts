@@ -1,3 +1,4 @@
+import { sliceWhole } from "@/lib/text/well-formed";
 /**
  * The mailbox client's URL: filters, search, cursor and the open thread live in the query string, so a view is
  * shareable and the back button works. One parser and one href builder, shared by the page and its links.
@@ -24,7 +25,8 @@ export function readThreadSearch(params: Record<string, string | string[] | unde
   for (const k of KEYS) {
     const v = params[k];
     const s = (Array.isArray(v) ? v[0] : v)?.trim();
-    if (s) out[k] = s.slice(0, 256);
+    // Cut on a whole character: half an emoji is a lone surrogate, which failed the labels' jsonb query (a 500).
+    if (s) out[k] = sliceWhole(s, 256);
   }
   return out;
 }

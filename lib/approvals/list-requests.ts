@@ -1,3 +1,4 @@
+import { storableTime } from "@/lib/db/storable";
 import { and, asc, count, desc, eq, ilike, lt, or, sql, type SQL } from "drizzle-orm";
 import type { Executor } from "@/lib/db/client";
 import { approvalRequests, requestKinds, requestStatuses, type ApprovalRequest } from "@/lib/db/schema/approvals";
@@ -50,7 +51,8 @@ export async function listRequestHistory(db: Executor, projectId: string, f: His
   if (f.q) where.push(or(ilike(approvalRequests.action, `%${escapeLike(f.q)}%`), ilike(approvalRequests.summary, `%${escapeLike(f.q)}%`)));
   if (f.agent) where.push(ilike(approvalRequests.agent, `%${escapeLike(f.agent)}%`));
   const cursor = f.before ? /^(.+)\|(req_[A-Za-z0-9]+)$/.exec(f.before) : null;
-  if (cursor && !Number.isNaN(Date.parse(cursor[1]))) {
+  // A time PostgreSQL can hold (years 1–9999): year 0 or 10000 failed the page's query, a 500.
+  if (cursor && storableTime(Date.parse(cursor[1]))) {
     const at = new Date(cursor[1]);
     where.push(or(lt(approvalRequests.createdAt, at), and(eq(approvalRequests.createdAt, at), lt(approvalRequests.id, cursor[2]))));
   }

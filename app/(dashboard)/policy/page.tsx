@@ -5,6 +5,7 @@ import { CodeBlock } from "@/components/ui/code-block";
 import { PageHeader } from "@/components/ui/page-header";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { DraftEditor } from "@/components/policy/draft-editor";
+import { POLICY_VERSION_MAX } from "@/lib/owner-api/policy";
 import { PolicyDiff } from "@/components/policy/policy-diff";
 import { PolicyHistory } from "@/components/policy/policy-history";
 import { PolicySimulator } from "@/components/policy/policy-simulator";
@@ -38,7 +39,11 @@ export default async function PolicyPage({ searchParams }: { searchParams: Searc
     listChannels(db, project.id),
   ]);
   const wanted = Number(params.version);
-  const viewing = Number.isInteger(wanted) && wanted > 0 && wanted !== current.version ? await getPolicyVersion(db, project.id, wanted) : null;
+  // A version the column can hold: 3000000000 or 1e308 failed the query (a 500) instead of showing the policy in force.
+  const viewing =
+    Number.isInteger(wanted) && wanted > 0 && wanted <= POLICY_VERSION_MAX && wanted !== current.version
+      ? await getPolicyVersion(db, project.id, wanted)
+      : null;
   const rules = (viewing ? viewing.rules : current.policy.rules) as Rule[];
   const draftRules = draft ? (draft.rules as Rule[]) : null;
   const channelLabel = (id: string) => channels.find((c) => c.id === id)?.label ?? id;

@@ -1,3 +1,4 @@
+import { isTimestampText } from "@/lib/db/keyset";
 import { and, desc, eq, sql, type SQL } from "drizzle-orm";
 import type { Executor } from "@/lib/db/client";
 import { mailMessages, type MessageStatus } from "@/lib/db/schema/mail";
@@ -24,7 +25,7 @@ function decode(cursor: string | undefined): { at: string; id: string } | null {
         .toString("utf8")
         .match(/^([0-9 :.+-]{19,40})\|(msg_[A-Za-z0-9]{1,40})$/)
     : null;
-  return m ? { at: m[1], id: m[2] } : null;
+  return m && isTimestampText(m[1]) ? { at: m[1], id: m[2] } : null;
 }
 
 /** The Outbound mail screen: the project's sent mail, newest first, with status, attempts and last error. */

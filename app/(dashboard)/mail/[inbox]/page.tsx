@@ -21,6 +21,7 @@ import { ThreadFilters } from "@/components/mailboxes/thread-filters";
 import { ThreadList } from "@/components/mailboxes/thread-list";
 import { labelList, readThreadSearch, threadHref } from "@/components/mailboxes/thread-search";
 import { TrashThreadButton } from "@/components/mailboxes/trash-thread-button";
+import { pathParam } from "@/components/shell/path-param";
 import { requireOwner } from "@/lib/auth/current-owner";
 import { getDb } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
@@ -65,7 +66,7 @@ export default async function MailboxPage({ params, searchParams }: { params: Pa
   const { inbox } = await params;
   const search = readThreadSearch(pageParams(await searchParams));
   const db = await getDb();
-  const mailbox = await findMailbox(db, actor, decodeURIComponent(inbox)).catch(notFoundOn);
+  const mailbox = await findMailbox(db, actor, pathParam(inbox)).catch(notFoundOn);
 
   const page = decodeCursor(search.cursor);
   const flags = {

@@ -15,6 +15,7 @@ import { MessageStatusBadge } from "@/components/mail/message-status-badge";
 import { deliveriesOf } from "@/components/mail/outbound-deliveries";
 import { OutboundDeliveryList } from "@/components/mail/outbound-delivery-list";
 import { ResolveUnknownButtons } from "@/components/mail/resolve-unknown-buttons";
+import { pathParam } from "@/components/shell/path-param";
 import { requireOwner } from "@/lib/auth/current-owner";
 import { getDb } from "@/lib/db/client";
 import { mailHtmlUrl } from "@/lib/mail/http/mail-html-url";
@@ -35,7 +36,7 @@ type Params = Promise<{ message: string }>;
  */
 export default async function OutboundMessagePage({ params }: { params: Params }) {
   const { actor } = await requireOwner();
-  const id = decodeURIComponent((await params).message);
+  const id = pathParam((await params).message);
   if (!/^msg_[A-Za-z0-9]{1,40}$/.test(id)) notFound();
   const db = await getDb();
   const found = await getOutboundMessage(db, { projectId: actor.projectId, messageId: id });

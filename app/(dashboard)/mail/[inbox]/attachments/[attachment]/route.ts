@@ -1,6 +1,7 @@
 import { findOwnerAttachment } from "@/components/mailboxes/owner-mail-reads";
 import { currentOwner } from "@/lib/auth/current-owner";
 import { getDb } from "@/lib/db/client";
+import { unstorableText } from "@/lib/db/storable";
 import { fileHeaders } from "@/lib/disk/http/responses";
 import { readMailBlob } from "@/lib/mail/mail-blob";
 
@@ -13,7 +14,9 @@ export async function GET(_req: Request, { params }: { params: Promise<{ inbox: 
   const ctx = await currentOwner();
   if (!ctx) return new Response("Sign in first.", { status: 401, headers: { "content-type": "text/plain; charset=utf-8" } });
   const { inbox, attachment } = await params;
-  const found = await findOwnerAttachment(await getDb(), { projectId: ctx.actor.projectId, mailboxId: inbox, attachmentId: attachment });
+  // Text no row can hold (a NUL) names nothing: it failed the query as a 500.
+  const named = unstorableText(inbox) === null && unstorableText(attachment) === null;
+  const found = named ? await findOwnerAttachment(await getDb(), { projectId: ctx.actor.projectId, mailboxId: inbox, attachmentId: attachment }) : null;
   if (!found) return new Response("Not found.", { status: 404, headers: { "content-type": "text/plain; charset=utf-8" } });
   const bytes = await readMailBlob(found.blobKey);
   const name = found.name.slice(found.name.lastIndexOf("/") + 1);
