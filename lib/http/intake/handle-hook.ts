@@ -41,7 +41,13 @@ export async function handleHook(req: ApiRequest): Promise<Response> {
     // An address that sent too many forged deliveries lately is refused before its next is read or verified.
     refuseForger(clientIp(req));
     const refund = takeDeliveryToken(db, source);
-    const body = await readBody(req, limit);
+    // A body that never arrives whole (past the size limit unannounced, or cut off) is no delivery of the source's
+    // either: anyone who knew the URL could spend the source's rate with unsigned oversize bodies.
+    const body = await readBody(req, limit).catch((err: unknown) => {
+      refund();
+      chargeForgery(clientIp(req));
+      throw err;
+    });
     // One INSERT in autocommit: committed when it returns (no BEGIN/COMMIT round trips), then the wake-up goes out.
     const event = await receiveWebhook(db, { source, body, headers: req.headers }).catch(async (err: unknown) => {
       if (err instanceof AppError && err.code === "unauthorized") {
