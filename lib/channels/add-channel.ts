@@ -10,6 +10,7 @@ import { newId, randomBase62 } from "@/lib/ids";
 import { ensureOwnerChannel } from "@/lib/channels/ensure-owner-channel";
 import { maskAddress } from "@/lib/channels/channel-view";
 import { sendVerificationEmail } from "@/lib/channels/send-verification-email";
+import { reserveQuota } from "@/lib/mail/outbound/reserve-quota";
 import { telegramStartLink } from "@/lib/telegram/start-link";
 
 /** Email links and Telegram start codes stay valid this long. */
@@ -69,6 +70,9 @@ export async function addChannel(tx: Executor, opts: { actor: Actor } & AddChann
     approvedBy: byOwner ? actor.agent : null,
   });
   if (address) {
+    // An agent's verification mail goes to an address the agent chose, with words it chose (the label): it counts
+    // against the project's mail quota as email_send does, or channel_add then channel_remove mailed anyone unbounded.
+    if (!byOwner) await reserveQuota(tx, actor.projectId, 1);
     await sendVerificationEmail(tx, {
       projectId: actor.projectId,
       projectName: actor.projectName,

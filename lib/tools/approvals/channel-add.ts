@@ -8,7 +8,7 @@ export const channelAdd = defineTool({
   family: "brynth",
   scope: "approvals",
   description:
-    'Adds a channel where people receive requests. Email: `{kind: "email", address, label}` sends a verification link. Telegram: `{kind: "telegram", label}` returns a t.me `link` the person opens to link the chat. A verified channel becomes active only after the owner approves it.',
+    'Adds a channel where people receive requests. Email: `{kind: "email", address, label}` sends a verification link. Telegram: `{kind: "telegram", label}` returns a t.me `link` the person opens to link the chat. A verified channel becomes active only after the owner approves it. The verification email counts toward the daily and monthly email limits of the project, as `email_send` does (`QUOTA_EXCEEDED` once they are used up).',
   input: z
     .object({
       kind: z.enum(["email", "telegram"]).describe("`email` (verified by a link) or `telegram` (verified by /start to the bot)."),
