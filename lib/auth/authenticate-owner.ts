@@ -33,6 +33,12 @@ export async function ownerFromSessionToken(token: string | undefined): Promise<
   return live ? { owner: live.owner, sessionId: live.session.id } : null;
 }
 
+/**
+ * The one allowance of owner-password guesses per client address (AUTH_FAILURES_PER_MINUTE), whichever door they
+ * knock at: HTTP Basic on the API and the dashboard's sign-in form each had their own, twice the guesses.
+ */
+export const passwordGuesses = (ip: string) => `owner-password:${ip}`;
+
 const BASIC = /^basic\s+/i;
 
 /**
@@ -50,15 +56,15 @@ export async function authenticateOwner(req: { headers: Pick<Headers, "get"> }):
   const auth = req.headers.get("authorization") ?? "";
   if (isBasicAuth(auth)) {
     const ip = clientIp(req);
-    checkAuthThrottle(`owner:${ip}`);
+    checkAuthThrottle(passwordGuesses(ip));
     const decoded = Buffer.from(auth.replace(BASIC, ""), "base64").toString("utf8");
     const sep = decoded.indexOf(":");
     if (sep <= 0) {
-      noteAuthFailure(`owner:${ip}`);
+      noteAuthFailure(passwordGuesses(ip));
       throw ownerUnauthorized();
     }
     // A password checked afresh (argon2id) is counted as a failure before it runs, refunded if right.
-    const owner = await ownerBasicCache.check(await getDb(), decoded.slice(0, sep), decoded.slice(sep + 1), () => chargeAuthAttempt(`owner:${ip}`));
+    const owner = await ownerBasicCache.check(await getDb(), decoded.slice(0, sep), decoded.slice(sep + 1), () => chargeAuthAttempt(passwordGuesses(ip)));
     if (!owner) throw ownerUnauthorized();
     return { owner, sessionId: null };
   }

@@ -5,6 +5,7 @@ import { checkOwnerPassword } from "@/lib/owners/find-owner";
 import { revokeOwnerSession, SESSION_TTL_S, startOwnerSession } from "@/lib/owners/owner-sessions";
 import { nextAuthSecret } from "@/lib/auth/auth-secret";
 import { chargeAuthAttempt } from "@/lib/http/auth-throttle";
+import { passwordGuesses } from "@/lib/auth/authenticate-owner";
 import { clientIp } from "@/lib/http/request-info";
 
 /**
@@ -27,7 +28,7 @@ export function authOptions(): NextAuthOptions {
           // address for everyone, so anyone's 20 wrong passwords a minute locked the owner out).
           const ip = clientIp({ headers: { get: (name) => headers[name.toLowerCase()] ?? null } });
           // Counted before argon2id runs, refunded if right: sign-ins sent at once are held to the limit too.
-          const refund = chargeAuthAttempt(`login:${ip}`);
+          const refund = chargeAuthAttempt(passwordGuesses(ip));
           const db = await getDb();
           const owner = await checkOwnerPassword(db, credentials?.email ?? "", credentials?.password ?? "");
           if (!owner) return null;
