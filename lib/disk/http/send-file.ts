@@ -30,8 +30,13 @@ export async function sendFile(req: ApiRequest, f: Servable, what: string, also?
   });
   if (!counted) {
     await object.body.cancel().catch(() => {});
+    // When to come back, as the mail quota says it: a client's retry before then is refused the same way.
+    const now = new Date();
+    const resetsAt = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
     throw new AppError("QUOTA_EXCEEDED", "This project has used its 5 GB of downloads this month.", {
-      fix: "Downloads reset on the first of the month (UTC); the owner can see usage on the Disk screen.",
+      fix: `Downloads reset on the first of the month (UTC), ${resetsAt.toISOString()}; the owner can see usage on the Disk screen.`,
+      details: { period: "month", resets_at: resetsAt.toISOString() },
+      headers: { "Retry-After": String(Math.ceil((resetsAt.getTime() - now.getTime()) / 1000)) },
     });
   }
   return new Response(object.body, { status: 200, headers });
