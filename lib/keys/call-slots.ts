@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 
@@ -59,4 +60,25 @@ export async function takeCallSlot(keyId: string, signal: AbortSignal): Promise<
     queue.running--;
     if (queue.running === 0) map.delete(keyId);
   };
+}
+
+const heldSlot = new AsyncLocalStorage<{ release: () => void }>();
+
+/**
+ * Runs one call of a key holding one of its slots (takeCallSlot), every tool alike: a waiting tool writes (its
+ * request, its held send) before it waits, and left out of the count, a burst of them with wait_seconds 0 filled the
+ * pool. A wait inside the call gives the slot back as it starts (releaseSlotToWait): waiting holds no connection.
+ */
+export async function withCallSlot<T>(keyId: string, signal: AbortSignal, fn: () => Promise<T>): Promise<T> {
+  const release = await takeCallSlot(keyId, signal);
+  try {
+    return await heldSlot.run({ release }, fn);
+  } finally {
+    release();
+  }
+}
+
+/** A call of withCallSlot starts a long wait (wait-slots.ts): its slot goes to the key's next call meanwhile. */
+export function releaseSlotToWait(): void {
+  heldSlot.getStore()?.release();
 }

@@ -1,3 +1,4 @@
+import { releaseSlotToWait } from "@/lib/keys/call-slots";
 import type { Actor } from "@/lib/actor";
 import { env } from "@/lib/env";
 import { countedSlots } from "@/lib/keys/counted-slots";
@@ -15,5 +16,8 @@ const slot = countedSlots("__brynthKeyWaits");
  */
 export function takeWaitSlot(actor: Pick<Actor, "type" | "keyId">): (() => void) | null {
   if (actor.type !== "key" || !actor.keyId) return () => {};
-  return slot(actor.keyId, env().KEY_MAX_WAITS);
+  const release = slot(actor.keyId, env().KEY_MAX_WAITS);
+  // Waiting, the call holds no connection: its call slot serves the key's other calls (call-slots.ts).
+  if (release) releaseSlotToWait();
+  return release;
 }

@@ -4,7 +4,7 @@ import { restrictionDeleted } from "@/lib/keys/key-restrictions";
 import { getDb } from "@/lib/db/client";
 import { AppError, toErrorBody } from "@/lib/errors";
 import { takeCallToken } from "@/lib/keys/call-rate-limit";
-import { takeCallSlot } from "@/lib/keys/call-slots";
+import { withCallSlot } from "@/lib/keys/call-slots";
 import { appendEntry } from "@/lib/ledger/append-entry";
 import { fitWithin, type FittedResult } from "@/lib/tools/result-budget";
 import { keyMayUse, scopesOf, toolOp, type ToolContext, type ToolDefinition } from "@/lib/tools/define-tool";
@@ -99,17 +99,16 @@ export async function runTool(tool: AnyTool, actor: Actor, args: unknown, signal
     return { actor, db: tx, signal: waiting?.signal ?? signal, subject: null, ...(prefix === undefined ? {} : { content: { prefix, cut: [] } }) };
   };
 
-  // A key's calls take turns for the database (call-slots.ts); waiting calls hold no connection while they wait.
-  const release = actor.type === "key" && actor.keyId && !tool.waits ? await takeCallSlot(actor.keyId, signal) : () => {};
+  // Reads and waiting tools run outside a transaction; their entry is then one INSERT, atomic on its own.
+  const run = () => (tool.transaction === false || tool.annotations.readOnlyHint ? call(context(db)) : db.transaction((tx) => call(context(tx))));
   try {
-    // Reads and waiting tools run outside a transaction; their entry is then one INSERT, atomic on its own.
-    const out = tool.transaction === false || tool.annotations.readOnlyHint ? await call(context(db)) : await db.transaction((tx) => call(context(tx)));
+    // A key's calls take turns for the database (call-slots.ts); a waiting call gives its turn back as it waits.
+    const out = actor.type === "key" && actor.keyId ? await withCallSlot(actor.keyId, signal, run) : await run();
     if ("error" in out) throw out.error;
     return out;
   } catch (err) {
     throw callerCasedError(tool, transport, err);
   } finally {
-    release();
     waiting?.unwatch();
   }
 }
