@@ -64,4 +64,6 @@ test("every dashboard screen answers a hostile query string as a page, never wit
   const inbox = screens.find((s) => /^\/mail\/mbx_/.test(s))?.split("?")[0];
   if (inbox) await get(`${inbox}/attachments/%00`);
   expect(failures).toEqual([]);
+  // An entry's number is digits: Number() opened /ledger/0x1 as entry 1 and /ledger/1e0 too.
+  for (const seq of ["0x1", "1e0"]) expect((await page.request.get(`/ledger/${seq}`)).status(), seq).toBe(404);
 });

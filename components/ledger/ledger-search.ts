@@ -22,7 +22,10 @@ const when = z
     if (!v) return undefined;
     const iso = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(v) ? `${v}Z` : v;
     const date = /^\d{4}-\d{2}-\d{2}(T.*)?$/.test(iso) ? new Date(iso) : new Date(NaN);
-    if (Number.isNaN(date.getTime())) {
+    // JavaScript reads 2026-02-30 as March 2nd: a day the month does not have is refused, not moved.
+    const [y, m, d] = iso.slice(0, 10).split("-").map(Number);
+    const day = new Date(Date.UTC(y, m - 1, d));
+    if (Number.isNaN(date.getTime()) || day.getUTCMonth() !== m - 1 || day.getUTCDate() !== d) {
       ctx.addIssue({ code: "custom", message: "use a date and time such as 2026-09-01T12:00" });
       return z.NEVER;
     }

@@ -18,6 +18,16 @@ describe("ledgerSearch", () => {
     expect(ledgerSearch.safeParse({ cursor: "1e20" }).success).toBe(false);
   });
 
+  it("refuses a day the month does not have, which JavaScript moves on (2026-02-30 was read as March 2nd)", () => {
+    for (const since of ["2026-02-30", "2026-02-29T10:00", "2026-04-31T00:00:00Z"]) {
+      expect(ledgerSearch.safeParse({ since }).success, since).toBe(false);
+    }
+    expect(ledgerSearch.parse({ since: "2028-02-29", until: "2026-12-31T23:59:59+05:00" })).toMatchObject({
+      since: new Date("2028-02-29T00:00:00Z"),
+      until: new Date("2026-12-31T18:59:59Z"),
+    });
+  });
+
   it("filters by any subject a call records (a 1,024-byte disk path), as ledger_query does", () => {
     expect(ledgerSearch.parse({ subject: "p/".repeat(300) }).subject).toHaveLength(600);
     expect(ledgerSearch.safeParse({ subject: "p".repeat(1025) }).success).toBe(false);

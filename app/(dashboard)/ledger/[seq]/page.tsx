@@ -25,7 +25,9 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
 
 export default async function LedgerEntryPage({ params }: { params: Params }) {
   const { actor } = await requireOwner();
-  const seq = Number((await params).seq);
+  // Digits only: Number() read /ledger/0x10 as entry 16 and 1e1 as 10.
+  const text = (await params).seq;
+  const seq = /^\d{1,16}$/.test(text) ? Number(text) : Number.NaN;
   if (!Number.isSafeInteger(seq) || seq < 1) notFound();
   const db = await getDb();
   const entry = await getLedgerEntry(db, { actor, seq });
