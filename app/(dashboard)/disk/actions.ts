@@ -7,7 +7,6 @@ import { completeUpload } from "@/lib/disk/complete-upload";
 import { createLink } from "@/lib/disk/create-link";
 import { deleteFile } from "@/lib/disk/delete-file";
 import { deleteKey } from "@/lib/disk/delete-key";
-import { fieldError } from "@/lib/disk/field-error";
 import { parseValueText } from "@/lib/disk/value-text";
 import { routeOp } from "@/lib/owner-api/define-owner-route";
 import { revokeFileLinkRoute } from "@/lib/owner-api/file-links";
