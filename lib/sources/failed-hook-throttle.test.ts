@@ -88,11 +88,13 @@ describe("unknown /hooks/ tokens", () => {
 
 describe("deliveries with a bad signature", () => {
   const deliveries = envSettings("SOURCE_DELIVERIES_");
+  const bodies = envSettings("WEBHOOK_MAX_");
   let server: Awaited<ReturnType<typeof startApiServer>>;
   let seeded: Awaited<ReturnType<typeof seedProject>>;
   beforeAll(async () => {
     settings.set({ UNKNOWN_HOOKS_PER_MINUTE: String(LIMIT) });
     deliveries.set({ SOURCE_DELIVERIES_PER_MINUTE: "3" });
+    bodies.set({ WEBHOOK_MAX_BODY_BYTES: "1024" });
     proxy.set({ TRUST_PROXY: "1" });
     server = await startApiServer();
     seeded = await seedProject();
@@ -101,6 +103,7 @@ describe("deliveries with a bad signature", () => {
     await server.close();
     settings.restore();
     deliveries.restore();
+    bodies.restore();
     proxy.restore();
   });
 
@@ -124,5 +127,41 @@ describe("deliveries with a bad signature", () => {
     expect(refused.status).toBe(429);
     expect((await refused.json()).error.message).toBe("Too many deliveries with a bad signature from this address.");
     expect((await signed(url!, "203.0.113.41", secret)).status).toBe(200);
+  });
+
+  // A body that fails to read (past the size limit, unannounced) kept the source's token and charged nobody: anyone
+  // who knew the URL held the real sender at 429 without knowing the secret.
+  it("an attacker's oversized (chunked) deliveries do not spend a signed source's rate", async () => {
+    const secret = "source-secret-0123456789";
+    const { url } = await seedSource(seeded.actor, { name: "oversize", verification: "hmac_sha256", secret, signature_header: "x-signature" });
+    const big = new TextEncoder().encode(`{"pad":"${"x".repeat(4096)}"}`);
+    for (let i = 0; i < 3; i++) {
+      // No Content-Length: the size is only found out while reading, after the source's token was taken.
+      const body = new ReadableStream<Uint8Array>({
+        start(c) {
+          c.enqueue(big);
+          c.close();
+        },
+      });
+      const res = await fetch(url!, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-forwarded-for": "203.0.113.66", "x-signature": "00" },
+        body,
+        duplex: "half",
+      } as RequestInit);
+      expect(res.status).toBe(413);
+    }
+    const real = `{"type":"real"}`;
+    const res = await fetch(url!, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        "x-forwarded-for": "198.51.100.7",
+        "x-signature": createHmac("sha256", secret).update(real).digest("hex"),
+      },
+      body: real,
+    });
+    // Observed: 429 rate_limited — the real sender is held off by requests that never proved to be the source's.
+    expect(res.status).toBe(200);
   });
 });
