@@ -28,13 +28,24 @@ export function ledgerFilterWhere(projectId: string, f: Omit<LedgerFilter, "limi
   return where;
 }
 
-/** Newest first; the cursor is a seq, so pages stay stable while entries are appended. */
+/**
+ * Newest first; the cursor is a seq, so pages stay stable while entries are appended. Entries committed a moment
+ * ago are chained first, on a connection of their own, so a reader always sees them with their seq: no transaction
+ * may be open around this (on PGlite, the one connection, it would wait on itself for good).
+ */
 export async function queryLedger(
   db: Executor,
   opts: { actor: Pick<Actor, "projectId"> } & LedgerFilter,
 ): Promise<{ entries: LedgerEntry[]; nextCursor: number | null }> {
-  // Entries committed a moment ago are chained first, so a reader always sees them with their seq.
   await sealProject(await getDb(), opts.actor.projectId);
+  return readLedgerPage(db, opts);
+}
+
+/** One page of what is chained already, for a reader that sealed first and then reads inside a transaction (the export). */
+export async function readLedgerPage(
+  db: Executor,
+  opts: { actor: Pick<Actor, "projectId"> } & LedgerFilter,
+): Promise<{ entries: LedgerEntry[]; nextCursor: number | null }> {
   const where = ledgerFilterWhere(opts.actor.projectId, opts);
   if (opts.cursor !== undefined) where.push(lt(ledgerEntries.seq, opts.cursor));
   const rows = await db

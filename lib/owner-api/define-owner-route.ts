@@ -14,7 +14,15 @@ export interface OwnerRoute<I extends z.ZodObject = z.ZodObject, O extends z.Zod
   description: string;
   input: I;
   output: O;
-  rest: { method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE"; path: string };
+  rest: {
+    method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+    path: string;
+    /**
+     * A download: the answer is this response, made once the transaction has committed, instead of the output as
+     * JSON, as a tool's `rest.respond` is.
+     */
+    respond?: (output: z.input<O>, ctx: { actor: Actor; db: Db; input: z.output<I> }) => Response;
+  };
   status?: number;
   /** The ledger op of a route that changes something: the REST wrapper writes its entry (ledgered-transaction.ts). */
   op?: string;

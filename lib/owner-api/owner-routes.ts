@@ -19,6 +19,7 @@ import { getRelayRoute, removeRelayRoute, setRelayRoute, testRelayRoute } from "
 import { endSessionRoute, listSessionsRoute } from "@/lib/owner-api/sessions";
 import { listFileLinksRoute, revokeFileLinkRoute } from "@/lib/owner-api/file-links";
 import { requeueEventsRoute } from "@/lib/owner-api/events";
+import { exportLedgerRoute } from "@/lib/owner-api/ledger-export";
 import { decideRequestRoute } from "@/lib/owner-api/approvals";
 import { approveDraftRoute, rejectDraftRoute } from "@/lib/owner-api/drafts";
 import { resolveUnknownRoute } from "@/lib/owner-api/resolve-unknown";
@@ -85,6 +86,7 @@ export const ownerRoutes: readonly OwnerRoute<any, any, any>[] = [
   revokeFileLinkRoute,
   changePasswordRoute,
   requeueEventsRoute,
+  exportLedgerRoute,
   decideRequestRoute,
   approveDraftRoute,
   rejectDraftRoute,

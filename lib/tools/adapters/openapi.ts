@@ -67,10 +67,9 @@ export function openApiDocument(): unknown {
         [String(r.kind === "owner" ? (r.route.status ?? 200) : 200)]: {
           description: "Success",
           // A download (rest.respond) answers with the bytes; its JSON output is what the ledger records.
-          content:
-            r.kind === "tool" && r.tool.rest.respond
-              ? { "application/octet-stream": { schema: { type: "string", format: "binary" } } }
-              : { "application/json": { schema: output } },
+          content: (r.kind === "tool" ? r.tool.rest.respond : r.route.rest.respond)
+            ? { "application/octet-stream": { schema: { type: "string", format: "binary" } } }
+            : { "application/json": { schema: output } },
         },
         default: { description: "Error", content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } },
       },

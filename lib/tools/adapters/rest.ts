@@ -66,7 +66,8 @@ async function serveRest(req: ApiRequest): Promise<Response> {
     const out = await ledgeredTransaction(db, call, (tx, entry) =>
       route.route.handler(Object.assign(entry, { actor, owner, db: tx, sessionId, prepared }), input),
     );
-    return jsonResponse(route.route.status ?? 200, out);
+    const { respond } = route.route.rest;
+    return respond ? respond(out, { actor, db, input }) : jsonResponse(route.route.status ?? 200, out);
   } catch (err) {
     return errorResponse(err);
   }
