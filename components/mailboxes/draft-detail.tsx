@@ -24,6 +24,8 @@ export type DraftDetailView = {
   reason: string | null;
   sendAt: string | null;
   updatedAt: string;
+  /** What the owner's Edit, Send now and Delete name: a change made since is CONFLICT, not overwritten or sent. */
+  version: number;
   requestId: string | null;
   files: Array<{ id: string; name: string; sizeBytes: number; contentType: string }>;
   hash: { content: string; approved: string | null; requestStatus: string | null };
@@ -132,10 +134,11 @@ export function DraftDetail({
         <div className="grid gap-2">
           <EditDraftDialog
             draftId={d.id}
+            version={d.version}
             content={{ to: d.to, cc: d.cc, bcc: d.bcc, subject: d.subject ?? "", text: d.text ?? "" }}
             updateAction={ownerActions.updateAction}
           />
-          <DraftOwnerActionsBar draftId={d.id} subject={d.subject ?? ""} sendAt={d.sendAt} actions={ownerActions} />
+          <DraftOwnerActionsBar draftId={d.id} version={d.version} subject={d.subject ?? ""} sendAt={d.sendAt} actions={ownerActions} />
         </div>
       )}
     </article>

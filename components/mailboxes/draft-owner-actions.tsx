@@ -9,10 +9,15 @@ import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Input } from "@/components/ui/input";
 import type { ActionResult } from "@/lib/auth/owner-action";
 
+/** Each names the draft's version as shown: a change an agent made since is CONFLICT, never sent or deleted unseen. */
 export type DraftOwnerActions = {
-  sendNowAction: (input: { draftId: string }) => Promise<ActionResult<{ messageId: string | null }>>;
-  deleteAction: (input: { draftId: string }) => Promise<ActionResult<{ id: string }>>;
-  updateAction: (input: { draftId: string; sendAt?: string | null }) => Promise<ActionResult<{ draftId: string; sendAt: string | null; version: number }>>;
+  sendNowAction: (input: { draftId: string; version: number }) => Promise<ActionResult<{ messageId: string | null }>>;
+  deleteAction: (input: { draftId: string; version: number }) => Promise<ActionResult<{ id: string }>>;
+  updateAction: (input: {
+    draftId: string;
+    version: number;
+    sendAt?: string | null;
+  }) => Promise<ActionResult<{ draftId: string; sendAt: string | null; version: number }>>;
 };
 
 /** A datetime-local value (the owner's local time) for an ISO instant. */
@@ -25,11 +30,13 @@ const localValue = (iso: string | null) => {
 /** Send now, reschedule (or unschedule) and delete, for drafts that are not held or being sent. */
 export function DraftOwnerActionsBar({
   draftId,
+  version,
   subject,
   sendAt,
   actions,
 }: {
   draftId: string;
+  version: number;
   subject: string;
   sendAt: string | null;
   actions: DraftOwnerActions;
@@ -49,7 +56,7 @@ export function DraftOwnerActionsBar({
   return (
     <section aria-label="Draft actions" className="grid gap-2 rounded-lg border p-3">
       <div className="flex flex-wrap items-end gap-2">
-        <Button disabled={pending} onClick={() => run(() => actions.sendNowAction({ draftId }), "Sent", "/mail/drafts")}>
+        <Button disabled={pending} onClick={() => run(() => actions.sendNowAction({ draftId, version }), "Sent", "/mail/drafts")}>
           <Send aria-hidden />
           Send now
         </Button>
@@ -61,13 +68,20 @@ export function DraftOwnerActionsBar({
           variant="outline"
           size="sm"
           disabled={pending || !when}
-          onClick={() => run(() => actions.updateAction({ draftId, sendAt: new Date(when).toISOString() }), `Scheduled for ${new Date(when).toLocaleString()}`)}
+          onClick={() =>
+            run(() => actions.updateAction({ draftId, version, sendAt: new Date(when).toISOString() }), `Scheduled for ${new Date(when).toLocaleString()}`)
+          }
         >
           <CalendarClock aria-hidden />
           Reschedule
         </Button>
         {sendAt && (
-          <Button variant="ghost" size="sm" disabled={pending} onClick={() => run(() => actions.updateAction({ draftId, sendAt: null }), "Unscheduled")}>
+          <Button
+            variant="ghost"
+            size="sm"
+            disabled={pending}
+            onClick={() => run(() => actions.updateAction({ draftId, version, sendAt: null }), "Unscheduled")}
+          >
             Unschedule
           </Button>
         )}
@@ -82,7 +96,7 @@ export function DraftOwnerActionsBar({
           description="The draft and its attachments are removed; a schedule is cancelled."
           actionLabel="Delete draft"
           onConfirm={async () => {
-            const res = await actions.deleteAction({ draftId });
+            const res = await actions.deleteAction({ draftId, version });
             if (!res.ok) throw new Error(res.error);
             toast.success("Draft deleted");
             router.push("/mail/drafts?tab=all");

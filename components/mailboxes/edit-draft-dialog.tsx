@@ -17,12 +17,14 @@ import { useActionForm } from "@/lib/forms/use-action-form";
 type Content = { to: string[]; cc: string[]; bcc: string[]; subject: string; text: string };
 type Props = {
   draftId: string;
+  /** The version `content` was read at: saving over an agent's later change is refused (CONFLICT), not done. */
+  version: number;
   content: Content;
-  updateAction: (input: { draftId: string } & Partial<Content>) => Promise<ActionResult<{ draftId: string; version: number }>>;
+  updateAction: (input: { draftId: string; version: number } & Partial<Content>) => Promise<ActionResult<{ draftId: string; version: number }>>;
 };
 
 /** Edit a draft's recipients, subject and text (attachments stay); its schedule is kept. */
-export function EditDraftDialog({ draftId, content, updateAction }: Props) {
+export function EditDraftDialog({ draftId, version, content, updateAction }: Props) {
   const router = useRouter();
   const [open, setOpen] = React.useState(false);
   const [v, setV] = React.useState(content);
@@ -53,7 +55,7 @@ export function EditDraftDialog({ draftId, content, updateAction }: Props) {
             e.preventDefault();
             if (Object.values(typing).some(Boolean)) return void setErrors({ form: "Fix the recipient marked in red first." });
             submit(
-              () => updateAction({ draftId, ...v }),
+              () => updateAction({ draftId, version, ...v }),
               () => {
                 toast.success("Draft saved");
                 setOpen(false);

@@ -24,6 +24,8 @@ interface Def<S extends z.ZodType, T> {
 }
 const def = <S extends z.ZodType, T>(d: Def<S, T>) => d;
 const draftId = z.string().regex(/^drf_[A-Za-z0-9]{1,40}$/, "must be a draft id, `drf_…`");
+/** The draft's version as the screen showed it: a change made since (an agent's update_draft) is CONFLICT. */
+const version = z.number().int().min(1);
 const addresses = z.array(plainAddress).max(MAX_RECIPIENTS);
 const sendAt = z.iso
   .datetime({ offset: true })
@@ -83,20 +85,20 @@ export const composeDraftDef = def({
 });
 
 export const sendDraftNowDef = def({
-  schema: z.object({ draftId }),
+  schema: z.object({ draftId, version }),
   run: async (ctx, input) => {
     ctx.subject = input.draftId;
-    const out = await ownerSendDraft(ctx.db, { actor: ctx.actor, draftId: input.draftId });
+    const out = await ownerSendDraft(ctx.db, { actor: ctx.actor, ...input });
     return "sent" in out ? { messageId: out.sent.messageId } : { messageId: null };
   },
   ledger: { op: DRAFT_OPS.send },
 });
 
 export const deleteDraftDef = def({
-  schema: z.object({ draftId }),
+  schema: z.object({ draftId, version }),
   run: async (ctx, input) => {
     ctx.subject = input.draftId;
-    return ownerDeleteDraft(ctx.db, { actor: ctx.actor, draftId: input.draftId });
+    return ownerDeleteDraft(ctx.db, { actor: ctx.actor, ...input });
   },
   ledger: { op: DRAFT_OPS.delete },
 });
@@ -105,6 +107,7 @@ export const deleteDraftDef = def({
 export const updateDraftDef = def({
   schema: z.object({
     draftId,
+    version,
     to: addresses.optional(),
     cc: addresses.optional(),
     bcc: addresses.optional(),
@@ -112,9 +115,9 @@ export const updateDraftDef = def({
     text: utf8Max(BODY_MAX_BYTES, "text").optional(),
     sendAt: sendAt.nullable().optional(),
   }),
-  run: async (ctx, { draftId: id, ...patch }) => {
+  run: async (ctx, { draftId: id, version: seen, ...patch }) => {
     ctx.subject = id;
-    const row = await ownerUpdateDraft(ctx.db, { actor: ctx.actor, draftId: id, patch });
+    const row = await ownerUpdateDraft(ctx.db, { actor: ctx.actor, draftId: id, version: seen, patch });
     return { draftId: row.id, sendAt: row.sendAt?.toISOString() ?? null, version: row.version };
   },
   ledger: { op: DRAFT_OPS.update },

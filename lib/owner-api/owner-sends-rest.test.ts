@@ -52,8 +52,8 @@ it("the owner's REST edit and delete of a held draft are refused as the dashboar
   const held = await c.call("POST", `/inboxes/${from.id}/messages/send`, { to: [to.address], subject: "held", text: "x" }, asKey(c.seeded.secret));
   const draftId = held.body.error.details.draft_id as string;
 
-  const dashEdit = await act(ctx, updateDraftDef, { draftId, subject: "changed" });
-  const dashDelete = await act(ctx, deleteDraftDef, { draftId });
+  const dashEdit = await act(ctx, updateDraftDef, { draftId, version: 1, subject: "changed" });
+  const dashDelete = await act(ctx, deleteDraftDef, { draftId, version: 1 });
   expect([dashEdit.ok, dashDelete.ok]).toEqual([false, false]);
   const restEdit = await c.call("PATCH", `/inboxes/${from.id}/drafts/${draftId}`, { subject: "changed over REST" });
   const restDelete = await c.call("DELETE", `/inboxes/${from.id}/drafts/${draftId}`);

@@ -22,7 +22,9 @@ import { startApiServer } from "@/lib/testing/api-server";
 import { seedMailbox } from "@/lib/testing/mail-fixture";
 import { OWNER_EMAIL, OWNER_PASSWORD } from "@/lib/testing/seed";
 import { sendMessage } from "@/lib/tools/mailboxes/send-message";
-import { projectWithKey, refusal } from "@/lib/tools/mailboxes/__tests__/inbox-test-helpers";
+import { call, projectWithKey, refusal } from "@/lib/tools/mailboxes/__tests__/inbox-test-helpers";
+import { createDraft } from "@/lib/tools/mailboxes/create-draft";
+import { updateDraft } from "@/lib/tools/mailboxes/update-draft";
 
 // The owner's side of sending through the real action pipeline (runOwnerAction: parse, one transaction, the ledger
 // entry) and owner REST: the send policy, compose, and the Drafts screen's changes and decisions.
@@ -186,9 +188,9 @@ describe("drafts", () => {
 
     // Frozen while held: no edit, delete or send now.
     for (const [d, input] of [
-      [updateDraftDef, { draftId, subject: "Changed" }],
-      [deleteDraftDef, { draftId }],
-      [sendDraftNowDef, { draftId }],
+      [updateDraftDef, { draftId, version: draft.version, subject: "Changed" }],
+      [deleteDraftDef, { draftId, version: draft.version }],
+      [sendDraftNowDef, { draftId, version: draft.version }],
     ] as const) {
       const res = await act(ctx, d as Def<z.ZodType, unknown>, input);
       expect(res).toMatchObject({ ok: false, error: expect.stringContaining("awaiting approval") });
@@ -226,10 +228,10 @@ describe("drafts", () => {
     const saved = await act(ctx, composeDraftDef, { ...compose(from.id, { to: ["bad@example.com"] }), sendAt: null });
     if (!saved.ok) throw new Error(saved.error);
     const draftId = saved.data.draftId;
-    const edited = await act(ctx, updateDraftDef, { draftId, to: [to.address], subject: "Edited" });
+    const edited = await act(ctx, updateDraftDef, { draftId, version: 1, to: [to.address], subject: "Edited" });
     expect(edited).toMatchObject({ ok: true, data: { version: 2, sendAt: null } });
     const at = new Date(Date.now() + 7200_000).toISOString();
-    expect(await act(ctx, updateDraftDef, { draftId, sendAt: at })).toMatchObject({ ok: true, data: { sendAt: at, version: 3 } });
+    expect(await act(ctx, updateDraftDef, { draftId, version: 2, sendAt: at })).toMatchObject({ ok: true, data: { sendAt: at, version: 3 } });
     const [row] = await (await getDb()).select().from(mailDrafts).where(eq(mailDrafts.id, draftId));
     expect(row).toMatchObject({ sendStatus: "scheduled", labels: ["scheduled"] });
     expect(
@@ -238,22 +240,67 @@ describe("drafts", () => {
         .from(jobs)
         .where(eq(jobs.dedupeKey, `drf:${draftId}:3`)),
     ).toEqual([{ kind: "mail.send_draft" }]);
-    const badAddress = await act(ctx, updateDraftDef, { draftId, cc: ["a@b.c, d@e.f"] });
+    const badAddress = await act(ctx, updateDraftDef, { draftId, version: 3, cc: ["a@b.c, d@e.f"] });
     expect(badAddress).toMatchObject({ ok: false, fieldErrors: { "cc.0": expect.any(String) } });
 
-    const sent = await act(ctx, sendDraftNowDef, { draftId });
+    const sent = await act(ctx, sendDraftNowDef, { draftId, version: 3 });
     expect(sent).toMatchObject({ ok: true, data: { messageId: expect.stringMatching(/^msg_/) } });
     expect(await draftsOf(from.id)).toEqual([]);
     await drainJobs();
     expect((await (await getDb()).select().from(mailMessages).where(eq(mailMessages.mailboxId, to.id))).map((m) => m.subject)).toEqual(["Edited"]);
-    expect(await act(ctx, sendDraftNowDef, { draftId })).toMatchObject({ ok: false, error: expect.stringContaining("not found") });
+    expect(await act(ctx, sendDraftNowDef, { draftId, version: 3 })).toMatchObject({ ok: false, error: expect.stringContaining("not found") });
 
     const other = await act(ctx, composeDraftDef, { ...compose(from.id), sendAt: null });
     if (!other.ok) throw new Error(other.error);
-    expect(await act(ctx, deleteDraftDef, { draftId: other.data.draftId })).toEqual({ ok: true, data: { id: other.data.draftId } });
+    expect(await act(ctx, deleteDraftDef, { draftId: other.data.draftId, version: 1 })).toEqual({ ok: true, data: { id: other.data.draftId } });
     expect(await draftsOf(from.id)).toEqual([]);
     expect((await entries("update.draft")).length).toBeGreaterThanOrEqual(2);
     expect(await entries("delete.draft")).toContainEqual({ subject: other.data.draftId, actorType: "owner" });
+  });
+
+  it("acts only on the version the owner saw: an agent's later update_draft makes Send now, Edit and Delete CONFLICT", async () => {
+    const from = await seedMailbox(p.project.id);
+    const seen = await seedMailbox(p.project.id);
+    const unseen = await seedMailbox(p.project.id);
+    const db = await getDb();
+    await db.update(mailboxes).set({ sendPolicy: "approval" }).where(eq(mailboxes.id, from.id));
+    const made = await call(createDraft, p.mcp, { inboxId: from.id, to: [seen.address], subject: "Hello", text: "harmless" });
+    const draftId = made.draft_id as string;
+    const shown = (await ownerGetDraft(db, { projectId: p.project.id, draftId }))!;
+    // After the owner's screen rendered version 1, the agent re-targets the draft.
+    await call(updateDraft, p.mcp, { inboxId: from.id, draftId, to: [unseen.address], subject: "Changed", text: "something else" });
+    // Before: Send now sent the agent's version as the owner's own send (no hold), Edit put back the old text.
+    for (const res of [
+      await act(ctx, sendDraftNowDef, { draftId, version: shown.version }),
+      await act(ctx, updateDraftDef, { draftId, version: shown.version, subject: "Owner's subject", text: shown.text ?? "" }),
+      await act(ctx, deleteDraftDef, { draftId, version: shown.version }),
+    ]) {
+      expect(res).toMatchObject({ ok: false, error: expect.stringContaining("changed since you opened it (version 2 now, 1 shown)") });
+    }
+    await drainJobs();
+    expect(await sentFrom(from.id)).toEqual([]);
+    expect((await draftsOf(from.id))[0]).toMatchObject({ version: 2, subject: "Changed", to: [unseen.address] });
+  });
+
+  it("an owner's scheduled draft an agent rewrote goes out as the agent's send: the mailbox's Approval policy holds it", async () => {
+    const from = await seedMailbox(p.project.id);
+    const meant = await seedMailbox(p.project.id);
+    const other = await seedMailbox(p.project.id);
+    const db = await getDb();
+    await db.update(mailboxes).set({ sendPolicy: "approval" }).where(eq(mailboxes.id, from.id));
+    const saved = await act(ctx, composeDraftDef, { ...compose(from.id, { to: [meant.address] }), sendAt: new Date(Date.now() + 3600_000).toISOString() });
+    if (!saved.ok) throw new Error(saved.error);
+    const { draftId } = saved.data;
+    await call(updateDraft, p.mcp, { inboxId: from.id, draftId, to: [other.address], subject: "Agent's", sendAt: new Date(Date.now() + 60_000).toISOString() });
+    // The schedule falls due (its job is run now rather than waited for).
+    await db
+      .update(jobs)
+      .set({ runAt: new Date() })
+      .where(eq(jobs.dedupeKey, `drf:${draftId}:2`));
+    await drainJobs();
+    // Before: sent to the agent's recipient as the owner's own send, past the Approval policy.
+    expect(await sentFrom(from.id)).toEqual([]);
+    expect((await draftsOf(from.id))[0]).toMatchObject({ sendStatus: "pending_approval", keyId: p.key.id });
   });
 
   it("refuses to send now a draft whose inbox was deleted, as its schedule and its approval do, and sends nothing", async () => {
@@ -263,7 +310,10 @@ describe("drafts", () => {
     if (!saved.ok) throw new Error(saved.error);
     await (await getDb()).transaction((tx) => deleteMailbox(tx, { actor: p.actor, inboxId: from.id }));
     // Before: sent from the deleted inbox's address, which may be another's by now.
-    expect(await act(ctx, sendDraftNowDef, { draftId: saved.data.draftId })).toMatchObject({ ok: false, error: expect.stringContaining("was deleted") });
+    expect(await act(ctx, sendDraftNowDef, { draftId: saved.data.draftId, version: 1 })).toMatchObject({
+      ok: false,
+      error: expect.stringContaining("was deleted"),
+    });
     expect(await sentFrom(from.id)).toEqual([]);
   });
 

@@ -12,14 +12,23 @@ import type { SendOutcome } from "@/lib/mail/send/send-from-mailbox";
 /** The ops the draft tools write (toolOp of create/update/send/delete_draft), so the ledger reads alike either way. */
 export const DRAFT_OPS = { create: "create.draft", update: "update.draft", send: "send.draft", delete: "delete.draft" } as const;
 
-/** A draft of the project, locked for the change; NOT_FOUND when it is gone (sent, deleted). */
-async function lockDraft(db: Executor, actor: Actor, draftId: string): Promise<MailDraft> {
+/**
+ * A draft of the project, locked for the change; NOT_FOUND when it is gone (sent, deleted). `seen` is the version
+ * the owner's screen showed: an agent may have changed the draft since (update_draft), and sending, deleting or
+ * saving over what the owner never saw is CONFLICT.
+ */
+async function lockDraft(db: Executor, actor: Actor, draftId: string, seen?: number): Promise<MailDraft> {
   const [draft] = await db
     .select()
     .from(mailDrafts)
     .where(and(eq(mailDrafts.projectId, actor.projectId), eq(mailDrafts.id, draftId)))
     .for("update");
   if (!draft) throw new AppError("NOT_FOUND", `Draft ${draftId} not found: it was sent or deleted.`, { fix: "Reload the Drafts screen." });
+  if (seen !== undefined && draft.version !== seen) {
+    throw new AppError("CONFLICT", `Draft ${draftId} changed since you opened it (version ${draft.version} now, ${seen} shown): nothing was done.`, {
+      fix: "Reload the draft to see what changed, then try again.",
+    });
+  }
   return draft;
 }
 
@@ -36,8 +45,8 @@ function refuseFrozen(draft: MailDraft, what: string) {
  * draft of a deleted mailbox is not sent, as its schedule and its approval refuse it: the address may be another's
  * by now. The mailbox is held (FOR SHARE) until the send commits, so a delete_inbox cannot come in between.
  */
-export async function ownerSendDraft(db: Executor, o: { actor: Actor; draftId: string }): Promise<SendOutcome> {
-  const draft = await lockDraft(db, o.actor, o.draftId);
+export async function ownerSendDraft(db: Executor, o: { actor: Actor; draftId: string; version: number }): Promise<SendOutcome> {
+  const draft = await lockDraft(db, o.actor, o.draftId, o.version);
   refuseFrozen(draft, "sent now");
   const [mailbox] = await db
     .select()
@@ -53,8 +62,8 @@ export async function ownerSendDraft(db: Executor, o: { actor: Actor; draftId: s
 }
 
 /** "Delete": gone with its files (cascade); a scheduled job made for it then finds nothing. */
-export async function ownerDeleteDraft(db: Executor, o: { actor: Actor; draftId: string }): Promise<{ id: string }> {
-  const draft = await lockDraft(db, o.actor, o.draftId);
+export async function ownerDeleteDraft(db: Executor, o: { actor: Actor; draftId: string; version: number }): Promise<{ id: string }> {
+  const draft = await lockDraft(db, o.actor, o.draftId, o.version);
   refuseFrozen(draft, "deleted");
   await db.delete(mailDrafts).where(and(eq(mailDrafts.projectId, draft.projectId), eq(mailDrafts.id, draft.id)));
   return { id: draft.id };
@@ -67,9 +76,14 @@ export async function ownerDeleteDraft(db: Executor, o: { actor: Actor; draftId:
  */
 export async function ownerUpdateDraft(
   db: Executor,
-  o: { actor: Actor; draftId: string; patch: { to?: string[]; cc?: string[]; bcc?: string[]; subject?: string; text?: string; sendAt?: Date | null } },
+  o: {
+    actor: Actor;
+    draftId: string;
+    version: number;
+    patch: { to?: string[]; cc?: string[]; bcc?: string[]; subject?: string; text?: string; sendAt?: Date | null };
+  },
 ): Promise<MailDraft> {
-  const draft = await lockDraft(db, o.actor, o.draftId);
+  const draft = await lockDraft(db, o.actor, o.draftId, o.version);
   refuseFrozen(draft, "edited");
   const { sendAt, ...content } = o.patch;
   const at = sendAt === undefined ? draft.sendAt : sendAt;

@@ -110,6 +110,9 @@ export async function updateDraft(db: Executor, o: { actor: Actor; input: Update
       sendAt,
       sendStatus,
       sendReason: null,
+      // What an agent changed is the agent's to send: a draft it edits becomes its own, so the owner's scheduled
+      // draft an agent rewrote goes out as the agent's send (the mailbox's policy holds it), not as the owner's.
+      ...(actor.type === "key" ? { keyId: actor.keyId, agent: actor.agent } : {}),
       version: sql`${mailDrafts.version} + 1`,
       updatedAt: sql`now()`,
     })

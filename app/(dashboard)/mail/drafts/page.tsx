@@ -66,6 +66,7 @@ export default async function DraftsPage({ searchParams }: { searchParams: Searc
       reason: open.sendReason,
       sendAt: open.sendAt?.toISOString() ?? null,
       updatedAt: open.updatedAt.toISOString(),
+      version: open.version,
       requestId: open.approvalRequestId,
       files: open.files,
       hash: await ownerDraftHash(db, open),
