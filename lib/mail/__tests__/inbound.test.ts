@@ -1,5 +1,6 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { connect } from "node:net";
+import { domainToASCII } from "node:url";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -8,7 +9,9 @@ import { dkimSign } from "mailauth";
 import { generateKeyPairSync } from "node:crypto";
 import { getDb } from "@/lib/db/client";
 import { sources } from "@/lib/db/schema/events";
-import { mailboxes, mailMessages } from "@/lib/db/schema/mail";
+import { mailboxes, mailDomains, mailMessages } from "@/lib/db/schema/mail";
+import { newId } from "@/lib/ids";
+import { isLocalDomain } from "@/lib/mail/inbound/resolve-recipient";
 import { getFile } from "@/lib/disk/get-file";
 import { readMailBlob } from "@/lib/mail/mail-blob";
 import { deleteMailbox } from "@/lib/mail/mailboxes/delete-mailbox";
@@ -154,6 +157,36 @@ describe("inbound SMTP", () => {
         responseCode: 550,
       });
     }
+  });
+
+  it("receives for a mailbox on an IDN domain however the address is spelled: xn--, Unicode, upper case", async () => {
+    // smtp-server hands RCPT TO's domain over in Unicode whatever the client wrote, and the domain is stored as xn--:
+    // before, every spelling was judged another's domain (550 relaying denied) and nothing could arrive.
+    const db = await getDb();
+    const unicode = `bücher-${Date.now()}.example`;
+    const ascii = domainToASCII(unicode);
+    const [domain] = await db
+      .insert(mailDomains)
+      .values({
+        id: newId("dom"),
+        projectId: seeded.project.id,
+        domain: ascii,
+        dkimSelector: "sel",
+        dkimPrivateKeyEnc: "unused",
+        dkimPublicKey: "unused",
+        verifiedAt: new Date(),
+      })
+      .returning();
+    const [box] = await db
+      .insert(mailboxes)
+      .values({ id: newId("mbx"), projectId: seeded.project.id, domainId: domain.id, localPart: "info", address: `info@${ascii}` })
+      .returning();
+    for (const spelling of [`info@${ascii}`, `info@${unicode}`, `INFO@${unicode.toUpperCase()}`]) expect(await rcpt(spelling), spelling).toMatch(/^250/);
+    await sendTo(listener.port, { from: "a@sender.example", to: `info@${unicode}`, subject: "Für Bücher", text: "hi" });
+    await expect
+      .poll(async () => (await db.select().from(mailMessages).where(eq(mailMessages.mailboxId, box.id))).map((m) => m.subject))
+      .toEqual(["Für Bücher"]);
+    expect(await isLocalDomain(db, unicode)).toBe(true);
   });
 
   it("refuses relaying (550) and unknown mailboxes (550) at RCPT", async () => {

@@ -2,7 +2,7 @@ import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Executor } from "@/lib/db/client";
 import { mailboxes, mailDomains, type Mailbox } from "@/lib/db/schema/mail";
 import { sources } from "@/lib/db/schema/events";
-import { defaultMailDomain } from "@/lib/mail/domains/mail-domain-name";
+import { asciiAddress, asciiDomain, defaultMailDomain } from "@/lib/mail/domains/mail-domain-name";
 import { defaultMailbox } from "@/lib/mail/project-address";
 import { verifiedDomain } from "@/lib/mail/inbound/statements";
 
@@ -16,7 +16,7 @@ export type Recipient =
  * with the mailbox of that exact address, if any.
  */
 export async function resolveRecipient(db: Executor, address: string): Promise<Recipient> {
-  const addr = address.trim().toLowerCase();
+  const addr = asciiAddress(address);
   const at = addr.lastIndexOf("@");
   if (at <= 0 || at === addr.length - 1) return { kind: "unknown" };
   const domain = addr.slice(at + 1);
@@ -50,7 +50,7 @@ async function sourceAlias(db: Executor, address: string): Promise<Mailbox | nul
 
 /** Whether `domain` is one this instance receives for (outbound: same-instance recipients are delivered locally). */
 export async function isLocalDomain(db: Executor, domain: string): Promise<boolean> {
-  const d = domain.toLowerCase();
+  const d = asciiDomain(domain);
   if (d === defaultMailDomain()) return true;
   const [row] = await verifiedDomain(db, d);
   return !!row;

@@ -7,7 +7,7 @@ import { fieldError } from "@/lib/disk/field-error";
 import { AppError } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import { ensureDefaultDomain } from "@/lib/mail/domains/default-domain";
-import { defaultMailDomain } from "@/lib/mail/domains/mail-domain-name";
+import { asciiDomain, defaultMailDomain } from "@/lib/mail/domains/mail-domain-name";
 import { requireUnrestricted } from "@/lib/mail/mailboxes/mailbox-scope";
 
 export interface CreateMailboxInput {
@@ -86,7 +86,7 @@ async function byClientId(db: Executor, projectId: string, clientId: string): Pr
  * project's included) is a validation_error naming `domain`, so one project cannot learn another's domains.
  */
 async function mailDomainFor(db: Executor, projectId: string, requested: string | undefined): Promise<MailDomain> {
-  const name = requested?.trim().toLowerCase();
+  const name = requested === undefined ? undefined : asciiDomain(requested.trim());
   if (name === undefined || name === defaultMailDomain()) return ensureDefaultDomain(db);
   const [row] = await db
     .select()

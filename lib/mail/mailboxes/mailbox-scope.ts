@@ -5,6 +5,7 @@ import { mailboxes, type Mailbox } from "@/lib/db/schema/mail";
 import { fieldError } from "@/lib/disk/field-error";
 import { AppError } from "@/lib/errors";
 import { liveMailboxByAddress, liveMailboxById } from "@/lib/mail/mailboxes/statements";
+import { asciiAddress } from "@/lib/mail/domains/mail-domain-name";
 
 /**
  * The one place a mailbox tool learns which mailboxes it may touch (design §2.6). A key restricted to one mailbox
@@ -16,7 +17,7 @@ const notFound = (ref: string) => new AppError("NOT_FOUND", `Inbox ${ref} was no
 
 /** A live mailbox of the actor's project by id (`mbx_…`) or address (any case), within the key's restriction. */
 export async function findMailbox(db: Executor, actor: Actor, ref: string): Promise<Mailbox> {
-  const [row] = await (ref.includes("@") ? liveMailboxByAddress : liveMailboxById)(db, actor.projectId, ref);
+  const [row] = await (ref.includes("@") ? liveMailboxByAddress : liveMailboxById)(db, actor.projectId, ref.includes("@") ? asciiAddress(ref) : ref);
   if (!row || (actor.mailboxId && row.id !== actor.mailboxId)) throw notFound(ref);
   return row;
 }

@@ -3,6 +3,7 @@ import type { Executor } from "@/lib/db/client";
 import { fieldError } from "@/lib/disk/field-error";
 import { AppError } from "@/lib/errors";
 import { liveMailboxByAddress, liveMailboxById } from "@/lib/mail/mailboxes/statements";
+import { asciiAddress } from "@/lib/mail/domains/mail-domain-name";
 
 /**
  * The mailboxes a webhook watches, as ids (design §2.6): each named one must be a live mailbox of the project,
@@ -19,7 +20,7 @@ export async function webhookInboxIds(
   const own = actor.mailboxId ?? creatorMailbox;
   const ids: string[] = [];
   for (const [i, ref] of (refs ?? []).entries()) {
-    const [row] = await (ref.includes("@") ? liveMailboxByAddress : liveMailboxById)(db, actor.projectId, ref);
+    const [row] = await (ref.includes("@") ? liveMailboxByAddress : liveMailboxById)(db, actor.projectId, ref.includes("@") ? asciiAddress(ref) : ref);
     if (own && row?.id !== own) {
       const who = actor.mailboxId ? "This key is" : "The webhook's key is";
       throw new AppError("missing_permission", `${who} restricted to one inbox, so the webhook may not watch ${ref}.`, {

@@ -1,3 +1,4 @@
+import { domainToASCII } from "node:url";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
@@ -189,6 +190,21 @@ describe("create_inbox", () => {
     expect((await refusal(deleteInbox, r.mcp, { inboxId: own.inbox_id })).code).toBe("missing_permission");
     expect((await refusal(deleteInbox, r.rest, { inbox_id: own.inbox_id })).code).toBe("missing_permission");
     expect(await snapshot(p.project.id)).toEqual(before);
+  });
+});
+
+describe("a verified IDN domain, named in Unicode or in xn-- form", () => {
+  it("makes and finds its mailboxes either way, as the one address in xn-- form", async () => {
+    const unicode = `bücher-${p.project.id.slice(4, 12).toLowerCase()}.example`;
+    const ascii = domainToASCII(unicode);
+    await addDomain(p.project.id, ascii, true);
+    // Before: "bücher-….example is not a domain of this project", and the Unicode address was NOT_FOUND.
+    const made = await call(createInbox, p.mcp, { username: "sales", domain: unicode });
+    expect(made.email).toBe(`sales@${ascii}`);
+    for (const ref of [`sales@${unicode}`, `SALES@${unicode.toUpperCase()}`, `sales@${ascii}`]) {
+      expect((await call(getInbox, p.mcp, { inboxId: ref })).inbox_id, ref).toBe(made.inbox_id);
+    }
+    expect(await resolveRecipient(await getDb(), `sales@${unicode}`)).toMatchObject({ kind: "mailbox", mailbox: { id: made.inbox_id } });
   });
 });
 
