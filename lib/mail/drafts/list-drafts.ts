@@ -35,8 +35,10 @@ export async function listDrafts(
       : sql`${d.mailboxId} in (select ${mailboxes.id} from ${mailboxes} where ${mailboxes.projectId} = ${o.actor.projectId} and ${mailboxes.deletedAt} is null)`,
     f.before ? sql`${d.updatedAt} < ${f.before.toISOString()}::timestamptz` : undefined,
     // updated_at is the database's now(), in microseconds, and shown in milliseconds: `after` a time as shown leaves
-    // that whole millisecond out (`> 10:00:00.123` matched 10:00:00.123456, the very draft it was read from).
-    f.after ? sql`${d.updatedAt} >= ${new Date(f.after.getTime() + 1).toISOString()}::timestamptz` : undefined,
+    // that whole millisecond out (`> 10:00:00.123` matched 10:00:00.123456, the very draft it was read from). The
+    // millisecond is added in SQL: after 9999-12-31T23:59:59.999Z, JavaScript's next one is year 10000, written
+    // `+010000-…`, which timestamptz cannot read (a 500).
+    f.after ? sql`${d.updatedAt} >= ${f.after.toISOString()}::timestamptz + interval '1 millisecond'` : undefined,
     hasAllLabels(d.labels, f.labels),
     o.page ? keysetAfter(d.updatedAt, d.id, o.page, o.ascending) : undefined,
   ];

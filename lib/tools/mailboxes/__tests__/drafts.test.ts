@@ -182,6 +182,8 @@ describe("drafts over MCP (camelCase in, snake_case out)", () => {
         const listed = await call(tool, via, { ...scope, [edge]: changed.updated_at, limit: 100 });
         expect(listed.drafts.map((d: { draft_id: string }) => d.draft_id)).not.toContain(ids[0]);
       }
+      // The last storable millisecond: nothing is after it (before, the next millisecond was year 10000: a 500).
+      expect((await call(tool, via, { ...scope, after: "9999-12-31T23:59:59.999Z" })).drafts).toEqual([]);
     }
   });
 
