@@ -49,7 +49,7 @@ export function PolicyHistory({ entries, inForce, channelLabel, revertAction }: 
               </p>
               {row.note && <p className="text-sm break-words">{row.note}</p>}
             </div>
-            {row.version !== inForce && <RevertButton version={row.version} revertAction={revertAction} />}
+            {row.version !== inForce && <RevertButton version={row.version} inForce={inForce} revertAction={revertAction} />}
           </div>
           <PolicyDiff diff={diff} channelLabel={channelLabel} />
         </li>

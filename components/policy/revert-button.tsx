@@ -8,14 +8,16 @@ import type { ActionResult } from "@/lib/auth/owner-action";
 
 type Props = {
   version: number;
-  revertAction: (input: { version: number }) => Promise<ActionResult<{ version: number; reverted_to: number }>>;
+  /** The version in force as the page showed it: another applied since makes the revert CONFLICT. */
+  inForce: number;
+  revertAction: (input: { version: number; versionInForce: number }) => Promise<ActionResult<{ version: number; reverted_to: number }>>;
 };
 
 /** One confirmation, then the old rules are in force as a new version. */
-export function RevertButton({ version, revertAction }: Props) {
+export function RevertButton({ version, inForce, revertAction }: Props) {
   const router = useRouter();
   async function revert() {
-    const res = await revertAction({ version });
+    const res = await revertAction({ version, versionInForce: inForce });
     if (!res.ok) throw new Error(res.error);
     toast.success(`Version ${version} is back in force as version ${res.data.version}`);
     router.refresh();

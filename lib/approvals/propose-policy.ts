@@ -3,6 +3,7 @@ import type { Db, Executor } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { listChannels } from "@/lib/channels/list-channels";
 import { parsePolicy } from "@/lib/policy/parse-policy";
+import { getPolicy } from "@/lib/policy/get-policy";
 import type { Policy } from "@/lib/policy/policy-schema";
 import { askPerson } from "@/lib/approvals/ask-person";
 
@@ -21,6 +22,9 @@ export function proposePolicy(db: Db, opts: { actor: Actor; signal?: AbortSignal
     signal: opts.signal,
     build: async (tx) => {
       await checkRuleApprovers(tx, opts.actor.projectId, policy);
+      // The proposal replaces the whole policy: the version it was written against is kept, so approving it after
+      // another was applied is refused rather than dropping that one's rules (resolve-request.ts).
+      const { version: basedOn } = await getPolicy(tx, opts.actor.projectId);
       const count = `${policy.rules.length} rule${policy.rules.length === 1 ? "" : "s"}`;
       return {
         kind: "policy",
@@ -29,7 +33,7 @@ export function proposePolicy(db: Db, opts: { actor: Actor; signal?: AbortSignal
         details: `${opts.note ? `${opts.note}\n\n` : ""}${JSON.stringify(policy, null, 2)}`,
         risk: "high",
         expiresInMs: PROPOSAL_TTL_MS,
-        payload: { rules: policy.rules, note: opts.note ?? null, proposed_by: opts.actor.agent },
+        payload: { rules: policy.rules, note: opts.note ?? null, proposed_by: opts.actor.agent, based_on: basedOn },
       };
     },
   });

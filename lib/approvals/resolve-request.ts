@@ -3,7 +3,7 @@ import type { Executor } from "@/lib/db/client";
 import type { ApprovalRequest } from "@/lib/db/schema/approvals";
 import { emitEvent } from "@/lib/events/emit-event";
 import { newId } from "@/lib/ids";
-import { applyPolicy } from "@/lib/policy/apply-policy";
+import { applyPolicy, requireVersionInForce } from "@/lib/policy/apply-policy";
 import { checkRuleApprovers } from "@/lib/approvals/propose-policy";
 import type { Rule } from "@/lib/policy/policy-schema";
 import { notifyRequestChange } from "@/lib/approvals/requests-channel";
@@ -38,10 +38,22 @@ export async function resolveRequest(
 ): Promise<{ eventId: string; version: number | null; record: DecisionRecord }> {
   let version: number | null = null;
   if (row.kind === "policy" && row.status === "approved") {
-    const proposal = row.payload as { rules: Rule[]; note: string | null; proposed_by: string | null };
+    const proposal = row.payload as { rules: Rule[]; note: string | null; proposed_by: string | null; based_on?: number };
     // A channel its rules name may have been removed since it was proposed (channel_remove withdraws such proposals;
     // one written while the removal ran escapes it): a policy in force names live channels only, so it is refused.
     await checkRuleApprovers(tx, row.projectId, { rules: proposal.rules });
+    // The proposal replaces the whole policy, written against the version then in force: approved after another was
+    // applied (the owner's own draft, a revert), it would silently drop that one's rules. (Proposals made before
+    // based_on was kept are approved as they were.)
+    if (proposal.based_on !== undefined) {
+      await requireVersionInForce(
+        tx,
+        row.projectId,
+        proposal.based_on,
+        `this proposal was made against version ${proposal.based_on}, and approving it would drop what changed since. Nothing was applied.`,
+        (v) => `Reject it with a comment so the agent proposes again against version ${v}, or put its rules in a draft on the Policy screen.`,
+      );
+    }
     ({ version } = await applyPolicy(tx, {
       actor: opts.actor,
       policy: { rules: proposal.rules },

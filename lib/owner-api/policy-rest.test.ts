@@ -110,7 +110,11 @@ describe("owner REST: policy drafts, simulate, apply, history, revert", () => {
     expect(older.body.versions[0].diff.added).toHaveLength(1);
     expect(older.body.next_before).toBeNull();
 
-    const reverted = await call("POST", "/owner/policy/versions/1/revert", {});
+    // A revert chosen while version 2 was in force, sent once version 3 is: nothing changes.
+    const stale = await call("POST", "/owner/policy/versions/1/revert", { version_in_force: 2 });
+    expect(stale.status).toBe(409);
+    expect(stale.body.error.message).toBe("Version 3 is in force now, not version 2: nothing was reverted.");
+    const reverted = await call("POST", "/owner/policy/versions/1/revert", { version_in_force: 3 });
     expect(reverted).toEqual({ status: 200, body: { version: 4, reverted_to: 1 } });
     expect((await lastLedgerEntry(seeded.project.id, "policy.revert"))?.subject).toBe("policy:v4");
     const now = await call("GET", "/owner/policy/history?limit=1");

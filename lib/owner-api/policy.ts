@@ -124,18 +124,25 @@ export const policyHistoryRoute = defineOwnerRoute({
 export const revertPolicyRoute = defineOwnerRoute({
   name: "owner_policy_revert",
   description:
-    "Puts an earlier version's rules back in force as a new version (history only grows). The draft, if any, is kept. NOT_FOUND for an unknown version, CONFLICT for the version already in force.",
+    "Puts an earlier version's rules back in force as a new version (history only grows). The draft, if any, is kept. NOT_FOUND for an unknown version, CONFLICT for the version already in force, or when `version_in_force` is no longer in force.",
   input: z
     .object({
       version: z.number().int().min(1).max(POLICY_VERSION_MAX).describe("The version to restore."),
       note,
+      version_in_force: z
+        .number()
+        .int()
+        .min(0)
+        .max(POLICY_VERSION_MAX)
+        .optional()
+        .describe("The version in force when you chose to revert. If another has been applied since, nothing changes and the answer is CONFLICT."),
     })
     .strict(),
   output: z.object({ version: z.number().int(), reverted_to: z.number().int() }),
   rest: { method: "POST", path: "/owner/policy/versions/{version}/revert" },
   op: "policy.revert",
   handler: async (ctx, input) => {
-    const applied = await revertPolicy(ctx.db, { actor: ctx.actor, version: input.version, note: input.note || null });
+    const applied = await revertPolicy(ctx.db, { actor: ctx.actor, version: input.version, note: input.note || null, versionInForce: input.version_in_force });
     ctx.subject = `policy:v${applied.version}`;
     return applied;
   },

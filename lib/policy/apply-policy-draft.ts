@@ -2,8 +2,7 @@ import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { checkRuleApprovers } from "@/lib/approvals/propose-policy";
-import { applyPolicy, lockPolicy } from "@/lib/policy/apply-policy";
-import { getPolicy } from "@/lib/policy/get-policy";
+import { applyPolicy, requireVersionInForce } from "@/lib/policy/apply-policy";
 import { discardPolicyDraft, draftPolicy, getPolicyDraft, ownerWho } from "@/lib/policy/policy-draft";
 
 /** `dashboard` or `rest` in policy_versions.approved_via: where the owner applied it (else a channel id). */
@@ -26,13 +25,13 @@ export async function applyPolicyDraft(
     });
   }
   if (opts.versionInForce !== undefined) {
-    await lockPolicy(tx, opts.actor.projectId);
-    const { version } = await getPolicy(tx, opts.actor.projectId);
-    if (version !== opts.versionInForce) {
-      throw new AppError("CONFLICT", `Version ${version} is in force now, not version ${opts.versionInForce}: the draft was not applied.`, {
-        fix: `Review the draft against version ${version} (GET /api/v1/owner/policy/history), then apply it with version_in_force ${version}.`,
-      });
-    }
+    await requireVersionInForce(
+      tx,
+      opts.actor.projectId,
+      opts.versionInForce,
+      "the draft was not applied.",
+      (v) => `Review the draft against version ${v} (GET /api/v1/owner/policy/history), then apply it with version_in_force ${v}.`,
+    );
   }
   const policy = draftPolicy(draft);
   // A channel named by the draft may have been removed since it was saved.

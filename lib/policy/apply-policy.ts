@@ -4,7 +4,8 @@ import type { Executor } from "@/lib/db/client";
 import { policyVersions } from "@/lib/db/schema/approvals";
 import { projects } from "@/lib/db/schema/projects";
 import type { Policy } from "@/lib/policy/policy-schema";
-import { policyCache } from "@/lib/policy/get-policy";
+import { getPolicy, policyCache } from "@/lib/policy/get-policy";
+import { AppError } from "@/lib/errors";
 
 /**
  * Holds the project's policy versions until the transaction ends: a caller that checks the version in force before
@@ -13,6 +14,17 @@ import { policyCache } from "@/lib/policy/get-policy";
  */
 export async function lockPolicy(tx: Executor, projectId: string): Promise<void> {
   await tx.select({ id: projects.id }).from(projects).where(eq(projects.id, projectId)).for("update");
+}
+
+/**
+ * CONFLICT unless `expected` is the version in force, checked under the policy lock: a change reviewed against one
+ * version (a draft, a revert from the history page, an agent's proposal) that replaced another applied since would
+ * silently drop that one's rules. `refused` says what did not happen, `fix` what to do instead.
+ */
+export async function requireVersionInForce(tx: Executor, projectId: string, expected: number, refused: string, fix: (inForce: number) => string) {
+  await lockPolicy(tx, projectId);
+  const { version } = await getPolicy(tx, projectId);
+  if (version !== expected) throw new AppError("CONFLICT", `Version ${version} is in force now, not version ${expected}: ${refused}`, { fix: fix(version) });
 }
 
 /**

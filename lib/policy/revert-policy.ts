@@ -2,7 +2,7 @@ import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { checkRuleApprovers } from "@/lib/approvals/propose-policy";
-import { applyPolicy, lockPolicy } from "@/lib/policy/apply-policy";
+import { applyPolicy, lockPolicy, requireVersionInForce } from "@/lib/policy/apply-policy";
 import { ownerVia } from "@/lib/policy/apply-policy-draft";
 import { getPolicy, getPolicyVersion } from "@/lib/policy/get-policy";
 import { ownerWho } from "@/lib/policy/policy-draft";
@@ -14,11 +14,21 @@ import type { Rule } from "@/lib/policy/policy-schema";
  */
 export async function revertPolicy(
   tx: Executor,
-  opts: { actor: Actor; version: number; note?: string | null },
+  opts: { actor: Actor; version: number; note?: string | null; versionInForce?: number },
 ): Promise<{ version: number; reverted_to: number }> {
   const projectId = opts.actor.projectId;
   // Two reverts to one version at once: the second waits here, then finds its rules in force (CONFLICT).
   await lockPolicy(tx, projectId);
+  // The history page showed another version in force: one applied since (an agent's proposal) would be dropped.
+  if (opts.versionInForce !== undefined) {
+    await requireVersionInForce(
+      tx,
+      projectId,
+      opts.versionInForce,
+      `nothing was reverted.`,
+      (v) => `See what version ${v} changed (GET /api/v1/owner/policy/history), then revert with version_in_force ${v}.`,
+    );
+  }
   const old = await getPolicyVersion(tx, projectId, opts.version);
   if (!old) {
     throw new AppError("NOT_FOUND", `Policy version ${opts.version} not found.`, { fix: "List the versions with GET /api/v1/owner/policy/history." });

@@ -70,10 +70,11 @@ export const applyDraftAction = ownerAction(
   { op: routeOp(applyPolicyDraftRoute) },
 );
 
+/** Reverts as the history page showed it: against the version then in force, so one applied since is never dropped. */
 export const revertPolicyAction = ownerAction(
-  z.object({ version: z.number().int().min(1).max(POLICY_VERSION_MAX) }),
+  z.object({ version: z.number().int().min(1).max(POLICY_VERSION_MAX), versionInForce: z.number().int().min(0).max(POLICY_VERSION_MAX) }),
   async (ctx, input) => {
-    const applied = await revertPolicy(ctx.db, { actor: ctx.actor, version: input.version });
+    const applied = await revertPolicy(ctx.db, { actor: ctx.actor, ...input });
     ctx.subject = `policy:v${applied.version}`;
     return applied;
   },

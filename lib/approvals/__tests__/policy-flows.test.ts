@@ -105,6 +105,21 @@ describe("policy_set", () => {
     expect(after.ok && after.data.version).toBe(version);
   });
 
+  it("is refused at approval when another version was applied since it was proposed: the newer rules stay", async () => {
+    const stale = ok(await call("policy_set", { policy: { rules: [{ id: "stale-proposal", effect: "auto_approve" }] }, wait_seconds: 0 }));
+    const newer = ok(await call("policy_set", { policy: { rules: [{ id: "no-wires", action: "wire*", effect: "deny" }] }, wait_seconds: 0 }));
+    await decide(newer.request_id as string, { outcome: "approve" });
+    const version = await versionNow();
+    // Before: approved, and the version in force held only the stale proposal's rules: "no-wires" silently gone.
+    await expect(decide(stale.request_id as string, { outcome: "approve" })).rejects.toThrow(
+      `Version ${version} is in force now, not version ${version - 1}: this proposal was made against version ${version - 1}`,
+    );
+    expect(ok(await call("request_status", { request_id: stale.request_id })).status).toBe("pending");
+    expect(ok(await call("policy_get"))).toMatchObject({ version, rules: [{ id: "no-wires" }] });
+    // Rejecting it still works: the agent is told, and proposes again against the policy in force.
+    await decide(stale.request_id as string, { outcome: "deny", comment: "Propose against the current policy." });
+  });
+
   /** A pending proposal of one rule asked of a fresh active channel, and the channel. */
   async function proposalNaming(label: string) {
     const channel = newId("chn");
