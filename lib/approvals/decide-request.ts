@@ -6,6 +6,7 @@ import { AppError, notFound } from "@/lib/errors";
 import { resolveRequest } from "@/lib/approvals/resolve-request";
 import { expireRequests } from "@/lib/approvals/expire-requests";
 import { verdictProblem, type PersonVerdict } from "@/lib/approvals/person-verdict";
+import { lockHeldDraft } from "@/lib/mail/drafts/settle-draft-approval";
 
 /** The ledger op of a decision, whichever pipeline takes it (dashboard, owner REST, emailed link, Telegram). */
 export const DECIDE_OP = "request.decide";
@@ -31,6 +32,7 @@ export async function decideRequest(
   const problem = verdictProblem(current, opts.verdict);
   if (problem) throw new AppError("validation_error", problem.message, { details: [problem], fix: "Choose one of the request's answers." });
   const { status, decision } = outcome(opts.verdict, current.kind);
+  if (current.kind === "tool" && current.action === "send_draft") await lockHeldDraft(tx, current);
   const [row] = await tx
     .update(approvalRequests)
     .set({

@@ -10,6 +10,21 @@ import { draftAction } from "@/lib/mail/drafts/draft-action";
 import { draftAuthor, sendDraft } from "@/lib/mail/drafts/send-draft";
 
 /**
+ * The draft a send_draft request holds, locked. A decision takes it before the request's row, as delete_draft's
+ * withdrawal does (draft, then request): taken the other way round, an approval and a withdrawal at once deadlocked.
+ */
+export async function lockHeldDraft(tx: Executor, r: Pick<ApprovalRequest, "id" | "projectId" | "payload">): Promise<MailDraft | undefined> {
+  const draftId = (r.payload as { draft_id?: string } | null)?.draft_id;
+  if (!draftId) return undefined;
+  const [draft] = await tx
+    .select()
+    .from(mailDrafts)
+    .where(and(eq(mailDrafts.projectId, r.projectId), eq(mailDrafts.id, draftId), eq(mailDrafts.approvalRequestId, r.id)))
+    .for("update");
+  return draft;
+}
+
+/**
  * With the owner's decision on a held draft, in the deciding transaction (beside settleEmailBatch): approved and
  * still exactly what was shown → sent through the one send path (origin `approved`: the policy is not applied
  * again), and the draft is deleted; rejected, expired or changed → `send_status: rejected` with the owner's
@@ -17,13 +32,7 @@ import { draftAuthor, sendDraft } from "@/lib/mail/drafts/send-draft";
  * meanwhile, the quota used up, its inbox deleted) leaves the draft `failed` with the reason, and nothing queued.
  */
 export async function settleDraftApproval(tx: Executor, r: ApprovalRequest): Promise<"sent" | "rejected" | "failed" | "none"> {
-  const draftId = (r.payload as { draft_id?: string } | null)?.draft_id;
-  if (!draftId) return "none";
-  const [draft] = await tx
-    .select()
-    .from(mailDrafts)
-    .where(and(eq(mailDrafts.projectId, r.projectId), eq(mailDrafts.id, draftId), eq(mailDrafts.approvalRequestId, r.id)))
-    .for("update");
+  const draft = await lockHeldDraft(tx, r);
   if (draft?.sendStatus !== "pending_approval") return "none";
   const unchanged = stableJson(await draftAction(tx, draft)) === stableJson(r.payload);
   if (r.status === "approved" && unchanged) {
