@@ -77,6 +77,30 @@ describe("base subject", () => {
   it("strips reply and forward markers in many languages, counts and list tags, repeatedly", () => {
     expect(baseSubject("Re: [team] Fwd: RE[2]: AW: SV: VS: Antw: WG: TR:  Quarterly   Report")).toBe("quarterly report");
     expect(baseSubject("Fw: Re(3): x")).toBe("x");
+    // Other languages' clients, and a full-width colon: each of these replies started a thread of its own before.
+    for (const prefix of [
+      "答复: ",
+      "回复：",
+      "转发: ",
+      "RV: ",
+      "RES: ",
+      "ENC: ",
+      "Odp: ",
+      "YNT: ",
+      "İLT: ",
+      "Vá: ",
+      "ΑΠ: ",
+      "השב: ",
+      "Re：",
+      "회신: ",
+      "VB: ",
+    ]) {
+      expect(baseSubject(`${prefix}Quarterly numbers`), prefix).toBe("quarterly numbers");
+    }
+    // One conversation whichever Unicode form the client wrote (macOS decomposes).
+    expect(baseSubject("Re: Re\u0301union cafe\u0301")).toBe(baseSubject("Réunion café"));
+    expect(baseSubject("Reply needed")).toBe("reply needed");
+    expect(baseSubject("Resume: x")).toBe("resume: x");
     expect(baseSubject(null)).toBe("");
     expect(baseSubject("Reply needed")).toBe("reply needed");
   });

@@ -8,6 +8,7 @@ import { noNul } from "@/lib/mail/mail-blob";
 import type { ExtractedReply } from "@/lib/mail/extract/extract-reply";
 import { emitMailEvent } from "@/lib/mail/events/emit-mail-event";
 import { baseSubject, SUBJECT_MAX } from "@/lib/mail/inbound/base-subject";
+import { sliceWhole } from "@/lib/text/well-formed";
 import { categorizeInbound, inboundLabels, type MessageCategory } from "@/lib/mail/inbound/categorize-inbound";
 import { findRelated, type Related } from "@/lib/mail/inbound/find-related";
 import { handleBounce } from "@/lib/mail/inbound/handle-bounce";
@@ -96,7 +97,8 @@ export async function writeInbound(
   const projectId = mailbox.projectId;
   if (context.duplicate) return { messageId: context.duplicate.id, eventId: context.duplicate.eventId, duplicate: true };
   const now = new Date();
-  const subject = parsed.subject === null ? null : noNul(parsed.subject).slice(0, SUBJECT_MAX);
+  // Cut between characters: a cut inside an emoji left half of it, stored as U+FFFD.
+  const subject = parsed.subject === null ? null : sliceWhole(noNul(parsed.subject), SUBJECT_MAX);
   const threadId = related.threadId ?? newId("thr");
   const category = categorizeInbound({ blocked: context.blocked, auth: c.auth, spamFlagged: parsed.spamFlagged, trustedRelay: c.trustedRelay });
   const message = inboundRow(c, { projectId, threadId, subject, category, inReplyToMessageId: related.inReplyToMessageId, now });

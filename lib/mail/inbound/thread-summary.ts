@@ -22,7 +22,14 @@ const MAX_PARTICIPANTS = 50;
 /** A message shows in default lists when it is normal mail not in the trash; its thread's visible_at follows them. */
 export const isVisible = (m: Pick<SummaryMessage, "category" | "labels">) => m.category === "normal" && !m.labels.includes("trash");
 
-const participants = (list: (string | null)[]) => [...new Set(list.filter((a): a is string => !!a).map((a) => a.toLowerCase()))].slice(0, MAX_PARTICIPANTS);
+/**
+ * An address as a thread's participants keep it, in lower case as PostgreSQL's lower() makes it (the summary's
+ * rebuild, and ILIKE filters): JavaScript turns İ into i + U+0307, an address nobody wrote, which a `senders`
+ * filter then never matched.
+ */
+const folded = (a: string) => a.toLowerCase().replace(/i\u0307/g, "i");
+
+const participants = (list: (string | null)[]) => [...new Set(list.filter((a): a is string => !!a).map(folded))].slice(0, MAX_PARTICIPANTS);
 
 /** The summary columns of a thread that starts with this message (for its INSERT). */
 export function newThreadSummary(m: SummaryMessage) {

@@ -19,7 +19,8 @@ export async function listMailboxes(
   if (opts.actor.mailboxId) where.push(eq(mailboxes.id, opts.actor.mailboxId));
   if (opts.after) where.push(keysetAfter(mailboxes.createdAt, mailboxes.id, opts.after, opts.ascending));
   if (opts.q !== undefined) {
-    const q = likeEscape(opts.q.toLowerCase());
+    // ILIKE folds case itself, as PostgreSQL does; JavaScript's lower case of İ (i + U+0307) matched nothing.
+    const q = likeEscape(opts.q);
     where.push(
       or(
         ilike(mailboxes.address, `${q}%`),
