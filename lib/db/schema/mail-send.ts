@@ -102,6 +102,8 @@ export const mailDrafts = pgTable(
     index("mail_drafts_project_idx").on(t.projectId, t.updatedAt, t.id),
     uniqueIndex("mail_drafts_client_idx").on(t.projectId, t.mailboxId, t.clientId).where(sql`client_id is not null`),
     index("mail_drafts_request_idx").on(t.approvalRequestId).where(sql`approval_request_id is not null`),
+    // The dashboard's badge counts the held drafts on every page: only those are read, not every draft.
+    index("mail_drafts_pending_idx").on(t.projectId).where(sql`send_status = 'pending_approval'`),
   ],
 );
 export type MailDraft = typeof mailDrafts.$inferSelect;

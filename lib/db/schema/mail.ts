@@ -238,6 +238,8 @@ export const mailMessages = pgTable(
     index("mail_messages_rfc_idx").on(t.projectId, t.rfcMessageId),
     index("mail_messages_batch_idx").on(t.batchId),
     index("mail_messages_event_idx").on(t.eventId).where(sql`event_id is not null`),
+    // Deleting a message unlinks its replies (forgetParents): without it, every delete read the project's messages.
+    index("mail_messages_in_reply_to_idx").on(t.inReplyToMessageId).where(sql`in_reply_to_message_id is not null`),
     index("mail_messages_mailbox_at_idx").on(t.mailboxId, t.msgAt, t.id),
     index("mail_messages_project_at_idx").on(t.projectId, t.msgAt, t.id),
     // Search is per mailbox: GIN over (mailbox_id, search) (btree_gin, drizzle/0024) intersects the mailbox with the
@@ -360,7 +362,11 @@ export const mailListEntries = pgTable(
     managed: boolean("managed").notNull().default(false),
     createdAt: ts("created_at").notNull().defaultNow(),
   },
-  (t) => [uniqueIndex("mail_list_entries_idx").on(t.projectId, sql`coalesce(mailbox_id, '')`, t.direction, t.type, t.entry)],
+  (t) => [
+    uniqueIndex("mail_list_entries_idx").on(t.projectId, sql`coalesce(mailbox_id, '')`, t.direction, t.type, t.entry),
+    // A mailbox's deletion cascades to its entries: without it, each deleted mailbox read the project's every entry.
+    index("mail_list_entries_mailbox_idx").on(t.mailboxId).where(sql`mailbox_id is not null`),
+  ],
 );
 export type MailListEntry = typeof mailListEntries.$inferSelect;
 
