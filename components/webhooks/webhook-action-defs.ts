@@ -46,15 +46,17 @@ export const createWebhookDef = def({
   ledger: { op: routeOp(createWebhookRoute) },
 });
 
+/** Edit: only the fields the owner changed, so what an agent changed meanwhile in the others stays (as PATCH does). */
 export const updateWebhookDef = def({
-  schema: z.object({ webhookId: webhookIdField, url: webhookUrlField, eventTypes: eventTypesField, inboxIds: inboxIdsField }),
-  run: async (ctx, input) => {
-    ctx.subject = input.webhookId;
-    const row = await updateWebhook(ctx.db, {
-      actor: ctx.actor,
-      webhookId: input.webhookId,
-      changes: { url: input.url, eventTypes: input.eventTypes, inboxIds: input.inboxIds },
-    });
+  schema: z.object({
+    webhookId: webhookIdField,
+    url: webhookUrlField.optional(),
+    eventTypes: eventTypesField.optional(),
+    inboxIds: inboxIdsField.optional(),
+  }),
+  run: async (ctx, { webhookId, ...changes }) => {
+    ctx.subject = webhookId;
+    const row = await updateWebhook(ctx.db, { actor: ctx.actor, webhookId, changes });
     return { id: row.id, url: row.url };
   },
   ledger: { op: routeOp(updateWebhookRoute) },

@@ -12,9 +12,11 @@ import type { ActionResult } from "@/lib/auth/owner-action";
 import { useDialogForm } from "@/lib/forms/use-dialog-form";
 import { CheckboxList } from "@/components/webhooks/checkbox-list";
 import { WebhookSecretOnce } from "@/components/webhooks/webhook-secret-once";
+import { editedFields } from "@/components/webhooks/edited-fields";
 
 export type WebhookFormInput = { url: string; eventTypes: string[]; inboxIds: string[] };
-export type SaveWebhook = (input: WebhookFormInput & { webhookId?: string }) => Promise<ActionResult<{ id: string; url: string; secret?: string }>>;
+/** A create sends every field; an edit only those changed (see editedFields). */
+export type SaveWebhook = (input: Partial<WebhookFormInput> & { webhookId?: string }) => Promise<ActionResult<{ id: string; url: string; secret?: string }>>;
 
 type Props = {
   trigger: React.ReactElement;
@@ -48,7 +50,10 @@ export function WebhookFormDialog({ trigger, eventTypes, mailboxes, saveAction, 
   function onSubmit(event: React.FormEvent) {
     event.preventDefault();
     dialog.submit(
-      () => saveAction({ webhookId: webhook?.id, url: url.trim(), eventTypes: types, inboxIds: inboxes }),
+      () => {
+        const fields = { url: url.trim(), eventTypes: types, inboxIds: inboxes };
+        return saveAction(webhook ? { webhookId: webhook.id, ...editedFields(webhook, fields) } : fields);
+      },
       (data) => {
         if (!webhook && data.secret) {
           toast.success("Webhook created");

@@ -21,7 +21,7 @@ const updateWebhookAction = ownerAction(updateWebhookDef.schema, updateWebhookDe
  * The one form: a create without an id, an edit with one. The form holds event types as plain strings; the
  * action's schema is what checks them against the catalogue, so the cast only hands them over.
  */
-export async function saveWebhookAction(input: WebhookFormInput & { webhookId?: string }) {
+export async function saveWebhookAction(input: Partial<WebhookFormInput> & { webhookId?: string }) {
   const fields = input as Parameters<typeof createWebhookAction>[0];
   // Called directly, the input may be null: the schemas refuse it as a form error rather than a TypeError (500).
   const webhookId = (input as { webhookId?: unknown } | null)?.webhookId;

@@ -21,6 +21,8 @@ import { digest } from "@/lib/ledger/canonical";
 import { listWebhookAttempts } from "@/lib/mail/webhooks/list-webhook-attempts";
 import { webhookAttemptsPerHour } from "@/lib/mail/webhooks/webhook-attempts-per-hour";
 import { seedProject } from "@/lib/testing/seed";
+import { updateWebhook } from "@/lib/mail/webhooks/update-webhook";
+import { editedFields } from "@/components/webhooks/edited-fields";
 
 // The Webhooks screen's owner actions through the real action pipeline (runOwnerAction: parse, one transaction,
 // the ledger entry), as its server actions run them minus the cookie lookup; and the screen's own reads.
@@ -81,6 +83,31 @@ describe("Webhooks screen actions", () => {
 
     expect(await act(ctx, deleteWebhookDef, { webhookId: id })).toEqual({ ok: true, data: { id, cancelled: 0 } });
     expect(await projectWebhooks(db, ctx.project.id)).toEqual([]);
+  });
+
+  it("an edit sends only what the owner changed: an agent's change to the other fields, made while the form was open, stays", async () => {
+    const ctx = await owner();
+    const made = await act(ctx, createWebhookDef, { url: "https://hooks.example.com/old", eventTypes: ["message.received"], inboxIds: [] });
+    if (!made.ok) throw new Error(made.error);
+    const shown = { url: "https://hooks.example.com/old", eventTypes: ["message.received"], inboxIds: [] };
+    // The agent moves it and adds an event type (update_webhook) after the owner opened Edit.
+    const db = await getDb();
+    await db.transaction((tx) =>
+      updateWebhook(tx, {
+        actor: ctx.actor,
+        webhookId: made.data.id,
+        changes: { url: "https://hooks.example.com/new", eventTypes: ["message.received", "message.bounced"] },
+      }),
+    );
+    // The owner only ticks message.sent. Before, the form sent all three fields and put the old URL back.
+    const changes = editedFields(shown, { ...shown, eventTypes: ["message.received", "message.sent"] });
+    expect(changes).toEqual({ eventTypes: ["message.received", "message.sent"] });
+    expect(await act(ctx, updateWebhookDef, { webhookId: made.data.id, ...(changes as { eventTypes: ["message.received", "message.sent"] }) })).toMatchObject({
+      ok: true,
+    });
+    const [row] = await projectWebhooks(db, ctx.project.id);
+    expect(row).toMatchObject({ url: "https://hooks.example.com/new", eventTypes: ["message.received", "message.sent"] });
+    expect(editedFields(shown, { ...shown, eventTypes: [...shown.eventTypes].reverse() })).toEqual({});
   });
 
   it("names the form's field for a bad URL, no event type and an unknown mailbox, and writes nothing", async () => {
