@@ -11,16 +11,18 @@ import { NativeSelect } from "@/components/ui/native-select";
 import type { ActionResult } from "@/lib/auth/owner-action";
 import { generateSecret, verificationOptions, type VerificationValue } from "@/components/sources/verification-help";
 
-export type RotateSecretInput = { name: string; secret: string; grace_hours: number };
+export type RotateSecretInput = { name: string; sourceId: string; secret: string; grace_hours: number };
 
 type Props = {
   name: string;
+  /** The row shown: a source made again under the name since is refused, not rotated. */
+  sourceId: string;
   verification: VerificationValue;
   rotateAction: (input: RotateSecretInput) => Promise<ActionResult<{ previous_valid_until: string | null }>>;
 };
 
 /** Secrets are never shown again, so changing one means entering (or generating) a new one. */
-export function RotateSecretDialog({ name, verification, rotateAction }: Props) {
+export function RotateSecretDialog({ name, sourceId, verification, rotateAction }: Props) {
   const [open, setOpen] = React.useState(false);
   const [secret, setSecret] = React.useState("");
   const [grace, setGrace] = React.useState("24");
@@ -31,7 +33,7 @@ export function RotateSecretDialog({ name, verification, rotateAction }: Props) 
   function onSubmit(event: React.FormEvent) {
     event.preventDefault();
     startTransition(async () => {
-      const res = await rotateAction({ name, secret, grace_hours: Number(grace) });
+      const res = await rotateAction({ name, sourceId, secret, grace_hours: Number(grace) });
       if (!res.ok) return void setError(res.fieldErrors?.secret ?? res.error);
       toast.success(`Secret of “${name}” rotated`, {
         description: res.data.previous_valid_until

@@ -13,13 +13,15 @@ import type { VerificationValue } from "@/components/sources/verification-help";
 
 type Props = {
   name: string;
+  /** The row shown: Remove and Rotate act on it, never on a source made again under its name since. */
+  sourceId: string;
   verification: VerificationValue | null;
   testAction: (input: { name: string }) => Promise<ActionResult<{ id: string }>>;
-  removeAction: (input: { name: string }) => Promise<ActionResult<{ name: string }>>;
+  removeAction: (input: { name: string; sourceId: string }) => Promise<ActionResult<{ name: string }>>;
   rotateAction: (input: RotateSecretInput) => Promise<ActionResult<{ previous_valid_until: string | null }>>;
 };
 
-export function SourceActions({ name, verification, testAction, removeAction, rotateAction }: Props) {
+export function SourceActions({ name, sourceId, verification, testAction, removeAction, rotateAction }: Props) {
   const router = useRouter();
   const [pending, startTransition] = React.useTransition();
 
@@ -47,7 +49,9 @@ export function SourceActions({ name, verification, testAction, removeAction, ro
           Events
         </Link>
       </Button>
-      {verification && verification !== "none" && <RotateSecretDialog name={name} verification={verification} rotateAction={rotateAction} />}
+      {verification && verification !== "none" && (
+        <RotateSecretDialog name={name} sourceId={sourceId} verification={verification} rotateAction={rotateAction} />
+      )}
       <ConfirmDialog
         trigger={
           <Button variant="ghost" size="xs" className="text-destructive hover:text-destructive" aria-label={`Remove ${name}`}>
@@ -60,7 +64,7 @@ export function SourceActions({ name, verification, testAction, removeAction, ro
         confirmText={name}
         actionLabel="Remove source"
         onConfirm={async () => {
-          const res = await removeAction({ name });
+          const res = await removeAction({ name, sourceId });
           if (!res.ok) throw new Error(res.error);
           toast.success(`Source “${name}” removed`);
           router.refresh();

@@ -5,7 +5,7 @@ import type { Executor } from "@/lib/db/client";
 import { sources } from "@/lib/db/schema/events";
 import { decryptSecret, encryptSecret, UnreadableSecretError } from "@/lib/crypto/secret-box";
 import { secretSlot } from "@/lib/crypto/secret-slot";
-import { AppError } from "@/lib/errors";
+import { AppError, notFound } from "@/lib/errors";
 import { sourceCache, findSourceByName } from "@/lib/sources/find-source";
 import { assertSecretUsable, secretField, sourceName } from "@/lib/sources/source-input";
 import { standardWebhooksKey } from "@/lib/sources/verify/standard-webhooks";
@@ -21,9 +21,11 @@ export const rotateSecretInput = z
 export type RotateSecretInput = z.input<typeof rotateSecretInput>;
 
 /** Replaces a webhook source's secret; the new one is never shown again. */
-export async function rotateSourceSecret(tx: Executor, opts: { actor: Actor } & z.output<typeof rotateSecretInput>) {
+export async function rotateSourceSecret(tx: Executor, opts: { actor: Actor; sourceId?: string } & z.output<typeof rotateSecretInput>) {
   assertSecretUsable(opts.secret);
   const source = await findSourceByName(tx, opts.actor.projectId, opts.name);
+  // The dashboard names the row it showed: a source an agent re-made under that name since is another one.
+  if (opts.sourceId && source.id !== opts.sourceId) throw notFound(`Source ${opts.name} as shown`, "Reload the Sources screen: it was removed and made again.");
   if (source.type !== "webhook" || source.verification === "none") {
     throw new AppError("validation_error", `Source ${opts.name} does not verify signatures, so it has no secret.`, {
       fix: "Add a new source with a verification and a secret instead.",

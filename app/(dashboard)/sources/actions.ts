@@ -23,11 +23,14 @@ export const addSourceAction = ownerAction(
   { op: toolOpOf("source_add"), input: withoutSecret },
 );
 
+/** The row the screen showed: a source removed and made again under its name since is not touched. */
+const shownSource = byName.extend({ sourceId: z.string().min(1).max(64) });
+
 /** The URL stops accepting at once. */
 export const removeSourceAction = ownerAction(
-  byName,
+  shownSource,
   async (ctx, input) => {
-    const row = await removeSource(ctx.db, { actor: ctx.actor, name: input.name });
+    const row = await removeSource(ctx.db, { actor: ctx.actor, ...input });
     ctx.subject = row.id;
     return { name: row.name };
   },
@@ -47,7 +50,7 @@ export const sendTestEventAction = ownerAction(
 
 /** The old secret verifies for `grace_hours` more. */
 export const rotateSecretAction = ownerAction(
-  rotateSecretInput,
+  rotateSecretInput.extend({ sourceId: shownSource.shape.sourceId }),
   async (ctx, input) => {
     const rotated = await rotateSourceSecret(ctx.db, { actor: ctx.actor, ...input });
     ctx.subject = rotated.source_id;

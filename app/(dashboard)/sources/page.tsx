@@ -80,6 +80,7 @@ export default async function SourcesPage() {
                     <TableCell>
                       <SourceActions
                         name={s.name}
+                        sourceId={s.id}
                         verification={s.type === "webhook" ? s.verification : null}
                         testAction={sendTestEventAction}
                         removeAction={removeSourceAction}
