@@ -19,7 +19,9 @@ type Props = {
   /** The version in force the page shows: the draft is applied only while it still is. */
   versionInForce: number;
   saveAction: (input: { json: string; note?: string }) => Promise<ActionResult<{ baseVersion: number }>>;
-  applyAction: (input: { versionInForce: number }) => Promise<ActionResult<{ version: number; rules: number }>>;
+  /** The saved draft as the page showed it: one saved again since (another tab) is not applied unseen. */
+  draftUpdatedAt: string | null;
+  applyAction: (input: { versionInForce: number; draftUpdatedAt: string }) => Promise<ActionResult<{ version: number; rules: number }>>;
   discardAction: (input: Record<string, never>) => Promise<ActionResult<{ deleted: boolean }>>;
 };
 
@@ -27,7 +29,7 @@ type Props = {
  * The draft of the next policy as JSON. Saving keeps it out of force; only a saved, unchanged draft can be
  * applied, so what is applied is what the simulator tried.
  */
-export function DraftEditor({ initial, initialNote, hasDraft, versionInForce, saveAction, applyAction, discardAction }: Props) {
+export function DraftEditor({ initial, initialNote, hasDraft, versionInForce, draftUpdatedAt, saveAction, applyAction, discardAction }: Props) {
   const router = useRouter();
   const [json, setJson] = React.useState(initial);
   const [note, setNote] = React.useState(initialNote);
@@ -52,7 +54,7 @@ export function DraftEditor({ initial, initialNote, hasDraft, versionInForce, sa
   }
 
   async function apply() {
-    const res = await applyAction({ versionInForce });
+    const res = await applyAction({ versionInForce, draftUpdatedAt: draftUpdatedAt ?? "" });
     if (!res.ok) throw new Error(res.error);
     toast.success(`Policy version ${res.data.version} is in force`);
     router.refresh();

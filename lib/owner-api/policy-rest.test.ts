@@ -233,7 +233,19 @@ describe("owner REST: policy drafts, simulate, apply, history, revert", () => {
     expect((await getPolicyDraft(await getDb(), seeded.project.id))?.rules).toEqual([{ id: "reviewed", effect: "deny", action: "drop_table" }]);
     const bad = await call("POST", "/owner/policy/apply", { version_in_force: "latest" });
     expect(bad.body.error.details.map((d: { field: string }) => d.field)).toEqual(["version_in_force"]);
-    expect(await call("POST", "/owner/policy/apply", { version_in_force: inForce })).toEqual({ status: 200, body: { version: inForce + 1, rules: 1 } });
+    // Another tab saved over the reviewed draft: applying it would put in force rules this caller never saw.
+    const reviewed = (await call("GET", "/owner/policy/draft")).body.draft.updated_at as string;
+    await new Promise((r) => setTimeout(r, 5));
+    await call("PUT", "/owner/policy/draft", { policy: { rules: [{ id: "everything", effect: "auto_approve" }] } });
+    const replaced = await call("POST", "/owner/policy/apply", { version_in_force: inForce, draft_updated_at: reviewed });
+    expect(replaced.status).toBe(409);
+    expect(replaced.body.error.message).toMatch(/^The draft was saved again \(.+, by owner:owner@example.com\) since you reviewed it: nothing was applied\.$/);
+    expect((await getPolicy(await getDb(), seeded.project.id)).version).toBe(inForce);
+    const current = (await call("GET", "/owner/policy/draft")).body.draft.updated_at as string;
+    expect(await call("POST", "/owner/policy/apply", { version_in_force: inForce, draft_updated_at: current })).toEqual({
+      status: 200,
+      body: { version: inForce + 1, rules: 1 },
+    });
 
     for (const version of ["0x1", "1e0", "%201", "+1", "0b1"]) {
       const revert = await call("POST", `/owner/policy/versions/${version}/revert`, {});

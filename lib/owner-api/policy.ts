@@ -78,7 +78,7 @@ export const simulatePolicyRoute = defineOwnerRoute({
 export const applyPolicyDraftRoute = defineOwnerRoute({
   name: "owner_policy_apply",
   description:
-    "Puts the draft in force as the next version, approved by this owner, and deletes the draft. `note` replaces the draft's note. With no draft saved, the answer is CONFLICT; so it is when `version_in_force` is given and another version has been applied since.",
+    "Puts the draft in force as the next version, approved by this owner, and deletes the draft. `note` replaces the draft's note. With no draft saved, the answer is CONFLICT; so it is when `version_in_force` is given and another version has been applied since, or `draft_updated_at` and the draft was saved again.",
   input: z
     .object({
       note,
@@ -91,13 +91,25 @@ export const applyPolicyDraftRoute = defineOwnerRoute({
         .describe(
           "The version in force you reviewed the draft against (0 before the first). If another has been applied since, nothing changes and the answer is CONFLICT.",
         ),
+      draft_updated_at: z
+        .string()
+        .max(40)
+        .optional()
+        .describe(
+          "The draft's `updated_at` as you reviewed it (GET /owner/policy/draft). If it was saved again since, nothing changes and the answer is CONFLICT.",
+        ),
     })
     .strict(),
   output: z.object({ version: z.number().int(), rules: z.number().int() }),
   rest: { method: "POST", path: "/owner/policy/apply" },
   op: "policy.apply",
   handler: async (ctx, input) => {
-    const applied = await applyPolicyDraft(ctx.db, { actor: ctx.actor, note: input.note || null, versionInForce: input.version_in_force });
+    const applied = await applyPolicyDraft(ctx.db, {
+      actor: ctx.actor,
+      note: input.note || null,
+      versionInForce: input.version_in_force,
+      draftUpdatedAt: input.draft_updated_at,
+    });
     ctx.subject = `policy:v${applied.version}`;
     return applied;
   },

@@ -59,11 +59,14 @@ export const discardDraftAction = ownerAction(
   { op: routeOp(deletePolicyDraftRoute) },
 );
 
-/** Applies the draft as reviewed: against the version in force the page showed, so one applied since is never dropped. */
+/**
+ * Applies the draft as reviewed: the saved draft the page showed (another tab's save since is CONFLICT), against the
+ * version in force it showed, so one applied since is never dropped.
+ */
 export const applyDraftAction = ownerAction(
-  z.object({ versionInForce: z.number().int().min(0).max(POLICY_VERSION_MAX) }),
+  z.object({ versionInForce: z.number().int().min(0).max(POLICY_VERSION_MAX), draftUpdatedAt: z.string().max(40) }),
   async (ctx, input) => {
-    const applied = await applyPolicyDraft(ctx.db, { actor: ctx.actor, versionInForce: input.versionInForce });
+    const applied = await applyPolicyDraft(ctx.db, { actor: ctx.actor, ...input });
     ctx.subject = `policy:v${applied.version}`;
     return applied;
   },

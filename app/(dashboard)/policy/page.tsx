@@ -109,6 +109,7 @@ export default async function PolicyPage({ searchParams }: { searchParams: Searc
                 initialNote={draft?.note ?? ""}
                 hasDraft={draft !== null}
                 versionInForce={current.version}
+                draftUpdatedAt={draft?.updatedAt.toISOString() ?? null}
                 saveAction={saveDraftAction}
                 applyAction={applyDraftAction}
                 discardAction={discardDraftAction}
