@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { extractHtml } from "@/lib/mail/extract/extract-html";
 import { extractReply } from "@/lib/mail/extract/extract-reply";
 import { makePreview } from "@/lib/mail/extract/make-preview";
+import { extractText } from "@/lib/mail/extract/extract-text";
 import { baseSubject } from "@/lib/mail/inbound/base-subject";
 import { listCandidates, listVerdict } from "@/lib/mail/inbound/list-verdict";
 import { cleanId, idList } from "@/lib/mail/inbound/parse-message";
@@ -55,6 +56,25 @@ describe("reply extraction", () => {
     // A signature in the head ends the reply, and the rest goes with it.
     const signed = `Short answer.\n\nSent from my iPhone\n${lines(400)}`;
     expect(extractReply({ text: signed, html: null }, { keepWhole: false }).extractedText).toBe("Short answer.");
+  });
+
+  it("cuts a localised Outlook plain-text quote: the separator line, or the quoted From line and its Sent line", () => {
+    // Each of these kept the whole history before (email-reply-parser knows English, German, French and a few more).
+    const quotes = [
+      "-----Mensaje original-----\nDe: Ann <ann@example.org>\nEnviado el: lunes, 1 de diciembre de 2026 10:00\nPara: Bob\nAsunto: Números\n",
+      "-----原始邮件-----\n发件人: Ann <ann@example.org>\n发送时间: 2026年12月1日 10:00\n收件人: Bob\n主题: 数字\n",
+      "发件人: Ann <ann@example.org>\n发送时间: 2026年12月1日 10:00\n收件人: Bob <bob@example.org>\n主题: 数字\n",
+      "-----Исходное сообщение-----\nОт: Ann <ann@example.org>\nОтправлено: 1 декабря 2026 г. 10:00\nКому: Bob\nТема: Цифры\n",
+      "De: Ann <ann@example.org>\nEnviada: segunda-feira, 1 de dezembro de 2026 10:00\nPara: Bob\nAssunto: Números\n",
+    ];
+    for (const quote of quotes) {
+      expect(extractText(`Yes, that works.\n\n${quote}\nOld text of the original message\nwith a second line\n`, { keepWhole: false }), quote).toBe(
+        "Yes, that works.",
+      );
+    }
+    // A reply that merely starts with such a line, or names a sender without a Sent line, is kept.
+    expect(extractText("De: Ann, merci.\nEnviado: ok", { keepWhole: false })).toBe("De: Ann, merci.\nEnviado: ok");
+    expect(extractText("Thanks.\nDe: la part d'Ann\nÀ bientôt", { keepWhole: false })).toBe("Thanks.\nDe: la part d'Ann\nÀ bientôt");
   });
 
   it("keeps the whole text when the reply is nothing but quote", () => {

@@ -19,6 +19,15 @@ const HEAD_CHARS = 6000;
 const LINE_CHARS = 1000;
 /** A quoted line as email-reply-parser sees one: `>` first. */
 const QUOTED = /^>/;
+/**
+ * Outlook's plain-text quote in the languages email-reply-parser does not know: the "-----Original Message-----"
+ * line, or (newer Outlook) the quoted message's From line followed by its Sent line. What follows either is history.
+ */
+const SEPARATOR =
+  /^\s*-{3,}\s*(?:mensaje original|mensagem original|messaggio originale|oorspronkelijk bericht|ursprungligt meddelande|oprindelig meddelelse|opprinnelig melding|alkuperäinen viesti|původní zpráva|wiadomość oryginalna|eredeti üzenet|orijinal mesaj|αρχικό μήνυμα|исходное сообщение|הודעה מקורית|原始邮件|原始郵件|元のメッセージ|원본 메시지)\s*-{3,}\s*$/iu;
+const FROM_LINE = /^\s*(?:de|da|van|från|fra|od|lähettäjä|feladó|kimden|από|от|מאת|发件人|寄件者|보낸 사람)\s*[:：]/iu;
+const SENT_LINE =
+  /^\s*(?:enviado(?: el)?|enviada|data|inviato|verzonden|skickat|sendt|lähetetty|odesláno|wysłano|elküldve|gönderildi|στάλθηκε|отправлено|נשלח|发送时间|傳送時間|보낸 날짜)\s*[:：]/iu;
 
 /**
  * The reply without its quoted history and signature (email-reply-parser 2.3.7: "On … wrote:" blocks, `>` quotes,
@@ -28,6 +37,9 @@ const QUOTED = /^>/;
 export function extractText(text: string | null, opts: { keepWhole: boolean }): string | null {
   if (text === null || opts.keepWhole) return text;
   const { lines, more, standIns } = headLines(text);
+  // The parser hides quoted lines: a localised Outlook quote it cannot recognise is handed to it as one.
+  const quoteAt = lines.findIndex((l, i) => SEPARATOR.test(l) || (FROM_LINE.test(l) && SENT_LINE.test(lines[i + 1] ?? "")));
+  if (quoteAt > 0) lines.splice(quoteAt, lines.length, ">");
   const email = new EmailReplyParser().read(lines.join("\n"));
   const reply = email.getVisibleText().trim();
   if (reply === "") return text;
