@@ -14,13 +14,15 @@ import { messageAttachments, type MessageRow, recordRawBlob } from "@/lib/mail/o
  * A message with a sealed body (Brynth's own mail holding a private link) is composed from it for each delivery and
  * never kept: the raw download would hand the link to agents.
  */
-export async function outboundRaw(db: Executor, m: MessageRow, mailbox: Pick<Mailbox, "address" | "displayName" | "domainId">): Promise<Buffer> {
+export async function outboundRaw(db: Executor, m: MessageRow, mailbox: Pick<Mailbox, "address" | "domainId">): Promise<Buffer> {
   if (m.rawBlobKey) return readMailBlob(m.rawBlobKey);
   const rows = await messageAttachments(db, m.projectId, m.id);
   const attachments = await Promise.all(rows.map(async (a) => ({ ...a, content: await readMailBlob(a.blobKey) })));
   const raw = await composeMessage({
     message: m.sealedBodyEnc ? { ...m, ...openBody(m.id, m.sealedBodyEnc) } : m,
-    from: { address: mailbox.address, name: mailbox.displayName },
+    // The name the message was stored with when it was sent, not the mailbox's now: a delivery reads the mailbox
+    // through a 5-second memo, so a send right after update_inbox went out under the old name, unlike its record.
+    from: { address: mailbox.address, name: m.fromName },
     attachments,
     key: await signingKey(db, mailbox.domainId),
   });
