@@ -1,5 +1,5 @@
 import { storableTime } from "@/lib/db/storable";
-import { and, asc, count, desc, eq, ilike, lt, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, gt, ilike, lt, or, sql, type SQL } from "drizzle-orm";
 import type { Executor } from "@/lib/db/client";
 import { approvalRequests, requestKinds, requestStatuses, type ApprovalRequest } from "@/lib/db/schema/approvals";
 import { apiKeys } from "@/lib/db/schema/keys";
@@ -11,16 +11,31 @@ const withKey = {
   keyName: apiKeys.name,
 };
 
-/** Pending requests of a project, oldest first (the one waiting longest on top), with the asking key's name. */
-export async function listPendingRequests(db: Executor, projectId: string, limit = 200): Promise<RequestRow[]> {
+/**
+ * Pending requests of a project, oldest first (the one waiting longest on top), with the asking key's name, a page
+ * at a time: `after` is the `created_at|id` of the previous page's last row. (Capped at 200 with no next page,
+ * a busy project's later requests could not be reached on the screen at all.)
+ */
+export async function listPendingRequests(db: Executor, projectId: string, o: { after?: string; limit?: number } = {}) {
+  const limit = o.limit ?? 100;
+  const where: (SQL | undefined)[] = [eq(approvalRequests.projectId, projectId), eq(approvalRequests.status, "pending")];
+  const cursor = parseCursor(o.after);
+  if (cursor) where.push(or(gt(approvalRequests.createdAt, cursor.at), and(eq(approvalRequests.createdAt, cursor.at), gt(approvalRequests.id, cursor.id))));
   const rows = await db
     .select(withKey)
     .from(approvalRequests)
     .leftJoin(apiKeys, eq(apiKeys.id, approvalRequests.keyId))
-    .where(and(eq(approvalRequests.projectId, projectId), eq(approvalRequests.status, "pending")))
+    .where(and(...where))
     .orderBy(asc(approvalRequests.createdAt), asc(approvalRequests.id))
-    .limit(limit);
-  return rows.map((r) => ({ ...r.request, keyName: r.keyName }));
+    .limit(limit + 1);
+  const page: RequestRow[] = rows.slice(0, limit).map((r) => ({ ...r.request, keyName: r.keyName }));
+  return { rows: page, next: rows.length > limit ? historyCursor(page[page.length - 1]) : null };
+}
+
+/** A `created_at|id` page cursor, or null for none or one PostgreSQL cannot hold (years 1–9999: else a 500). */
+function parseCursor(text: string | undefined): { at: Date; id: string } | null {
+  const m = text ? /^(.+)\|(req_[A-Za-z0-9]+)$/.exec(text) : null;
+  return m && storableTime(Date.parse(m[1])) ? { at: new Date(m[1]), id: m[2] } : null;
 }
 
 export async function countPendingRequests(db: Executor, projectId: string): Promise<number> {
@@ -50,12 +65,8 @@ export async function listRequestHistory(db: Executor, projectId: string, f: His
   if (f.kind && (requestKinds as readonly string[]).includes(f.kind)) where.push(eq(approvalRequests.kind, f.kind as ApprovalRequest["kind"]));
   if (f.q) where.push(or(ilike(approvalRequests.action, `%${escapeLike(f.q)}%`), ilike(approvalRequests.summary, `%${escapeLike(f.q)}%`)));
   if (f.agent) where.push(ilike(approvalRequests.agent, `%${escapeLike(f.agent)}%`));
-  const cursor = f.before ? /^(.+)\|(req_[A-Za-z0-9]+)$/.exec(f.before) : null;
-  // A time PostgreSQL can hold (years 1–9999): year 0 or 10000 failed the page's query, a 500.
-  if (cursor && storableTime(Date.parse(cursor[1]))) {
-    const at = new Date(cursor[1]);
-    where.push(or(lt(approvalRequests.createdAt, at), and(eq(approvalRequests.createdAt, at), lt(approvalRequests.id, cursor[2]))));
-  }
+  const cursor = parseCursor(f.before);
+  if (cursor) where.push(or(lt(approvalRequests.createdAt, cursor.at), and(eq(approvalRequests.createdAt, cursor.at), lt(approvalRequests.id, cursor.id))));
   const rows = await db
     .select(withKey)
     .from(approvalRequests)

@@ -12,7 +12,7 @@ import { PendingList } from "@/components/approvals/pending-list";
 import { toRequestData } from "@/components/approvals/request-data";
 import { requireOwner } from "@/lib/auth/current-owner";
 import { getDb } from "@/lib/db/client";
-import { listPendingRequests, listRequestHistory, outcomeCounts } from "@/lib/approvals/list-requests";
+import { countPendingRequests, listPendingRequests, listRequestHistory, outcomeCounts } from "@/lib/approvals/list-requests";
 import { cn } from "@/lib/utils";
 import { decideAction } from "./actions";
 import { pageParams } from "@/lib/http/page-params";
@@ -26,9 +26,14 @@ export default async function ApprovalsPage({ searchParams }: { searchParams: Se
   const params = pageParams(await searchParams);
   const history = params.view === "history";
   const db = await getDb();
-  const [pending, counts] = await Promise.all([listPendingRequests(db, project.id), outcomeCounts(db, project.id)]);
+  const after = history ? undefined : params.after;
+  const [pending, waiting, counts] = await Promise.all([
+    listPendingRequests(db, project.id, { after }),
+    countPendingRequests(db, project.id),
+    outcomeCounts(db, project.id),
+  ]);
   // An overdue request is expired by the sweep within a second; it is not offered for a decision meanwhile.
-  const open = pending.filter((r) => r.expiresAt.getTime() > Date.now());
+  const open = pending.rows.filter((r) => r.expiresAt.getTime() > Date.now());
 
   const tab = (active: boolean) =>
     cn("rounded-md px-3 py-1.5 text-sm", active ? "bg-muted font-medium text-foreground" : "text-muted-foreground hover:text-foreground");
@@ -41,7 +46,7 @@ export default async function ApprovalsPage({ searchParams }: { searchParams: Se
       >
         <nav aria-label="Approvals views" className="flex gap-1">
           <Link href="/approvals" className={tab(!history)} aria-current={!history ? "page" : undefined}>
-            Pending <span className="tabular-nums">({open.length})</span>
+            Pending <span className="tabular-nums">({waiting})</span>
           </Link>
           <Link href="/approvals?view=history" className={tab(history)} aria-current={history ? "page" : undefined}>
             History
@@ -51,7 +56,7 @@ export default async function ApprovalsPage({ searchParams }: { searchParams: Se
       </PageHeader>
       {history ? (
         <History projectId={project.id} params={params} />
-      ) : open.length === 0 ? (
+      ) : open.length === 0 && !after ? (
         <EmptyState
           icon={ShieldCheck}
           title="Nothing waits for you"
@@ -63,7 +68,16 @@ export default async function ApprovalsPage({ searchParams }: { searchParams: Se
           }
         />
       ) : (
-        <PendingList requests={open.map(toRequestData)} decide={decideAction} />
+        <>
+          <PendingList requests={open.map(toRequestData)} decide={decideAction} />
+          {(after || pending.next) && (
+            <Pagination
+              prevHref={after ? "/approvals" : null}
+              nextHref={pending.next ? `/approvals?${new URLSearchParams({ after: pending.next })}` : null}
+              summary={after ? "Later requests" : "Waiting longest first"}
+            />
+          )}
+        </>
       )}
     </>
   );
