@@ -12,7 +12,7 @@ import { requireOwner } from "@/lib/auth/current-owner";
 import type { Actor } from "@/lib/actor";
 import { getDb, type Db } from "@/lib/db/client";
 import { listListEntries } from "@/lib/mail/lists/list-list-entries";
-import { listMailboxes } from "@/lib/mail/mailboxes/list-mailboxes";
+import { mailboxChoices } from "@/lib/mail/mailboxes/mailbox-choices";
 import { ownerPageOf, ownerPageRead } from "@/lib/mail/quarantine/owner-page";
 import { cn, plural } from "@/lib/utils";
 import { addListEntryAction, removeListEntryAction } from "./actions";
@@ -27,10 +27,10 @@ export default async function ListsPage({ searchParams }: { searchParams: Search
   const { actor } = await requireOwner();
   const raw = pageParams(await searchParams);
   const db = await getDb();
-  const mailboxes = await listMailboxes(db, { actor, limit: 500, ascending: true, after: null });
   const parsed = listsSearch.safeParse(raw);
   const search = parsed.success ? parsed.data : listsSearch.parse({});
-  const mailbox = search.scope === "global" ? null : mailboxes.find((m) => m.id === search.scope);
+  const { options: mailboxes, chosen } = await mailboxChoices(db, actor, search.scope === "global" ? null : search.scope);
+  const mailbox = search.scope === "global" ? null : chosen;
   const owner = mailbox ? "this mailbox's" : "the project's";
 
   const header = (
