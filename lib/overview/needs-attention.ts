@@ -32,7 +32,7 @@ export async function needsAttention(db: Executor, opts: { actor: Pick<Actor, "p
     countPendingRequests(db, projectId),
     // Done events are not shown here: counting them only up to one is a single index probe.
     countEventsByStatus(db, { projectId, hideBookkeeping: true, doneUpTo: 0 }),
-    outboundCounts(db, projectId),
+    outboundCounts(db, projectId, ["failed", "unknown"]),
     countRefusals(db, { projectId, since: new Date(now.getTime() - DAY) }),
     countUnusedKeys(db, { actor: opts.actor, since: new Date(now.getTime() - UNUSED_KEY_DAYS * DAY) }),
   ]);

@@ -233,6 +233,8 @@ export const mailMessages = pgTable(
   },
   (t) => [
     index("mail_messages_outbound_idx").on(t.projectId, t.createdAt, t.id).where(sql`direction = 'outbound'`),
+    // The Overview's "needs attention" counts, on every load: only the outbound mail that failed or may have.
+    index("mail_messages_outbound_trouble_idx").on(t.projectId, t.status).where(sql`direction = 'outbound' and status in ('failed', 'unknown')`),
     index("mail_messages_thread_idx").on(t.threadId, t.createdAt),
     index("mail_messages_mailbox_idx").on(t.mailboxId, t.createdAt),
     index("mail_messages_rfc_idx").on(t.projectId, t.rfcMessageId),
