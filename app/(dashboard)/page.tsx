@@ -12,7 +12,7 @@ import { NeedsAttention } from "@/components/overview/needs-attention";
 import { StatCard } from "@/components/overview/stat-card";
 import { requireOwner } from "@/lib/auth/current-owner";
 import { getDb } from "@/lib/db/client";
-import { listKeys } from "@/lib/keys/list-keys";
+import { countActiveKeys } from "@/lib/keys/list-keys";
 import { countLedgerEntries, ledgerEntriesByKey, ledgerHeadSeq } from "@/lib/ledger/ledger-stats";
 import { queryLedger } from "@/lib/ledger/query-ledger";
 import { needsAttention } from "@/lib/overview/needs-attention";
@@ -28,7 +28,7 @@ export default async function OverviewPage() {
   const now = Date.now();
   const [attention, keys, today, total, perKey, recent] = await Promise.all([
     needsAttention(db, { actor, now: new Date(now) }),
-    listKeys(db, { actor }),
+    countActiveKeys(db, { actor }),
     countLedgerEntries(db, { actor, since: new Date(now - DAY) }),
     ledgerHeadSeq(db, { actor }),
     ledgerEntriesByKey(db, { actor, since: new Date(now - 7 * DAY) }),
@@ -41,7 +41,7 @@ export default async function OverviewPage() {
       <div className="grid grid-cols-1 gap-4">
         <NeedsAttention counts={attention} />
         <div className="grid grid-cols-1 gap-4 sm:grid-cols-3">
-          <StatCard label="Active API keys" value={keys.length} href="/api-keys" />
+          <StatCard label="Active API keys" value={keys} href="/api-keys" />
           <StatCard label="Ledger entries, last 24 h" value={today} href="/ledger" />
           <StatCard label="Ledger entries, all time" value={total} href="/ledger" />
         </div>

@@ -22,6 +22,15 @@ export async function listKeys(db: Executor, opts: { actor: Pick<Actor, "project
     .orderBy(desc(apiKeys.createdAt));
 }
 
+/** The Overview's "Active API keys": the rows listKeys gives, counted rather than read (every row, every load). */
+export async function countActiveKeys(db: Executor, opts: { actor: Pick<Actor, "projectId"> }): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(apiKeys)
+    .where(and(eq(apiKeys.projectId, opts.actor.projectId), isNull(apiKeys.revokedAt)));
+  return Number(row?.n ?? 0);
+}
+
 /** The Overview's "keys unused for 30 days": the same rows as listKeys with `unusedSince`. */
 export async function countUnusedKeys(db: Executor, opts: { actor: Pick<Actor, "projectId">; since: Date }): Promise<number> {
   const [row] = await db

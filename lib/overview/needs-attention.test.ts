@@ -8,7 +8,7 @@ import { mailMessages } from "@/lib/db/schema/mail";
 import { countEventsByStatus } from "@/lib/events/count-events-by-status";
 import { eventsPerHour } from "@/lib/events/events-per-hour";
 import { listEvents } from "@/lib/events/list-events";
-import { listKeys } from "@/lib/keys/list-keys";
+import { countActiveKeys, listKeys } from "@/lib/keys/list-keys";
 import { listOutbound } from "@/lib/mail/outbound/list-outbound";
 import { needsAttention } from "@/lib/overview/needs-attention";
 import { countRefusals, listRefusals } from "@/lib/sources/intake-refusals";
@@ -169,5 +169,8 @@ describe("needsAttention", () => {
       .where(and(eq(apiKeys.projectId, actor.projectId), eq(apiKeys.id, usedLately.id)));
     expect((await listKeys(db, { actor, unusedSince: since })).map((k) => k.id).sort()).toEqual([stale.id, usedLately.id].sort());
     expect((await listKeys(db, { actor })).map((k) => k.id)).toContain(key.id);
+    // The Overview's "Active API keys" counts what the API keys screen lists: the revoked one is not among them.
+    expect(await countActiveKeys(db, { actor })).toBe((await listKeys(db, { actor })).length);
+    expect((await listKeys(db, { actor })).map((k) => k.id)).not.toContain(revoked.id);
   });
 });
