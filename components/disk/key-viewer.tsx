@@ -17,7 +17,7 @@ type Props = {
   keyName: string;
   prefix: string;
   saveAction: SaveKeyAction;
-  deleteAction: (input: { key: string }) => Promise<ActionResult<unknown>>;
+  deleteAction: (input: { key: string; ifVersion: number }) => Promise<ActionResult<unknown>>;
 };
 
 /** One key: its value as a JSON tree (never as HTML), metadata, edit and delete. */
@@ -73,7 +73,7 @@ export async function KeyViewer({ actor, keyName, prefix, saveAction, deleteActi
           <DeleteButton
             name={entry.key}
             kind={isState ? "task state" : "key"}
-            onDelete={deleteAction.bind(null, { key: entry.key })}
+            onDelete={deleteAction.bind(null, { key: entry.key, ifVersion: entry.version })}
             after={diskHref({ prefix, tab: isState ? "states" : undefined })}
           />
         </div>

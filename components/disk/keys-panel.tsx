@@ -26,7 +26,7 @@ type Props = {
   before?: string;
   selected?: string;
   saveAction: SaveKeyAction;
-  deleteAction: (input: { key: string }) => Promise<ActionResult<unknown>>;
+  deleteAction: (input: { key: string; ifVersion: number }) => Promise<ActionResult<unknown>>;
 };
 
 /** KV keys by prefix with a value viewer/editor for the selected key. */

@@ -21,7 +21,7 @@ type Props = {
   before?: string;
   selected?: string;
   saveAction: SaveKeyAction;
-  deleteAction: (input: { key: string }) => Promise<ActionResult<unknown>>;
+  deleteAction: (input: { key: string; ifVersion: number }) => Promise<ActionResult<unknown>>;
 };
 
 /** Task states (`state/{task_id}`) with their notes: where each agent's unfinished work stands. */

@@ -57,11 +57,12 @@ export const saveKeyAction = ownerAction(
   { op: toolOpOf("kv_set") },
 );
 
+/** Deletes the value the screen showed (`ifVersion`): a newer one is CONFLICT, as Save is. */
 export const deleteKeyAction = ownerAction(
-  z.object({ key: text(600) }),
+  z.object({ key: text(600), ifVersion: ifVersionField.unwrap() }),
   async (ctx, input) => {
     ctx.subject = input.key;
-    return deleteKey(ctx.db, { actor: ctx.actor, key: input.key });
+    return deleteKey(ctx.db, { actor: ctx.actor, key: input.key, ifVersion: input.ifVersion });
   },
   { op: toolOpOf("kv_delete") },
 );
