@@ -52,6 +52,13 @@ describe("attachment names", () => {
     expect(safeAttachmentName("فاتورة.pdf")).toBe("فاتورة.pdf");
   });
 
+  it("gives names in NFC, so a name macOS decomposed is fetched by the name typed, and two spellings of one name are two names", () => {
+    const nfc = "résumé.pdf";
+    // Before: the NFD name stayed as sent (file_get by the typed NFC name: NOT_FOUND) and beside the NFC one without a (2).
+    expect(attachmentNames([nfc.normalize("NFD")])).toEqual([nfc]);
+    expect(attachmentNames([nfc, nfc.normalize("NFD")])).toEqual([nfc, "résumé (2).pdf"]);
+  });
+
   it("keeps the extension when it shortens a long name to 255 bytes, without splitting a character", () => {
     const long = safeAttachmentName(`${"a".repeat(300)}.pdf`);
     expect(long).toBe(`${"a".repeat(251)}.pdf`);
