@@ -3,13 +3,16 @@ import { beforeAll, describe, expect, it, vi } from "vitest";
 import type { OwnerContext } from "@/lib/auth/current-owner";
 import { getDb } from "@/lib/db/client";
 import { sources } from "@/lib/db/schema/events";
-import { call, projectWithKey } from "@/lib/tools/mailboxes/__tests__/inbox-test-helpers";
+import { findEntry } from "@/lib/disk/get-key";
+import { kvSet } from "@/lib/tools/disk/kv-set";
 import { sourceAdd } from "@/lib/tools/events/source-add";
 import { sourceRemove } from "@/lib/tools/events/source-remove";
+import { call, projectWithKey } from "@/lib/tools/mailboxes/__tests__/inbox-test-helpers";
 
-// The Sources screen acts on the row it showed. Remove and Rotate named the source only by its name, so after an
-// agent removed it and made a new one under that name, a click on the stale row removed the new source, or replaced
-// its secret (with no grace period for its sender).
+// A screen's action acts on the row it showed, not on whatever an agent put in its place since:
+// - Sources: Remove and Rotate named the source only by its name, so after an agent removed it and made a new one
+//   under that name, a click on the stale row removed the new source, or replaced its secret (no grace for its sender);
+// - Disk: Delete (unlike Save) named no version, and deleted an agent's newer value unseen.
 
 const signedIn: { ctx: OwnerContext | null } = { ctx: null };
 vi.mock("@/lib/auth/current-owner", async (real) => ({
@@ -22,6 +25,7 @@ vi.mock("next/headers", () => ({
 }));
 
 const { removeSourceAction, rotateSecretAction } = await import("@/app/(dashboard)/sources/actions");
+const { deleteKeyAction } = await import("@/app/(dashboard)/disk/actions");
 
 let p: Awaited<ReturnType<typeof projectWithKey>>;
 beforeAll(async () => {
@@ -66,5 +70,22 @@ describe("Sources screen, a row an agent removed and made again under its name",
     });
     expect(await removeSourceAction({ name: "github", sourceId: made.id as string })).toEqual({ ok: true, data: { name: "github" } });
     expect((await row(made.id as string)).removedAt).not.toBeNull();
+  });
+});
+
+describe("Delete on the Disk screen", () => {
+  it("refuses when an agent wrote the key after the screen showed it, and deletes the version shown", async () => {
+    await call(kvSet, p.mcp, { key: "orders/1042", value: { status: "draft" } });
+    const shown = (await findEntry(await getDb(), { actor: p.actor, key: "orders/1042" }))!;
+    await call(kvSet, p.mcp, { key: "orders/1042", value: { status: "paid", amount: 120 } });
+    expect(await deleteKeyAction({ key: "orders/1042", ifVersion: shown.version })).toEqual({
+      ok: false,
+      error: `Key orders/1042 is at version ${shown.version + 1}, not ${shown.version}: it was written since you opened it, and nothing was deleted.`,
+    });
+    expect((await findEntry(await getDb(), { actor: p.actor, key: "orders/1042" }))?.value).toBe(JSON.stringify({ status: "paid", amount: 120 }));
+    expect(await deleteKeyAction({ key: "orders/1042", ifVersion: shown.version + 1 })).toEqual({ ok: true, data: { deleted: true } });
+    expect(await findEntry(await getDb(), { actor: p.actor, key: "orders/1042" })).toBeNull();
+    // Gone already (deleted elsewhere): nothing to refuse, nothing deleted.
+    expect(await deleteKeyAction({ key: "orders/1042", ifVersion: shown.version + 1 })).toEqual({ ok: true, data: { deleted: false } });
   });
 });
