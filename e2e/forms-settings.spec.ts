@@ -154,6 +154,6 @@ test("Rotate a source's secret: empty, too long and a wrong format land on New s
   await expectFieldError(secret, "Use at most 1,000 characters.");
   await secret.fill("not-a-standard-webhooks-secret");
   await rotate();
-  await expectFieldError(secret, "A Standard Webhooks secret looks like whsec_<base64>.");
+  await expectFieldError(secret, "A Standard Webhooks secret is base64, as whsec_<base64> or alone.");
   await expect(dialog).toBeVisible();
 });

@@ -21,7 +21,7 @@ export const verificationOptions = [
   {
     value: "standard_webhooks",
     label: "Standard Webhooks (Svix)",
-    help: "For senders that sign with webhook-id / webhook-timestamp / webhook-signature; the secret looks like whsec_….",
+    help: "For senders that sign with webhook-id / webhook-timestamp / webhook-signature (or svix-id / svix-timestamp / svix-signature); the secret looks like whsec_….",
     generate: true,
   },
   { value: "none", label: "None", help: "Anyone who knows the URL can post events. Use it only for testing.", generate: false },

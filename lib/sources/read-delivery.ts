@@ -3,6 +3,7 @@ import type { Source } from "@/lib/db/schema/events";
 import { AppError } from "@/lib/errors";
 import { MAX_TYPE_LENGTH } from "@/lib/events/insert-event";
 import { refuseDeepJson } from "@/lib/json/json-depth";
+import { standardHeaderName } from "@/lib/sources/verify/standard-webhooks";
 import { looksDuplicated } from "@/lib/sources/verify/hmac";
 import { sliceWhole, toWellFormed } from "@/lib/text/well-formed";
 
@@ -109,7 +110,8 @@ function deliveryIdHeader(header: string | null, headers: Pick<Headers, "get">):
 /** The delivery id header a source names (its id_header, else its scheme's), as earlier builds keyed every delivery. */
 function namedId(source: Source, headers: Pick<Headers, "get">): string | null {
   // Read even where the key is another, so a delivery id header sent twice is refused whatever the source.
-  const fallback = source.verification === "github" ? "x-github-delivery" : source.verification === "standard_webhooks" ? "webhook-id" : null;
+  const fallback =
+    source.verification === "github" ? "x-github-delivery" : source.verification === "standard_webhooks" ? standardHeaderName(headers, "id") : null;
   return deliveryIdHeader(source.idHeader ?? fallback, headers);
 }
 
@@ -125,7 +127,7 @@ function dedupeKeyOf(source: Source, bytes: Uint8Array, value: unknown, headers:
   // identity, whatever id_header says, since a header they do not sign could be changed to pass a replay (within the
   // timestamp's 5 minutes) as a new event. A Stripe body without an id is known by what was signed, its bytes.
   if (source.verification === "stripe") return asType(field(value, "id")) ?? bodyHash();
-  if (source.verification === "standard_webhooks") return source.idHeader ? deliveryIdHeader("webhook-id", headers) : named;
+  if (source.verification === "standard_webhooks") return source.idHeader ? deliveryIdHeader(standardHeaderName(headers, "id"), headers) : named;
   return named;
 }
 

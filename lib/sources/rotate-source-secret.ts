@@ -32,8 +32,8 @@ export async function rotateSourceSecret(tx: Executor, opts: { actor: Actor; sou
     });
   }
   if (source.verification === "standard_webhooks" && !standardWebhooksKey(opts.secret)) {
-    throw new AppError("validation_error", "secret: a Standard Webhooks secret looks like whsec_<base64>", {
-      details: [{ field: "secret", message: "a Standard Webhooks secret looks like whsec_<base64>" }],
+    throw new AppError("validation_error", "secret: a Standard Webhooks secret is base64, as whsec_<base64> or alone", {
+      details: [{ field: "secret", message: "a Standard Webhooks secret is base64, as whsec_<base64> or alone" }],
     });
   }
   const graceEnds = new Date(Date.now() + opts.grace_hours * 3_600_000);

@@ -59,7 +59,7 @@ export function checkSourceFields(
     ctx.addIssue({ code: "custom", path: ["secret"], message: `required for verification ${verification}` });
   }
   if (verification === "standard_webhooks" && v.secret !== undefined && !standardWebhooksKey(v.secret)) {
-    ctx.addIssue({ code: "custom", path: ["secret"], message: "a Standard Webhooks secret looks like whsec_<base64>" });
+    ctx.addIssue({ code: "custom", path: ["secret"], message: "a Standard Webhooks secret is base64, as whsec_<base64> or alone" });
   }
   if (v.signature_header !== undefined && verification !== "hmac_sha256") {
     ctx.addIssue({ code: "custom", path: ["signature_header"], message: "only used with verification hmac_sha256" });

@@ -8,7 +8,7 @@ const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({ dataTyp
 
 export const sourceTypes = ["webhook", "email"] as const;
 export type SourceType = (typeof sourceTypes)[number];
-/** `standard_webhooks` covers every sender that signs through Svix (webhook-id / webhook-timestamp / webhook-signature). */
+/** `standard_webhooks` covers every sender that signs through Svix (webhook-id / webhook-timestamp / webhook-signature, or their svix-* names). */
 export const verifications = ["stripe", "github", "hmac_sha256", "standard_webhooks", "none"] as const;
 export type Verification = (typeof verifications)[number];
 

@@ -134,6 +134,23 @@ describe("standard_webhooks", () => {
     expect(check({ verification: "standard_webhooks", secrets: [secret], headers: signed() })).toEqual({ ok: true });
   });
 
+  it("accepts the svix-* headers Svix-hosted providers send (401 before), and a secret without whsec_", () => {
+    const h = signed();
+    const svix = new Headers({
+      "svix-id": h.get("webhook-id")!,
+      "svix-timestamp": h.get("webhook-timestamp")!,
+      "svix-signature": h.get("webhook-signature")!,
+    });
+    expect(check({ verification: "standard_webhooks", secrets: [secret], headers: svix })).toEqual({ ok: true });
+    // As Svix's verifier does, svix-* is read first: a forged webhook-id beside it changes nothing, a changed svix-id fails.
+    svix.set("webhook-id", "msg_other");
+    expect(check({ verification: "standard_webhooks", secrets: [secret], headers: svix }).ok).toBe(true);
+    svix.set("svix-id", "msg_other");
+    expect(check({ verification: "standard_webhooks", secrets: [secret], headers: svix }).ok).toBe(false);
+    expect(check({ verification: "standard_webhooks", secrets: [secret.slice("whsec_".length)], headers: signed() })).toEqual({ ok: true });
+    expect(check({ verification: "standard_webhooks", secrets: ["not base64!"], headers: signed() }).ok).toBe(false);
+  });
+
   it("accepts one matching signature among several", () => {
     const h = signed();
     h.set("webhook-signature", `v1,${Buffer.alloc(32).toString("base64")} ${h.get("webhook-signature")}`);
