@@ -51,7 +51,7 @@ export function CallbackSecretCard({ revealAction, rotateAction }: Props) {
             </Button>
           }
           title="Rotate the callback secret?"
-          description="Deliveries are signed with the new secret at once; receivers that still check the old one reject them."
+          description="Callbacks are signed with the new secret at once, and for 24 hours with the old one beside it: switch your receivers within a day."
           actionLabel="Rotate"
           onConfirm={async () => {
             const res = await rotateAction({});

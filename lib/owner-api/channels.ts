@@ -133,7 +133,8 @@ export const revealCallbackSecretRoute = defineOwnerRoute({
 
 export const rotateCallbackSecretRoute = defineOwnerRoute({
   name: "owner_callback_secret_rotate",
-  description: "Replaces the callback signing secret; callbacks are signed with the new one from now on.",
+  description:
+    "Replaces the callback signing secret, returned once. For 24 hours the replaced one signs callbacks beside it (two v1 signatures), so receivers can switch without refusing one.",
   input: z.object({}).strict(),
   output: z.object({ secret: z.string() }),
   rest: { method: "POST", path: "/owner/callback-secret/rotate" },

@@ -8,7 +8,8 @@ import { jobs } from "@/lib/db/schema/jobs";
 import { resetEnvCache } from "@/lib/env";
 import { drainJobs } from "@/lib/jobs/drain-jobs";
 import { CALLBACK_RETRY_DELAYS_MS, callbackJob } from "@/lib/approvals/callbacks/callback-job";
-import { callbackSecret } from "@/lib/approvals/callbacks/callback-secret";
+import { callbackSecret, rotateCallbackSecret } from "@/lib/approvals/callbacks/callback-secret";
+import { approvalSettings } from "@/lib/db/schema/approvals";
 import { approvalsHarness } from "@/lib/approvals/__tests__/helpers";
 
 const { h, call, decide } = approvalsHarness();
@@ -139,6 +140,32 @@ describe("callback_url", () => {
         vi.useRealTimers();
       }
     }
+  });
+
+  it("is signed with the old secret beside the new one for 24 hours after a rotation, then with the new one alone", async () => {
+    const db = await getDb();
+    const old = await callbackSecret(db, h.seeded.project.id);
+    const fresh = await rotateCallbackSecret(db, h.seeded.project.id);
+    const deliver = async () => {
+      received.length = 0;
+      const r = await call("ask_human", { question: "Ship it?", wait_seconds: 0, callback_url: hookUrl });
+      await decide(r.ok ? (r.data.request_id as string) : "", { outcome: "answer", text: "yes" });
+      await drainJobs({ kinds: ["approvals.callback"] });
+      expect(received).toHaveLength(1);
+      return received[0];
+    };
+    // Before: one signature, the new secret's; a receiver still holding the old one refused every callback.
+    const during = await deliver();
+    expect(String(during.headers["webhook-signature"]).split(" ")).toHaveLength(2);
+    for (const secret of [old, fresh]) expect(() => new Webhook(secret).verify(during.body, headersOf(during)), secret).not.toThrow();
+    // The overlap over: the old secret no longer verifies.
+    await db
+      .update(approvalSettings)
+      .set({ previousCallbackSecretUntil: sql`now() - interval '1 second'` })
+      .where(eq(approvalSettings.projectId, h.seeded.project.id));
+    const after = await deliver();
+    expect(() => new Webhook(fresh).verify(after.body, headersOf(after))).not.toThrow();
+    expect(() => new Webhook(old).verify(after.body, headersOf(after))).toThrow();
   });
 
   it("keeps a published retry schedule spanning at least 24 h", async () => {

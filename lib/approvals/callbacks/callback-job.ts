@@ -1,11 +1,11 @@
 import { z } from "zod";
-import { Webhook } from "standardwebhooks";
 import { getDb } from "@/lib/db/client";
 import { retryAfterMs } from "@/lib/http/retry-after";
 import { safeFetch } from "@/lib/http/safe-fetch";
 import { takeEndpointSlot } from "@/lib/jobs/endpoint-slots";
 import { defineJobKind, PermanentJobError, RetryLaterError } from "@/lib/jobs/define-job-kind";
-import { callbackSecret } from "@/lib/approvals/callbacks/callback-secret";
+import { callbackSigningSecrets } from "@/lib/approvals/callbacks/callback-secret";
+import { signWebhook } from "@/lib/mail/webhooks/sign-webhook";
 
 /**
  * The wait after each failed delivery: attempts at 0, +1 min, +5 min, +30 min, +2 h, +6 h, +12 h and +24 h (8 in
@@ -41,23 +41,17 @@ export const callbackJob = defineJobKind({
   retryDelaysMs: CALLBACK_RETRY_DELAYS_MS,
   timeoutMs: 30_000,
   handler: async (p, ctx) => {
-    const secret = await callbackSecret(await getDb(), p.projectId);
+    const secrets = await callbackSigningSecrets(await getDb(), p.projectId);
     // Woken by its dedupe key, the event id (queue-callback.ts).
     const releaseSlot = takeEndpointSlot(`callback:${p.projectId}:${new URL(p.url).origin}`, p.eventId, ctx.job.kind);
-    const sentAt = new Date(Math.floor(Date.now() / 1000) * 1000);
-    const signature = new Webhook(secret).sign(p.eventId, sentAt, p.body);
+
     const res = await safeFetch(p.url, {
       method: "POST",
       body: p.body,
       timeoutMs: 10_000,
       maxBytes: 4096,
       signal: ctx.signal,
-      headers: {
-        "content-type": "application/json",
-        "webhook-id": p.eventId,
-        "webhook-timestamp": String(sentAt.getTime() / 1000),
-        "webhook-signature": signature,
-      },
+      headers: { "content-type": "application/json", ...signWebhook({ id: p.eventId, body: p.body, secrets }) },
     }).finally(releaseSlot);
     if (res.status >= 200 && res.status < 300) return;
     const message = `callback answered ${res.status}`;

@@ -8,6 +8,11 @@ import { AppError } from "@/lib/errors";
 
 const newSecret = () => `whsec_${randomBytes(24).toString("base64")}`;
 const seal = (secret: string, projectId: string) => encryptSecret(secret, secretSlot(approvalSettings.callbackSecretEnc, projectId));
+/** The replaced secret, sealed to its own column: a ciphertext is bound to its column and cannot simply move. */
+const sealPrevious = (secret: string, projectId: string) => encryptSecret(secret, secretSlot(approvalSettings.previousCallbackSecretEnc, projectId));
+
+/** How long a replaced secret keeps signing beside the new one, as a mail webhook's does (rotate-secret.ts). */
+export const CALLBACK_SECRET_OVERLAP_MS = 24 * 3_600_000;
 
 function open(sealed: string, projectId: string): string {
   try {
@@ -23,7 +28,7 @@ function open(sealed: string, projectId: string): string {
 
 /**
  * The project's Standard Webhooks secret for callback_url deliveries (`whsec_…`), created on first use and stored
- * encrypted. Receivers verify with it (Channels screen shows it); rotating replaces it at once.
+ * encrypted. Receivers verify with it (Channels screen shows it); after a rotation the old one signs too for a day.
  */
 export async function callbackSecret(db: Executor, projectId: string): Promise<string> {
   const [row] = await db.select({ enc: approvalSettings.callbackSecretEnc }).from(approvalSettings).where(eq(approvalSettings.projectId, projectId));
@@ -42,12 +47,56 @@ export async function callbackSecret(db: Executor, projectId: string): Promise<s
   return open(stored.enc!, projectId);
 }
 
+/**
+ * What signs a callback now: the secret, and during the 24 hours after a rotation the one it replaced, so a receiver
+ * still holding the old secret verifies every callback until it switches (Standard Webhooks verifiers accept any one
+ * matching `v1` signature). Before, a rotation made every receiver refuse every callback, retries queued earlier too.
+ */
+export async function callbackSigningSecrets(db: Executor, projectId: string, now = new Date()): Promise<string[]> {
+  const secret = await callbackSecret(db, projectId);
+  const [row] = await db
+    .select({ enc: approvalSettings.previousCallbackSecretEnc, until: approvalSettings.previousCallbackSecretUntil })
+    .from(approvalSettings)
+    .where(eq(approvalSettings.projectId, projectId));
+  if (!row?.enc || !row.until || row.until <= now) return [secret];
+  try {
+    return [secret, decryptSecret(row.enc, secretSlot(approvalSettings.previousCallbackSecretEnc, projectId))];
+  } catch (err) {
+    if (!(err instanceof UnreadableSecretError)) throw err;
+    return [secret];
+  }
+}
+
+/**
+ * A new secret, returned once. The outgoing one keeps signing beside it for CALLBACK_SECRET_OVERLAP_MS; rotating
+ * again inside that window keeps only the newest old one. One that can no longer be opened is dropped: rotating is
+ * how the owner repairs that.
+ */
 export async function rotateCallbackSecret(db: Executor, projectId: string): Promise<string> {
   const secret = newSecret();
   const sealed = seal(secret, projectId);
+  const [row] = await db
+    .select({ enc: approvalSettings.callbackSecretEnc })
+    .from(approvalSettings)
+    .where(eq(approvalSettings.projectId, projectId))
+    .for("update");
+  const outgoing = row?.enc ? openOrNull(row.enc, projectId) : null;
+  const previous = {
+    previousCallbackSecretEnc: outgoing ? sealPrevious(outgoing, projectId) : null,
+    previousCallbackSecretUntil: outgoing ? new Date(Date.now() + CALLBACK_SECRET_OVERLAP_MS) : null,
+  };
   await db
     .insert(approvalSettings)
-    .values({ projectId, callbackSecretEnc: sealed })
-    .onConflictDoUpdate({ target: approvalSettings.projectId, set: { callbackSecretEnc: sealed, updatedAt: new Date() } });
+    .values({ projectId, callbackSecretEnc: sealed, ...previous })
+    .onConflictDoUpdate({ target: approvalSettings.projectId, set: { callbackSecretEnc: sealed, ...previous, updatedAt: new Date() } });
   return secret;
+}
+
+function openOrNull(sealed: string, projectId: string): string | null {
+  try {
+    return decryptSecret(sealed, secretSlot(approvalSettings.callbackSecretEnc, projectId));
+  } catch (err) {
+    if (!(err instanceof UnreadableSecretError)) throw err;
+    return null;
+  }
 }

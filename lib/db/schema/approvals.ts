@@ -177,6 +177,9 @@ export const approvalSettings = pgTable("approval_settings", {
     .references(() => projects.id, { onDelete: "cascade" }),
   /** Standard Webhooks secret (`whsec_…`) that signs callback_url deliveries. */
   callbackSecretEnc: text("callback_secret_enc"),
+  /** The secret a rotation replaced: it signs beside the new one until `previous_callback_secret_until`. */
+  previousCallbackSecretEnc: text("previous_callback_secret_enc"),
+  previousCallbackSecretUntil: ts("previous_callback_secret_until"),
   telegramTokenEnc: text("telegram_token_enc"),
   telegramBotId: text("telegram_bot_id"),
   telegramUsername: text("telegram_username"),
