@@ -56,6 +56,19 @@ describe("email channel", () => {
     ]);
   });
 
+  it("refuses, naming address, an address the verification mail could not carry, and adds no channel", async () => {
+    // Before: accepted by the schema, then refused by the mail under a field `to` that channel_add does not have.
+    for (const address of [`${"x".repeat(65)}@example.com`, `a@${"b".repeat(64)}.com`, "Mario <mario@example.com>"]) {
+      const refused = await call("channel_add", { kind: "email", address, label: "long" });
+      expect(refused, address).toMatchObject({
+        ok: false,
+        code: "validation_error",
+        message: expect.stringMatching(/^address: must be a plain ASCII address/),
+      });
+    }
+    expect(ok(await call("channel_list")).channels.map((c: { label: string }) => c.label)).not.toContain("long");
+  });
+
   it("sends each request with a link that opens a page; the POST from the page decides, once", async () => {
     const r = ok(
       await call("ask_approval", {

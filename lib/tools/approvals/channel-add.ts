@@ -2,6 +2,7 @@ import { z } from "zod";
 import { addChannel } from "@/lib/channels/add-channel";
 import { channelKinds, channelStatuses } from "@/lib/db/schema/approvals";
 import { defineTool } from "@/lib/tools/define-tool";
+import { plainAddress } from "@/lib/mail/outbound/address-rules";
 
 export const channelAdd = defineTool({
   name: "channel_add",
@@ -12,7 +13,9 @@ export const channelAdd = defineTool({
   input: z
     .object({
       kind: z.enum(["email", "telegram"]).describe("`email` (verified by a link) or `telegram` (verified by /start to the bot)."),
-      address: z.email().max(254).optional().describe("Email address to add. Only for `email`."),
+      // The verification mail's own rule (a plain ASCII local@domain, local part at most 64): an address it cannot
+      // carry was refused later, under a field named `to` this tool does not have.
+      address: plainAddress.optional().describe("Email address to add, a plain ASCII `local@domain`. Only for `email`."),
       label: z.string().trim().min(1).max(40).optional().describe("Short name shown on decisions, e.g. `mario`. Default: the kind."),
     })
     .strict()
