@@ -22,6 +22,8 @@ export interface OwnerRoute<I extends z.ZodObject = z.ZodObject, O extends z.Zod
      * JSON, as a tool's `rest.respond` is.
      */
     respond?: (output: z.input<O>, ctx: { actor: Actor; db: Db; input: z.output<I> }) => Response;
+    /** The media types such a download answers with, as OpenAPI documents it (default application/octet-stream). */
+    produces?: readonly string[];
   };
   status?: number;
   /** The ledger op of a route that changes something: the REST wrapper writes its entry (ledgered-transaction.ts). */

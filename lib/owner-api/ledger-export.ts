@@ -13,6 +13,7 @@ export const exportLedgerRoute = defineOwnerRoute({
   rest: {
     method: "GET",
     path: "/owner/ledger/export",
+    produces: ["text/csv", "application/x-ndjson"],
     respond: (_, { actor, db, input: { format, ...filter } }) => ledgerExportResponse(db, actor, filter, format),
   },
   handler: async (_, input) => ({ format: input.format }),

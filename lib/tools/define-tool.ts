@@ -69,6 +69,8 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
      * output, which names what was served; the bytes never pass through the tool's output.
      */
     respond?: (output: z.output<O>, ctx: { actor: Actor; method: string }) => Promise<Response>;
+    /** The media types such a download answers with, as OpenAPI documents it (default application/octet-stream). */
+    produces?: readonly string[];
   };
   /**
    * The input has an optional `idempotencyKey` (REST: also the `Idempotency-Key` header): a retry with the same key

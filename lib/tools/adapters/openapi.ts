@@ -55,6 +55,7 @@ export function openApiDocument(): unknown {
             .filter(([name]) => !r.params.includes(name) && name !== bodyArg)
             .map(([name, schema]) => ({ name, in: "query", required: required.has(name), schema, description: schema.description }))
         : [];
+    const download = r.kind === "tool" ? (r.tool.rest.respond ? r.tool.rest : null) : r.route.rest.respond ? r.route.rest : null;
     const op: Record<string, unknown> = {
       operationId: def.name,
       summary: def.description.split(". ")[0],
@@ -66,9 +67,10 @@ export function openApiDocument(): unknown {
       responses: {
         [String(r.kind === "owner" ? (r.route.status ?? 200) : 200)]: {
           description: "Success",
-          // A download (rest.respond) answers with the bytes; its JSON output is what the ledger records.
-          content: (r.kind === "tool" ? r.tool.rest.respond : r.route.rest.respond)
-            ? { "application/octet-stream": { schema: { type: "string", format: "binary" } } }
+          // A download (rest.respond) answers with the bytes, in the types it names; its JSON output is what the
+          // ledger records.
+          content: download
+            ? Object.fromEntries((download.produces ?? ["application/octet-stream"]).map((t) => [t, { schema: { type: "string", format: "binary" } }]))
             : { "application/json": { schema: output } },
         },
         default: { description: "Error", content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } },

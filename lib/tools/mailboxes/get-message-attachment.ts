@@ -32,6 +32,8 @@ export const getMessageAttachment = defineTool({
   rest: {
     method: "GET",
     path: "/inboxes/{inbox_id}/messages/{message_id}/attachments/{attachment_id}",
+    // The attachment's own type, as it was stored.
+    produces: ["*/*"],
     respond: async (o, ctx) => {
       const blobKey = await attachmentBlob(await getDb(), ctx.actor.projectId, o.attachmentId);
       return attachmentResponse({ blobKey, name: o.filename, contentType: o.contentType, sizeBytes: o.size }, ctx.method);

@@ -32,6 +32,7 @@ export const getRawMessage = defineTool({
   rest: {
     method: "GET",
     path: "/inboxes/{inbox_id}/messages/{message_id}/raw",
+    produces: ["message/rfc822"],
     respond: async (o, ctx) => {
       const blobKey = await rawMessageBlob(await getDb(), ctx.actor.projectId, o.messageId);
       return attachmentResponse({ blobKey, name: o.filename, contentType: o.contentType, sizeBytes: o.size }, ctx.method);

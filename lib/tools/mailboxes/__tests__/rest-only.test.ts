@@ -282,13 +282,13 @@ describe("POST /threads/batch", () => {
 });
 
 describe("downloads with the bearer", () => {
-  it("are documented in OpenAPI as bytes; the other REST-only entries as JSON", async () => {
+  it("are documented in OpenAPI as bytes of the types they serve; the other REST-only entries as JSON", async () => {
     const doc = (await api("GET", "/openapi.json")).json;
     const ok = (path: string, method: string) => doc.paths[`/api/v1${path}`][method].responses["200"].content;
-    expect(ok("/inboxes/{inbox_id}/messages/{message_id}/raw", "get")).toEqual({
-      "application/octet-stream": { schema: { type: "string", format: "binary" } },
-    });
-    expect(Object.keys(ok("/inboxes/{inbox_id}/messages/{message_id}/attachments/{attachment_id}", "get"))).toEqual(["application/octet-stream"]);
+    // Before: application/octet-stream for each, though they serve message/rfc822, the attachment's type, CSV, NDJSON.
+    expect(ok("/inboxes/{inbox_id}/messages/{message_id}/raw", "get")).toEqual({ "message/rfc822": { schema: { type: "string", format: "binary" } } });
+    expect(Object.keys(ok("/inboxes/{inbox_id}/messages/{message_id}/attachments/{attachment_id}", "get"))).toEqual(["*/*"]);
+    expect(Object.keys(ok("/owner/ledger/export", "get"))).toEqual(["text/csv", "application/x-ndjson"]);
     expect(Object.keys(ok("/inboxes/{inbox_id}/messages/batch", "post"))).toEqual(["application/json"]);
     expect(Object.keys(ok("/inboxes/{inbox_id}/messages/{message_id}", "delete"))).toEqual(["application/json"]);
   });
