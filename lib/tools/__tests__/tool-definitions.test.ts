@@ -44,6 +44,16 @@ describe("tool definitions", () => {
     expect(waitSeconds.description).toBe("Seconds to wait for an approval in this call, 0–120. Default 45.");
   });
 
+  it("says in the schema that arguments checked by hand are a date-time or a URL, as clients validate by it", () => {
+    const prop = (tool: string, name: string, via: "mcp" | "rest" = "mcp") => toolSchemas(tools.find((t) => t.name === tool)!, via).input.properties![name];
+    // Before: a plain string of at most 64 or 2,048 characters, so a client accepted "next tuesday" or "not a url".
+    expect(prop("create_draft", "sendAt")).toMatchObject({ type: "string", format: "date-time" });
+    // update_draft's may also be null (unschedule).
+    expect(prop("update_draft", "sendAt").anyOf).toContainEqual(expect.objectContaining({ type: "string", format: "date-time" }));
+    for (const tool of ["ask_approval", "ask_human"]) expect(prop(tool, "callback_url"), tool).toMatchObject({ type: "string", format: "uri" });
+    expect(prop("create_draft", "send_at", "rest")).toMatchObject({ format: "date-time" });
+  });
+
   it("documents policy_set's policy with the real rule schema", () => {
     const policy = toolSchemas(tools.find((t) => t.name === "policy_set")!).input.properties!.policy;
     expect(policy.required).toEqual(["rules"]);

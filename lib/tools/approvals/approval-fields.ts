@@ -41,5 +41,7 @@ export const callbackUrlField = z
     const problem = outboundUrlProblem(v);
     if (problem) ctx.addIssue({ code: "custom", message: problem });
   })
+  // Checked in superRefine, so the schema would not say it is a URL: clients validate by it.
+  .meta({ format: "uri" })
   .optional()
-  .describe("https URL that receives the signed `request.resolved` event.");
+  .describe("https URL on a public host (no private, loopback or link-local address) that receives the signed `request.resolved` event.");

@@ -24,6 +24,8 @@ export const sendAtField = z
     if (at <= Date.now()) ctx.addIssue({ code: "custom", message: "must be in the future" });
     else if (at > Date.now() + SEND_AT_MAX_DAYS * 86_400_000) ctx.addIssue({ code: "custom", message: `must be at most ${SEND_AT_MAX_DAYS} days ahead` });
   })
+  // Checked in superRefine (its own messages), so the schema would not say it is a date-time: clients validate by it.
+  .meta({ format: "date-time" })
   .describe(
     `Send the draft at this time (ISO 8601, e.g. 2026-09-01T12:00:00Z), in the future and at most ${SEND_AT_MAX_DAYS} days ahead; adds the \`scheduled\` label.`,
   );
