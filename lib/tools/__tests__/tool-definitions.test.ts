@@ -52,6 +52,9 @@ describe("tool definitions", () => {
     expect(prop("update_draft", "sendAt").anyOf).toContainEqual(expect.objectContaining({ type: "string", format: "date-time" }));
     for (const tool of ["ask_approval", "ask_human"]) expect(prop(tool, "callback_url"), tool).toMatchObject({ type: "string", format: "uri" });
     expect(prop("create_draft", "send_at", "rest")).toMatchObject({ format: "date-time" });
+    // A path's limits are bytes after NFC, which a schema cannot hold: the description says them.
+    for (const tool of ["file_put", "file_get", "file_delete", "file_url"])
+      expect(prop(tool, "path").description, tool).toContain("at most 1024 bytes of UTF-8, each folder or file name at most 255");
   });
 
   it("documents policy_set's policy with the real rule schema", () => {

@@ -1,6 +1,15 @@
 import { z } from "zod";
 import { keyProblem, prefixProblem } from "@/lib/disk/key-rules";
-import { LINK_DEFAULT_SECONDS, LINK_MAX_SECONDS, LINK_MIN_SECONDS, PAGE_DEFAULT, PAGE_MAX, PATH_MAX_BYTES, TTL_MAX_SECONDS } from "@/lib/disk/limits";
+import {
+  LINK_DEFAULT_SECONDS,
+  LINK_MAX_SECONDS,
+  LINK_MIN_SECONDS,
+  PAGE_DEFAULT,
+  PAGE_MAX,
+  PATH_MAX_BYTES,
+  SEGMENT_MAX_BYTES,
+  TTL_MAX_SECONDS,
+} from "@/lib/disk/limits";
 import { diskPath, diskPrefix, pathProblem, pathText } from "@/lib/disk/path-rules";
 import { taskIdProblem } from "@/lib/disk/save-state";
 import { pageLimit } from "@/lib/tools/fields";
@@ -25,7 +34,10 @@ export const taskIdField = z
 export const pathField = pathText()
   .transform(diskPath)
   .superRefine(rule(pathProblem))
-  .describe("The file path, e.g. `reports/2026-09.pdf`, or its `disk://` reference. Paths starting with `evt_` are inbound attachments.");
+  // The byte limits are checked after NFC (pathProblem), which JSON Schema cannot express: said in words instead.
+  .describe(
+    `The file path, e.g. \`reports/2026-09.pdf\`, or its \`disk://\` reference: at most ${PATH_MAX_BYTES} bytes of UTF-8, each folder or file name at most ${SEGMENT_MAX_BYTES}. Paths starting with \`evt_\` are inbound attachments.`,
+  );
 
 /** file_list's prefix, spelled as stored paths are (diskPrefix) before its length is checked, as a path is. */
 export const pathPrefixField = (description: string) =>
