@@ -19,11 +19,13 @@ type RemoteAccessFormProps = {
   envPublicUrl: string;
   /** ALLOWED_ORIGINS, which apply whatever is saved here. */
   envOrigins: string[];
-  saveAction: (input: { public_url: string | null; allowed_origins: string[] }) => Promise<ActionResult<Saved>>;
+  /** When what the form shows was saved (null: never): a save made since elsewhere is CONFLICT, not overwritten. */
+  updatedAt: string | null;
+  saveAction: (input: { public_url: string | null; allowed_origins: string[]; updated_at: string | null }) => Promise<ActionResult<Saved>>;
 };
 
 /** Settings → Remote access: the public URL (empty: PUBLIC_URL) and extra browser origins, one a line. */
-export function RemoteAccessForm({ publicUrl, allowedOrigins, envPublicUrl, envOrigins, saveAction }: RemoteAccessFormProps) {
+export function RemoteAccessForm({ publicUrl, allowedOrigins, envPublicUrl, envOrigins, updatedAt, saveAction }: RemoteAccessFormProps) {
   const router = useRouter();
   // An origin's error comes back on its index (allowed_origins.2), read by its first name; the message names the origin.
   const { errors, submit, pending } = useActionForm({ public_url: "publicUrl", allowed_origins: "origins" });
@@ -35,7 +37,7 @@ export function RemoteAccessForm({ publicUrl, allowedOrigins, envPublicUrl, envO
       .split(/\r?\n/)
       .map((l) => l.trim())
       .filter(Boolean);
-    const input = { public_url: String(form.get("public_url") ?? "").trim() || null, allowed_origins: lines };
+    const input = { public_url: String(form.get("public_url") ?? "").trim() || null, allowed_origins: lines, updated_at: updatedAt };
     submit(
       () => saveAction(input),
       (saved) => {

@@ -57,6 +57,12 @@ export const remoteAccessInput = z
       .max(MAX_ALLOWED_ORIGINS, `Use at most ${MAX_ALLOWED_ORIGINS} origins.`)
       .transform((list) => [...new Set(list)])
       .describe("Browser origins allowed to call /mcp and the API besides the public URL's own (at most 20)."),
+    updated_at: z
+      .string()
+      .max(40)
+      .nullable()
+      .optional()
+      .describe("The `updated_at` you read (null: never saved). If the settings were saved since, nothing changes and the answer is CONFLICT."),
   })
   .strict();
 export type RemoteAccessInput = z.output<typeof remoteAccessInput>;

@@ -1,4 +1,6 @@
+import { eq } from "drizzle-orm";
 import { publish } from "@/lib/db/change-channel";
+import { AppError } from "@/lib/errors";
 import type { Executor } from "@/lib/db/client";
 import { remoteAccess } from "@/lib/db/schema/remote-access";
 import { afterCommit } from "@/lib/db/transaction";
@@ -15,6 +17,17 @@ export const SAVE_REMOTE_ACCESS_OP = "settings.remote_access";
  * client authorizes again at the new address.
  */
 export async function saveRemoteAccess(db: Executor, opts: { ownerId: string } & RemoteAccessInput): Promise<SavedRemoteAccess> {
+  // The form saves every field: one filled from an older read (another tab, a script since) would put back the public
+  // URL someone else set, ending every OAuth grant's use for a change nobody meant.
+  if (opts.updated_at !== undefined) {
+    const [now] = await db.select({ at: remoteAccess.updatedAt }).from(remoteAccess).where(eq(remoteAccess.id, true)).for("update");
+    const saved = now?.at.toISOString() ?? null;
+    if (saved !== opts.updated_at) {
+      throw new AppError("CONFLICT", `Remote access was saved again${saved ? ` (${saved})` : ""} since it was read: nothing was saved.`, {
+        fix: "Read it again (reload Settings, or GET /api/v1/owner/settings/remote-access) and save from there.",
+      });
+    }
+  }
   const values = { publicUrl: opts.public_url, allowedOrigins: opts.allowed_origins, updatedBy: opts.ownerId, updatedAt: new Date() };
   const [row] = await db
     .insert(remoteAccess)

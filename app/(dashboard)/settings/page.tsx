@@ -197,6 +197,7 @@ export default async function SettingsPage() {
               allowedOrigins={remote.saved.allowedOrigins}
               envPublicUrl={remote.envPublicUrl}
               envOrigins={env().ALLOWED_ORIGINS}
+              updatedAt={remote.saved.updatedAt?.toISOString() ?? null}
               saveAction={saveRemoteAccessAction}
             />
           </CardContent>

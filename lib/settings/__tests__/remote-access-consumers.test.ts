@@ -94,6 +94,15 @@ describe("Settings → Remote access", () => {
     expect(namesFields(badOrigin.body, ["allowed_origins.1"])).toBe(true);
     expect((await c.call("GET", "/owner/settings/remote-access")).body.updated_at).toBeNull();
     expect(await c.entry("settings.remote_access")).toBeUndefined();
+    // Saved as read (never saved: null), then again from that stale read: the second would put back what the first
+    // changed (the Settings form sends every field), so it is CONFLICT and the first stays.
+    const first = await put({ public_url: null, allowed_origins: [AGENTS], updated_at: null });
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    const stale = await put({ public_url: null, allowed_origins: [], updated_at: null });
+    expect(stale.status).toBe(409);
+    expect(stale.body.error.message).toBe(`Remote access was saved again (${first.body.updated_at}) since it was read: nothing was saved.`);
+    expect((await c.call("GET", "/owner/settings/remote-access")).body.allowed_origins).toEqual([AGENTS]);
+    expect((await put({ public_url: null, allowed_origins: [], updated_at: first.body.updated_at })).status).toBe(200);
   });
 
   it("moves the OAuth issuer, the resource, the challenge, CORS, the consent origin and attachment links to the saved URL, and back", async () => {
