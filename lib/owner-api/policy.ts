@@ -24,6 +24,10 @@ const note = z.string().trim().max(500).optional().describe("Up to 500 character
  */
 export const POLICY_VERSION_MAX = 2_147_483_647;
 
+/** The version in force the caller saw: another applied since makes a change CONFLICT (requireVersionInForce). */
+const versionInForce = (what: string) =>
+  z.number().int().min(0).max(POLICY_VERSION_MAX).optional().describe(`${what} If another has been applied since, nothing changes and the answer is CONFLICT.`);
+
 export const getPolicyDraftRoute = defineOwnerRoute({
   name: "owner_policy_draft_get",
   description: "The owner's draft of the next policy (not in force), or `draft: null`, and the version in force.",
@@ -82,15 +86,7 @@ export const applyPolicyDraftRoute = defineOwnerRoute({
   input: z
     .object({
       note,
-      version_in_force: z
-        .number()
-        .int()
-        .min(0)
-        .max(POLICY_VERSION_MAX)
-        .optional()
-        .describe(
-          "The version in force you reviewed the draft against (0 before the first). If another has been applied since, nothing changes and the answer is CONFLICT.",
-        ),
+      version_in_force: versionInForce("The version in force you reviewed the draft against (0 before the first)."),
       draft_updated_at: z
         .string()
         .max(40)
@@ -141,13 +137,7 @@ export const revertPolicyRoute = defineOwnerRoute({
     .object({
       version: z.number().int().min(1).max(POLICY_VERSION_MAX).describe("The version to restore."),
       note,
-      version_in_force: z
-        .number()
-        .int()
-        .min(0)
-        .max(POLICY_VERSION_MAX)
-        .optional()
-        .describe("The version in force when you chose to revert. If another has been applied since, nothing changes and the answer is CONFLICT."),
+      version_in_force: versionInForce("The version in force when you chose to revert."),
     })
     .strict(),
   output: z.object({ version: z.number().int(), reverted_to: z.number().int() }),
