@@ -53,18 +53,17 @@ export async function callbackSecret(db: Executor, projectId: string): Promise<s
  * matching `v1` signature). Before, a rotation made every receiver refuse every callback, retries queued earlier too.
  */
 export async function callbackSigningSecrets(db: Executor, projectId: string, now = new Date()): Promise<string[]> {
-  const secret = await callbackSecret(db, projectId);
   const [row] = await db
-    .select({ enc: approvalSettings.previousCallbackSecretEnc, until: approvalSettings.previousCallbackSecretUntil })
+    .select({
+      enc: approvalSettings.callbackSecretEnc,
+      previous: approvalSettings.previousCallbackSecretEnc,
+      until: approvalSettings.previousCallbackSecretUntil,
+    })
     .from(approvalSettings)
     .where(eq(approvalSettings.projectId, projectId));
-  if (!row?.enc || !row.until || row.until <= now) return [secret];
-  try {
-    return [secret, decryptSecret(row.enc, secretSlot(approvalSettings.previousCallbackSecretEnc, projectId))];
-  } catch (err) {
-    if (!(err instanceof UnreadableSecretError)) throw err;
-    return [secret];
-  }
+  const secret = row?.enc ? open(row.enc, projectId) : await callbackSecret(db, projectId);
+  const previous = row?.previous && row.until && row.until > now ? openOrNull(row.previous, approvalSettings.previousCallbackSecretEnc, projectId) : null;
+  return previous ? [secret, previous] : [secret];
 }
 
 /**
@@ -80,7 +79,7 @@ export async function rotateCallbackSecret(db: Executor, projectId: string): Pro
     .from(approvalSettings)
     .where(eq(approvalSettings.projectId, projectId))
     .for("update");
-  const outgoing = row?.enc ? openOrNull(row.enc, projectId) : null;
+  const outgoing = row?.enc ? openOrNull(row.enc, approvalSettings.callbackSecretEnc, projectId) : null;
   const previous = {
     previousCallbackSecretEnc: outgoing ? sealPrevious(outgoing, projectId) : null,
     previousCallbackSecretUntil: outgoing ? new Date(Date.now() + CALLBACK_SECRET_OVERLAP_MS) : null,
@@ -92,9 +91,10 @@ export async function rotateCallbackSecret(db: Executor, projectId: string): Pro
   return secret;
 }
 
-function openOrNull(sealed: string, projectId: string): string | null {
+/** A stored secret, or null when it can no longer be opened (APP_SECRET changed): dropped, not an error. */
+function openOrNull(sealed: string, column: Parameters<typeof secretSlot>[0], projectId: string): string | null {
   try {
-    return decryptSecret(sealed, secretSlot(approvalSettings.callbackSecretEnc, projectId));
+    return decryptSecret(sealed, secretSlot(column, projectId));
   } catch (err) {
     if (!(err instanceof UnreadableSecretError)) throw err;
     return null;
