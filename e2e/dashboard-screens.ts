@@ -2,7 +2,7 @@ import { expect, type Page } from "@playwright/test";
 import { navItems } from "../app/(dashboard)/nav";
 import type { DetailData } from "./detail-data";
 
-/** The sidebar's screens, the Mailboxes sub-screens, the Events refusals log and a ledger entry. */
+/** The sidebar's screens, the Mailboxes sub-screens, the Events refusals log, a ledger entry and the Disk tabs. */
 export const FIXED_SCREENS = [
   ...navItems.map((n) => n.href),
   "/mail/drafts",
@@ -15,6 +15,9 @@ export const FIXED_SCREENS = [
   "/mail/settings",
   "/events/refused",
   "/ledger/1",
+  // The Disk tabs that page with cursors of their own (the default tab is Keys).
+  "/disk?tab=files",
+  "/disk?tab=links",
 ];
 
 /** Detail screens reached from a list: the first link of that shape, when the instance has one yet. */

@@ -8,7 +8,8 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@
 import type { Actor } from "@/lib/actor";
 import type { ActionResult } from "@/lib/auth/owner-action";
 import { getDb } from "@/lib/db/client";
-import { listFolder } from "@/lib/disk/list-folder";
+import { folderCursor, listFolder } from "@/lib/disk/list-folder";
+import { Pagination } from "@/components/ui/pagination";
 import { DeleteButton } from "@/components/disk/delete-button";
 import { CreateLinkDialog, DownloadButton } from "@/components/disk/file-actions";
 import { FileUpload } from "@/components/disk/file-upload";
@@ -19,6 +20,9 @@ type Props = {
   actor: Actor;
   /** The open folder, `""` or ending in `/`. */
   folder: string;
+  /** The page: entries after or before a folderCursor, from the URL. */
+  after?: string;
+  before?: string;
   startUploadAction: PathAction<{ path: string; size: number; contentType?: string }, { uploadId: string; url: string; headers: Record<string, string> }>;
   completeUploadAction: PathAction<{ path: string; uploadId: string }, unknown>;
   deleteFileAction: PathAction<{ path: string }, unknown>;
@@ -29,7 +33,9 @@ type Props = {
 /** Files as a folder tree by `/`: breadcrumbs, sub-folders, files with size, type and date; upload into the folder. */
 export async function FilesPanel(props: Props) {
   const { actor, folder } = props;
-  const { entries, truncated } = await listFolder(await getDb(), { actor, folder });
+  const { entries, hasPrev, hasNext } = await listFolder(await getDb(), { actor, folder, after: props.after, before: props.before });
+  const dir = folder || undefined;
+  const paged = props.after !== undefined || props.before !== undefined;
   const parts = folder.split("/").filter(Boolean);
   return (
     <div className="grid gap-3">
@@ -52,7 +58,19 @@ export async function FilesPanel(props: Props) {
         </nav>
         <FileUpload folder={folder} startAction={props.startUploadAction} completeAction={props.completeUploadAction} />
       </div>
-      {entries.length === 0 ? (
+      {entries.length === 0 && paged ? (
+        // A page cursor past the folder's end (its last entries were deleted since): not an empty folder.
+        <EmptyState
+          icon={FolderOpen}
+          title="No more entries here"
+          description="The entries this page started from were deleted or renamed."
+          action={
+            <Link href={diskHref({ tab: "files", dir })} className="text-sm underline">
+              First page of this folder
+            </Link>
+          }
+        />
+      ) : entries.length === 0 ? (
         <EmptyState
           icon={FolderOpen}
           title={folder ? "This folder is empty" : "No files yet"}
@@ -116,8 +134,13 @@ export async function FilesPanel(props: Props) {
               })}
             </TableBody>
           </Table>
-          {truncated && <p className="border-t px-4 py-2 text-xs text-muted-foreground">Showing the first 1,000 entries of this folder.</p>}
         </div>
+      )}
+      {entries.length > 0 && (hasPrev || hasNext) && (
+        <Pagination
+          prevHref={hasPrev ? diskHref({ tab: "files", dir, before: folderCursor(entries[0]) }) : null}
+          nextHref={hasNext ? diskHref({ tab: "files", dir, after: folderCursor(entries[entries.length - 1]) }) : null}
+        />
       )}
     </div>
   );

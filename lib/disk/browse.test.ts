@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
 import type { Actor } from "@/lib/actor";
 import { browseKeys } from "@/lib/disk/browse-keys";
-import { listFolder } from "@/lib/disk/list-folder";
+import { folderCursor, listFolder } from "@/lib/disk/list-folder";
 import { putFile } from "@/lib/disk/put-file";
 import { setKey } from "@/lib/disk/set-key";
 import { seedProject } from "@/lib/testing/seed";
@@ -60,5 +60,27 @@ describe("listFolder", () => {
     // A character outside the BMP is two UTF-16 units but one to Postgres: the names must not shift.
     expect((await listFolder(db, { actor, folder: "🗂 box/" })).entries.map((e) => e.name)).toEqual(["in.txt"]);
     expect((await listFolder(db, { actor, folder: "nothing/" })).entries).toEqual([]);
+  });
+
+  it("pages a folder both ways, a folder and a file of one name apart, and reaches every entry", async () => {
+    const db = await getDb();
+    const names = (page: { entries: { name: string; isFolder: boolean }[] }) => page.entries.map(folderCursor);
+    const first = await listFolder(db, { actor, folder: "", limit: 2 });
+    expect(names(first)).toEqual(["d:r", "d:x"]);
+    expect([first.hasPrev, first.hasNext]).toEqual([false, true]);
+    // The folder `r` ends the page before the file `r`: the cursor's kind keeps the file on the next page.
+    const second = await listFolder(db, { actor, folder: "", after: "d:x", limit: 2 });
+    expect(names(second)).toEqual(["d:🗂 box", "f:r"]);
+    expect([second.hasPrev, second.hasNext]).toEqual([true, true]);
+    const third = await listFolder(db, { actor, folder: "", after: "f:r", limit: 2 });
+    expect(names(third)).toEqual(["f:rz.txt"]);
+    expect([third.hasPrev, third.hasNext]).toEqual([true, false]);
+    const back = await listFolder(db, { actor, folder: "", before: "f:r", limit: 2 });
+    expect(names(back)).toEqual(["d:x", "d:🗂 box"]);
+    expect([back.hasPrev, back.hasNext]).toEqual([true, true]);
+    expect(names(await listFolder(db, { actor, folder: "", before: "d:x", limit: 2 }))).toEqual(["d:r"]);
+    // A cursor the screen never made (hand-edited URL) is no cursor: the first page.
+    expect(names(await listFolder(db, { actor, folder: "", after: "zz", limit: 2 }))).toEqual(["d:r", "d:x"]);
+    expect((await listFolder(db, { actor, folder: "", after: "f:zzz", limit: 2 })).entries).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ownerClient } from "@/lib/owner-api/__tests__/owner-client";
+import { namesFields, ownerClient } from "@/lib/owner-api/__tests__/owner-client";
 
 /** Disk → Links over owner REST: a script lists the public links that work and stops one, as the dashboard does. */
 let c: Awaited<ReturnType<typeof ownerClient>>;
@@ -33,6 +33,28 @@ describe("owner REST: public file links", () => {
     expect((await fetch(link.url)).status).not.toBe(200);
     expect((await c.call("GET", "/owner/file-links")).body.links).toEqual([]);
     expect((await c.call("DELETE", `/owner/file-links/${link.link_id}`)).status).toBe(404);
+  });
+
+  it("pages every link however many an agent made, and refuses a page token of another list", async () => {
+    const made = [];
+    for (let i = 0; i < 5; i++) made.push((await linkTo(c, `many/${i}.txt`)).link_id);
+    const seen: string[] = [];
+    let token: string | null = null;
+    do {
+      const query: string = token ? `?limit=2&page_token=${encodeURIComponent(token)}` : "?limit=2";
+      const page = await c.call("GET", `/owner/file-links${query}`);
+      expect(page.status).toBe(200);
+      expect(page.body.links.length).toBeLessThanOrEqual(2);
+      seen.push(...page.body.links.map((l: { id: string }) => l.id));
+      token = page.body.next_page_token;
+    } while (token);
+    // Newest first, each once: the fifth link made is the first listed.
+    expect(seen).toEqual(made.toReversed());
+    const first = await c.call("GET", "/owner/file-links?limit=2");
+    const foreign = await other.call("GET", `/owner/file-links?limit=2&page_token=${encodeURIComponent(first.body.next_page_token)}`);
+    expect(foreign.status).toBe(400);
+    expect(foreign.body.error.code).toBe("validation_error");
+    expect(namesFields(foreign.body, ["page_token"])).toBe(true);
   });
 
   it("never lists nor revokes another project's link", async () => {

@@ -1,14 +1,17 @@
 import { z } from "zod";
 import { listActiveLinks } from "@/lib/disk/list-links";
 import { revokeLink } from "@/lib/disk/revoke-link";
+import { ownerListInput, ownerPageAfter, ownerPageOf } from "@/lib/mail/quarantine/owner-page";
 import { defineOwnerRoute } from "@/lib/owner-api/define-owner-route";
 
 /** Disk → Links over owner REST: the public links file_share made that still work, and stopping one (as the dashboard does). */
 
+const LINKS = "owner_file_links_list";
+
 export const listFileLinksRoute = defineOwnerRoute({
-  name: "owner_file_links_list",
-  description: "Lists the project's public file links that still work (not revoked, not expired), newest first, at most 100.",
-  input: z.object({}).strict(),
+  name: LINKS,
+  description: "Lists the project's public file links that still work (not revoked, not expired), newest first; pass `next_page_token` back as `page_token`.",
+  input: ownerListInput({}),
   output: z.object({
     links: z.array(
       z.object({
@@ -21,19 +24,25 @@ export const listFileLinksRoute = defineOwnerRoute({
         expires_at: z.string(),
       }),
     ),
+    next_page_token: z.string().nullable(),
   }),
   rest: { method: "GET", path: "/owner/file-links" },
-  handler: async (ctx) => ({
-    links: (await listActiveLinks(ctx.db, { actor: ctx.actor })).map((l) => ({
-      id: l.id,
-      path: l.path,
-      size_bytes: l.sizeBytes,
-      key_id: l.keyId,
-      downloads: l.downloads,
-      created_at: l.createdAt.toISOString(),
-      expires_at: l.expiresAt.toISOString(),
-    })),
-  }),
+  handler: async (ctx, input) => {
+    const rows = await listActiveLinks(ctx.db, { actor: ctx.actor, limit: input.limit + 1, after: ownerPageAfter(LINKS, ctx.actor, input) });
+    const page = ownerPageOf(LINKS, ctx.actor, input, rows, (l) => ({ at: l.pageAt, id: l.id }));
+    return {
+      links: page.items.map((l) => ({
+        id: l.id,
+        path: l.path,
+        size_bytes: l.sizeBytes,
+        key_id: l.keyId,
+        downloads: l.downloads,
+        created_at: l.createdAt.toISOString(),
+        expires_at: l.expiresAt.toISOString(),
+      })),
+      next_page_token: page.nextPageToken,
+    };
+  },
 });
 
 export const revokeFileLinkRoute = defineOwnerRoute({

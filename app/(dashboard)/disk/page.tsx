@@ -34,6 +34,7 @@ const search = z.object({
   before: one,
   key: one,
   dir: one,
+  cursor: one,
 });
 
 type Search = Promise<Record<string, string | string[] | undefined>>;
@@ -78,6 +79,8 @@ export default async function DiskPage({ searchParams }: { searchParams: Search 
         <FilesPanel
           actor={actor}
           folder={folder}
+          after={q.after}
+          before={q.before}
           startUploadAction={startUploadAction}
           completeUploadAction={completeUploadAction}
           deleteFileAction={deleteFileAction}
@@ -85,7 +88,7 @@ export default async function DiskPage({ searchParams }: { searchParams: Search 
           createLinkAction={createLinkAction}
         />
       )}
-      {tab === "links" && <LinksPanel actor={actor} revokeAction={revokeLinkAction} />}
+      {tab === "links" && <LinksPanel actor={actor} cursor={q.cursor} revokeAction={revokeLinkAction} />}
     </>
   );
 }
