@@ -107,6 +107,29 @@ describe("hostile MIME", () => {
     expect(errors).toEqual([]);
   });
 
+  // Found by helper-100: the fallback took the first `x@y` anywhere in From, so a quoted display name became the
+  // sender, beside a DMARC pass earned by the real address. 1,001 parts is one way any sender reaches the fallback.
+  it("reads From in the fallback as mailauth does: a display name that looks like an address is not the sender", async () => {
+    const mb = await mailbox("fallback-from");
+    const parts = Array.from({ length: 1001 }, (_, i) => `--b\r\nContent-Type: application/octet-stream\r\n\r\n${i}`).join("\r\n");
+    const raw = [
+      `From: "ceo@corp.example" <evil@attacker.example>`,
+      `To: "${mb.address}" <${mb.address}>, "x@y.example" <other@sender.example>`,
+      "Subject: Wire",
+      "Message-ID: <fallback-from@sender.example>",
+      'Content-Type: multipart/mixed; boundary="b"',
+      "",
+      parts,
+      "--b--",
+      "",
+    ].join("\r\n");
+    expect(await deliver(mb.address, raw)).toMatch(/^250/);
+    const row = await messageByRfc(mb.id, "fallback-from@sender.example");
+    expect(row.parseError).toBeTruthy();
+    expect(row).toMatchObject({ fromAddress: "evil@attacker.example", to: [mb.address, "other@sender.example"] });
+    expect(errors).toEqual([]);
+  });
+
   // Every id was stored: a message of 1,000,000 ids was one 20 MB jsonb row and as many GIN entries, 14 s inside
   // the commit it shares with other mail.
   it("keeps the root and the newest 49 of 20,000 References, and threads by the newest", async () => {

@@ -1,4 +1,5 @@
 import { simpleParser, type AddressObject, type HeaderValue, type ParsedMail } from "mailparser";
+import addressparser from "nodemailer/lib/addressparser";
 import { noNul } from "@/lib/mail/mail-blob";
 import { plainText, plainTextBody } from "@/lib/mail/inbound/plain-text-body";
 import { toWellFormed } from "@/lib/text/well-formed";
@@ -211,7 +212,9 @@ function fallbackParse(raw: Buffer, error: string): ParsedMessage {
       if (!(key in headers)) headers[key] = line.slice(colon + 1).trim();
     }
   }
-  const addr = (h: string | undefined) => (h ? [...h.matchAll(/[^\s<>,;"]+@[^\s<>,;"]+/g)].map((m) => m[0]) : []);
+  // The parser mailauth reads From with, so the sender shown is the one the DMARC verdict is about: the first
+  // `x@y` anywhere in the header took `"ceo@corp.example" <evil@attacker.example>` as mail from the CEO.
+  const addr = (h: string | undefined) => (h ? addressparser(h, { flatten: true }).flatMap((a) => (a.address.includes("@") ? [a.address] : [])) : []);
   const from = addr(headers.from)[0];
   const kept = Object.fromEntries(Object.entries(headers).filter(([k]) => KEPT_HEADERS.includes(k)));
   return {
