@@ -15,6 +15,11 @@ export interface PageBinding {
   tool: string;
   /** Rows are always filtered by project; binding it too refuses another project's token instead of starting at its place. */
   project: string;
+  /**
+   * The caller's mailbox restriction, when it has one: a restricted key given an unrestricted key's token started at
+   * that walk's place, skipping its own newer mail. Absent for unrestricted callers, so their tokens read as before.
+   */
+  mailbox?: string | null;
   filter: unknown;
   ascending: boolean;
 }
@@ -22,7 +27,7 @@ export interface PageBinding {
 // 96 bits of SHA-256: the MAC already proves we issued the token; this only tells "other arguments" from "altered".
 const filterHash = (b: PageBinding) =>
   createHash("sha256")
-    .update(stableJson([b.tool, b.project, b.filter]))
+    .update(stableJson([b.tool, b.project, b.filter, ...(b.mailbox ? [b.mailbox] : [])]))
     .digest("base64url")
     .slice(0, 16);
 
@@ -47,7 +52,7 @@ export function readPageToken(token: string, binding: PageBinding): { key: PageK
   if (typeof at !== "string" || typeof id !== "string" || (ascending !== 0 && ascending !== 1)) return { problem: FORGED };
   if (hash !== filterHash(binding)) {
     return {
-      problem: `was returned for other arguments (another filter, inbox, tool or project); repeat ${binding.tool} with the arguments that returned it, or omit it to start from the first page`,
+      problem: `was returned for other arguments (another filter, inbox, tool, project or key restriction); repeat ${binding.tool} with the arguments that returned it, or omit it to start from the first page`,
     };
   }
   if (ascending !== (binding.ascending ? 1 : 0)) {

@@ -16,11 +16,19 @@ export const THREAD_SEARCH_CANDIDATES = 1000;
  * and the thread id. One statement: the newest 1,000 matching messages (the same bounded walk as search_messages),
  * DISTINCT ON thread, then the thread rows. A later page takes its candidates from before the previous page's key
  * and drops a thread whose newest match lies after it (it was on an earlier page).
+ *
+ * `resume` is set when the page holds fewer than `limit` threads because the 1,000 matches ran out, not the threads
+ * (a conversation of 1,001 matching messages filled it): the walk goes on from the window's oldest match, with the
+ * empty id, so that every thread matched at or after it counts as shown. Without it, a null next_page_token told
+ * the caller it had every conversation while older ones matched. (A thread whose only match shares the window's last
+ * microsecond but fell past the 1,000th is the one it can still skip.)
  */
 export async function searchThreads(
   db: Executor,
   opts: { actor: Actor; inboxId?: string; q: string; before?: Date; after?: Date; limit: number; page: PageKey | null },
-) {
+): Promise<{ rows: Array<{ pageAt: string; id: string; view: ReturnType<typeof threadView> }>; resume: PageKey | null }> {
+  // Set inside the read, which returns only rows (readInScope checks the inbox when there are none).
+  let resume: PageKey | null = null;
   const rows = await readInScope(db, opts.actor, opts.inboxId, async (scope) => {
     // A small window first. It decides the page when it holds every match (fewer than it could), or when it
     // holds `limit` threads whose newest match is later than its oldest (a thread not seen in it has its newest
@@ -28,10 +36,32 @@ export async function searchThreads(
     // window decides, as before.
     const window = Math.min(THREAD_SEARCH_CANDIDATES, opts.limit * FIRST_WINDOW_PER_THREAD);
     const first = await threadSearchQuery(db, { ...opts, scope, candidates: window });
-    if (window === THREAD_SEARCH_CANDIDATES || (first[0] && first[0].inWindow < window) || first[opts.limit - 1]?.aboveFloor) return first;
-    return threadSearchQuery(db, { ...opts, scope, candidates: THREAD_SEARCH_CANDIDATES });
+    const decided = window === THREAD_SEARCH_CANDIDATES || (first[0] && first[0].inWindow < window) || first[opts.limit - 1]?.aboveFloor;
+    const found = decided ? first : await threadSearchQuery(db, { ...opts, scope, candidates: THREAD_SEARCH_CANDIDATES });
+    if (found.length < opts.limit) {
+      const floor = await fullWindowFloor(db, { ...opts, scope });
+      resume = floor === null ? null : { at: floor, id: "" };
+    }
+    return found;
   });
-  return rows.map((r) => ({ pageAt: r.pageAt, id: r.id, view: threadView(r) }));
+  return { rows: rows.map((r) => ({ pageAt: r.pageAt, id: r.id, view: threadView(r) })), resume };
+}
+
+/**
+ * The oldest of the page's 1,000 candidate matches when there were 1,000 (older ones may follow), else null. Read
+ * apart from the page's statement, which returns no window figures when every thread in it was shown before.
+ */
+async function fullWindowFloor(db: Executor, opts: { actor: Actor; scope: MailScope; q: string; before?: Date; after?: Date; page: PageKey | null }) {
+  const m = mailMessages;
+  const hits = db
+    .select({ msgAt: m.msgAt })
+    .from(m)
+    .where(and(scopeCondition(m, opts.scope), ...searchMatch(opts.q, opts), opts.page ? sql`${m.msgAt} <= ${opts.page.at}::timestamptz` : undefined))
+    .orderBy(desc(m.msgAt), desc(m.id))
+    .limit(THREAD_SEARCH_CANDIDATES)
+    .as("hits");
+  const [w] = await db.select({ n: sql<number>`count(*)::int`, floor: sql<string | null>`min(${hits.msgAt})::text` }).from(hits);
+  return w && w.n >= THREAD_SEARCH_CANDIDATES ? w.floor : null;
 }
 
 /** The first window's matches per thread asked for: a conversation rarely holds more than a few matching messages. */

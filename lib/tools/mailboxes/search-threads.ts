@@ -16,7 +16,7 @@ export const searchThreads = defineTool({
   untrusted: true,
   scope: "message_read",
   description:
-    "Full-text search over subject, participants and body; returns the conversations with a matching message, the most recent match first. Spam and trash are left out. Without `inboxId`: every inbox the key may read. Considers the newest 1,000 matching messages per page. 10 a page by default, `limit` up to 100; pass `next_page_token` back as `pageToken`.",
+    "Full-text search over subject, participants and body; returns the conversations with a matching message, the most recent match first. Spam and trash are left out. Without `inboxId`: every inbox the key may read. Considers the newest 1,000 matching messages per page; a page may then hold fewer conversations than `limit`, or none, and still carry a `next_page_token`: follow it until it is null. 10 a page by default, `limit` up to 100; pass `next_page_token` back as `pageToken`.",
   input: listInput({ inboxId: optionalInboxIdField, q: searchQueryField, before: beforeField, after: afterField }),
   output: budgetedOutput(threadPage),
   mcpBudget: { fix: () => `A smaller limit fits more of each item; GET /api/v1/threads/search returns the page in full (REST results are never shortened).` },
@@ -24,7 +24,7 @@ export const searchThreads = defineTool({
   rest: { method: "GET", path: "/threads/search" },
   example: { q: "hello" },
   handler: async (ctx, input) => {
-    const rows = await searchThreadRows(ctx.db, {
+    const { rows, resume } = await searchThreadRows(ctx.db, {
       actor: ctx.actor,
       inboxId: input.inboxId,
       q: input.q,
@@ -33,7 +33,7 @@ export const searchThreads = defineTool({
       limit: input.limit + 1,
       page: pageAfter(NAME, ctx.actor, input),
     });
-    const { items, head } = pageOfRows(NAME, ctx.actor, input, rows);
+    const { items, head } = pageOfRows(NAME, ctx.actor, input, rows, resume);
     return { ...head, threads: items.map((r) => r.view) };
   },
 });

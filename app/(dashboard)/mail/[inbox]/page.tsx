@@ -75,24 +75,29 @@ export default async function MailboxPage({ params, searchParams }: { params: Pa
     includeUnauthenticated: search.unauth === "1",
     includeTrash: search.trash === "1",
   };
-  const rows = search.q
+  const { rows, resume } = search.q
     ? await searchThreads(db, { actor, inboxId: mailbox.id, q: search.q, limit: PAGE + 1, page })
-    : await listThreads(db, {
-        actor,
-        filter: {
-          inboxId: mailbox.id,
-          ...flags,
-          labels: labelList(search.labels),
-          senders: search.from ? [search.from] : undefined,
-          subject: search.subject ? [search.subject] : undefined,
-        },
-        limit: PAGE + 1,
-        ascending: false,
-        page,
-      });
+    : {
+        resume: null,
+        rows: await listThreads(db, {
+          actor,
+          filter: {
+            inboxId: mailbox.id,
+            ...flags,
+            labels: labelList(search.labels),
+            senders: search.from ? [search.from] : undefined,
+            subject: search.subject ? [search.subject] : undefined,
+          },
+          limit: PAGE + 1,
+          ascending: false,
+          page,
+        }),
+      };
   const threads = rows.slice(0, PAGE);
   const last = threads[threads.length - 1];
-  const nextCursor = rows.length > PAGE && last ? encodeCursor({ at: last.pageAt, id: last.id }) : null;
+  // A search whose 1,000 matches ran out before the page filled goes on from where they ended (searchThreads).
+  const nextKey = rows.length > PAGE && last ? { at: last.pageAt, id: last.id } : resume;
+  const nextCursor = nextKey ? encodeCursor(nextKey) : null;
 
   const open = search.thread
     ? await getThread(db, { actor, threadId: search.thread, inboxId: mailbox.id, limit: THREAD_MESSAGES, page: null }).catch(notFoundOn)

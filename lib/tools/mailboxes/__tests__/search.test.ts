@@ -173,6 +173,18 @@ describe("search_threads", () => {
     }
   });
 
+  // Found by helper-99: the token bound tool, project and filter only, so a key held to one inbox started at the
+  // place of an unrestricted key's walk, skipping its own newer mail.
+  it("refuses a page token an unrestricted key was given to a key held to one inbox", async () => {
+    const first = await call(searchThreads, mcp(), { q: "invoice", limit: 1 });
+    expect(first.next_page_token).toEqual(expect.any(String));
+    const restricted = await otherKey(seeded, ["message_read"], other);
+    const refused = await refusal(searchThreads, restricted.actor("mcp"), { q: "invoice", limit: 1, pageToken: first.next_page_token });
+    expect(refused.details).toEqual([{ field: "pageToken", message: expect.stringContaining("key restriction") }]);
+    // The unrestricted key's own walk goes on as before.
+    expect(threadIds(await call(searchThreads, mcp(), { q: "invoice", limit: 1, pageToken: first.next_page_token }))).toHaveLength(1);
+  });
+
   it("without inboxId: every inbox the key may read; before/after; odd syntax; q bounds", async () => {
     expect(threadIds(await call(searchThreads, mcp(), { q: "invoice" }))).toEqual([t.elsewhere, t.overdue, t.march]);
     const restricted = await otherKey(seeded, ["message_read"], other);
@@ -182,6 +194,31 @@ describe("search_threads", () => {
     expect(await threads("invoice", { after: at(2) })).toEqual([t.overdue]);
     expect(await threads("&&|!(")).toEqual([]);
     for (const q of ["", "x".repeat(257)]) expect((await refusal(searchThreads, rest(), { q })).details).toEqual([{ field: "q", message: expect.any(String) }]);
+  });
+
+  // Found by helper-99: one conversation of 1,001 matches filled each page's 1,000-match window, so the walk ended
+  // (next_page_token null) before the older conversation that matched once.
+  it("walks on past a conversation of more than 1,000 matches to the older ones", { timeout: 120_000 }, async () => {
+    const box = (await seedMailbox(seeded.project.id)).id;
+    const older = (await insertThread(seeded.project.id, box, [{ at: "2026-01-01T00:00:00.000Z", subject: "Zebra report", text: "zebra" }])).threadId;
+    const many = Array.from({ length: 1001 }, (_, i) => ({
+      at: new Date(Date.UTC(2026, 5, 1) + i * 1000).toISOString(),
+      subject: "Zebra alerts",
+      text: `zebra ${i}`,
+    }));
+    const big = (await insertThread(seeded.project.id, box, many)).threadId;
+    for (const limit of [1, 10]) {
+      const seen: string[] = [];
+      let token: string | null = null;
+      for (let pages = 0; pages < 5; pages++) {
+        const out = await call(searchThreads, mcp(), { inboxId: box, q: "zebra", limit, ...(token ? { pageToken: token } : {}) });
+        seen.push(...threadIds(out));
+        token = out.next_page_token;
+        if (!token) break;
+      }
+      expect(token).toBeNull();
+      expect(seen).toEqual([big, older]);
+    }
   });
 });
 
