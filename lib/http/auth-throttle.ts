@@ -69,6 +69,6 @@ export function chargeAuthAttempt(ip: string): () => void {
     const entry = failures().get(blockKey(ip));
     if (!entry || entry.resetAt <= Date.now()) return;
     entry.count--;
-    if (entry.count <= 0) failures().delete(ip);
+    if (entry.count <= 0) failures().delete(blockKey(ip));
   };
 }

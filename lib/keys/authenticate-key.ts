@@ -8,6 +8,7 @@ import { hashKey, looksLikeKey } from "@/lib/keys/key-format";
 import { keyCache, sessionCache, type CachedKey } from "@/lib/keys/auth-cache";
 import { mailboxGone } from "@/lib/keys/key-restrictions";
 import { noteAuthFailure, checkAuthThrottle } from "@/lib/http/auth-throttle";
+import { chargedLookup } from "@/lib/http/charged-lookup";
 
 const unauthorized = () =>
   new AppError("unauthorized", "Missing or invalid API key.", {
@@ -19,8 +20,8 @@ const LAST_USED_EVERY_MS = 60_000;
 
 /**
  * Looks the key up by hash, or finds it in the auth cache (which every instance empties the moment a key is revoked:
- * see auth-cache.ts). Failures count toward the client address's throttle (429 with Retry-After) so keys cannot be
- * guessed at speed.
+ * see auth-cache.ts). Unknown secrets count toward the client address's throttle (429 with Retry-After) so keys
+ * cannot be guessed at speed.
  */
 export async function authenticateKey(
   authorization: string | null,
@@ -46,6 +47,7 @@ export async function authenticateKey(
   const hash = hashKey(secret);
   const db = await getDb();
   const hit = keyCache.get(hash);
+  if (hit?.revokedAt) throw unauthorized();
   const session = sessionId ? sessionCache.get(sessionId) : undefined;
   let base = hit;
   let key: (CachedKey & { session?: McpSession | null }) | undefined;
@@ -53,24 +55,28 @@ export async function authenticateKey(
     key = { ...hit, session };
   } else {
     const epochs = [keyCache.epoch(), sessionCache.epoch()];
-    const [row] = await db
-      .select({ key: apiKeys, projectName: projects.name, mailboxDeleted: mailboxGone, session: mcpSessions })
-      .from(apiKeys)
-      .innerJoin(projects, eq(projects.id, apiKeys.projectId))
-      .leftJoin(mailboxes, eq(mailboxes.id, apiKeys.mailboxId))
-      .leftJoin(mcpSessions, and(eq(mcpSessions.id, sessionId ?? ""), sql`${sessionId ?? null}::text is not null`))
-      .where(eq(apiKeys.hash, hash));
+    const [row] = await chargedLookup(
+      clientIp,
+      `key:${hash}:${sessionId ?? ""}`,
+      () =>
+        db
+          .select({ key: apiKeys, projectName: projects.name, mailboxDeleted: mailboxGone, session: mcpSessions })
+          .from(apiKeys)
+          .innerJoin(projects, eq(projects.id, apiKeys.projectId))
+          .leftJoin(mailboxes, eq(mailboxes.id, apiKeys.mailboxId))
+          .leftJoin(mcpSessions, and(eq(mcpSessions.id, sessionId ?? ""), sql`${sessionId ?? null}::text is not null`))
+          .where(eq(apiKeys.hash, hash)),
+      (rows) => rows.length > 0,
+    );
     base = row && { ...row.key, projectName: row.projectName, mailboxDeleted: row.mailboxDeleted };
-    if (base && !base.revokedAt) {
-      keyCache.set(epochs[0], hash, base);
-      if (row.session) sessionCache.set(epochs[1], row.session.id, row.session);
-    }
+    // A revoked key is cached too (revocation is for good), so an agent retrying with one costs no query.
+    if (base) keyCache.set(epochs[0], hash, base);
+    if (base && !base.revokedAt && row.session) sessionCache.set(epochs[1], row.session.id, row.session);
     key = base && { ...base, session: row.session };
   }
-  if (!key || key.revokedAt) {
-    noteAuthFailure(clientIp);
-    throw unauthorized();
-  }
+  // An unknown secret was charged to the address by chargedLookup. A revoked key is a real one, not a guess: an
+  // agent retrying with it counted against its address, and locked out every healthy key of its host or NAT.
+  if (!key || key.revokedAt) throw unauthorized();
   const now = Date.now();
   if (!key.lastUsedAt || now - key.lastUsedAt.getTime() > LAST_USED_EVERY_MS) {
     key.lastUsedAt = new Date(now);

@@ -6,6 +6,7 @@ import { oauthClients, oauthGrants, oauthTokens } from "@/lib/db/schema/oauth";
 import { projects } from "@/lib/db/schema/projects";
 import { AppError } from "@/lib/errors";
 import { checkAuthThrottle, noteAuthFailure } from "@/lib/http/auth-throttle";
+import { chargedLookup } from "@/lib/http/charged-lookup";
 import { sessionCache } from "@/lib/keys/auth-cache";
 import { mailboxGone } from "@/lib/keys/key-restrictions";
 import { mcpResource } from "@/lib/oauth/oauth-config";
@@ -44,23 +45,29 @@ export async function authenticateAccessToken(
   let session: McpSession | null | undefined = sessionId ? sessionCache.get(sessionId) : undefined;
   if (!grant || (sessionId && !session)) {
     const epochs = [grantTokenCache.epoch(), sessionCache.epoch()];
-    const [row] = await db
-      .select({
-        grant: oauthGrants,
-        expiresAt: oauthTokens.expiresAt,
-        tokenScopes: oauthTokens.scopes,
-        projectName: projects.name,
-        clientName: oauthClients.clientName,
-        mailboxDeleted: mailboxGone,
-        session: mcpSessions,
-      })
-      .from(oauthTokens)
-      .innerJoin(oauthGrants, eq(oauthGrants.id, oauthTokens.grantId))
-      .innerJoin(projects, eq(projects.id, oauthGrants.projectId))
-      .innerJoin(oauthClients, eq(oauthClients.id, oauthGrants.clientId))
-      .leftJoin(mailboxes, eq(mailboxes.id, oauthGrants.mailboxId))
-      .leftJoin(mcpSessions, and(eq(mcpSessions.id, sessionId ?? ""), sql`${sessionId ?? null}::text is not null`))
-      .where(and(eq(oauthTokens.hash, hash), eq(oauthTokens.kind, "access")));
+    const [row] = await chargedLookup(
+      clientIp,
+      `oat:${hash}:${sessionId ?? ""}`,
+      () =>
+        db
+          .select({
+            grant: oauthGrants,
+            expiresAt: oauthTokens.expiresAt,
+            tokenScopes: oauthTokens.scopes,
+            projectName: projects.name,
+            clientName: oauthClients.clientName,
+            mailboxDeleted: mailboxGone,
+            session: mcpSessions,
+          })
+          .from(oauthTokens)
+          .innerJoin(oauthGrants, eq(oauthGrants.id, oauthTokens.grantId))
+          .innerJoin(projects, eq(projects.id, oauthGrants.projectId))
+          .innerJoin(oauthClients, eq(oauthClients.id, oauthGrants.clientId))
+          .leftJoin(mailboxes, eq(mailboxes.id, oauthGrants.mailboxId))
+          .leftJoin(mcpSessions, and(eq(mcpSessions.id, sessionId ?? ""), sql`${sessionId ?? null}::text is not null`))
+          .where(and(eq(oauthTokens.hash, hash), eq(oauthTokens.kind, "access"))),
+      (rows) => rows.length > 0,
+    );
     // A narrowed token never carries more than its grant, whatever its row says.
     const tokenScopes = row && (row.tokenScopes ? row.tokenScopes.filter((s) => row.grant.scopes.includes(s)) : row.grant.scopes);
     grant = row && {
@@ -86,10 +93,9 @@ export async function authenticateAccessToken(
         : grant.resource !== mcpResource()
           ? `issued for ${grant.resource}, not ${mcpResource()}.`
           : null;
-  if (problem || !grant) {
-    noteAuthFailure(clientIp);
-    throw invalidToken(problem ?? "unknown.");
-  }
+  // An unknown token was charged to the address by chargedLookup. An expired or revoked one is a real token, not a
+  // guess: a client that has not refreshed yet must not throttle its neighbours.
+  if (problem || !grant) throw invalidToken(problem ?? "unknown.");
   const now = Date.now();
   if (!grant.lastUsedAt || now - grant.lastUsedAt.getTime() > LAST_USED_EVERY_MS) {
     grant.lastUsedAt = new Date(now);

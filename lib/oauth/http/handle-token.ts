@@ -1,6 +1,6 @@
 import { getDb } from "@/lib/db/client";
 import type { ApiRequest } from "@/lib/http/api-request";
-import { checkAuthThrottle, noteAuthFailure } from "@/lib/http/auth-throttle";
+import { chargeAuthAttempt } from "@/lib/http/auth-throttle";
 import { jsonResponse } from "@/lib/http/json-response";
 import { clientIp } from "@/lib/http/request-info";
 import { authenticateClient } from "@/lib/oauth/authenticate-client";
@@ -20,9 +20,12 @@ export const TOKEN_PATH = "/oauth/token";
 export function handleToken(req: ApiRequest): Promise<Response> {
   return withOauthCors(req, "POST", async () => {
     const ip = clientIp(req);
+    // Charged before the lookups, refunded unless the client or the grant proves wrong: counted only afterwards,
+    // every guess sent at once passed the throttle while the first lookups waited.
+    let refund = () => {};
     try {
       requirePost(req);
-      checkAuthThrottle(ip);
+      refund = chargeAuthAttempt(ip);
       const form = await readForm(req);
       const db = await getDb();
       const client = await authenticateClient(db, req.headers.get("authorization"), form);
@@ -48,9 +51,10 @@ export function handleToken(req: ApiRequest): Promise<Response> {
           : new OAuthError("invalid_request", "grant_type is missing.");
       });
       if ("error" in answer) throw answer.error;
+      refund();
       return jsonResponse(200, answer.tokens, NO_STORE);
     } catch (err) {
-      if (err instanceof OAuthError && (err.error === "invalid_client" || err.error === "invalid_grant")) noteAuthFailure(ip);
+      if (!(err instanceof OAuthError && (err.error === "invalid_client" || err.error === "invalid_grant"))) refund();
       return oauthErrorResponse(err);
     }
   });
