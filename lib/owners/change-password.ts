@@ -29,9 +29,10 @@ export const changePasswordInput = z
 export async function changePassword(tx: Executor, opts: { ownerId: string; sessionId: string | null; current: string; next: string; currentField?: string }) {
   const [owner] = await tx.select().from(owners).where(eq(owners.id, opts.ownerId));
   if (!owner) throw notFound(`Owner ${opts.ownerId}`);
-  // A wrong current password is a failed sign-in like any other, charged before argon2id runs (as at /login) and
-  // per owner: whoever held a session (a browser left open) guessed the password here as fast as argon2id ran.
-  const refund = chargeAuthAttempt(`password-change:${owner.id}`);
+  // A wrong current password is a failed sign-in like any other, charged before argon2id runs (as at /login):
+  // whoever held a session (a browser left open) guessed the password here as fast as argon2id ran. Per session, not
+  // per owner: a stolen session's guesses then blocked the owner's own change, the way to throw that session out.
+  const refund = chargeAuthAttempt(`password-change:${owner.id}:${opts.sessionId ?? "basic"}`);
   if (!(await verifyPassword(owner.passwordHash, opts.current))) {
     throw new AppError("validation_error", "The current password is wrong.", {
       fix: "Type the password you sign in with now.",
