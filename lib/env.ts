@@ -23,6 +23,32 @@ function isIpOrCidr(entry: string): boolean {
   return /^\d{1,3}$/.test(bits) && n <= (family === 4 ? 32 : 128);
 }
 
+/** Where a reverse proxy beside the app connects from: loopback, private and carrier-grade NAT, link-local, ULA. */
+const PRIVATE_NETWORKS = [
+  "127.0.0.0/8",
+  "10.0.0.0/8",
+  "172.16.0.0/12",
+  "192.168.0.0/16",
+  "100.64.0.0/10",
+  "169.254.0.0/16",
+  "::1/128",
+  "fc00::/7",
+  "fe80::/10",
+];
+
+const trustProxy = z.string().transform((v, ctx): false | string[] => {
+  const word = v.trim().toLowerCase();
+  if (["", "0", "false", "no"].includes(word)) return false;
+  if (["1", "true", "yes"].includes(word)) return PRIVATE_NETWORKS;
+  const entries = v
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (entries.every((e) => isIpOrCidr(e))) return entries;
+  ctx.addIssue({ code: "custom", message: "must be true, false, or the proxies' IP addresses or CIDR ranges (e.g. 10.0.0.5, 172.18.0.0/16)" });
+  return z.NEVER;
+});
+
 const schema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -111,7 +137,7 @@ const schema = z.object({
   STREAM_MAX_PER_KEY: z.coerce.number().int().min(1).max(10_000).default(20),
   /**
    * Open HTTP connections one client address (an IPv6 client's /64) may hold at once, on each instance; one more
-   * reads 429 and is closed. Not applied with TRUST_PROXY (every connection then comes from the proxy). 0 turns it off.
+   * reads 429 and is closed. Not applied to a trusted proxy's connections (TRUST_PROXY), which carry all its clients. 0 turns it off.
    */
   HTTP_MAX_CONNECTIONS_PER_IP: z.coerce.number().int().min(0).max(1_000_000).default(256),
   /**
@@ -120,8 +146,12 @@ const schema = z.object({
    * at the end is cut. A second signal stops at once.
    */
   HTTP_STOP_GRACE_SECONDS: z.coerce.number().int().min(0).max(300).default(10),
-  /** Trust X-Forwarded-For / X-Forwarded-Host (behind a reverse proxy), each by its last entry: the nearest proxy's. */
-  TRUST_PROXY: bool.default(false),
+  /**
+   * Trust X-Forwarded-For / X-Forwarded-Host (behind a reverse proxy), each by its last entry (the nearest proxy's),
+   * on connections from the proxy only (trusted-proxy.ts): `true` for peers on loopback and private networks, or the
+   * proxies' addresses and CIDR ranges.
+   */
+  TRUST_PROXY: trustProxy.default(false),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   /** Largest webhook body accepted at /hooks/…, in bytes; larger deliveries get 413 before any parsing. */
   WEBHOOK_MAX_BODY_BYTES: z.coerce

@@ -2,6 +2,7 @@ import type { Server } from "node:http";
 import type { Socket } from "node:net";
 import { env } from "@/lib/env";
 import { addressLimit } from "@/lib/http/address-limit";
+import { isTrustedProxy } from "@/lib/http/trusted-proxy";
 
 /** What a connection over the cap reads before it is closed: an answer any HTTP client understands. */
 const OVER_CAP =
@@ -10,14 +11,15 @@ const OVER_CAP =
 /**
  * Open HTTP connections per client address (HTTP_MAX_CONNECTIONS_PER_IP; an IPv6 client's /64): without it one host
  * could hold thousands of sockets, each dripping a request or a body until requestTimeout (300 s), before any key is
- * checked. One over the cap reads a 429 and is closed. Off behind a reverse proxy (TRUST_PROXY), where every
- * connection comes from the proxy's own address: the proxy limits its clients.
+ * checked. One over the cap reads a 429 and is closed. Not for a trusted reverse proxy's connections (TRUST_PROXY),
+ * which carry all its clients: the proxy limits them. A client reaching the port directly is still held to it.
  */
 export function capConnectionsPerAddress(server: Server): void {
-  const { HTTP_MAX_CONNECTIONS_PER_IP: max, TRUST_PROXY } = env();
-  if (max === 0 || TRUST_PROXY) return;
+  const { HTTP_MAX_CONNECTIONS_PER_IP: max } = env();
+  if (max === 0) return;
   const limit = addressLimit<Socket>(max);
   server.on("connection", (socket: Socket) => {
+    if (isTrustedProxy(socket.remoteAddress)) return;
     if (!limit.admit(socket, socket.remoteAddress ?? "")) {
       socket.end(OVER_CAP, () => socket.destroy());
       return;

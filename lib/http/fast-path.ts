@@ -48,8 +48,3 @@ export function fastPathHandler(origin: string) {
     return true;
   };
 }
-
-/** The client address, from the socket only: a header of that name sent by a client is dropped first. */
-export function stampRemoteAddress(req: IncomingMessage) {
-  req.headers["x-brynth-remote-address"] = req.socket.remoteAddress ?? "unknown";
-}

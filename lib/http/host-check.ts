@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { env, type Env } from "@/lib/env";
 import type { HeaderReader } from "@/lib/http/api-request";
+import { isTrustedProxy } from "@/lib/http/trusted-proxy";
 import { remoteAccess, type RemoteAccess } from "@/lib/settings/remote-access";
 import { AppError } from "@/lib/errors";
 
@@ -64,14 +65,15 @@ export function hostProblem(headers: IncomingHttpHeaders): AppError | null {
 }
 
 /**
- * The host the client sent the request to: behind a trusted proxy the last entry of X-Forwarded-Host, else Host.
+ * The host the client sent the request to: from a trusted proxy (by the socket address stampRemoteAddress wrote) the
+ * last entry of X-Forwarded-Host, else Host.
  * The last, as with X-Forwarded-For (request-info.ts): a proxy that appends adds its entry after whatever the client
  * sent, so the first entry is the client's own choice and would let it pick the host we judge. Node's headers (the
  * fast path, upgrades, server actions) or a route's fetch-style ones, so every reader takes it from here.
  */
 export function requestHost(headers: IncomingHttpHeaders | HeaderReader): string | undefined {
   const read = (name: string) => (isReader(headers) ? (headers.get(name) ?? undefined) : (headers[name] as string | undefined));
-  if (env().TRUST_PROXY) {
+  if (isTrustedProxy(read("x-brynth-remote-address"))) {
     const forwarded = read("x-forwarded-host");
     if (forwarded) return forwarded.slice(forwarded.lastIndexOf(",") + 1).trim();
   }

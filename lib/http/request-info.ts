@@ -1,24 +1,39 @@
 import { isIP } from "node:net";
-import { env } from "@/lib/env";
+import type { IncomingMessage } from "node:http";
+import { isTrustedProxy } from "@/lib/http/trusted-proxy";
 import { isTrustedOrigin } from "@/lib/settings/remote-access";
 import type { ApiRequest } from "@/lib/http/api-request";
 
+/** The client address, from the socket only: a header of that name sent by a client is replaced first. */
+export function stampRemoteAddress(req: IncomingMessage) {
+  req.headers["x-brynth-remote-address"] = req.socket.remoteAddress ?? "unknown";
+}
+
 /**
- * The address failures are throttled by (and an owner session records). X-Forwarded-For only counts behind a
- * configured proxy, and only its last entry: the proxy appends the address that connected to it, while every entry
- * before that is whatever the client sent. Taking the first let any client name a fresh address on each attempt —
- * no throttle on guessing, and a throttle map growing by one client-chosen string per failure. A last entry that is
- * not an IP address counts as the proxy's own.
+ * The address failures are throttled by (and an owner session records). X-Forwarded-For only counts on a connection
+ * from a trusted proxy (isTrustedProxy), and only its last entry: the proxy appends the address that connected to
+ * it, while every entry before that is whatever the client sent. Taking the first let any client name a fresh
+ * address on each attempt — no throttle on guessing, and a throttle map growing by one client-chosen string per
+ * failure. A proxy that writes `ip:port` has the port dropped (read whole, every client was the proxy's own
+ * address, throttled as one); a last entry that is not an IP address counts as the proxy's own.
  */
 export function clientIp(req: Pick<ApiRequest, "headers">): string {
   const remote = req.headers.get("x-brynth-remote-address") ?? "unknown";
-  if (env().TRUST_PROXY) {
+  if (isTrustedProxy(remote)) {
     const forwarded = req.headers.get("x-forwarded-for");
-    const last = forwarded?.split(",").pop()?.trim();
+    const last = withoutPort(forwarded?.split(",").pop()?.trim() ?? "");
     if (last && isIP(last)) return last;
     if (forwarded === null) warnNoForwardedFor(remote);
   }
   return remote;
+}
+
+/** `203.0.113.7:51234` and `[2001:db8::1]:51234` as some proxies write them, to the address. */
+function withoutPort(entry: string): string {
+  const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(entry);
+  if (bracketed) return bracketed[1];
+  const v4 = /^(\d{1,3}(?:\.\d{1,3}){3}):\d+$/.exec(entry);
+  return v4 ? v4[1] : entry;
 }
 
 const g = globalThis as { __brynthWarnedNoForwardedFor?: boolean };

@@ -1,7 +1,8 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fastPathHandler, stampRemoteAddress } from "@/lib/http/fast-path";
+import { fastPathHandler } from "@/lib/http/fast-path";
+import { stampRemoteAddress } from "@/lib/http/request-info";
 import { findRoute, nextHandler, routes } from "@/lib/http/routes";
 
 /** Every route file of the app, loaded on demand (paths as "/app/…/route.ts"). */

@@ -2,7 +2,8 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { resetEnvCache } from "@/lib/env";
 import { capConnectionsPerAddress } from "@/lib/http/connection-cap";
-import { fastPathHandler, stampRemoteAddress } from "@/lib/http/fast-path";
+import { fastPathHandler } from "@/lib/http/fast-path";
+import { stampRemoteAddress } from "@/lib/http/request-info";
 import { attachStreamUpgrade } from "@/lib/http/stream/ws-stream";
 
 /**

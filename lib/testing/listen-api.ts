@@ -2,7 +2,8 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { migrateDb } from "@/lib/db/migrate";
 import { resetEnvCache } from "@/lib/env";
-import { fastPathHandler, stampRemoteAddress } from "@/lib/http/fast-path";
+import { fastPathHandler } from "@/lib/http/fast-path";
+import { stampRemoteAddress } from "@/lib/http/request-info";
 import { attachStreamUpgrade } from "@/lib/http/stream/ws-stream";
 
 /**

@@ -4,6 +4,7 @@ import { WebSocketServer, type WebSocket } from "ws";
 import { getDb } from "@/lib/db/client";
 import { hostProblem } from "@/lib/http/host-check";
 import { errorResponse } from "@/lib/http/json-response";
+import { stampRemoteAddress } from "@/lib/http/request-info";
 import { upgradeRequest } from "@/lib/http/node-request";
 import { streamActor } from "@/lib/http/stream/authorize-stream";
 import type { StreamActor } from "@/lib/auth/credential-ends";
@@ -127,11 +128,12 @@ async function refuseUpgrade(socket: Duplex, response: Response) {
  */
 export function attachStreamUpgrade(server: Server, origin: string, opts: { dev: boolean }) {
   server.on("upgrade", (req, socket, head) => {
+    // First: the Host check reads it to know whether X-Forwarded-Host comes from a trusted proxy.
+    stampRemoteAddress(req);
     const wrongHost = hostProblem(req.headers);
     if (wrongHost) return void refuseUpgrade(socket, errorResponse(wrongHost)).catch(() => socket.destroy());
     const path = (req.url ?? "/").split("?")[0];
     if (path === STREAM_PATH) {
-      req.headers["x-brynth-remote-address"] = req.socket.remoteAddress ?? "unknown";
       handleStreamUpgrade(req, socket, head, origin).catch(() => socket.destroy());
     } else if (!opts.dev) {
       socket.destroy();
