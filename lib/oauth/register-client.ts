@@ -1,4 +1,4 @@
-import { and, count, isNull, lt, notExists, sql, eq } from "drizzle-orm";
+import { and, asc, count, eq, inArray, isNull, lt, notExists, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Executor } from "@/lib/db/client";
 import { storableString } from "@/lib/db/storable";
@@ -8,9 +8,9 @@ import { OAuthError } from "@/lib/oauth/oauth-error";
 import { redirectUriProblem } from "@/lib/oauth/redirect-uri";
 import { CLIENT_SECRET_PREFIX, newSecret } from "@/lib/oauth/token-format";
 
-/** Clients nobody ever approved are forgotten after a day; past this many such clients, registration waits. */
+/** Clients nobody ever approved are forgotten after a day, and the oldest first past this many. */
 const UNUSED_CLIENT_TTL_MS = 24 * 3600_000;
-const MAX_UNUSED_CLIENTS = 1000;
+export const MAX_UNUSED_CLIENTS = 1000;
 
 /** Stored as given (a text column, jsonb): a NUL in any of them failed the insert as a 500. */
 const text = (max: number) => storableString().trim().min(1).max(max);
@@ -44,20 +44,23 @@ export async function registerClient(db: Executor, input: RegistrationInput) {
     const problem = redirectUriProblem(uri);
     if (problem) throw new OAuthError("invalid_redirect_uri", `redirect_uris: ${problem}`);
   }
-  await db
-    .delete(oauthClients)
-    .where(
-      and(
-        isNull(oauthClients.lastUsedAt),
-        lt(oauthClients.createdAt, new Date(Date.now() - UNUSED_CLIENT_TTL_MS)),
-        notExists(db.select({ one: sql`1` }).from(oauthGrants).where(eq(oauthGrants.clientId, oauthClients.id))),
-      ),
-    );
+  const unapproved = and(
+    isNull(oauthClients.lastUsedAt),
+    notExists(db.select({ one: sql`1` }).from(oauthGrants).where(eq(oauthGrants.clientId, oauthClients.id))),
+  );
+  await db.delete(oauthClients).where(and(unapproved, lt(oauthClients.createdAt, new Date(Date.now() - UNUSED_CLIENT_TTL_MS))));
+  // Full: the oldest unapproved clients make room. Refusing instead let one party, 20 registrations a minute per
+  // address, keep every new MCP client out ("try again tomorrow") for as long as it liked; now it can only push out
+  // registrations older than its last 1,000, and a client pushed out registers again when told it is unknown.
   const [{ unused }] = await db.select({ unused: count() }).from(oauthClients).where(isNull(oauthClients.lastUsedAt));
   if (unused >= MAX_UNUSED_CLIENTS) {
-    throw new OAuthError("temporarily_unavailable", "Too many clients are registered and not yet approved; try again tomorrow.", 429, {
-      "Retry-After": "3600",
-    });
+    const oldest = db
+      .select({ id: oauthClients.id })
+      .from(oauthClients)
+      .where(unapproved)
+      .orderBy(asc(oauthClients.createdAt), asc(oauthClients.id))
+      .limit(unused - MAX_UNUSED_CLIENTS + 1);
+    await db.delete(oauthClients).where(inArray(oauthClients.id, oldest));
   }
   const confidential = input.token_endpoint_auth_method !== "none";
   const secret = confidential ? newSecret(CLIENT_SECRET_PREFIX) : null;
