@@ -60,6 +60,14 @@ describe("sanitizeMailHtml", () => {
     expect(sanitizeMailHtml('<p style="background-color: \\75rl(https://x.example/a)">x</p>').html).toBe("<p>x</p>");
   });
 
+  // Found by helper-100: ` https://…` was kept (browsers trim it) but not counted, so "Load images" never appeared.
+  it("counts a remote image whose source has spaces around it, and drops a relative source", () => {
+    const spaced = sanitizeMailHtml('<img src=" https://x.example/a.png"><img src="\nhttps://x.example/b.png"><img src="/api/v1/whoami"><img src="pic.png">');
+    expect(spaced.remoteImages).toBe(2);
+    expect(spaced.html).toBe('<img src="https://x.example/a.png" /><img src="https://x.example/b.png" /><img /><img />');
+    expect(sanitizeMailHtml('<img src="data:image/png;base64,AAAA">').html).toBe('<img src="data:image/png;base64,AAAA" />');
+  });
+
   it("shows HTML nested deeper than a browser builds as its escaped text, at once (220,000 levels held the request a minute)", () => {
     const deep = `${"<div>".repeat(220_000)}<b onclick="x()">Pay</b> &lt;now&gt;<script>alert(1)</script>${"</b>".repeat(220_000)}`;
     const { html, remoteImages } = sanitizeMailHtml(deep);

@@ -143,6 +143,12 @@ export function sanitizeMailHtml(html: string): SanitizedMail {
     transformTags: {
       // Links leave the sandbox in a new tab without telling the target where they came from.
       a: (tagName, attribs) => ({ tagName, attribs: { ...attribs, target: "_blank", rel: "noopener noreferrer nofollow" } }),
+      // A browser trims a source's spaces and line breaks: ` https://…` loaded once images were allowed, yet was not
+      // counted, so "Load images" never showed for it. A relative source would load from this server: dropped.
+      img: (tagName, { src, ...attribs }) => {
+        const source = src?.trim();
+        return { tagName, attribs: source && /^(https?|data):/i.test(source) ? { ...attribs, src: source } : attribs };
+      },
     },
     exclusiveFilter: (frame) => {
       if (frame.tag === "img" && /^https?:/i.test(frame.attribs.src ?? "")) remoteImages++;
