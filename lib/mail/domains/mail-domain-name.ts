@@ -28,4 +28,6 @@ export const domainName = z
   .trim()
   .toLowerCase()
   .max(253)
-  .regex(/^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/, "must be a domain name like example.com (IDNs in xn-- form)");
+  .regex(/^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/, "must be a domain name like example.com (IDNs in xn-- form)")
+  // A top-level label is never all digits (RFC 3696 §2): `127.0.0.1` is an address, which no DNS record verifies.
+  .refine((d) => !/(^|\.)\d+$/.test(d), "must be a domain name like example.com, not an IP address");
