@@ -20,6 +20,7 @@ const { deleteProjectAction } = await import("@/app/(dashboard)/settings/actions
 const { saveWebhookAction } = await import("@/app/(dashboard)/mail/webhooks/actions");
 const { setupAction } = await import("@/app/(auth)/setup/actions");
 const { saveKeyAction } = await import("@/app/(dashboard)/disk/actions");
+const { decideAction } = await import("@/app/(dashboard)/approvals/actions");
 
 describe("server actions called with forged arguments", () => {
   beforeEach(async () => {
@@ -39,6 +40,23 @@ describe("server actions called with forged arguments", () => {
       const res = await saveWebhookAction(input as never);
       expect(res.ok).toBe(false);
     }
+  });
+
+  // Found by helper-101: an edit whose webhookId was "" took the create branch and made a second webhook and secret.
+  it('refuses an edit of webhook "" by field instead of creating another webhook', async () => {
+    const res = await saveWebhookAction({ webhookId: "", url: "https://hooks.example.com/x", eventTypes: ["message.received"], inboxIds: [] } as never);
+    expect(res).toMatchObject({ ok: false, fieldErrors: { webhookId: expect.any(String) } });
+    const { projectWebhooks } = await import("@/components/webhooks/owner-webhook-reads");
+    const { getDb } = await import("@/lib/db/client");
+    expect(await projectWebhooks(await getDb(), signedIn.ctx!.project.id)).toEqual([]);
+  });
+
+  // Found by helper-101: the action read a verdict as the emailed form's (every field sent, the outcome's own read),
+  // so a condition typed beside an approval was dropped and the request approved; owner REST refuses it.
+  it("refuses another outcome's field in a decision, as owner REST does, and decides nothing", async () => {
+    const res = await decideAction({ requestId: "req_doesnotmatter", verdict: { outcome: "approve", text: "only up to 50 EUR" } as never });
+    expect(res).toMatchObject({ ok: false });
+    expect(JSON.stringify(res)).toContain("text");
   });
 
   it("refuses an if_version past kv's integer column by field, instead of failing in the database", async () => {

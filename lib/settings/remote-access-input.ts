@@ -57,9 +57,9 @@ export const remoteAccessInput = z
       .max(MAX_ALLOWED_ORIGINS, `Use at most ${MAX_ALLOWED_ORIGINS} origins.`)
       .transform((list) => [...new Set(list)])
       .describe("Browser origins allowed to call /mcp and the API besides the public URL's own (at most 20)."),
-    updated_at: z
-      .string()
-      .max(40)
+    // A time, judged as one: "garbage" was answered "saved again since it was read" (found by helper-101).
+    updated_at: z.iso
+      .datetime({ offset: true })
       .nullable()
       .optional()
       .describe("The `updated_at` you read (null: never saved). If the settings were saved since, nothing changes and the answer is CONFLICT."),

@@ -22,7 +22,8 @@ export async function saveRemoteAccess(db: Executor, opts: { ownerId: string } &
   if (opts.updated_at !== undefined) {
     const [now] = await db.select({ at: remoteAccess.updatedAt }).from(remoteAccess).where(eq(remoteAccess.id, true)).for("update");
     const saved = now?.at.toISOString() ?? null;
-    if (saved !== opts.updated_at) {
+    // The same instant in another spelling (`+00:00` for `Z`) is the same read.
+    if ((now?.at.getTime() ?? null) !== (opts.updated_at === null ? null : Date.parse(opts.updated_at))) {
       throw new AppError("CONFLICT", `Remote access was saved again${saved ? ` (${saved})` : ""} since it was read: nothing was saved.`, {
         fix: "Read it again (reload Settings, or GET /api/v1/owner/settings/remote-access) and save from there.",
       });

@@ -102,7 +102,15 @@ describe("Settings → Remote access", () => {
     expect(stale.status).toBe(409);
     expect(stale.body.error.message).toBe(`Remote access was saved again (${first.body.updated_at}) since it was read: nothing was saved.`);
     expect((await c.call("GET", "/owner/settings/remote-access")).body.allowed_origins).toEqual([AGENTS]);
-    expect((await put({ public_url: null, allowed_origins: [], updated_at: first.body.updated_at })).status).toBe(200);
+    // Not a time: refused naming the field, not answered "saved again since" (found by helper-101).
+    for (const updated_at of ["garbage", "9999-99-99"]) {
+      const bad = await put({ public_url: null, allowed_origins: [], updated_at });
+      expect(bad.status).toBe(400);
+      expect(namesFields(bad.body, ["updated_at"])).toBe(true);
+    }
+    // The same instant in another spelling is the same read.
+    const sameInstant = (first.body.updated_at as string).replace("Z", "+00:00");
+    expect((await put({ public_url: null, allowed_origins: [], updated_at: sameInstant })).status).toBe(200);
   });
 
   it("moves the OAuth issuer, the resource, the challenge, CORS, the consent origin and attachment links to the saved URL, and back", async () => {

@@ -24,8 +24,10 @@ const updateWebhookAction = ownerAction(updateWebhookDef.schema, updateWebhookDe
 export async function saveWebhookAction(input: Partial<WebhookFormInput> & { webhookId?: string }) {
   const fields = input as Parameters<typeof createWebhookAction>[0];
   // Called directly, the input may be null: the schemas refuse it as a form error rather than a TypeError (500).
+  // Present at all, even empty, it is an edit: `webhookId: ""` made a second webhook (and secret) instead of being
+  // refused, naming the field, by the edit's schema (found by helper-101).
   const webhookId = (input as { webhookId?: unknown } | null)?.webhookId;
-  return webhookId ? updateWebhookAction({ ...fields, webhookId: webhookId as string }) : createWebhookAction(fields);
+  return webhookId !== undefined ? updateWebhookAction({ ...fields, webhookId: webhookId as string }) : createWebhookAction(fields);
 }
 export const setWebhookEnabledAction = ownerAction(setWebhookEnabledDef.schema, setWebhookEnabledDef.run, setWebhookEnabledDef.ledger);
 export const deleteWebhookAction = ownerAction(deleteWebhookDef.schema, deleteWebhookDef.run, deleteWebhookDef.ledger);
