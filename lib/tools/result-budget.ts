@@ -62,7 +62,7 @@ const fits = (text: string, maxBytes: number) => text.length <= maxBytes / 3 || 
 
 /**
  * Keeps an MCP result within `maxBytes` by the spec's ladder: content fields shortened to 2048, 512, then 0
- * characters; then identifiers only. A shortened result says so (`truncated: true`) and carries the tool's `fix`
+ * characters; then the largest list items as identifiers (fitByItems); then identifiers only. A shortened result says so (`truncated: true`) and carries the tool's `fix`
  * (where the full content is). At most five serializations, each O(n), and none of a candidate that cannot fit;
  * the input object is never changed.
  */
@@ -102,6 +102,8 @@ export function fitWithin(output: Json, opts: { fix: string; maxBytes?: number; 
     const text = JSON.stringify(marked);
     if (fits(text, maxBytes)) return { output: marked, text };
   }
+  const byItem = fitByItems({ ...(shorten(output, 0, false) as Json), truncated: true, fix: opts.fix }, maxBytes);
+  if (byItem) return byItem;
   const marked = { ...((identifiersOf(output) as Json | undefined) ?? {}), truncated: true, fix: opts.fix };
   let text = JSON.stringify(marked);
   // The last rung keeps send_reason (the spec's list), and a reason holds up to 1,000 characters: a page of failed
@@ -116,6 +118,40 @@ export function fitWithin(output: Json, opts: { fix: string; maxBytes?: number; 
 }
 
 const REASON_LENGTHS = [256, 128, 64, 32, 16, 0] as const;
+
+/**
+ * A rung between content at 0 characters and identifiers only, a departure from the spec's ladder: the largest items
+ * of the result's lists (a thread's messages, a page's) fall back to their identifiers one at a time, largest first,
+ * until the result fits. Otherwise one message of a stranger's, 100 attachments with long names, left every other
+ * message of its thread (and of every page it was on) as bare ids, the sender and subject of each included. Null
+ * when no list holds objects, or even every item as identifiers would not fit (known without serializing: the
+ * whole-result fallback then decides, as before).
+ */
+function fitByItems(marked: Json, maxBytes: number): FittedResult | null {
+  const slots: Array<{ list: unknown[]; at: number; ids: Json; saves: number }> = [];
+  for (const value of Object.values(marked)) {
+    if (!Array.isArray(value)) continue;
+    for (const [at, item] of value.entries()) {
+      if (item === null || typeof item !== "object" || Array.isArray(item)) continue;
+      const ids = (identifiersOf(item) as Json | undefined) ?? {};
+      slots.push({ list: value, at, ids, saves: minBytes(item) - minBytes(ids) });
+    }
+  }
+  if (slots.length === 0 || minBytes(marked) - slots.reduce((n, x) => n + x.saves, 0) > maxBytes) return null;
+  // The result's own arrays are replaced by copies, so the caller's output is never changed.
+  const copy: Json = Object.fromEntries(Object.entries(marked).map(([k, v]) => [k, Array.isArray(v) ? [...v] : v]));
+  const copyOf = new Map(Object.keys(marked).map((k) => [marked[k], copy[k] as unknown[]]));
+  let text = JSON.stringify(copy);
+  let size = Buffer.byteLength(text, "utf8");
+  for (const slot of slots.sort((a, b) => b.saves - a.saves)) {
+    if (size <= maxBytes) break;
+    const list = copyOf.get(slot.list) as unknown[];
+    size -= Buffer.byteLength(JSON.stringify(list[slot.at]), "utf8") - Buffer.byteLength(JSON.stringify(slot.ids), "utf8");
+    list[slot.at] = slot.ids;
+  }
+  text = JSON.stringify(copy);
+  return fits(text, maxBytes) ? { output: copy, text } : null;
+}
 
 function cutReasons(value: unknown, length: number): unknown {
   if (Array.isArray(value)) return value.map((v) => cutReasons(v, length));

@@ -140,7 +140,8 @@ describe("budgetedOutput", () => {
     "2048": fitMcpResult(thread(1, 30_000), { fix }).output,
     "512": fitMcpResult(thread(4, 30_000), { fix }).output,
     "0": fitMcpResult(thread(12, 30_000), { fix }).output,
-    "identifiers only": fitMcpResult(thread(120, 30_000), { fix }).output,
+    "largest items as identifiers": fitMcpResult(thread(120, 30_000), { fix }).output,
+    "identifiers only": fitMcpResult(thread(600, 30_000), { fix }).output,
   };
 
   it("lands each sample on the rung it is named for", () => {
@@ -148,8 +149,13 @@ describe("budgetedOutput", () => {
     expect([...(firstText(rungs["2048"]) ?? "")].length).toBe(2048);
     expect([...(firstText(rungs["512"]) ?? "")].length).toBe(512);
     expect(firstText(rungs["0"])).toBe("");
+    const items = rungs["largest items as identifiers"];
+    expect(items).toHaveProperty("subject", "Quarterly numbers");
+    const kept = (items.messages as Record<string, unknown>[]).filter((m) => "subject" in m);
+    expect(kept.length).toBeGreaterThan(0);
+    expect(kept.length).toBeLessThan(120);
     expect(rungs["identifiers only"]).not.toHaveProperty("subject");
-    expect((rungs["identifiers only"].messages as unknown[]).length).toBe(120);
+    expect((rungs["identifiers only"].messages as unknown[]).length).toBe(600);
   });
 
   it.each(Object.entries(rungs))("lets the SDK client's validator accept the %s rung", (_rung, output) => {

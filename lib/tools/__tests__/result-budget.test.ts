@@ -148,6 +148,39 @@ describe("fitMcpResult", () => {
     expect(text).toBe(JSON.stringify(fitted));
   });
 
+  // Found by helper-100: the ladder shortens content only, so one message a stranger sent into the thread with 100
+  // attachments of long names took the whole result to identifiers: every other message lost its sender and subject.
+  it("falls back to identifiers for the largest items only, while the rest of the list keeps its fields", () => {
+    const attachment = (i: number) => ({ attachment_id: `att_${i}`, filename: `${"x".repeat(200)}-${i}.pdf`, content_type: "application/pdf", size: 1000 });
+    const message = (i: number, attachments: unknown[]) => ({
+      message_id: `msg_${i}`,
+      thread_id: "thd_1",
+      from: `person${i}@example.com`,
+      subject: `Re: Order ${i}`,
+      text: filler(3_000),
+      attachments,
+    });
+    const messages = [
+      message(0, []),
+      message(1, []),
+      message(
+        2,
+        Array.from({ length: 100 }, (_, i) => attachment(i)),
+      ),
+      message(3, []),
+    ];
+    const output = { thread_id: "thd_1", subject: "Order", messages };
+    const { output: fitted, text } = fitMcpResult(output, { fix: FIX });
+    expect(bytes(text)).toBeLessThanOrEqual(MCP_RESULT_BYTES);
+    expect(text).toBe(JSON.stringify(fitted));
+    expect(fitted).toMatchObject({ thread_id: "thd_1", subject: "Order", truncated: true, fix: FIX });
+    const kept = fitted.messages as Record<string, unknown>[];
+    expect(kept[2]).toEqual({ message_id: "msg_2", thread_id: "thd_1" });
+    for (const i of [0, 1, 3]) expect(kept[i]).toMatchObject({ message_id: `msg_${i}`, from: `person${i}@example.com`, subject: `Re: Order ${i}`, text: "" });
+    // The caller's output is untouched.
+    expect(messages[2].attachments).toHaveLength(100);
+  });
+
   it("cuts send_reason in the identifiers when the reasons alone pass the budget: 100 failed messages with 1,000-character reasons", () => {
     const messages = Array.from({ length: 100 }, (_, i) => ({
       message_id: `msg_${String(i).padStart(22, "0")}`,
