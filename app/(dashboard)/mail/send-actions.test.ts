@@ -137,6 +137,9 @@ describe("compose", () => {
     expect(none).toMatchObject({ ok: false, fieldErrors: { to: expect.any(String) } });
     const crlf = await act(ctx, composeSendDef, compose(from.id, { to: ["a@example.com"], subject: "Hi\r\nBcc: x@evil.example" }));
     expect(crlf).toMatchObject({ ok: false, fieldErrors: { subject: expect.any(String) } });
+    // A reply that names no message is refused on messageId (found by helper-101: the refusal named no field).
+    const reply = await act(ctx, composeSendDef, { ...compose(from.id, { to: ["a@example.com"] }), mode: "reply" });
+    expect(reply).toMatchObject({ ok: false, fieldErrors: { messageId: expect.stringContaining("required") } });
     expect(await sentFrom(from.id)).toEqual([]);
   });
 

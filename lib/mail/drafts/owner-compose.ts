@@ -1,7 +1,7 @@
 import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
 import type { MailDraft } from "@/lib/db/schema/mail-send";
-import { AppError } from "@/lib/errors";
+import { fieldError } from "@/lib/disk/field-error";
 import { insertDraft } from "@/lib/mail/drafts/insert-draft";
 import { scheduleDraft } from "@/lib/mail/drafts/schedule-draft";
 import { findMessage } from "@/lib/mail/lookup/find-message";
@@ -59,7 +59,8 @@ async function composeRequest(db: Executor, actor: Actor, input: OwnerComposeInp
     };
     return { mailbox, request };
   }
-  if (!input.messageId) throw new AppError("validation_error", "messageId: a reply or forward names the message it answers.");
+  // By field, so the form and a script are told which (found by helper-101: it named none).
+  if (!input.messageId) throw fieldError("messageId", "is required: a reply or forward names the message it answers", "Pass the message's id.");
   const original = await findMessage(db, actor, mailbox.id, input.messageId);
   const derive = input.mode === "forward" ? forwardRequest : replyRequest;
   const request = await derive(db, { actor, mailbox, original, input: { ...fields, replyAll: input.mode === "reply_all" } });
