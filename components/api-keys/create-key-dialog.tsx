@@ -23,16 +23,22 @@ type CreateKeyDialogProps = {
   publicUrl: string;
   defaultOpen?: boolean;
   mailboxes: MailboxChoice[];
+  /** The project has more mailboxes than `mailboxes` lists: the owner may type another's address. */
+  moreMailboxes?: boolean;
   createAction: (input: { name: string; scopes: string[]; mailbox_id: string | null }) => Promise<ActionResult<Created>>;
 };
 
-export function CreateKeyDialog({ publicUrl, defaultOpen, mailboxes, createAction }: CreateKeyDialogProps) {
+/** The picker's choice that shows the address field. */
+const OTHER_MAILBOX = "other";
+
+export function CreateKeyDialog({ publicUrl, defaultOpen, mailboxes, moreMailboxes, createAction }: CreateKeyDialogProps) {
   const router = useRouter();
   const [open, setOpen] = React.useState(Boolean(defaultOpen));
   const [scopes, setScopes] = React.useState<Set<string>>(new Set());
   const [errors, setErrors] = React.useState<{ form?: string; name?: string; scopes?: string; mailbox?: string }>({});
   const [created, setCreated] = React.useState<Created | null>(null);
   const [pending, startTransition] = React.useTransition();
+  const [typed, setTyped] = React.useState(false);
 
   function onOpenChange(next: boolean) {
     setOpen(next);
@@ -41,14 +47,16 @@ export function CreateKeyDialog({ publicUrl, defaultOpen, mailboxes, createActio
     setCreated(null);
     setScopes(new Set());
     setErrors({});
+    setTyped(false);
   }
 
   function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
     const name = String(form.get("name") ?? "");
-    // "" is the "All mailboxes" option: no restriction.
-    const mailboxId = String(form.get("mailbox_id") ?? "") || null;
+    // "" is the "All mailboxes" option: no restriction. A typed address is resolved by the server.
+    const chosen = String(form.get("mailbox_id") ?? "");
+    const mailboxId = (chosen === OTHER_MAILBOX ? String(form.get("mailbox_address") ?? "").trim() : chosen) || null;
     startTransition(async () => {
       const res = await createAction({ name, scopes: [...scopes], mailbox_id: mailboxId });
       if (!res.ok) {
@@ -98,15 +106,21 @@ export function CreateKeyDialog({ publicUrl, defaultOpen, mailboxes, createActio
               description="A restricted key's mailbox tools see only that mailbox; it may not create or delete mailboxes or use the global lists. email_send always sends from the project address."
               error={errors.mailbox}
             >
-              <NativeSelect name="mailbox_id" defaultValue="">
+              <NativeSelect name="mailbox_id" defaultValue="" onChange={(e) => setTyped(e.currentTarget.value === OTHER_MAILBOX)}>
                 <option value="">All mailboxes</option>
                 {mailboxes.map((m) => (
                   <option key={m.id} value={m.id}>
                     {m.displayName ? `${m.address} (${m.displayName})` : m.address}
                   </option>
                 ))}
+                {moreMailboxes && <option value={OTHER_MAILBOX}>Another mailbox: type its address…</option>}
               </NativeSelect>
             </FormField>
+            {typed && (
+              <FormField id="key-mailbox-address" label="Mailbox address" description={`The list shows the first ${mailboxes.length}.`}>
+                <Input name="mailbox_address" type="email" required autoComplete="off" spellCheck={false} placeholder="support@example.com" />
+              </FormField>
+            )}
             <fieldset
               aria-labelledby="key-scopes-label"
               aria-describedby={errors.scopes ? "key-scopes-error" : undefined}

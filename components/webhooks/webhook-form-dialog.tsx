@@ -22,6 +22,8 @@ type Props = {
   trigger: React.ReactElement;
   eventTypes: readonly string[];
   mailboxes: ReadonlyArray<{ id: string; address: string }>;
+  /** The project has more mailboxes than `mailboxes` lists: others are named by address. */
+  moreMailboxes?: boolean;
   saveAction: SaveWebhook;
   /** Editing this webhook; creating when absent. */
   webhook?: WebhookFormInput & { id: string };
@@ -31,17 +33,19 @@ type Props = {
 const FIELDS = { url: "url", event_types: "eventTypes", inbox_ids: "inboxIds", eventTypes: "eventTypes", inboxIds: "inboxIds" } as const;
 
 /** Create or edit a webhook. After a create the `whsec_` secret shows once, with copy, before the list refreshes. */
-export function WebhookFormDialog({ trigger, eventTypes, mailboxes, saveAction, webhook }: Props) {
+export function WebhookFormDialog({ trigger, eventTypes, mailboxes, moreMailboxes, saveAction, webhook }: Props) {
   const router = useRouter();
   const [url, setUrl] = React.useState(webhook?.url ?? "");
   const [types, setTypes] = React.useState<string[]>(webhook?.eventTypes ?? ["message.received"]);
   const [inboxes, setInboxes] = React.useState<string[]>(webhook?.inboxIds ?? []);
+  const [typed, setTyped] = React.useState("");
   const dialog = useDialogForm<(typeof FIELDS)[keyof typeof FIELDS], { url: string; secret: string }>({
     fields: FIELDS,
     onReset: () => {
       setUrl(webhook?.url ?? "");
       setTypes(webhook?.eventTypes ?? ["message.received"]);
       setInboxes(webhook?.inboxIds ?? []);
+      setTyped("");
     },
   });
   const { errors, created, pending } = dialog;
@@ -51,7 +55,9 @@ export function WebhookFormDialog({ trigger, eventTypes, mailboxes, saveAction, 
     event.preventDefault();
     dialog.submit(
       () => {
-        const fields = { url: url.trim(), eventTypes: types, inboxIds: inboxes };
+        // Addresses typed for mailboxes past the list: inbox_ids takes ids or addresses alike.
+        const addresses = typed.split(/[\s,;]+/).filter(Boolean);
+        const fields = { url: url.trim(), eventTypes: types, inboxIds: [...inboxes, ...addresses] };
         return saveAction(webhook ? { webhookId: webhook.id, ...editedFields(webhook, fields) } : fields);
       },
       (data) => {
@@ -120,6 +126,15 @@ export function WebhookFormDialog({ trigger, eventTypes, mailboxes, saveAction, 
               onChange={setInboxes}
               error={errors.inboxIds}
             />
+            {moreMailboxes && (
+              <FormField
+                id={`${idp}-more-mailboxes`}
+                label="More mailboxes"
+                description={`The list shows ${mailboxes.length} of the project's mailboxes: name others by address, separated by commas.`}
+              >
+                <Input value={typed} onChange={(e) => setTyped(e.target.value)} autoComplete="off" spellCheck={false} placeholder="support@example.com" />
+              </FormField>
+            )}
             <FormAlert>{errors.form}</FormAlert>
             <DialogFooter>
               <Button type="button" variant="outline" onClick={dialog.close}>

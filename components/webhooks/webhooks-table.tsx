@@ -48,10 +48,11 @@ type Props = WebhookActions & {
   rows: WebhookRowView[];
   eventTypes: readonly string[];
   mailboxes: ReadonlyArray<{ id: string; address: string }>;
+  moreMailboxes?: boolean;
 };
 
 /** Every webhook of the project, the agents' included, with what it watches, its state and its row of actions. */
-export function WebhooksTable({ rows, eventTypes, mailboxes, ...actions }: Props) {
+export function WebhooksTable({ rows, eventTypes, mailboxes, moreMailboxes, ...actions }: Props) {
   const router = useRouter();
 
   async function setEnabled(r: WebhookRowView, enabled: boolean) {
@@ -151,6 +152,7 @@ export function WebhooksTable({ rows, eventTypes, mailboxes, ...actions }: Props
                 webhook={{ id: r.id, url: r.url, eventTypes: r.eventTypes, inboxIds: r.inboxIds }}
                 eventTypes={eventTypes}
                 mailboxes={mailboxes}
+                moreMailboxes={moreMailboxes}
                 saveAction={actions.saveAction}
                 trigger={
                   <RowActionButton icon={Pencil} label={`Edit ${r.url}`}>

@@ -16,7 +16,7 @@ import { requireOwner } from "@/lib/auth/current-owner";
 import { getDb } from "@/lib/db/client";
 import { keyRestrictions } from "@/lib/keys/key-restrictions";
 import { listKeys } from "@/lib/keys/list-keys";
-import { listMailboxes } from "@/lib/mail/mailboxes/list-mailboxes";
+import { pickerMailboxes } from "@/lib/mail/mailboxes/mailbox-choices";
 import { createKeyAction, revokeKeyAction } from "./actions";
 import { publicUrl } from "@/lib/settings/remote-access";
 import { pageParams } from "@/lib/http/page-params";
@@ -42,13 +42,18 @@ export default async function ApiKeysPage({ searchParams }: { searchParams: Sear
     actor.projectId,
     keys.map((k) => k.mailboxId),
   );
-  // The restriction picker lists live mailboxes, oldest (the project address) first.
-  const mailboxes = (await listMailboxes(db, { actor, limit: 500, ascending: true, after: null })).map((m) => ({
-    id: m.id,
-    address: m.address,
-    displayName: m.displayName,
-  }));
-  const create = <CreateKeyDialog publicUrl={publicUrl()} defaultOpen={params.create === "1"} mailboxes={mailboxes} createAction={createKeyAction} />;
+  // The restriction picker lists live mailboxes, oldest (the project address) first; past them the owner types one.
+  const picker = await pickerMailboxes(db, actor);
+  const mailboxes = picker.options.map((m) => ({ id: m.id, address: m.address, displayName: m.displayName }));
+  const create = (
+    <CreateKeyDialog
+      publicUrl={publicUrl()}
+      defaultOpen={params.create === "1"}
+      mailboxes={mailboxes}
+      moreMailboxes={picker.more}
+      createAction={createKeyAction}
+    />
+  );
 
   return (
     <>

@@ -4,7 +4,7 @@ import { getDb } from "@/lib/db/client";
 import { mailboxes } from "@/lib/db/schema/mail";
 import { newId } from "@/lib/ids";
 import { ensureDefaultDomain } from "@/lib/mail/domains/default-domain";
-import { mailboxChoices, PICKER_MAILBOXES } from "@/lib/mail/mailboxes/mailbox-choices";
+import { mailboxChoices, PICKER_MAILBOXES, pickerMailboxes } from "@/lib/mail/mailboxes/mailbox-choices";
 import { seedProject } from "@/lib/testing/seed";
 
 describe("a mailbox picker's choices", () => {
@@ -32,6 +32,12 @@ describe("a mailbox picker's choices", () => {
     expect(options.filter((o) => o.id === last.id)).toHaveLength(1);
     const within = await mailboxChoices(db, seeded.actor, rows[3].id);
     expect(within.options.filter((o) => o.id === rows[3].id)).toHaveLength(1);
+    // The API keys and Webhooks screens: past the first 500 the owner types an address (`more`), and the mailboxes a
+    // webhook watches are offered whatever their place (unshown, an edit of the webhook dropped them).
+    const picker = await pickerMailboxes(db, seeded.actor, [last.id, rows[3].id, last.id, "mbx_nope"]);
+    expect(picker.more).toBe(true);
+    expect(picker.options.map((o) => o.id).filter((id) => id === last.id || id === rows[3].id)).toEqual([last.id, rows[3].id]);
+    expect(picker.options).toHaveLength(PICKER_MAILBOXES + 1);
     await db.update(mailboxes).set({ deletedAt: new Date() }).where(eq(mailboxes.id, last.id));
     expect((await mailboxChoices(db, seeded.actor, last.id)).chosen).toBeUndefined();
     expect((await mailboxChoices(db, seeded.actor, null)).chosen).toBeUndefined();

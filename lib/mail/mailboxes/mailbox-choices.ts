@@ -7,18 +7,23 @@ import { liveMailboxById } from "@/lib/mail/mailboxes/statements";
 /** Mailboxes a screen's picker offers: the oldest this many. */
 export const PICKER_MAILBOXES = 500;
 
+type Choice = Pick<Mailbox, "id" | "address" | "displayName">;
+
 /**
- * A mailbox picker's options and the chosen mailbox (undefined: not one of the project's live mailboxes). The one
- * chosen is always among the options: past the first PICKER_MAILBOXES (a link from its own page) it is read by id,
- * where it was "not found" before.
+ * A mailbox picker's options: the oldest PICKER_MAILBOXES live mailboxes, with each of `wanted` (a chosen one, those a
+ * webhook watches) first when it lies past them, read by id (it was "not found", or unticked and so dropped by an
+ * edit, before). `more`: the project has mailboxes the list leaves out, so the screen lets the owner type an address.
  */
-export async function mailboxChoices(
-  db: Executor,
-  actor: Actor,
-  chosenId: string | null,
-): Promise<{ options: Pick<Mailbox, "id" | "address">[]; chosen: Mailbox | undefined }> {
-  const listed = await listMailboxes(db, { actor, limit: PICKER_MAILBOXES, ascending: true, after: null });
-  if (chosenId === null) return { options: listed, chosen: undefined };
-  const chosen = listed.find((m) => m.id === chosenId) ?? (await liveMailboxById(db, actor.projectId, chosenId))[0];
-  return { options: chosen && !listed.some((m) => m.id === chosen.id) ? [chosen, ...listed] : listed, chosen };
+export async function pickerMailboxes(db: Executor, actor: Actor, wanted: readonly string[] = []): Promise<{ options: Choice[]; more: boolean }> {
+  const read = await listMailboxes(db, { actor, limit: PICKER_MAILBOXES + 1, ascending: true, after: null });
+  const listed: Choice[] = read.slice(0, PICKER_MAILBOXES);
+  const missing = [...new Set(wanted)].filter((id) => !listed.some((m) => m.id === id));
+  const found = (await Promise.all(missing.map(async (id) => (await liveMailboxById(db, actor.projectId, id))[0]))).filter((m): m is Mailbox => !!m);
+  return { options: [...found, ...listed], more: read.length > PICKER_MAILBOXES };
+}
+
+/** The Lists screen's picker and its chosen mailbox (undefined: not one of the project's live mailboxes). */
+export async function mailboxChoices(db: Executor, actor: Actor, chosenId: string | null): Promise<{ options: Choice[]; chosen: Choice | undefined }> {
+  const { options } = await pickerMailboxes(db, actor, chosenId === null ? [] : [chosenId]);
+  return { options, chosen: chosenId === null ? undefined : options.find((m) => m.id === chosenId) };
 }

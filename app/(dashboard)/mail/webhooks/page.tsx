@@ -16,7 +16,7 @@ import { attemptWindows, webhookSearch, webhooksHref } from "@/components/webhoo
 import { WebhooksTable } from "@/components/webhooks/webhooks-table";
 import { requireOwner } from "@/lib/auth/current-owner";
 import { getDb } from "@/lib/db/client";
-import { listMailboxes } from "@/lib/mail/mailboxes/list-mailboxes";
+import { pickerMailboxes } from "@/lib/mail/mailboxes/mailbox-choices";
 import { MAIL_EVENT_TYPES } from "@/lib/mail/events/event-types";
 import { ownerPageOf, ownerPageRead } from "@/lib/mail/quarantine/owner-page";
 import { listWebhookAttempts } from "@/lib/mail/webhooks/list-webhook-attempts";
@@ -45,12 +45,15 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Sea
   const { actor } = await requireOwner();
   const raw = pageParams(await searchParams);
   const db = await getDb();
-  const [mailboxes, hooks, perHour] = await Promise.all([
-    listMailboxes(db, { actor, limit: 500, ascending: true, after: null }),
-    projectWebhooks(db, actor.projectId),
-    webhookAttemptsPerHour(db, { projectId: actor.projectId, hours: 24 }),
-  ]);
+  const [hooks, perHour] = await Promise.all([projectWebhooks(db, actor.projectId), webhookAttemptsPerHour(db, { projectId: actor.projectId, hours: 24 })]);
   const shown = hooks.slice(0, SCREEN_WEBHOOKS);
+  // A watched mailbox past the picker's first 500 is offered too: unshown, an edit dropped it.
+  const picker = await pickerMailboxes(
+    db,
+    actor,
+    shown.flatMap((w) => w.inboxIds),
+  );
+  const mailboxes = picker.options;
   const [creators, last] = await Promise.all([
     webhookCreators(
       db,
@@ -112,6 +115,7 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Sea
           <WebhookFormDialog
             eventTypes={MAIL_EVENT_TYPES}
             mailboxes={mailboxOptions}
+            moreMailboxes={picker.more}
             saveAction={saveWebhookAction}
             trigger={
               <Button size="sm">
@@ -158,6 +162,7 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Sea
             }))}
             eventTypes={MAIL_EVENT_TYPES}
             mailboxes={mailboxOptions}
+            moreMailboxes={picker.more}
             {...actions}
           />
         </>

@@ -51,7 +51,7 @@ describe("createKey with mailbox_id", () => {
     const db = await getDb();
     const owner = await seedOwner();
     const before = await keyCount(p.project.id);
-    for (const mailbox_id of ["mbx_nope", gone.inbox_id, theirs.inbox_id]) {
+    for (const mailbox_id of ["mbx_nope", gone.inbox_id, theirs.inbox_id, gone.email, theirs.email, "nobody@example.com"]) {
       const err = await db
         .transaction(async (tx) =>
           createKey(tx, { actor: await ownerActor(tx, owner, p.project.id, "dashboard"), name: "k", scopes: ["inbox_read"], mailbox_id }),
@@ -65,6 +65,22 @@ describe("createKey with mailbox_id", () => {
       expect(err.details).toEqual([{ field: "mailbox_id", message: expect.any(String) }]);
     }
     expect(await keyCount(p.project.id)).toBe(before);
+  });
+
+  // The dashboard's picker lists the first 500 mailboxes; past them the owner types the address, as inboxId takes one.
+  it("takes the mailbox by its address in any case, and stores its id", async () => {
+    const box = await call(createInbox, p.mcp, { username: unique() });
+    const db = await getDb();
+    const owner = await seedOwner();
+    const { key } = await db.transaction(async (tx) =>
+      createKey(tx, {
+        actor: await ownerActor(tx, owner, p.project.id, "dashboard"),
+        name: "by address",
+        scopes: ["inbox_read"],
+        mailbox_id: box.email.toUpperCase(),
+      }),
+    );
+    expect(key.mailboxId).toBe(box.inbox_id);
   });
 });
 
