@@ -109,6 +109,16 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
      */
     prefix?: (input: z.output<I>) => number;
   };
+  /**
+   * What of the input the ledger entry digests, when not all of it: never a secret, not even as a digest (a
+   * low-entropy one, a header's token, is guessed from it offline). As an owner route's `ledgerInput`.
+   */
+  ledgerInput?: (input: z.output<I>) => unknown;
+  /**
+   * Likewise for the output, when it hands back such a secret: the entry then digests this instead of the text the
+   * caller received (which every other tool's entry matches).
+   */
+  ledgerOutput?: (output: z.output<O>) => unknown;
   /** A valid input that works on a fresh project: the contract tests call it over MCP and REST and compare. */
   example?: z.input<I>;
   handler: (ctx: ToolContext, input: z.output<I>) => Promise<z.input<O>>;
@@ -129,6 +139,8 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodType>(def: Tool
   if (def.mcpBudget?.prefix && !def.annotations.readOnlyHint) throw new Error(`${def.name}: mcpBudget.prefix is for read-only tools.`);
   // The key is claimed and answered inside the call's transaction (idempotency/idempotent-call.ts).
   if (def.idempotencyKey && (def.transaction === false || def.annotations.readOnlyHint)) throw new Error(`${def.name}: idempotencyKey needs a transaction.`);
+  // A replay is ledgered from the stored answer's text, which ledgerOutput would have to read back: not supported.
+  if (def.idempotencyKey && def.ledgerOutput) throw new Error(`${def.name}: ledgerOutput does not go with idempotencyKey.`);
   if (def.family === "mailboxes") {
     // The family's annotations follow the spec's rule, which sets openWorldHint on every tool.
     if (!def.annotations.openWorldHint)

@@ -46,13 +46,15 @@ export async function runTool(tool: AnyTool, actor: Actor, args: unknown, signal
   const db = await getDb();
   const budget = actor.via === "mcp" ? tool.mcpBudget : undefined;
   const idempotencyKey = tool.idempotencyKey ? (input as { idempotencyKey?: string }).idempotencyKey : undefined;
+  // What the entry digests: the input, or the part of it that holds no secret (a header's token).
+  const ledgered = tool.ledgerInput ? tool.ledgerInput(input) : input;
   const call = async (ctx: ToolContext): Promise<ToolResult | { error: AppError }> => {
     if (idempotencyKey) {
       const stored = await claimIdempotencyKey(ctx.db, { actor, key: idempotencyKey, tool: tool.name, input });
       if (stored) {
         // A retry: the first call's answer, byte for byte, recorded as this call's output.
         const text = "error" in stored ? JSON.stringify(toErrorBody(stored.error).body) : stored.text;
-        await appendEntry(ctx.db, { actor: ctx.actor, op: toolOp(tool), subject: ctx.subject, input, outputText: text });
+        await appendEntry(ctx.db, { actor: ctx.actor, op: toolOp(tool), subject: ctx.subject, input: ledgered, outputText: text });
         if ("error" in stored) return stored;
         const output = JSON.parse(text) as unknown;
         return { output, text, value: output };
@@ -68,7 +70,13 @@ export async function runTool(tool: AnyTool, actor: Actor, args: unknown, signal
     const error = refusal ?? committedError(result);
     if (error) {
       // D6: what the handler wrote commits; the ledger digests the error the caller receives.
-      await appendEntry(ctx.db, { actor: ctx.actor, op: toolOp(tool), subject: ctx.subject, input, outputText: JSON.stringify(toErrorBody(error).body) });
+      await appendEntry(ctx.db, {
+        actor: ctx.actor,
+        op: toolOp(tool),
+        subject: ctx.subject,
+        input: ledgered,
+        outputText: JSON.stringify(toErrorBody(error).body),
+      });
       if (idempotencyKey) await completeIdempotencyKey(ctx.db, { actor, key: idempotencyKey, answer: { error } });
       return { error };
     }
@@ -88,7 +96,8 @@ export async function runTool(tool: AnyTool, actor: Actor, args: unknown, signal
       checked = checkOutput(tool, await tool.handler(ctx, input));
       shown = toolResult(tool, checked) as Record<string, unknown>;
     }
-    await appendEntry(ctx.db, { actor: ctx.actor, op: toolOp(tool), subject: ctx.subject, input, outputText: fitted.text });
+    const outputText = tool.ledgerOutput ? JSON.stringify(tool.ledgerOutput(checked)) : fitted.text;
+    await appendEntry(ctx.db, { actor: ctx.actor, op: toolOp(tool), subject: ctx.subject, input: ledgered, outputText });
     if (idempotencyKey) await completeIdempotencyKey(ctx.db, { actor, key: idempotencyKey, answer: { text: fitted.text } });
     return { ...fitted, value: checked };
   };

@@ -10,6 +10,9 @@ export const webhookHeadersOutput = z.object({
   headers: z.record(z.string(), z.string()).describe("The custom headers sent with every delivery, as set."),
 });
 
+/** What a ledger entry keeps of a webhook's headers: their names. */
+export const webhookHeaderNames = (out: z.output<typeof webhookHeadersOutput>) => ({ webhookId: out.webhookId, headerNames: Object.keys(out.headers) });
+
 export const getWebhookHeadersTool = defineTool({
   name: "get_webhook_headers",
   family: "mailboxes",
@@ -19,6 +22,9 @@ export const getWebhookHeadersTool = defineTool({
   output: webhookHeadersOutput,
   annotations: { ...mailboxRead, title: "Get a webhook's headers" },
   rest: { method: "GET", path: "/webhooks/{webhook_id}/headers" },
+  // Header values are secrets (tokens), guessed from a digest offline: the entry digests their names only, as the
+  // owner routes' do (found by helper-105).
+  ledgerOutput: webhookHeaderNames,
   handler: async (ctx, input) => {
     const row = await findWebhook(ctx.db, { actor: ctx.actor, ...input });
     ctx.subject = row.id;

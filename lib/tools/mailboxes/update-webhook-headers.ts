@@ -3,7 +3,7 @@ import { updateWebhookHeaders } from "@/lib/mail/webhooks/update-webhook-headers
 import { removeHeadersField, webhookHeadersField } from "@/lib/mail/webhooks/webhook-fields";
 import { defineTool } from "@/lib/tools/define-tool";
 import { mailboxUpdate } from "@/lib/tools/mailboxes/annotations";
-import { webhookHeadersOutput } from "@/lib/tools/mailboxes/get-webhook-headers";
+import { webhookHeaderNames, webhookHeadersOutput } from "@/lib/tools/mailboxes/get-webhook-headers";
 import { snakeRequest, webhookIdField, webhookInboxIdField } from "@/lib/tools/mailboxes/webhook-fields";
 
 export const updateWebhookHeadersTool = defineTool({
@@ -24,6 +24,12 @@ export const updateWebhookHeadersTool = defineTool({
   output: webhookHeadersOutput,
   annotations: { ...mailboxUpdate, title: "Update a webhook's headers" },
   rest: { method: "PATCH", path: "/webhooks/{webhook_id}/headers", body: "request" },
+  // Header values are secrets: the entry digests their names only, going in and coming back (as get_webhook_headers).
+  ledgerInput: ({ request, ...input }) => ({
+    ...input,
+    request: { header_names: Object.keys(request.headers ?? {}), remove_headers: request.remove_headers ?? [] },
+  }),
+  ledgerOutput: webhookHeaderNames,
   handler: async (ctx, input) => {
     const out = await updateWebhookHeaders(ctx.db, {
       actor: ctx.actor,

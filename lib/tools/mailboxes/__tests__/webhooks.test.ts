@@ -21,6 +21,9 @@ import { listWebhooksTool } from "@/lib/tools/mailboxes/list-webhooks";
 import { updateWebhookTool } from "@/lib/tools/mailboxes/update-webhook";
 import { updateWebhookHeadersTool } from "@/lib/tools/mailboxes/update-webhook-headers";
 import { runTool } from "@/lib/tools/run-tool";
+import { digest, textDigest } from "@/lib/ledger/canonical";
+import { parseToolArgs } from "@/lib/tools/casing/tool-casing";
+import { toolOp } from "@/lib/tools/define-tool";
 import { actorOf, call, projectWithKey, refusal, refusedFields, restrictedKey } from "./inbox-test-helpers";
 
 /** The seven webhook tools (mailboxes spec "Webhooks", design §1.4 and §4 C "Bad inputs and errors"). */
@@ -313,6 +316,22 @@ describe("webhook headers", () => {
     const [row] = (await webhookRows(p.project.id)).filter((r) => r.id === w.webhook_id);
     expect(row.headersEnc).not.toContain("ops");
     expect(openWebhookHeaders(row)).toEqual(next.headers);
+  });
+
+  // Found by helper-105: the key tools' entries digested the values, so anyone reading the ledger guessed a weak
+  // token from the digest offline, while the owner routes' entries already digested the names only.
+  it("ledgers the header names only, going in and coming back: no digest a value could be guessed from", async () => {
+    const w = await create({});
+    const args = { webhookId: w.webhook_id, request: { headers: { Authorization: "Bearer hunter2" } } };
+    await call(updateWebhookHeadersTool, p.mcp, args);
+    const set = await lastLedgerEntry(p.project.id, toolOp(updateWebhookHeadersTool));
+    const parsed = parseToolArgs(updateWebhookHeadersTool, "mcp", args);
+    expect(set.inputDigest).not.toBe(digest(parsed));
+    expect(set.inputDigest).toBe(digest({ webhookId: w.webhook_id, request: { header_names: ["Authorization"], remove_headers: [] } }));
+    const namesOnly = textDigest(JSON.stringify({ webhookId: w.webhook_id, headerNames: ["Authorization"] }));
+    expect(set.outputDigest).toBe(namesOnly);
+    await call(getWebhookHeadersTool, p.mcp, { webhookId: w.webhook_id });
+    expect((await lastLedgerEntry(p.project.id, toolOp(getWebhookHeadersTool))).outputDigest).toBe(namesOnly);
   });
 
   it("refuses reserved names, CR/LF, 2 KB values and a 21st header, naming request.headers.<name> and writing nothing", async () => {
