@@ -5,7 +5,7 @@ import { jobs } from "@/lib/db/schema/jobs";
 import { newId } from "@/lib/ids";
 import { claimJobs } from "@/lib/jobs/claim-jobs";
 import type { JobFinish } from "@/lib/jobs/define-job-kind";
-import { FinishGroup } from "@/lib/jobs/finish-group";
+import { commitFinish, FinishGroup } from "@/lib/jobs/finish-group";
 
 /** Claimed jobs of a kind of this test's own. */
 async function claimed(db: Db, n: number, kind: string) {
@@ -55,6 +55,40 @@ describe("FinishGroup", () => {
     expect(rows.every((r) => r.status === "done" && r.finishedAt !== null && r.lockedUntil === null)).toBe(true);
     const marked = new Set(rows.filter((r) => r.lastError === "finished").map((r) => r.id));
     expect(marked).toEqual(new Set(batch.filter((_, i) => i % 2 === 0).map((j) => j.id)));
+  });
+
+  // Found by helper-104: `done` was fenced, but written after the final write, whose effects committed anyway: a
+  // local delivery that finished after its lease ran out (and another claim had run it) was ledgered twice.
+  it("commits nothing of a run whose lease was lost, alone or in a group, and the others of its group in full", async () => {
+    const db = await getDb();
+    const [alone, ...batch] = await claimed(db, 4, "test.group-lost");
+    // Another claim took each of these over (its attempt counted), as after a lease expired.
+    const takeOver = (id: string) =>
+      db
+        .update(jobs)
+        .set({ attempts: sql`${jobs.attempts} + 1` })
+        .where(eq(jobs.id, id));
+    await takeOver(alone.id);
+    expect(await commitFinish(db, alone, markFinished(alone.id))).toBe(false);
+    await takeOver(batch[1].id);
+    const group = new FinishGroup(db);
+    const committed = await Promise.all(batch.map((j) => group.commit(j, markFinished(j.id))));
+    expect(committed).toEqual([true, false, true]);
+    const rows = new Map(
+      (
+        await db
+          .select()
+          .from(jobs)
+          .where(
+            inArray(
+              jobs.id,
+              [alone, ...batch].map((j) => j.id),
+            ),
+          )
+      ).map((r) => [r.id, r]),
+    );
+    for (const lost of [alone, batch[1]]) expect(rows.get(lost.id)).toMatchObject({ status: "running", lastError: null });
+    for (const done of [batch[0], batch[2]]) expect(rows.get(done.id)).toMatchObject({ status: "done", lastError: "finished" });
   });
 
   it("fails only the job whose final write fails: the others of its group are committed on their own", async () => {

@@ -42,11 +42,11 @@ function retryDelayMs(kind: JobKind, attempt: number, error: unknown): number {
  * Runs one claimed job to its next state: done, pending again (retry later) or failed. Every write is fenced on
  * (id, attempts, running), so a runner that lost its lease cannot overwrite the newer claim's outcome.
  */
-export function runJob(db: Db, job: JobRow, outer?: AbortSignal, finishes?: FinishGroup): Promise<"done" | "retry" | "failed"> {
+export function runJob(db: Db, job: JobRow, outer?: AbortSignal, finishes?: FinishGroup): Promise<"done" | "retry" | "failed" | "lost"> {
   return inQueuePlace(job, () => runClaimed(db, job, outer, finishes));
 }
 
-async function runClaimed(db: Db, job: JobRow, outer?: AbortSignal, finishes?: FinishGroup): Promise<"done" | "retry" | "failed"> {
+async function runClaimed(db: Db, job: JobRow, outer?: AbortSignal, finishes?: FinishGroup): Promise<"done" | "retry" | "failed" | "lost"> {
   const kind = findJobKind(job.kind);
   const mine = heldBy(job);
   if (!kind) {
@@ -57,7 +57,7 @@ async function runClaimed(db: Db, job: JobRow, outer?: AbortSignal, finishes?: F
   const lastAttempt = job.attempts >= job.maxAttempts;
   const parsed = kind.payload.safeParse(job.payload);
   let error: unknown = null;
-  let finish: JobFinish | void = undefined;
+  let finish: JobFinish | void;
   if (!parsed.success) error = new PermanentJobError(`invalid payload: ${parsed.error.message}`);
   else if (job.attempts > job.maxAttempts) error = new PermanentJobError(job.lastError ?? "attempts used up");
   else {
@@ -71,9 +71,9 @@ async function runClaimed(db: Db, job: JobRow, outer?: AbortSignal, finishes?: F
   }
   if (error === null) {
     // A kind that opted in commits its success with others finishing at the same moment (finish-group.ts).
-    if (finishes && kind.groupFinish) await finishes.commit(job, finish || undefined);
-    else await commitFinish(db, job, finish || undefined);
-    return "done";
+    const committed = finishes && kind.groupFinish ? await finishes.commit(job, finish || undefined) : await commitFinish(db, job, finish || undefined);
+    // Lost: the claim that holds the job now decides its outcome, and nothing of this run committed.
+    return committed ? "done" : "lost";
   }
   const message = errorText(error);
   if (error instanceof DeferJobError) {
