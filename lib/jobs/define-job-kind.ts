@@ -42,7 +42,11 @@ export interface JobKind<P = unknown> {
    * `done`.
    */
   groupFinish?: boolean;
-  onFailure?: (payload: P, ctx: { db: Executor; job: JobRow; error: string }) => Promise<void>;
+  /**
+   * `interrupted`: the job failed without its handler running this time, because the last attempt it had never
+   * finished (its instance died mid-run, its lease ran out): what that attempt did outside the database is unknown.
+   */
+  onFailure?: (payload: P, ctx: { db: Executor; job: JobRow; error: string; interrupted: boolean }) => Promise<void>;
 }
 
 /** Returned by a handler: its final write, committed with the job's `done`. */

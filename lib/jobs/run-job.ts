@@ -57,21 +57,23 @@ async function runClaimed(db: Db, job: JobRow, outer?: AbortSignal, finishes?: F
   const lastAttempt = job.attempts >= job.maxAttempts;
   const parsed = kind.payload.safeParse(job.payload);
   let error: unknown = null;
-  let finish: JobFinish | void;
+  let finish: JobFinish | undefined;
+  // Claimed past its last attempt: that attempt was taken back unfinished (reclaimExpiredJobs), not failed.
+  const interrupted = job.attempts > job.maxAttempts;
   if (!parsed.success) error = new PermanentJobError(`invalid payload: ${parsed.error.message}`);
-  else if (job.attempts > job.maxAttempts) error = new PermanentJobError(job.lastError ?? "attempts used up");
+  else if (interrupted) error = new PermanentJobError(job.lastError ?? "attempts used up");
   else {
     const timeout = AbortSignal.timeout(kind.timeoutMs ?? 120_000);
     const signal = outer ? AbortSignal.any([outer, timeout]) : timeout;
     try {
-      finish = await kind.handler(parsed.data, { job, attempt: job.attempts, lastAttempt, signal });
+      finish = (await kind.handler(parsed.data, { job, attempt: job.attempts, lastAttempt, signal })) || undefined;
     } catch (err) {
       error = err ?? new Error("job failed");
     }
   }
   if (error === null) {
     // A kind that opted in commits its success with others finishing at the same moment (finish-group.ts).
-    const committed = finishes && kind.groupFinish ? await finishes.commit(job, finish || undefined) : await commitFinish(db, job, finish || undefined);
+    const committed = finishes && kind.groupFinish ? await finishes.commit(job, finish) : await commitFinish(db, job, finish);
     // Lost: the claim that holds the job now decides its outcome, and nothing of this run committed.
     return committed ? "done" : "lost";
   }
@@ -79,6 +81,12 @@ async function runClaimed(db: Db, job: JobRow, outer?: AbortSignal, finishes?: F
   if (error instanceof DeferJobError) {
     await putBack(db, job, error.delayMs, message, false);
     error.afterPutBack?.();
+    return "retry";
+  }
+  // Stopped by its runner's shutdown (stop() aborts what outlives the grace): left to be retried as README says, its
+  // attempt given back. Counted, a shutdown during a last attempt failed the job for good (found by helper-104).
+  if (outer?.aborted && !(error instanceof PermanentJobError)) {
+    await putBack(db, job, retryDelayMs(kind, job.attempts, error), `stopped with its instance: ${message}`, false);
     return "retry";
   }
   if (!lastAttempt && !(error instanceof PermanentJobError)) {
@@ -91,7 +99,7 @@ async function runClaimed(db: Db, job: JobRow, outer?: AbortSignal, finishes?: F
       .set({ status: "failed", finishedAt: sql`now()`, lockedUntil: null, lastError: message, updatedAt: sql`now()` })
       .where(mine)
       .returning();
-    if (row && parsed.success) await kind.onFailure?.(parsed.data, { db: tx, job: row, error: message });
+    if (row && parsed.success) await kind.onFailure?.(parsed.data, { db: tx, job: row, error: message, interrupted });
   });
   return "failed";
 }

@@ -5,7 +5,8 @@ import { deliverMessage, failDelivery, legacyDelivery } from "@/lib/mail/outboun
 
 /**
  * Delivers one delivery (a local mailbox, or one relay transaction) of an outbound message; retried with backoff;
- * its final failure fails the delivery (and `email.failed` for an email_send message). `{message_id}` is the
+ * its final failure fails the delivery (and `email.failed` for an email_send message), unless its last attempt was
+ * cut off inside the relay transaction (send_unknown, as on any attempt). `{message_id}` is the
  * payload of jobs queued before deliveries existed: they still run (legacyDelivery).
  */
 export const deliverMessageJob = defineJobKind({
@@ -22,6 +23,6 @@ export const deliverMessageJob = defineJobKind({
   onFailure: async (payload, ctx) => {
     const projectId = ctx.job.projectId ?? "";
     const deliveryId = payload.delivery_id ?? (await legacyDelivery(ctx.db, projectId, payload.message_id ?? ""));
-    if (deliveryId) await failDelivery(ctx.db, { projectId, deliveryId, error: ctx.error });
+    if (deliveryId) await failDelivery(ctx.db, { projectId, deliveryId, error: ctx.error, interrupted: ctx.interrupted });
   },
 });

@@ -123,10 +123,14 @@ async function finishDelivery(tx: Executor, d: Delivery, m: MessageRow, r: Route
 }
 
 /** The job's final failure (attempts used up, or a PermanentJobError): the delivery fails, and the message follows. */
-export async function failDelivery(tx: Executor, o: { projectId: string; deliveryId: string; error: string }): Promise<void> {
+export async function failDelivery(tx: Executor, o: { projectId: string; deliveryId: string; error: string; interrupted?: boolean }): Promise<void> {
+  // A relay delivery its last attempt left `sending` may have gone (found by helper-104: marked failed, the owner
+  // would resend it, and it went twice): unknown, for the owner to resolve, as the handler does on an earlier attempt.
+  const cutOff = o.interrupted ? sql`${mailDeliveries.status} = 'sending' and ${mailDeliveries.route} = 'relay'` : sql`false`;
+  const why = (text: string) => sql`case when ${cutOff} then ${INTERRUPTED.response} else ${text.slice(0, 1000)} end`;
   const [d] = await tx
     .update(mailDeliveries)
-    .set({ status: "failed", lastError: o.error.slice(0, 1000), response: o.error.slice(0, 1000), updatedAt: sql`now()` })
+    .set({ status: sql`case when ${cutOff} then 'unknown' else 'failed' end`, lastError: why(o.error), response: why(o.error), updatedAt: sql`now()` })
     .where(and(eq(mailDeliveries.projectId, o.projectId), eq(mailDeliveries.id, o.deliveryId), inArray(mailDeliveries.status, ["queued", "sending"])))
     .returning();
   if (d) await settleMessage(tx, { projectId: o.projectId, messageId: d.messageId });
