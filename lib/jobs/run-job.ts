@@ -29,7 +29,19 @@ async function putBack(db: Db, job: JobRow, delayMs: number, message: string, at
     .where(heldBy(job));
 }
 
-const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 2000);
+/**
+ * The reason a job records. A thrown object's own `message` if it has one ("[object Object]" told nothing), and
+ * never a throw of its own: String() of an object without a prototype throws, which left the job running, no reason.
+ */
+function errorText(err: unknown): string {
+  const message = (err as { message?: unknown } | null)?.message;
+  if (typeof message === "string") return message.slice(0, 2000);
+  try {
+    return String(err).slice(0, 2000);
+  } catch {
+    return "job failed (its error could not be read)";
+  }
+}
 
 function retryDelayMs(kind: JobKind, attempt: number, error: unknown): number {
   const notBefore = error instanceof RetryLaterError ? error.notBeforeMs : 0;
@@ -58,8 +70,9 @@ async function runClaimed(db: Db, job: JobRow, outer?: AbortSignal, finishes?: F
   const parsed = kind.payload.safeParse(job.payload);
   let error: unknown = null;
   let finish: JobFinish | undefined;
-  // Claimed past its last attempt: that attempt was taken back unfinished (reclaimExpiredJobs), not failed.
-  const interrupted = job.attempts > job.maxAttempts;
+  // Claimed past its last attempt: that attempt was taken back unfinished (reclaimExpiredJobs), not failed. What it
+  // did outside the database is unknown, as is what this run did if its final write fails.
+  let interrupted = job.attempts > job.maxAttempts;
   if (!parsed.success) error = new PermanentJobError(`invalid payload: ${parsed.error.message}`);
   else if (interrupted) error = new PermanentJobError(job.lastError ?? "attempts used up");
   else {
@@ -72,10 +85,17 @@ async function runClaimed(db: Db, job: JobRow, outer?: AbortSignal, finishes?: F
     }
   }
   if (error === null) {
-    // A kind that opted in commits its success with others finishing at the same moment (finish-group.ts).
-    const committed = finishes && kind.groupFinish ? await finishes.commit(job, finish) : await commitFinish(db, job, finish);
-    // Lost: the claim that holds the job now decides its outcome, and nothing of this run committed.
-    return committed ? "done" : "lost";
+    try {
+      // A kind that opted in commits its success with others finishing at the same moment (finish-group.ts).
+      const committed = finishes && kind.groupFinish ? await finishes.commit(job, finish) : await commitFinish(db, job, finish);
+      // Lost: the claim that holds the job now decides its outcome, and nothing of this run committed.
+      return committed ? "done" : "lost";
+    } catch (err) {
+      // The final write failed (nothing of it committed): a failed attempt like any other, its reason recorded. Left
+      // running, the job waited out its lease with no reason given and then ran its whole handler again.
+      error = err ?? new Error("the job's final write failed");
+      interrupted = true;
+    }
   }
   const message = errorText(error);
   if (error instanceof DeferJobError) {
