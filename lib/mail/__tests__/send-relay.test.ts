@@ -5,7 +5,7 @@ import { simpleParser } from "mailparser";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
 import { jobs } from "@/lib/db/schema/jobs";
-import { mailListEntries, mailMessages, type Mailbox } from "@/lib/db/schema/mail";
+import { mailboxes, mailListEntries, mailMessages, type Mailbox } from "@/lib/db/schema/mail";
 import { mailEvents } from "@/lib/db/schema/mail-events";
 import { mailDeliveries } from "@/lib/db/schema/mail-send";
 import { resetEnvCache } from "@/lib/env";
@@ -231,6 +231,19 @@ describe("honest delivery states", () => {
     const [d] = await deliveries(out.message_id);
     expect(d).toMatchObject({ status: "unknown", attempts: 2, lastError: expect.stringContaining("may have taken the message") });
     expect(await message(out.message_id)).toMatchObject({ status: "unknown", sendStatus: "send_unknown" });
+  });
+
+  // Found by helper-103: an email_send the owner approved while delete_inbox was withdrawing it (the approval's
+  // commit first) went out from the deleted address, which any project may take at once.
+  it("sends nothing from a mailbox deleted after the message was queued, and says why", async () => {
+    const from = await seedMailbox(p.project.id);
+    const out = await call(sendMessage, p.mcp, { inboxId: from.id, to: ["late@example.com"], subject: "Too late", text: "Hi." });
+    await (await getDb()).update(mailboxes).set({ deletedAt: sql`now()` }).where(eq(mailboxes.id, from.id));
+    await drainJobs();
+    expect(bodiesOf(out.message_id)).toHaveLength(0);
+    const [d] = await deliveries(out.message_id);
+    expect(d).toMatchObject({ status: "failed", lastError: expect.stringContaining("sending mailbox was deleted") });
+    expect(await message(out.message_id)).toMatchObject({ status: "failed", sendStatus: "failed" });
   });
 
   it("retries a connection dropped before the body (at RCPT), which cannot have delivered", async () => {

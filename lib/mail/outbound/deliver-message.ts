@@ -46,8 +46,11 @@ export async function deliverMessage(payload: { delivery_id?: string; message_id
   const [started] = await startDelivery(db, projectId, deliveryId);
   if (!started) return;
   // Read, not written: the message row changes once per outcome, in settleMessage.
-  const { deliveryRoute: route, deliveryRecipients: recipients, deliveryWas, ...m } = started;
+  const { deliveryRoute: route, deliveryRecipients: recipients, deliveryWas, senderDeleted, ...m } = started;
   const d: Delivery = { id: deliveryId, projectId, messageId: m.id, route, recipients };
+  // Nothing goes out from a deleted address (free for a new mailbox of any project at once), even a send an approval
+  // released while delete_inbox was withdrawing it (found by helper-103: the approval's commit came first).
+  if (senderDeleted) return (tx) => finishDelivery(tx, d, m, SENDER_DELETED, m.sizeBytes);
   // An earlier attempt took it to the relay and its instance died before recording what the relay said: the
   // message may have gone, so it is the owner's to resolve, as a connection lost after the body is. Sending it
   // again blindly could deliver it twice. (A local delivery is safe to repeat: one Message-ID is stored once.)
@@ -81,6 +84,13 @@ export async function deliverMessage(payload: { delivery_id?: string; message_id
 const INTERRUPTED: RouteResult = {
   status: "unknown",
   response: "An earlier attempt stopped (the instance crashed or was killed) before the relay's answer was recorded; the relay may have taken the message.",
+  accepted: [],
+  rejected: [],
+};
+
+const SENDER_DELETED: RouteResult = {
+  status: "failed",
+  response: "Not sent: the sending mailbox was deleted before the message went out.",
   accepted: [],
   rejected: [],
 };

@@ -76,7 +76,7 @@ export type MessageRow = Omit<MailMessage, "search">;
  * earlier attempt never recorded its outcome.
  */
 export const startDelivery = statement<
-  MessageRow & { deliveryRoute: MailDelivery["route"]; deliveryRecipients: string[]; deliveryWas: "queued" | "sending" },
+  MessageRow & { deliveryRoute: MailDelivery["route"]; deliveryRecipients: string[]; deliveryWas: "queued" | "sending"; senderDeleted: boolean },
   [projectId: string, deliveryId: string]
 >(`
   with d as (
@@ -85,7 +85,10 @@ export const startDelivery = statement<
     where mail_deliveries.project_id = $1 and mail_deliveries.id = was.id
     returning mail_deliveries.message_id, mail_deliveries.route, mail_deliveries.recipients, was.status as was
   )
-  select ${MESSAGE}, d.route as delivery_route, d.recipients as delivery_recipients, d.was as delivery_was
+  select ${MESSAGE}, d.route as delivery_route, d.recipients as delivery_recipients, d.was as delivery_was,
+         -- FOR SHARE waits for a delete_inbox under way (it holds the row from its first write) and reads its outcome.
+         coalesce((select sender.deleted_at is not null from mailboxes sender
+                   where sender.project_id = $1 and sender.id = mail_messages.mailbox_id for share), false) as sender_deleted
   from d join mail_messages on mail_messages.project_id = $1 and mail_messages.id = d.message_id`);
 
 /**
