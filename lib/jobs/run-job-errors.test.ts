@@ -6,7 +6,7 @@ import { jobs } from "@/lib/db/schema/jobs";
 import { claimJobs } from "@/lib/jobs/claim-jobs";
 import type { JobKind } from "@/lib/jobs/define-job-kind";
 import { enqueueJob } from "@/lib/jobs/enqueue-job";
-import { runJob } from "@/lib/jobs/run-job";
+import { ABANDON_AFTER_MS, runJob } from "@/lib/jobs/run-job";
 
 // Kinds of this test's own, found beside the real ones.
 const kinds = new Map<string, JobKind<Record<string, unknown>>>();
@@ -16,8 +16,8 @@ vi.mock("@/lib/jobs/job-kinds", async (original) => {
 });
 
 /** Runs one job of a kind whose handler is `handler`, and returns the outcome and the job's row after it. */
-async function runOnce(name: string, handler: JobKind<Record<string, unknown>>["handler"]) {
-  const kind: JobKind<Record<string, unknown>> = { kind: `test.errors-${name}`, payload: z.object({}).passthrough(), maxAttempts: 3, handler };
+async function runOnce(name: string, handler: JobKind<Record<string, unknown>>["handler"], extra: Partial<JobKind<Record<string, unknown>>> = {}) {
+  const kind: JobKind<Record<string, unknown>> = { kind: `test.errors-${name}`, payload: z.object({}).passthrough(), maxAttempts: 3, handler, ...extra };
   kinds.set(kind.kind, kind);
   const db = await getDb();
   await db.delete(jobs).where(eq(jobs.kind, kind.kind));
@@ -35,6 +35,16 @@ describe("what a failed run records", () => {
       throw new Error("the final write failed");
     };
     expect(await runOnce("final-write", failingWrite)).toEqual({ outcome: "retry", status: "pending", lastError: "the final write failed" });
+  });
+
+  // Found by helper-104: a handler that ignored its signal held its slot and lease forever, and stop() hung on it.
+  it("a handler that ignores its deadline: given up on a few seconds after it, a failed attempt saying so", { timeout: 20_000 }, async () => {
+    const ignoresSignal = () => new Promise<never>(() => {});
+    expect(await runOnce("hang", ignoresSignal, { timeoutMs: 200 })).toEqual({
+      outcome: "retry",
+      status: "pending",
+      lastError: `did not stop within ${ABANDON_AFTER_MS / 1000} s of being timed out`,
+    });
   });
 
   it("a thrown object's own message, and a reason for one that cannot even be made a string", async () => {

@@ -50,6 +50,35 @@ function retryDelayMs(kind: JobKind, attempt: number, error: unknown): number {
   return Math.max(backoffMs(attempt, resolveNumber(kind.retryBaseMs, 10_000), maxMs), Math.min(notBefore, maxMs));
 }
 
+/** How long a handler may take to stop once its signal aborts, before its run is given up on. */
+export const ABANDON_AFTER_MS = 5_000;
+
+/**
+ * The handler's promise, or a rejection once its signal has been aborted (deadline, or the runner stopping) for
+ * ABANDON_AFTER_MS without it settling. A handler that ignored its signal held its slot (and, the heartbeat renewing
+ * it, its lease) forever, and stop() never returned (found by helper-104). It may still run on, unobserved: its
+ * result is dropped, and the job goes on as after any failed attempt (a delivery it left `sending` is unknown).
+ */
+function abandonedAfter<T>(run: Promise<T>, signal: AbortSignal): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const onAbort = () => {
+    timer = setTimeout(
+      () => giveUp(new Error(`did not stop within ${ABANDON_AFTER_MS / 1000} s of being ${timedOut(signal) ? "timed out" : "stopped"}`)),
+      ABANDON_AFTER_MS,
+    );
+    timer.unref?.();
+  };
+  let giveUp: (err: Error) => void = () => {};
+  const abandoned = new Promise<never>((_resolve, reject) => (giveUp = reject));
+  if (signal.aborted) onAbort();
+  else signal.addEventListener("abort", onAbort, { once: true });
+  return Promise.race([run, abandoned]).finally(() => {
+    clearTimeout(timer);
+    signal.removeEventListener("abort", onAbort);
+  });
+}
+const timedOut = (signal: AbortSignal) => (signal.reason as { name?: string } | undefined)?.name === "TimeoutError";
+
 /**
  * Runs one claimed job to its next state: done, pending again (retry later) or failed. Every write is fenced on
  * (id, attempts, running), so a runner that lost its lease cannot overwrite the newer claim's outcome.
@@ -79,7 +108,7 @@ async function runClaimed(db: Db, job: JobRow, outer?: AbortSignal, finishes?: F
     const timeout = AbortSignal.timeout(kind.timeoutMs ?? 120_000);
     const signal = outer ? AbortSignal.any([outer, timeout]) : timeout;
     try {
-      finish = (await kind.handler(parsed.data, { job, attempt: job.attempts, lastAttempt, signal })) || undefined;
+      finish = (await abandonedAfter(kind.handler(parsed.data, { job, attempt: job.attempts, lastAttempt, signal }), signal)) || undefined;
     } catch (err) {
       error = err ?? new Error("job failed");
     }

@@ -65,7 +65,9 @@ export async function deliverMessage(payload: { delivery_id?: string; message_id
     });
     const raw = await outboundRaw(db, m, mailbox);
     const result =
-      d.route === "local" ? await deliverLocally(raw, mailbox.address, d.recipients) : await deliverByRelay(raw, projectId, mailbox.address, d.recipients);
+      d.route === "local"
+        ? await deliverLocally(raw, mailbox.address, d.recipients)
+        : await deliverByRelay(raw, projectId, mailbox.address, d.recipients, ctx.signal);
     return (tx) => finishDelivery(tx, d, m, result, raw.byteLength);
   } catch (err) {
     // Back to queued for the retry (a PermanentJobError's onFailure then fails it); the message follows.
@@ -178,11 +180,11 @@ async function deliverLocally(raw: Buffer, from: string, recipients: string[]): 
   return { status: "sent", response: "250 delivered locally", accepted: [rcpt], rejected: [] };
 }
 
-async function deliverByRelay(raw: Buffer, projectId: string, from: string, recipients: string[]): Promise<RouteResult> {
+async function deliverByRelay(raw: Buffer, projectId: string, from: string, recipients: string[], signal: AbortSignal): Promise<RouteResult> {
   const relay = await memo("relay", projectId, SETTINGS_TTL_MS, async () => relayFor(await getDb(), projectId));
   if (!relay) throw new Error("No SMTP relay is configured (Mail settings screen or SMTP_RELAY_URL).");
   const transport = relayTransport(relay, relay.origin === "env" ? "env" : projectId);
-  const sent = await sendRaw(transport, { from, to: recipients, raw });
+  const sent = await sendRaw(transport, { from, to: recipients, raw, signal });
   if ("error" in sent) {
     const err = sent.error;
     const code = (err as { responseCode?: number }).responseCode;

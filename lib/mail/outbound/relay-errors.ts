@@ -10,5 +10,6 @@
 export function mayHaveBeenAccepted(err: unknown, o: { bodySent: boolean }): boolean {
   const e = err as { code?: string; responseCode?: number };
   if (!o.bodySent || e.responseCode) return false;
-  return e.code === "ECONNECTION" || e.code === "ETIMEDOUT" || e.code === "ESOCKET" || e.code === "EPIPE" || e.code === "ECONNRESET";
+  // EABORT: our own deadline (or a shutdown) cut the connection while the relay's answer was still coming.
+  return ["ECONNECTION", "ETIMEDOUT", "ESOCKET", "EPIPE", "ECONNRESET", "EABORT"].includes(e.code ?? "");
 }

@@ -49,7 +49,8 @@ export function closeRelayTransports() {
   g.__brynthRelayPools?.clear();
 }
 
-type WatchedMail = Mail.Options & { onBodySent?: () => void };
+/** `signal` (nodemailer's own, not in its types): aborted, the send fails and its pooled connection is closed. */
+type WatchedMail = Mail.Options & { onBodySent?: () => void; signal?: AbortSignal };
 
 /**
  * nodemailer pipes a message's final stream into the SMTP DATA stream only after the relay's 354, so that stream
@@ -66,13 +67,17 @@ const watchBody: Mail.PluginFunction = (mail, done) => {
   done();
 };
 
-/** One SMTP transaction of signed bytes through a relay pool; a failure says whether the whole body had gone out. */
+/**
+ * One SMTP transaction of signed bytes through a relay pool; a failure says whether the whole body had gone out.
+ * `signal` (the job's deadline, or its runner stopping) ends it: a relay trickling its replies a byte at a time
+ * resets every socket timeout, and held the delivery's slot for as long as it liked (found by helper-104).
+ */
 export async function sendRaw(
   t: Transporter,
-  o: { from: string; to: string[]; raw: Buffer },
+  o: { from: string; to: string[]; raw: Buffer; signal?: AbortSignal },
 ): Promise<{ info: SentMessageInfo } | { error: unknown; bodySent: boolean }> {
   let bodySent = false;
-  const mail: WatchedMail = { envelope: { from: o.from, to: o.to }, raw: o.raw, onBodySent: () => (bodySent = true) };
+  const mail: WatchedMail = { envelope: { from: o.from, to: o.to }, raw: o.raw, onBodySent: () => (bodySent = true), signal: o.signal };
   try {
     return { info: await t.sendMail(mail) };
   } catch (error) {
