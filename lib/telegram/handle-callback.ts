@@ -75,9 +75,10 @@ export async function decideAndClose(
     });
     await answer(done[row.status] ?? "Sent: needs more context");
   } catch (err) {
-    if (err instanceof AppError && (err.code === "ALREADY_DECIDED" || err.code === "forbidden" || err.code === "validation_error")) {
-      await answer(err.message, true);
-    } else throw err;
+    // Every refusal a person can cause is told to them (a stale policy proposal is CONFLICT): rethrown, the press got
+    // no answer at all and its button spun (found by helper-103). Only our own faults go to the log.
+    if (!(err instanceof AppError) || err.code === "internal_error") throw err;
+    await answer(err.message.slice(0, 200), true);
   }
   await closeTelegramMessages(db, cfg.projectId, requestId).catch((err) => console.error("[brynth] telegram edit failed", err));
 }

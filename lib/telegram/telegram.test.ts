@@ -13,7 +13,7 @@ import { restartBot, stopAllBots } from "@/lib/telegram/bot-runner";
 import { handleTelegramWebhook } from "@/lib/telegram/http/handle-telegram-webhook";
 import { setBotToken } from "@/lib/telegram/set-bot-token";
 
-const { h, call, setPolicy } = approvalsHarness();
+const { h, call, decide, setPolicy } = approvalsHarness();
 const TOKEN = "123456789:AAbbCCddEEffGGhhIIjjKKllMMnnOOppQQ";
 const CHAT = 5550001;
 const STRANGER = 9990001;
@@ -125,6 +125,22 @@ describe("Telegram channel", () => {
     // A second press is told it was already decided.
     await pushAndWait(tgUpdates.callback(CHAT, `d:${id}`), answered(/already decided/));
     expect((await status(id)).status).toBe("approved");
+  });
+
+  // Found by helper-103: a refusal other than "already decided" (a policy proposal made stale by a newer version is
+  // CONFLICT) was rethrown, so the press got no answer and its button spun.
+  it("tells the person why a press was refused: approving a proposal another version has overtaken", async () => {
+    const stale = ok(await call("policy_set", { policy: { rules: [{ id: "stale-tg", effect: "auto_approve" }] }, wait_seconds: 0 }));
+    const newer = ok(await call("policy_set", { policy: { rules: [{ id: "newer-tg", action: "wire*", effect: "deny" }] }, wait_seconds: 0 }));
+    await drainJobs({ kinds: ["approvals.telegram.send"] });
+    await tg.waitFor((c) => c.method === "sendMessage" && String(c.params.text).includes(stale.request_id as string));
+    await decide(newer.request_id as string, { outcome: "approve" });
+    const refused = await pushAndWait(tgUpdates.callback(CHAT, `a:${stale.request_id}`), (c) => c.method === "answerCallbackQuery");
+    expect(refused.params).toMatchObject({ show_alert: true, text: expect.stringMatching(/version/i) });
+    expect((await status(stale.request_id as string)).status).toBe("pending");
+    // Out of the later tests' way: the stale proposal rejected, the policy as they expect it.
+    await decide(stale.request_id as string, { outcome: "deny" });
+    await setPolicy([]);
   });
 
   it("refuses a callback from a chat that is not linked", async () => {

@@ -18,6 +18,9 @@ const errors: Record<string, string> = {
   ALREADY_DECIDED: "This request was already decided or has expired.",
   forbidden: "This link cannot decide any more: it was used, or its channel was removed.",
   validation_error: "That answer does not fit this request.",
+  // A policy proposal approved after another version was put in force would drop that version (found by helper-103).
+  CONFLICT:
+    "This proposal was written against an older policy, and another version is in force now: it cannot be approved. Deny it, and ask the agent to propose again.",
 };
 
 /**
