@@ -210,6 +210,27 @@ describe("ledger", () => {
     expect(await verifyLedger(db, { actor: headless.a })).toMatchObject({ ok: false, first_inconsistent_seq: 2 });
   });
 
+  // Found by helper-105: a row forged below seq 1 was shown by ledger_query and the export but passed verification
+  // (every range starts at 1), and one forged at 2^53 made verify queue 90 million slices at once: out of memory.
+  it("names a row forged below the chain's start, and one forged far past its end without running out of memory", async () => {
+    const db = await getDb();
+    const forge = async (seq: number | bigint) => {
+      const { actor: a } = await seedProject();
+      for (let i = 0; i < 3; i++) await db.transaction((tx) => appendEntry(tx, { actor: a, op: "x" }));
+      const last = (await verifyLedger(db, { actor: a })).to_seq;
+      await db.execute(sql`insert into ledger_entries (project_id, ts, op, actor_type, via, seq, prev_hash, hash)
+        values (${a.projectId}, now(), 'forged', 'owner', 'dashboard', ${String(seq)}::int8, 'x', 'y')`);
+      return Object.assign(a, { last });
+    };
+    for (const seq of [0, -1]) {
+      const a = await forge(seq);
+      expect((await queryLedger(db, { actor: a, op: "forged", limit: 5 })).entries).toHaveLength(1);
+      expect(await verifyLedger(db, { actor: a })).toMatchObject({ ok: false, first_inconsistent_seq: seq, reason: expect.stringContaining("below 1") });
+    }
+    const far = await forge(9007199254740993n);
+    expect(await verifyLedger(db, { actor: far })).toMatchObject({ ok: false, first_inconsistent_seq: far.last + 1, reason: "entry missing" });
+  });
+
   it("hashes in Postgres exactly as in Node, whatever the text, and suspects only what was changed", async () => {
     const db = await getDb();
     const a = (await seedProject()).actor;

@@ -27,23 +27,28 @@ export async function findFirstSuspect(
   opts: { onProgress?: (seq: number) => void; slice?: number } = {},
 ): Promise<number | null> {
   const size = opts.slice ?? SLICE;
-  const slices: [number, number][] = [];
-  for (let start = from; start <= to; start += size) slices.push([start, Math.min(to, start + size - 1)]);
+  const count = Math.ceil((to - from + 1) / size);
   let stopped = false;
   const gate = (g.__brynthLedgerScans ??= limiter(PARALLEL));
+  const sliceAt = (i: number): [number, number] => [from + i * size, Math.min(to, from + i * size + size - 1)];
   // Settled at once, read in order below: an early return leaves the rest unread, never an unhandled rejection.
-  const scans = slices.map(([start, end]) =>
-    settle(gate(async () => (stopped ? null : scanSlice(db, projectId, start, end, start === from ? anchorHash : null)))),
-  );
-  for (let i = 0; i < slices.length; i++) {
-    const scanned = await scans[i];
+  const launch = (i: number) => {
+    const [start, end] = sliceAt(i);
+    return settle(gate(async () => (stopped ? null : scanSlice(db, projectId, start, end, start === from ? anchorHash : null))));
+  };
+  // PARALLEL slices ahead of the one read, queued as earlier ones are read: all at once, a forged seq near 2^53
+  // asked for 90 million promises up front and the process ran out of memory (found by helper-105).
+  const ahead = Array.from({ length: Math.min(PARALLEL, count) }, (_, i) => launch(i));
+  for (let i = 0; i < count; i++) {
+    const scanned = await (ahead.shift() as ReturnType<typeof launch>);
+    if (i + PARALLEL < count) ahead.push(launch(i + PARALLEL));
     if (!scanned.ok) throw scanned.error;
     const suspect = scanned.value as number | null;
     if (suspect !== null) {
       stopped = true;
       return suspect;
     }
-    opts.onProgress?.(slices[i][1]);
+    opts.onProgress?.(sliceAt(i)[1]);
   }
   return null;
 }

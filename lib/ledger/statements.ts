@@ -64,9 +64,10 @@ export const moveHeadRow = statement<never, [projectId: string, seq: number, has
  * The head row (null seq and hash for none) and the last sealed entry's seq (0 for none), read in one statement so
  * that a seal committing meanwhile cannot show one without the other: verify checks up to the later of the two.
  */
-export const chainEnds = statement<{ headSeq: number | null; headHash: string | null; lastSeq: number }, [projectId: string]>(`
+export const chainEnds = statement<{ headSeq: number | null; headHash: string | null; lastSeq: number; firstSeq: number | null }, [projectId: string]>(`
   select h.seq as head_seq, h.hash as head_hash,
-         (select coalesce(max(seq), 0) from ledger_entries where project_id = $1 and seq is not null)::int8 as last_seq
+         (select coalesce(max(seq), 0) from ledger_entries where project_id = $1 and seq is not null)::int8 as last_seq,
+         (select min(seq) from ledger_entries where project_id = $1 and seq is not null)::int8 as first_seq
   from (select 1) one left join ledger_heads h on h.project_id = $1`);
 
 export const hashAt = statement<{ hash: string }, [projectId: string, seq: number]>(`select hash from ledger_entries where project_id = $1 and seq = $2`);
