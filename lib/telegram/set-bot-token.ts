@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { Actor } from "@/lib/actor";
+import { and, eq, ne } from "drizzle-orm";
 import type { Executor } from "@/lib/db/client";
 import { approvalSettings } from "@/lib/db/schema/approvals";
 import { encryptSecret } from "@/lib/crypto/secret-box";
@@ -53,6 +54,19 @@ export async function checkBotToken(raw: string): Promise<CheckedBotToken> {
 export async function saveBotToken(tx: Executor, opts: { actor: Actor; checked: CheckedBotToken }) {
   const { token, me } = opts.checked;
   const projectId = opts.actor.projectId;
+  // One bot's updates reach one poller (Telegram answers the second 409) or one webhook: set on two projects, a
+  // press or /start code in one project's chat could land on the other and be lost (found by helper-103).
+  const [taken] = await tx
+    .select({ projectId: approvalSettings.projectId })
+    .from(approvalSettings)
+    .where(and(eq(approvalSettings.telegramBotId, String(me.id)), ne(approvalSettings.projectId, projectId)))
+    .limit(1);
+  if (taken) {
+    throw new AppError("CONFLICT", `The bot @${me.username} is already connected to another project on this instance.`, {
+      details: [{ field: "token", message: `@${me.username} is already connected to another project: each project needs a bot of its own` }],
+      fix: "Create another bot with @BotFather for this project, or remove the token from the other project first.",
+    });
+  }
   const values = {
     telegramTokenEnc: encryptSecret(token, secretSlot(approvalSettings.telegramTokenEnc, projectId)),
     telegramBotId: String(me.id),

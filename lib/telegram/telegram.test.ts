@@ -7,6 +7,7 @@ import { AppError } from "@/lib/errors";
 import { drainJobs } from "@/lib/jobs/drain-jobs";
 import { approveChannel } from "@/lib/channels/approve-channel";
 import { approvalsHarness, ok, sleep } from "@/lib/approvals/__tests__/helpers";
+import { seedProject } from "@/lib/testing/seed";
 import { FAKE_BOT, startFakeTelegram, tgUpdates, type FakeTelegram } from "@/lib/testing/fake-telegram";
 import { getBotConfig } from "@/lib/telegram/bot-config";
 import { restartBot, stopAllBots } from "@/lib/telegram/bot-runner";
@@ -82,6 +83,12 @@ describe("Telegram channel", () => {
     const [stored] = await db.select().from(approvalSettings).where(eq(approvalSettings.projectId, h.seeded.project.id));
     expect(stored.telegramTokenEnc).toMatch(/^v2\./);
     expect(stored.telegramTokenEnc).not.toContain(TOKEN.split(":")[1]);
+    // Found by helper-103: set on a second project too, both bots took the same updates (Telegram gives each to one
+    // poller), so a press in one project's chat could land on the other. The same project may set it again.
+    const other = await seedProject({ name: "Second bot owner" });
+    const taken = await db.transaction((tx) => setBotToken(tx, { actor: other.actor, token: TOKEN })).catch((err) => err);
+    expect(taken).toMatchObject({ code: "CONFLICT", details: [{ field: "token", message: expect.stringContaining("another project") }] });
+    expect((await db.transaction((tx) => setBotToken(tx, { actor: owner(), token: TOKEN }))).username).toBe(FAKE_BOT.username);
     await restartBot(h.seeded.project.id);
   });
 
