@@ -37,4 +37,11 @@ export const telegramSendJob = defineJobKind({
     // A decision that landed while this was sending found no message to close: close it now.
     if (!delivery.notice) await closeTelegramMessages(db, request.projectId, request.id);
   },
+  // The request page shows each delivery: failed for good, it said "sending" forever (found by helper-104).
+  onFailure: async ({ deliveryId }, ctx) => {
+    await ctx.db
+      .update(approvalDeliveries)
+      .set({ lastError: ctx.error.slice(0, 500) })
+      .where(eq(approvalDeliveries.id, deliveryId));
+  },
 });
