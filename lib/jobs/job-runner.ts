@@ -132,16 +132,18 @@ export class JobRunner {
   }
 
   private async run(): Promise<void> {
-    let lastMaintenance = 0;
-    let lastReclaim = 0;
+    // On the monotonic clock: with Date.now(), a wall clock stepped back (NTP, a VM restored) made the differences
+    // negative, and the instance stopped taking back expired leases and purging for as long (found by helper-104).
+    let lastMaintenance = Number.NEGATIVE_INFINITY;
+    let lastReclaim = Number.NEGATIVE_INFINITY;
     while (!this.stopped) {
       try {
-        if (Date.now() - lastReclaim > Math.min(MAINTENANCE_MS, this.lease * 1000)) {
-          lastReclaim = Date.now();
+        if (performance.now() - lastReclaim > Math.min(MAINTENANCE_MS, this.lease * 1000)) {
+          lastReclaim = performance.now();
           await reclaimExpiredJobs(this.db);
         }
-        if (Date.now() - lastMaintenance > MAINTENANCE_MS) {
-          lastMaintenance = Date.now();
+        if (performance.now() - lastMaintenance > MAINTENANCE_MS) {
+          lastMaintenance = performance.now();
           // Retention of finished jobs, the mail outbox (7 days), the SMTP refusal log (30 days), MCP sessions (a
           // week idle, a day ended) and idempotency keys (24 hours after their call). Each runs without the pool's
           // statement timeout: after a long stop the first pass may delete more than 30 s can, and cut, it would
