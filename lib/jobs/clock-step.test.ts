@@ -28,18 +28,16 @@ describe("wall clock stepped back (NTP) on a live runner", () => {
     await runner.start();
     await sleep(300);
     const id = newId("job");
-    await db
-      .insert(jobs)
-      .values({
-        id,
-        projectId: null,
-        kind: k.kind,
-        payload: {},
-        maxAttempts: 3,
-        status: "running",
-        attempts: 1,
-        lockedUntil: sql`now() - interval '1 second'`,
-      });
+    await db.insert(jobs).values({
+      id,
+      projectId: null,
+      kind: k.kind,
+      payload: {},
+      maxAttempts: 3,
+      status: "running",
+      attempts: 1,
+      lockedUntil: sql`now() - interval '1 second'`,
+    });
     for (let i = 0; i < 40 && ran === 0; i++) await sleep(100);
     await runner.stop();
     expect(ran).toBe(1);
@@ -58,18 +56,16 @@ describe("wall clock stepped back (NTP) on a live runner", () => {
     vi.setSystemTime(new Date(Date.now() - 3_600_000));
     // Another instance died holding this job; its lease is over (by the database's clock).
     const id = newId("job");
-    await db
-      .insert(jobs)
-      .values({
-        id,
-        projectId: null,
-        kind: k.kind,
-        payload: {},
-        maxAttempts: 3,
-        status: "running",
-        attempts: 1,
-        lockedUntil: sql`now() - interval '1 second'`,
-      });
+    await db.insert(jobs).values({
+      id,
+      projectId: null,
+      kind: k.kind,
+      payload: {},
+      maxAttempts: 3,
+      status: "running",
+      attempts: 1,
+      lockedUntil: sql`now() - interval '1 second'`,
+    });
     for (let i = 0; i < 40 && ran === 0; i++) await sleep(100);
     vi.useRealTimers();
     await runner.stop();
