@@ -11,6 +11,7 @@ import { CALLBACK_RETRY_DELAYS_MS, callbackJob } from "@/lib/approvals/callbacks
 import { callbackSecret, rotateCallbackSecret } from "@/lib/approvals/callbacks/callback-secret";
 import { approvalSettings } from "@/lib/db/schema/approvals";
 import { approvalsHarness } from "@/lib/approvals/__tests__/helpers";
+import { lastLedgerEntry } from "@/lib/testing/ledger";
 
 const { h, call, decide } = approvalsHarness();
 
@@ -166,6 +167,17 @@ describe("callback_url", () => {
     const after = await deliver();
     expect(() => new Webhook(fresh).verify(after.body, headersOf(after))).not.toThrow();
     expect(() => new Webhook(old).verify(after.body, headersOf(after))).toThrow();
+  });
+
+  // Found by helper-104: a callback given up on was recorded only on its job row (purged after 7 days, shown nowhere).
+  it("puts a callback given up on (the receiver answered 410) on the Ledger, under its request", async () => {
+    const r = await call("ask_approval", { action: "refund", summary: "Refund 5 €?", wait_seconds: 0, callback_url: hookUrl });
+    const id = r.ok ? (r.data.request_id as string) : "";
+    replies.push({ status: 410 });
+    await decide(id, { outcome: "deny" });
+    await drainJobs({ kinds: ["approvals.callback"] });
+    const entry = await lastLedgerEntry(h.seeded.project.id, "approval.callback_failed");
+    expect(entry).toMatchObject({ subject: id, actorType: "system" });
   });
 
   it("keeps a published retry schedule spanning at least 24 h", async () => {

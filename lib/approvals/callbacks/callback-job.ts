@@ -6,6 +6,7 @@ import { takeEndpointSlot } from "@/lib/jobs/endpoint-slots";
 import { defineJobKind, PermanentJobError, RetryLaterError } from "@/lib/jobs/define-job-kind";
 import { callbackSigningSecrets } from "@/lib/approvals/callbacks/callback-secret";
 import { signWebhook } from "@/lib/mail/webhooks/sign-webhook";
+import { recordSystemAct } from "@/lib/ledger/record-system-act";
 
 /**
  * The wait after each failed delivery: attempts at 0, +1 min, +5 min, +30 min, +2 h, +6 h, +12 h and +24 h (8 in
@@ -63,4 +64,26 @@ export const callbackJob = defineJobKind({
     }
     throw new Error(message);
   },
+  // Given up (410, or the schedule's last attempt failed): on the Ledger, where the owner looks for what happened to
+  // a request. Before, only the job row knew, purged after 7 days and shown nowhere (found by helper-104).
+  onFailure: async (p, ctx) => {
+    const requestId = requestOf(p.body);
+    await recordSystemAct(ctx.db, {
+      projectId: p.projectId,
+      op: "approval.callback_failed",
+      subject: requestId ?? p.eventId,
+      input: { url: p.url, event_id: p.eventId, attempts: ctx.job.attempts },
+      output: { error: ctx.error },
+    });
+  },
 });
+
+/** The request a callback's body is about (queue-callback.ts writes it), if it can be read. */
+function requestOf(body: string): string | null {
+  try {
+    const id = (JSON.parse(body) as { data?: { request_id?: unknown } }).data?.request_id;
+    return typeof id === "string" ? id : null;
+  } catch {
+    return null;
+  }
+}
