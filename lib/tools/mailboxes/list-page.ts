@@ -1,5 +1,6 @@
 import type { Actor } from "@/lib/actor";
 import type { PageKey } from "@/lib/db/keyset";
+import { includeFlagFields } from "@/lib/tools/mailboxes/label-filter";
 import { decodePageToken, encodePageToken, type PageBinding } from "@/lib/tools/page-token";
 
 /** Who pages: the project, and the mailbox a restricted key is held to (its lists are a narrower walk). */
@@ -14,8 +15,13 @@ interface PagedInput {
 /** Every argument but the paging ones is the filter, so no tool can forget to bind one of its filters to the token. */
 export function pageBinding(tool: string, actor: PageActor, input: object): PageBinding {
   const { limit: _limit, pageToken: _token, ascending, ...filter } = input as PagedInput;
+  // An include flag given as false is the filter without it: a client that spelt the default out on page 2
+  // (include_spam=false) was refused its own token (found by helper-99).
+  for (const flag of INCLUDE_FLAGS) if ((filter as Record<string, unknown>)[flag] === false) delete (filter as Record<string, unknown>)[flag];
   return { tool, project: actor.projectId, mailbox: actor.mailboxId, filter, ascending: ascending === true };
 }
+
+const INCLUDE_FLAGS = Object.keys(includeFlagFields);
 
 /**
  * Where this page starts: null for the first page. The token is checked here, against the caller's project as well

@@ -132,6 +132,8 @@ describe("list_threads", () => {
     expect(foreign.details).toEqual([{ field: "pageToken", message: expect.any(String) }]);
     const foreignRest = await refusal(listThreads, rest(), { inbox_id: inbox, include_spam: true, page_token: first.next_page_token });
     expect(foreignRest.details).toEqual([{ field: "page_token", message: expect.any(String) }]);
+    // An include flag spelt out as false is the same filter as without it (found by helper-99: refused before).
+    expect(await list({ limit: 10, includeSpam: false, includeTrash: false, pageToken: first.next_page_token })).toEqual([t.mixed, t.plain, t.long]);
   });
 
   it("bad inputs: limit, pageToken, before, an unknown argument → validation_error naming the field", async () => {
