@@ -63,7 +63,7 @@ export async function deliverMessage(payload: { delivery_id?: string; message_id
         .where(and(eq(mailboxes.projectId, m.projectId), eq(mailboxes.id, m.mailboxId)));
       return row;
     });
-    const raw = await outboundRaw(db, m, mailbox);
+    const raw = await outboundRaw(db, m, mailbox, { local: d.route === "local" });
     const result =
       d.route === "local"
         ? await deliverLocally(raw, mailbox.address, d.recipients)

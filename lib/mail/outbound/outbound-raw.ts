@@ -11,15 +11,23 @@ import { messageAttachments, type MessageRow, recordRawBlob } from "@/lib/mail/o
  * The signed bytes of an outbound message, composed once and kept in the blob store (`raw_blob_key`): every
  * delivery of it, a resend and the raw download send exactly these bytes. Two deliveries composing at once both
  * try to record theirs; the first wins and the other uses it (MIME boundaries and the signature differ per compose).
- * A message with a sealed body (Brynth's own mail holding a private link) is composed from it for each delivery and
- * never kept: the raw download would hand the link to agents.
+ * A message with a sealed body (Brynth's own mail holding a private link) is composed from it for each delivery to
+ * a relay and never kept: the raw download would hand the link to agents. To a mailbox here it goes as stored.
  */
-export async function outboundRaw(db: Executor, m: MessageRow, mailbox: Pick<Mailbox, "address" | "domainId">): Promise<Buffer> {
+export async function outboundRaw(
+  db: Executor,
+  m: MessageRow,
+  mailbox: Pick<Mailbox, "address" | "domainId">,
+  opts: { local?: boolean } = {},
+): Promise<Buffer> {
   if (m.rawBlobKey) return readMailBlob(m.rawBlobKey);
   const rows = await messageAttachments(db, m.projectId, m.id);
   const attachments = await Promise.all(rows.map(async (a) => ({ ...a, content: await readMailBlob(a.blobKey) })));
+  // Delivered to a mailbox of this instance, which agents read, the links stay withheld: an agent made an inbox,
+  // added an approval channel on it, verified it and approved its own request through it (found by helper-106).
+  const sealed = opts.local ? null : m.sealedBodyEnc;
   const raw = await composeMessage({
-    message: m.sealedBodyEnc ? { ...m, ...openBody(m.id, m.sealedBodyEnc) } : m,
+    message: sealed ? { ...m, ...openBody(m.id, sealed) } : m,
     // The name the message was stored with when it was sent, not the mailbox's now: a delivery reads the mailbox
     // through a 5-second memo, so a send right after update_inbox went out under the old name, unlike its record.
     from: { address: mailbox.address, name: m.fromName },
