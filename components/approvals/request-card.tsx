@@ -2,6 +2,7 @@
 
 import { revealInvisible } from "@/lib/text/reveal-invisible";
 import { UntrustedText } from "@/components/ui/untrusted-text";
+import { optionPrefix } from "@/lib/approvals/option-label";
 import * as React from "react";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
@@ -144,6 +145,7 @@ export function RequestCard({ request: r, selected, onSelect, decide, handleRef 
               onClick={() => send({ outcome: "option", option: o, comment: withComment() })}
             >
               <Kbd>{i + 1}</Kbd>
+              {optionPrefix(r)}
               <UntrustedText text={o} />
             </Button>
           ))}

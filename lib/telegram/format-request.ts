@@ -1,3 +1,4 @@
+import { optionPrefix } from "@/lib/approvals/option-label";
 import type { InlineKeyboardButton } from "grammy/types";
 import type { ApprovalRequest } from "@/lib/db/schema/approvals";
 import { buttonData } from "@/lib/telegram/callback-data";
@@ -74,7 +75,7 @@ export function requestKeyboard(r: ApprovalRequest): InlineKeyboardButton[][] {
       { text: "❌ Deny", callback_data: buttonData("d", r.id) },
     ]);
   }
-  r.options.forEach((o, i) => rows.push([{ text: cut(shown(o), OPTION_MAX), callback_data: buttonData("o", r.id, i) }]));
+  r.options.forEach((o, i) => rows.push([{ text: cut(`${optionPrefix(r)}${shown(o)}`, OPTION_MAX), callback_data: buttonData("o", r.id, i) }]));
   rows.push(
     r.kind === "question"
       ? [

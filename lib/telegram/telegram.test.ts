@@ -120,7 +120,8 @@ describe("Telegram channel", () => {
     const { id, sent: msg } = await askAndDeliver({ action: "refund", summary: "Refund order 1042 (30 €)?", options: ["Refund 15 €"], approvers: [channelId] });
     const keyboard = (msg.params.reply_markup as { inline_keyboard: { text: string; callback_data: string }[][] }).inline_keyboard.flat();
     expect(keyboard.map((b) => b.callback_data)).toEqual([`a:${id}`, `d:${id}`, `o:${id}:0`, `c:${id}`, `x:${id}`]);
-    expect(keyboard.map((b) => b.text)).toContain("Refund 15 €");
+    // An option of an approval is a go-ahead with a change, whatever it says (an agent's option "Deny" approved).
+    expect(keyboard.map((b) => b.text)).toContain("Approve with: Refund 15 €");
 
     const from = tg.mark();
     await pushAndWait(tgUpdates.callback(CHAT, `a:${id}`), answered(/^Approved$/));

@@ -8,6 +8,7 @@ import { PublicFrame } from "@/components/shell/public-frame";
 import { UntrustedText } from "@/components/ui/untrusted-text";
 import { getDb } from "@/lib/db/client";
 import { emailLinkView } from "@/lib/approvals/email-links";
+import { optionPrefix } from "@/lib/approvals/option-label";
 import { principalName } from "@/lib/text/principal-name";
 
 export const metadata: Metadata = { title: "Decide a request", robots: { index: false } };
@@ -93,6 +94,7 @@ export default async function DecidePage({ params, searchParams }: { params: Pro
                 <fieldset className="flex min-w-0 flex-wrap gap-2" aria-label="Options">
                   {r.options.map((o, i) => (
                     <Button key={o} type="submit" name="choice" value={`option:${i}`} variant="outline">
+                      {optionPrefix(r)}
                       <UntrustedText text={o} />
                     </Button>
                   ))}

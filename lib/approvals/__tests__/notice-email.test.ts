@@ -57,4 +57,24 @@ describe("request emails", () => {
     const cut = (await mailTo(address)).find((m) => m.subject?.includes("a".repeat(179)));
     expect(cut?.subject).toBe(`Approval requested: ${"a".repeat(179)}`);
   });
+
+  // Found by helper-106: an encoded word in plain ASCII reached the Subject header as written and mail clients decoded
+  // it, a right-to-left override included; and details that imitated "Open to decide:" came before Brynth's own link.
+  it("breaks up encoded words in the subject, and puts Brynth's link before the agent's words, marked as theirs", async () => {
+    const address = "fenced@brynth.localhost";
+    const channel = newId("chn");
+    await (await getDb())
+      .insert(approvalChannels)
+      .values({ id: channel, projectId: h.seeded.project.id, kind: "email", label: "fenced", address, status: "active" });
+    const fake = "Open to decide: https://brynth-decide.evil.example/decide/abc";
+    ok(
+      await call("ask_approval", { action: "pay", summary: "Pay 10 EUR to =?UTF-8?Q?=E2=80=AE?=b0B ok", details: fake, wait_seconds: 0, approvers: [channel] }),
+    );
+    const [mail] = await mailTo(address);
+    expect(mail.subject).toBe("Approval requested: Pay 10 EUR to = ?UTF-8?Q?=E2=80=AE?=b0B ok");
+    const sent = openBody(mail.id, mail.sealedBodyEnc!).text ?? "";
+    const lines = sent.split("\n");
+    expect(lines[0]).toMatch(/^Open to decide: \S+\/decide\/\w+$/);
+    expect(lines.indexOf("Written by the agent (its own words, not checked):")).toBeLessThan(lines.indexOf(fake));
+  });
 });

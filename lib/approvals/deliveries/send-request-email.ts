@@ -25,27 +25,34 @@ export async function sendRequestEmail(tx: Executor, opts: { request: ApprovalRe
     r.agent ? `Asked by: ${r.agent}` : null,
     url ? `Expires: ${r.expiresAt.toISOString().replace("T", " ").slice(0, 16)} UTC` : `Approved at once by ${r.decidedBy}`,
   ].filter((f): f is string => f !== null);
+  // Brynth's own line first, the agent's words after it and said to be theirs: details that began "Open to decide:"
+  // with a link elsewhere came before the real one, and mail clients make links of plain text (found by helper-106).
   const text = [
+    url ? `Open to decide: ${url}` : "This is a notice; nothing to decide.",
+    "",
+    "Written by the agent (its own words, not checked):",
+    "",
     r.summary,
     "",
     ...(r.details ? [r.details, ""] : []),
     ...facts,
     "",
-    url ? `Open to decide: ${url}` : "This is a notice; nothing to decide.",
-    "",
     footer,
   ].join("\n");
   const html = emailLayout(
     [
+      url ? emailButton(url, r.kind === "question" ? "Open to answer" : "Open to decide") : "<p>This is a notice; nothing to decide.</p>",
+      `<p style="color:#555;margin:16px 0 4px">Written by the agent (its own words, not checked):</p>`,
       `<h2 style="margin:0 0 12px;font-size:18px">${escapeHtml(r.summary)}</h2>`,
       r.details ? `<p style="white-space:pre-wrap;margin:0 0 12px">${escapeHtml(r.details)}</p>` : "",
       `<p style="color:#555;margin:0 0 16px">${facts.map(escapeHtml).join(" · ")}</p>`,
-      url ? emailButton(url, r.kind === "question" ? "Open to answer" : "Open to decide") : "<p>This is a notice; nothing to decide.</p>",
     ].join(""),
     footer,
   );
   // Cut on whole characters: half an emoji would reach the subject as U+FFFD.
-  const subject = sliceWhole(`${url ? kindLabel[r.kind] : "Approved"}: ${r.summary}`, 200);
+  // "=?" broken up: an encoded word written in plain ASCII went into the header as it was, and mail clients decoded
+  // it, a right-to-left override included, past revealInvisible (found by helper-106).
+  const subject = sliceWhole(`${url ? kindLabel[r.kind] : "Approved"}: ${r.summary.replaceAll("=?", "= ?")}`, 200);
   // The link decides the request: an agent reading the project's sent mail must not find it.
   await queueSystemMail(tx, { projectId: r.projectId, to: opts.channel.address!, subject, text, html, secrets: url ? [url] : [] });
 }

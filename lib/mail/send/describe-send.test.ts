@@ -13,9 +13,17 @@ describe("describeSend", () => {
     // Before: each was cut with String.slice, leaving a lone surrogate stored as U+FFFD.
     expect(wellFormed(out.summary) && wellFormed(out.details)).toBe(true);
     expect(out.summary).toBe(`Send “${"s".repeat(293)}`);
-    expect(out.details.endsWith(`${"b".repeat(2499)}…`)).toBe(true);
-    const long = describeSend({ subject: "x", recipients: ["a@example.org", "b@example.org"], lines: ["L".repeat(3999)], body: "😀" });
-    expect(long).toEqual({ summary: "Send “x” to 2 recipients?", details: `${"L".repeat(3999)}\n` });
+    expect(out.details.endsWith(`${"b".repeat(2499)}… [108 more characters of the body not shown]`)).toBe(true);
+  });
+
+  // Found by helper-106: cut as one text, 25 recipients of 200 characters filled the details, and the last recipient,
+  // the subject and the body went unseen by the approver, with nothing saying so; all 25 would go out on approval.
+  it("keeps room for the body whatever the headers hold, and says how much of each it leaves out", () => {
+    const recipients = Array.from({ length: 25 }, (_, i) => `${"r".repeat(180)}${i}@competitor.example`);
+    const out = describeSend({ subject: "Offer", recipients, lines: [`To: ${recipients.join(", ")}`, "Subject: Offer"], body: "Our best price." });
+    expect(out.summary).toBe("Send “Offer” to 25 recipients?");
+    expect(out.details).toMatch(/… \[3,\d{3} more characters of the recipients and headers not shown\]\n\nOur best price\.$/);
+    expect(out.details.length).toBeLessThanOrEqual(4000);
   });
 
   it("describes a held draft from its fields", () => {

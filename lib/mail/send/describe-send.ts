@@ -2,12 +2,22 @@ import { sliceWhole } from "@/lib/text/well-formed";
 
 /**
  * The owner's view of a send held for approval (an email_send batch, a held draft): what the Approvals screen, email
- * and Telegram show. A one-line summary up to 300 characters, and details up to 4,000: the header lines, then the
- * body up to 2,500. Cut on whole characters: an emoji cut in half would be stored as U+FFFD, and the request's
+ * and Telegram show. A one-line summary up to 300 characters, and details up to 4,000: the header lines up to 1,300,
+ * then the body up to 2,500, each saying what it leaves out. Cut on whole characters: an emoji cut in half would be stored as U+FFFD, and the request's
  * action hash would no longer be that of the text stored and shown.
  */
 export function describeSend(o: { subject: string; recipients: readonly string[]; lines: readonly string[]; body: string }) {
   const to = o.recipients.length === 1 ? o.recipients[0] : `${o.recipients.length} recipients`;
-  const body = o.body.length > 2500 ? `${sliceWhole(o.body, 2500)}…` : o.body;
-  return { summary: sliceWhole(`Send “${o.subject}” to ${to}?`, 300), details: sliceWhole(`${o.lines.join("\n")}\n\n${body}`, 4000) };
+  // Each part is cut apart, saying how much is not shown: cut as one, 25 long recipients filled the 4,000 characters
+  // and the last recipient, the subject and the body went unseen, with nothing saying so (found by helper-106).
+  const head = shownUpTo(o.lines.join("\n"), 1300, "of the recipients and headers");
+  const body = shownUpTo(o.body, 2500, "of the body");
+  return { summary: sliceWhole(`Send “${o.subject}” to ${to}?`, 300), details: sliceWhole(`${head}\n\n${body}`, 4000) };
+}
+
+/** `text` up to `max` characters, and when longer, a note of how many more there are. */
+function shownUpTo(text: string, max: number, what: string): string {
+  if (text.length <= max) return text;
+  const shown = sliceWhole(text, max);
+  return `${shown}… [${(text.length - shown.length).toLocaleString("en")} more characters ${what} not shown]`;
 }
