@@ -19,7 +19,7 @@ function describeEmail(input: SendEmailInput) {
     `Subject: ${input.subject}`,
     ...(input.attachments.length ? [`Attachments: ${input.attachments.join(", ")}`] : []),
   ];
-  return describeSend({ subject: input.subject, recipients: input.to, lines, body: input.text });
+  return describeSend({ subject: input.subject, recipients: input.to, lines, body: input.text, html: input.html });
 }
 
 /**

@@ -49,5 +49,5 @@ export function describeDraft(draft: MailDraft, files: Array<{ name: string; siz
     ...(files.length ? [`Attachments: ${files.map((f) => `${f.name} (${f.sizeBytes} bytes)`).join(", ")}`] : []),
   ];
   const recipients = [...draft.to, ...draft.cc, ...draft.bcc];
-  return describeSend({ subject: draft.subject ?? "(no subject)", recipients, lines, body: draft.text ?? "(HTML only)" });
+  return describeSend({ subject: draft.subject ?? "(no subject)", recipients, lines, body: draft.text ?? "(HTML only)", html: draft.html });
 }

@@ -26,6 +26,21 @@ describe("describeSend", () => {
     expect(out.details.length).toBeLessThanOrEqual(4000);
   });
 
+  // Found by helper-106: the approver saw the text part only, while most mail programs show the HTML part, which
+  // carried a phishing link under "Thanks for your order.".
+  it("shows the HTML part's links and words beside the text", () => {
+    const out = describeSend({
+      subject: "Your order",
+      recipients: ["a@example.org"],
+      lines: ["To: a@example.org", "Subject: Your order"],
+      body: "Thanks for your order.",
+      html: '<style>p{}</style><p>Your account is locked. <a href="https://evil.example/login">Sign in</a> &amp; confirm.</p>',
+    });
+    expect(out.details).toContain("Links and images: https://evil.example/login");
+    expect(out.details).toContain("Words: Your account is locked. Sign in & confirm.");
+    expect(out.details.endsWith("\n\nThanks for your order.")).toBe(true);
+  });
+
   it("describes a held draft from its fields", () => {
     const draft = { id: "drf_x", to: ["a@example.org"], cc: ["c@example.org"], bcc: [], subject: null, text: null } as unknown as MailDraft;
     expect(describeDraft(draft, [{ name: "a.pdf", sizeBytes: 3 }])).toEqual({
