@@ -16,13 +16,17 @@ async function mailTo(address: string) {
   return rows.filter((m) => m.to.includes(address));
 }
 
+/** An email channel already verified and approved, as its mail needs no more to be sent. */
+async function activeEmailChannel(address: string, label: string) {
+  const id = newId("chn");
+  await (await getDb()).insert(approvalChannels).values({ id, projectId: h.seeded.project.id, kind: "email", label, address, status: "active" });
+  return id;
+}
+
 describe("request emails", () => {
   it("a notice (auto_approve_notify) says it was approved and speaks of no link it does not carry; a request's mail carries its link", async () => {
     const address = "notified@brynth.localhost";
-    const channel = newId("chn");
-    await (await getDb())
-      .insert(approvalChannels)
-      .values({ id: channel, projectId: h.seeded.project.id, kind: "email", label: "notified", address, status: "active" });
+    const channel = await activeEmailChannel(address, "notified");
     await setPolicy([
       { id: "small", action: "refund", amount_lte: 50, effect: "auto_approve_notify", approvers: [channel] },
       { id: "big", action: "refund", effect: "require_approval", approvers: [channel] },
@@ -62,10 +66,7 @@ describe("request emails", () => {
   // it, a right-to-left override included; and details that imitated "Open to decide:" came before Brynth's own link.
   it("breaks up encoded words in the subject, and puts Brynth's link before the agent's words, marked as theirs", async () => {
     const address = "fenced@brynth.localhost";
-    const channel = newId("chn");
-    await (await getDb())
-      .insert(approvalChannels)
-      .values({ id: channel, projectId: h.seeded.project.id, kind: "email", label: "fenced", address, status: "active" });
+    const channel = await activeEmailChannel(address, "fenced");
     const fake = "Open to decide: https://brynth-decide.evil.example/decide/abc";
     ok(
       await call("ask_approval", { action: "pay", summary: "Pay 10 EUR to =?UTF-8?Q?=E2=80=AE?=b0B ok", details: fake, wait_seconds: 0, approvers: [channel] }),

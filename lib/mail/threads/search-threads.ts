@@ -52,16 +52,20 @@ export async function searchThreads(
  * apart from the page's statement, which returns no window figures when every thread in it was shown before.
  */
 async function fullWindowFloor(db: Executor, opts: { actor: Actor; scope: MailScope; q: string; before?: Date; after?: Date; page: PageKey | null }) {
+  const hits = candidateMatches(db, opts, THREAD_SEARCH_CANDIDATES).as("hits");
+  const [w] = await db.select({ n: sql<number>`count(*)::int`, floor: sql<string | null>`min(${hits.msgAt})::text` }).from(hits);
+  return w && w.n >= THREAD_SEARCH_CANDIDATES ? w.floor : null;
+}
+
+/** A page's candidates: the newest `limit` matching messages at or before the previous page's key. */
+function candidateMatches(db: Executor, opts: { scope: MailScope; q: string; before?: Date; after?: Date; page: PageKey | null }, limit: number) {
   const m = mailMessages;
-  const hits = db
-    .select({ msgAt: m.msgAt })
+  return db
+    .select({ threadId: m.threadId, msgAt: m.msgAt })
     .from(m)
     .where(and(scopeCondition(m, opts.scope), ...searchMatch(opts.q, opts), opts.page ? sql`${m.msgAt} <= ${opts.page.at}::timestamptz` : undefined))
     .orderBy(desc(m.msgAt), desc(m.id))
-    .limit(THREAD_SEARCH_CANDIDATES)
-    .as("hits");
-  const [w] = await db.select({ n: sql<number>`count(*)::int`, floor: sql<string | null>`min(${hits.msgAt})::text` }).from(hits);
-  return w && w.n >= THREAD_SEARCH_CANDIDATES ? w.floor : null;
+    .limit(limit);
 }
 
 /** The first window's matches per thread asked for: a conversation rarely holds more than a few matching messages. */
@@ -71,18 +75,11 @@ function threadSearchQuery(
   db: Executor,
   opts: { actor: Actor; scope: MailScope; q: string; before?: Date; after?: Date; limit: number; page: PageKey | null; candidates: number },
 ) {
-  const scope = opts.scope;
   const m = mailMessages;
   const t = mailThreads;
   const match = searchMatch(opts.q, opts);
   const page = opts.page;
-  const hits = db
-    .select({ threadId: m.threadId, msgAt: m.msgAt })
-    .from(m)
-    .where(and(scopeCondition(m, scope), ...match, page ? sql`${m.msgAt} <= ${page.at}::timestamptz` : undefined))
-    .orderBy(desc(m.msgAt), desc(m.id))
-    .limit(opts.candidates)
-    .as("hits");
+  const hits = candidateMatches(db, opts, opts.candidates).as("hits");
   const best = db
     .selectDistinctOn([hits.threadId], {
       threadId: hits.threadId,
