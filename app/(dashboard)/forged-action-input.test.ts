@@ -21,6 +21,7 @@ const { saveWebhookAction } = await import("@/app/(dashboard)/mail/webhooks/acti
 const { setupAction } = await import("@/app/(auth)/setup/actions");
 const { saveKeyAction } = await import("@/app/(dashboard)/disk/actions");
 const { decideAction } = await import("@/app/(dashboard)/approvals/actions");
+const { requeueMatchingAction } = await import("@/app/(dashboard)/events/actions");
 
 describe("server actions called with forged arguments", () => {
   beforeEach(async () => {
@@ -57,6 +58,22 @@ describe("server actions called with forged arguments", () => {
     const res = await decideAction({ requestId: "req_doesnotmatter", verdict: { outcome: "approve", text: "only up to 50 EUR" } as never });
     expect(res).toMatchObject({ ok: false });
     expect(JSON.stringify(res)).toContain("text");
+  });
+
+  // Owner REST parity (note-36): POST /owner/webhooks takes no inbox_ids (every mailbox); the action required it.
+  it("creates a webhook without inboxIds, watching every mailbox, as owner REST does", async () => {
+    const res = await saveWebhookAction({ url: "https://hooks.example.com/all", eventTypes: ["message.received"] });
+    expect(res).toMatchObject({ ok: true, data: { url: "https://hooks.example.com/all" } });
+    const { projectWebhooks } = await import("@/components/webhooks/owner-webhook-reads");
+    const { getDb } = await import("@/lib/db/client");
+    expect(await projectWebhooks(await getDb(), signedIn.ctx!.project.id)).toMatchObject([{ inboxIds: [] }]);
+  });
+
+  // Owner REST parity (note-36): POST /owner/events/requeue refuses an empty source; the action took it as no filter.
+  it("refuses an empty source in Requeue all, naming it, as owner REST does", async () => {
+    const res = await requeueMatchingAction({ status: "dead", source: "" });
+    expect(res).toMatchObject({ ok: false, fieldErrors: { source: expect.any(String) } });
+    expect(await requeueMatchingAction({ status: "dead" })).toEqual({ ok: true, data: { requeued: 0 } });
   });
 
   it("refuses an if_version past kv's integer column by field, instead of failing in the database", async () => {

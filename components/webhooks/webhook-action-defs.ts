@@ -37,7 +37,7 @@ const webhookId = z.object({ webhookId: webhookIdField });
 
 /** New webhook (no id) or Edit (with one): the same form. The secret comes back only from a create. */
 export const createWebhookDef = def({
-  schema: z.object({ url: webhookUrlField, eventTypes: eventTypesField, inboxIds: inboxIdsField }),
+  schema: z.object({ url: webhookUrlField, eventTypes: eventTypesField, inboxIds: inboxIdsField.optional() }),
   run: async (ctx, input) => {
     const { webhook } = await createWebhook(ctx.db, { actor: ctx.actor, webhook: { url: input.url, eventTypes: input.eventTypes, inboxIds: input.inboxIds } });
     ctx.subject = webhook.id;

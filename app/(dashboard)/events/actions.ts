@@ -20,7 +20,12 @@ export const requeueEventsAction = ownerAction(
 
 /** One batch of "requeue all matching": the browser repeats it until nothing is left, showing progress. */
 export const requeueMatchingAction = ownerAction(
-  z.object({ status: z.enum(["dead", "failed"]), source: z.string().max(64).optional(), type: typeFilter.optional(), hideBookkeeping: z.boolean().optional() }),
+  z.object({
+    status: z.enum(["dead", "failed"]),
+    source: z.string().min(1).max(64).optional(),
+    type: typeFilter.optional(),
+    hideBookkeeping: z.boolean().optional(),
+  }),
   async (ctx, input) => ({ requeued: (await requeueEvents(ctx.db, { actor: ctx.actor, filter: input })).requeued.length }),
   { op: REQUEUE_OP },
 );
