@@ -1,4 +1,4 @@
-import { and, count, eq, inArray, isNull, ne } from "drizzle-orm";
+import { and, count, eq, gt, inArray, isNull, min, ne, sql } from "drizzle-orm";
 import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
 import { channelsTurn } from "@/lib/channels/channels-turn";
@@ -31,6 +31,12 @@ export const MAX_CHANNELS_PER_PROJECT = 100;
  */
 export const MAX_UNAPPROVED_CHANNELS = 10;
 
+/**
+ * Verification mails one address may be sent in a day through agents' adds. The project's mail quota bounds the
+ * total, but within it channel_add then channel_remove mailed one stranger again and again (note-36).
+ */
+export const MAX_VERIFICATIONS_PER_ADDRESS = 3;
+
 export interface AddChannelInput {
   kind: "email" | "telegram";
   address?: string;
@@ -53,6 +59,7 @@ export async function addChannel(tx: Executor, opts: { actor: Actor } & AddChann
   await refuseOverCap(tx, actor.projectId);
   if (actor.type !== "owner") await refuseManyUnapproved(tx, actor.projectId);
   if (address) await refuseDuplicate(tx, actor.projectId, address);
+  if (address && actor.type !== "owner") await refuseRepeatedVerification(tx, actor.projectId, address);
   const label = opts.label ?? opts.kind;
   const byOwner = actor.type === "owner";
   // For Telegram the link needs the bot's name: refused here, before anything is written, when no bot is set.
@@ -136,6 +143,28 @@ async function refuseManyUnapproved(tx: Executor, projectId: string) {
       {
         fix: "Wait for the owner to approve them, or remove unverified ones no longer needed (channel_remove).",
       },
+    );
+  }
+}
+
+/** Called in the project's turn (addChannel): every channel row with the address, removed ones too, was one mail. */
+async function refuseRepeatedVerification(tx: Executor, projectId: string, address: string) {
+  const [{ n, oldest }] = await tx
+    .select({ n: count(), oldest: min(approvalChannels.createdAt) })
+    .from(approvalChannels)
+    .where(
+      and(
+        eq(approvalChannels.projectId, projectId),
+        eq(approvalChannels.address, address),
+        gt(approvalChannels.createdAt, sql`now() - make_interval(secs => ${VERIFY_TTL_MS / 1000})`),
+      ),
+    );
+  if (n >= MAX_VERIFICATIONS_PER_ADDRESS && oldest) {
+    const again = new Date(new Date(oldest).getTime() + VERIFY_TTL_MS).toISOString();
+    throw new AppError(
+      "QUOTA_EXCEEDED",
+      `${maskAddress(address)} was sent ${n} verification emails in the last 24 hours, the most for one address; it can be added again after ${again}.`,
+      { fix: "Ask the person to confirm one of the links already sent, or ask the owner to add the channel in the dashboard.", details: { reset_at: again } },
     );
   }
 }

@@ -29,3 +29,21 @@ it("an agent's channel verification mail counts toward the project's send quota"
   const verifications = sink.received.filter((m) => m.to.includes(victim) && m.raw.includes("Confirm this address"));
   expect(verifications).toHaveLength(2);
 });
+
+// Within the project's quota, channel_add then channel_remove mailed one stranger again and again (note-36).
+it("an agent sends one address at most three verification mails a day, however often it removes the channel", async () => {
+  mail.set({ EMAIL_DAILY_LIMIT: "100", EMAIL_MONTHLY_LIMIT: "100" });
+  const victim = "again@example.org";
+  const tries: string[] = [];
+  for (let i = 0; i < 5; i++) {
+    const added = await call("channel_add", { kind: "email", address: victim, label: `try ${i}` });
+    tries.push(added.ok ? "ok" : added.code);
+    if (added.ok) ok(await call("channel_remove", { channel_id: added.data.channel_id }));
+    else expect(added.message).toMatch(/3 verification emails in the last 24 hours.*after \d{4}-/);
+  }
+  expect(tries).toEqual(["ok", "ok", "ok", "QUOTA_EXCEEDED", "QUOTA_EXCEEDED"]);
+  // Another address is its own count.
+  ok(await call("channel_add", { kind: "email", address: "someone-else@example.org" }));
+  await drainJobs();
+  expect(sink.received.filter((m) => m.to.includes(victim) && m.raw.includes("Confirm this address"))).toHaveLength(3);
+});
