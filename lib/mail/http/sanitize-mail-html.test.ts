@@ -66,6 +66,8 @@ describe("sanitizeMailHtml", () => {
     expect(spaced.remoteImages).toBe(2);
     expect(spaced.html).toBe('<img src="https://x.example/a.png" /><img src="https://x.example/b.png" /><img /><img />');
     expect(sanitizeMailHtml('<img src="data:image/png;base64,AAAA">').html).toBe('<img src="data:image/png;base64,AAAA" />');
+    // A part of the message itself: kept for serveMailHtml to inline, not counted as remote.
+    expect(sanitizeMailHtml('<img src=" cid:logo@x ">')).toEqual({ html: '<img src="cid:logo@x" />', remoteImages: 0 });
   });
 
   it("shows HTML nested deeper than a browser builds as its escaped text, at once (220,000 levels held the request a minute)", () => {
@@ -119,5 +121,49 @@ describe("GET /mail-html/<token>", () => {
     const claim = JSON.parse(Buffer.from(body64, "base64url").toString("utf8")) as Record<string, unknown>;
     const forged = `${Buffer.from(JSON.stringify({ ...claim, i: 1 })).toString("base64url")}.${mac}`;
     expect(readMailHtmlToken(forged)).toBeNull();
+  });
+});
+
+// Inline images (note-36: `cid:` images did not display): the message's own raster parts, as data, with no request.
+describe("GET /mail-html/<token> with inline images", () => {
+  it("shows the message's own inline images as data, and nothing for another message's, an SVG or a missing part", async () => {
+    const seeded = await seedProject();
+    const db = await getDb();
+    const mailbox = await defaultMailbox(db, seeded.project.id);
+    const png = Buffer.from(
+      "89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201a5e57b6f0000000049454e44ae426082",
+      "hex",
+    );
+    const receive = async (html: string, attachments: Array<{ cid: string; contentType: string; content: Buffer }>) => {
+      const raw = await new MailComposer({
+        from: "eve@example.org",
+        to: mailbox.address,
+        subject: "Logo",
+        html,
+        attachments: attachments.map((a, i) => ({ filename: `part${i}`, ...a })),
+      })
+        .compile()
+        .build();
+      const [mail] = await receiveMessage(raw, { mailFrom: "eve@example.org", recipients: [mailbox], remote: "local" });
+      return mail.messageId;
+    };
+    const other = await receive("<p>other</p>", [{ cid: "theirs@x", contentType: "image/png", content: png }]);
+    const mine = await receive(
+      '<p><img src="cid:logo@x"><img src="cid:logo%40x"><img src="cid:vector@x"><img src="cid:theirs@x"><img src="cid:nowhere@x"></p>',
+      [
+        { cid: "logo@x", contentType: "image/png", content: png },
+        { cid: "vector@x", contentType: "image/svg+xml", content: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>') },
+      ],
+    );
+    expect(other).not.toBe(mine);
+    const res = await serveMailHtml(new Request(mailHtmlUrl(seeded.project.id, mine, new Date(Date.now() + 60_000))));
+    const body = await res.text();
+    const data = `src="data:image/png;base64,${png.toString("base64")}"`;
+    expect(body.split(data)).toHaveLength(3);
+    expect(body).not.toContain("cid:");
+    expect(body).not.toContain("svg");
+    expect(body.match(/<img/g)).toHaveLength(5);
+    // The CSP is unchanged: data: images only, until "Load images".
+    expect(res.headers.get("content-security-policy")).toContain("img-src data:;");
   });
 });

@@ -136,7 +136,7 @@ export function sanitizeMailHtml(html: string): SanitizedMail {
       font: ["color", "face", "size"],
     },
     allowedSchemes: ["http", "https", "mailto"],
-    allowedSchemesByTag: { img: ["http", "https", "data"] },
+    allowedSchemesByTag: { img: ["http", "https", "data", "cid"] },
     allowedSchemesAppliedToAttributes: ["href", "src", "cite"],
     allowProtocolRelative: false,
     allowedStyles: { "*": Object.fromEntries(CSS_PROPERTIES.map((p) => [p, [SAFE_CSS_VALUE]])) },
@@ -145,9 +145,10 @@ export function sanitizeMailHtml(html: string): SanitizedMail {
       a: (tagName, attribs) => ({ tagName, attribs: { ...attribs, target: "_blank", rel: "noopener noreferrer nofollow" } }),
       // A browser trims a source's spaces and line breaks: ` https://…` loaded once images were allowed, yet was not
       // counted, so "Load images" never showed for it. A relative source would load from this server: dropped.
+      // `cid:` names a part of the message itself (inline-cid-images.ts turns it into data).
       img: (tagName, { src, ...attribs }) => {
         const source = src?.trim();
-        return { tagName, attribs: source && /^(https?|data):/i.test(source) ? { ...attribs, src: source } : attribs };
+        return { tagName, attribs: source && /^(https?|data|cid):/i.test(source) ? { ...attribs, src: source } : attribs };
       },
     },
     exclusiveFilter: (frame) => {

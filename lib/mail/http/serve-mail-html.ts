@@ -6,6 +6,7 @@ import { AppError } from "@/lib/errors";
 import type { ApiRequest } from "@/lib/http/api-request";
 import { errorResponse } from "@/lib/http/json-response";
 import { MAIL_HTML_PREFIX, readMailHtmlToken } from "@/lib/mail/http/mail-html-url";
+import { inlineCidImages } from "@/lib/mail/http/inline-cid-images";
 import { sanitizeMailHtml } from "@/lib/mail/http/sanitize-mail-html";
 
 /**
@@ -42,7 +43,8 @@ export async function serveMailHtml(req: ApiRequest): Promise<Response> {
         .where(and(eq(mailMessages.id, claim.messageId), eq(mailMessages.projectId, claim.projectId)));
   const html = claim.extracted ? (row?.extractedHtml ?? row?.html) : row?.html;
   if (!html) return gone();
-  return new Response(req.method === "HEAD" ? null : sanitizeMailHtml(html).html, {
+  const body = req.method === "HEAD" ? null : await inlineCidImages(db, claim, sanitizeMailHtml(html).html);
+  return new Response(body, {
     status: 200,
     headers: {
       "content-type": "text/html; charset=utf-8",
