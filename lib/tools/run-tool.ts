@@ -70,7 +70,7 @@ export async function runTool(tool: AnyTool, actor: Actor, args: unknown, signal
     const error = refusal ?? committedError(result);
     if (error) {
       // D6: what the handler wrote commits; the ledger digests the error the caller receives.
-      await appendEntry(ctx.db, {
+      await appendAfterWork(ctx.db, {
         actor: ctx.actor,
         op: toolOp(tool),
         subject: ctx.subject,
@@ -97,9 +97,29 @@ export async function runTool(tool: AnyTool, actor: Actor, args: unknown, signal
       shown = toolResult(tool, checked) as Record<string, unknown>;
     }
     const outputText = tool.ledgerOutput ? JSON.stringify(tool.ledgerOutput(checked)) : fitted.text;
-    await appendEntry(ctx.db, { actor: ctx.actor, op: toolOp(tool), subject: ctx.subject, input: ledgered, outputText });
+    await appendAfterWork(ctx.db, { actor: ctx.actor, op: toolOp(tool), subject: ctx.subject, input: ledgered, outputText });
     if (idempotencyKey) await completeIdempotencyKey(ctx.db, { actor, key: idempotencyKey, answer: { text: fitted.text } });
     return { ...fitted, value: checked };
+  };
+  /**
+   * The entry of a tool that waits is written after its work committed on its own (a request asked, mail queued, a
+   * link made). Failing the call then told the caller "retry" about work done, and the retry did it again (a second
+   * email, a second request; helper-108): the entry is retried, and if the database still refuses it the caller is
+   * told what happened all the same and the loss is logged. In a transaction the entry commits with the work.
+   */
+  const appendAfterWork = async (tx: ToolContext["db"], entry: Parameters<typeof appendEntry>[1]) => {
+    if (tool.transaction !== false || tool.annotations.readOnlyHint) return appendEntry(tx, entry);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await appendEntry(tx, entry);
+      } catch (err) {
+        if (attempt === COMMITTED_ENTRY_ATTEMPTS) {
+          console.error(`[brynth] ${tool.name}: its work committed but its ledger entry could not be written`, { subject: entry.subject, err });
+          return;
+        }
+        await new Promise((r) => setTimeout(r, 250 * attempt));
+      }
+    }
   };
   // A waiting call stops waiting once its key, grant or session ends (credential-ends.ts), as a live stream closes.
   const waiting = tool.waits ? untilCredentialEnds(actor, signal) : null;
@@ -121,6 +141,9 @@ export async function runTool(tool: AnyTool, actor: Actor, args: unknown, signal
     waiting?.unwatch();
   }
 }
+
+/** Tries of a waiting tool's entry after its work committed: about 0.75 s of waits in all. */
+const COMMITTED_ENTRY_ATTEMPTS = 3;
 
 const ENDED_FIX: Record<Credential, string> = {
   key: "Ask the owner for a key that is not revoked.",
