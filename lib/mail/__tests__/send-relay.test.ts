@@ -173,7 +173,8 @@ describe("reply_to_message over real SMTP", () => {
     const [got] = bodiesOf(out.message_id);
     expect(got.to).toEqual(["mallory@outside.example"]);
     const text = got.raw.toString("latin1");
-    expect(text).not.toMatch(/Bcc/i);
+    // As a header line or the injected text: `bcc` alone turns up in a DKIM signature's base64 about once in 100 runs.
+    expect(text).not.toMatch(/^\s*Bcc:|Bcc: [xz]@y/im);
     expect(text).not.toContain("x@y");
     expect(headerLines(got.raw, "In-Reply-To")).toEqual([]);
     expect(headerLines(got.raw, "References")).toEqual(["References: <ok@outside.example>"]);
