@@ -2,15 +2,18 @@ import { authenticate } from "mailauth";
 import type { MailAuthVerdicts } from "@/lib/db/schema/mail";
 import type { MailDnsResolver } from "@/lib/mail/inbound/dns-resolver";
 import { mailHostname } from "@/lib/mail/domains/mail-domain-name";
+import { fromDisagreement, undersizedPass } from "@/lib/mail/inbound/from-agreement";
 
 /**
  * SPF, DKIM and DMARC computed here with mailauth from the SMTP session (client IP, HELO, MAIL FROM) and the
  * message. Any Authentication-Results header the sender put in is ignored: only these verdicts are stored.
- * A DNS failure gives `temperror` verdicts, never a refused message.
+ * A DNS failure gives `temperror` verdicts, never a refused message. DMARC stands only for the From shown
+ * (`from`, the parsed sender) and only on a signature that covers the whole body (from-agreement.ts): otherwise it
+ * is `fail`, and DKIM resting on unsigned text is `policy` (RFC 8601), each with the reason first in `details`.
  */
 export async function authenticateMessage(
   raw: Buffer,
-  opts: { ip: string; helo: string | null; sender: string | null; resolver: MailDnsResolver },
+  opts: { ip: string; helo: string | null; sender: string | null; from: string | null; resolver: MailDnsResolver },
 ): Promise<MailAuthVerdicts> {
   try {
     const res = await authenticate(raw, {
@@ -23,13 +26,20 @@ export async function authenticateMessage(
       disableBimi: true,
     });
     const results = res.dkim?.results ?? [];
-    const passing = results.find((r) => r.status?.result === "pass");
+    const passes = results.filter((r) => r.status?.result === "pass");
+    const passing = passes.find((r) => !r.status?.underSized) ?? passes[0];
+    const dmarc = res.dmarc || null;
+    const problem =
+      fromDisagreement(res.dkim?.headerFrom ?? [], opts.from) ??
+      (dmarc?.status?.result === "pass"
+        ? undersizedPass({ unsignedBytes: Number(dmarc.alignment?.dkim?.underSized ?? 0), spfAligned: Boolean(dmarc.alignment?.spf?.result) })
+        : null);
     return {
       spf: (res.spf && res.spf.status?.result) || "none",
-      dkim: passing ? "pass" : (results[0]?.status?.result ?? "none"),
-      dmarc: (res.dmarc && res.dmarc.status?.result) || "none",
+      dkim: !passing ? (results[0]?.status?.result ?? "none") : passing.status?.underSized ? "policy" : "pass",
+      dmarc: problem ? "fail" : dmarc?.status?.result || "none",
       dkim_domain: passing?.signingDomain ?? null,
-      details: (res.headers ?? "").trim().slice(0, 4000),
+      details: `${problem ? `brynth: ${problem}\n` : ""}${(res.headers ?? "").trim()}`.slice(0, 4000),
     };
   } catch (err) {
     return {

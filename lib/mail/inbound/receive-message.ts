@@ -40,7 +40,12 @@ export async function receiveMessage(raw: Buffer, envelope: InboundEnvelope, opt
   const authenticated =
     envelope.remote === "local"
       ? Promise.resolve(localVerdicts())
-      : authenticateMessage(raw, { ...envelope.remote, sender: envelope.mailFrom, resolver: opts.resolver ?? defaultMailResolver() });
+      : authenticateMessage(raw, {
+          ...envelope.remote,
+          sender: envelope.mailFrom,
+          from: parsed.from?.address ?? null,
+          resolver: opts.resolver ?? defaultMailResolver(),
+        });
   // A DSN comes with a null sender (RFC 3464 §2, RFC 5321 §4.5.5). One with a sender is any mail shaped like one:
   // acting on it would let anyone who saw one of our Message-IDs (a cc'd recipient) bounce our other recipients onto
   // the send block list. It is kept as ordinary mail.
