@@ -3,7 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dkimSign } from "mailauth";
 import { fakeResolver, sendTo } from "@/lib/mail/__tests__/helpers";
 import { addMailbox, messageByRfc } from "@/lib/mail/__tests__/mail-store-helpers";
+import addressparser from "nodemailer/lib/addressparser";
 import { fromDisagreement } from "@/lib/mail/inbound/from-agreement";
+import { messageItemView } from "@/lib/mail/messages/message-view";
+import { nameAddress } from "@/lib/mail/messages/name-address";
 import { startSmtpListener, type SmtpListener } from "@/lib/mail/inbound/smtp-listener";
 import { seedProject } from "@/lib/testing/seed";
 
@@ -117,5 +120,24 @@ describe("a DKIM signature with a body length (l=)", () => {
       category: "unauthenticated",
     });
     expect(m.authentication?.details).toMatch(/^brynth: DMARC passed on a signature that leaves \d+ bytes of the body unsigned/);
+  });
+});
+
+// A display name holding an address was written before `<address>` unquoted: every parser, and a reader, took the
+// name's address for the sender's (found by helper-107).
+describe("the From agents read", () => {
+  it("quotes a display name that holds an address, so it parses as the sender it is", async () => {
+    const m = await receive(['From: "CEO <ceo@strict.example>" <attacker@sender.example>']);
+    expect(verdict(m)).toEqual({ from: "attacker@sender.example", dmarc: "pass", category: "normal" });
+    const { from } = messageItemView(m, []);
+    expect(from).toBe('"CEO <ceo@strict.example>" <attacker@sender.example>');
+    expect(addressparser(from ?? "")).toEqual([{ name: "CEO <ceo@strict.example>", address: "attacker@sender.example" }]);
+  });
+
+  it("leaves a plain name as it is and escapes quotes and backslashes", () => {
+    expect(nameAddress("Ada Lovelace", "ada@x.example")).toBe("Ada Lovelace <ada@x.example>");
+    expect(nameAddress(null, "ada@x.example")).toBe("ada@x.example");
+    expect(nameAddress('Say "hi" \\ bye', "a@x.example")).toBe('"Say \\"hi\\" \\\\ bye" <a@x.example>');
+    expect(addressparser(nameAddress('Say "hi", <b@y.example>', "a@x.example"))).toEqual([{ name: 'Say "hi", <b@y.example>', address: "a@x.example" }]);
   });
 });

@@ -1,4 +1,5 @@
 import type { MailMessage } from "@/lib/db/schema/mail";
+import { nameAddress } from "@/lib/mail/messages/name-address";
 
 /** A stored message as the mailbox tools read it: every column but the search vector (`messageColumns`). */
 export type MessageRow = Omit<MailMessage, "search">;
@@ -17,9 +18,8 @@ export interface AttachmentView {
   inline: boolean;
 }
 
-/** `Name <addr>` as a From header shows it, or the bare address when there is no name (AgentMail's `from`). */
-const fromOf = (m: Pick<MessageRow, "fromAddress" | "fromName">) =>
-  m.fromAddress === null ? null : m.fromName ? `${m.fromName} <${m.fromAddress}>` : m.fromAddress;
+/** AgentMail's `from`: `Name <addr>` (nameAddress), or the bare address. */
+const fromOf = (m: Pick<MessageRow, "fromAddress" | "fromName">) => (m.fromAddress === null ? null : nameAddress(m.fromName, m.fromAddress));
 
 /**
  * What list_messages shows of a message: metadata and the preview, no bodies (AgentMail's list item). The verdicts

@@ -1,4 +1,5 @@
 import { and, asc, eq } from "drizzle-orm";
+import { nameAddress } from "@/lib/mail/messages/name-address";
 import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
 import { mailAttachments, mailMessages, type Mailbox } from "@/lib/db/schema/mail";
@@ -17,7 +18,7 @@ export function forwardSubject(subject: string | null): string {
 
 /** The header block a forward quotes, as mail clients write it. */
 function quotedHeaders(m: StoredMessage): string[] {
-  const from = m.fromAddress ? (m.fromName ? `${m.fromName} <${m.fromAddress}>` : m.fromAddress) : "(unknown)";
+  const from = m.fromAddress ? nameAddress(m.fromName, m.fromAddress) : "(unknown)";
   return [
     "---------- Forwarded message ---------",
     `From: ${from}`,

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { nameAddress } from "@/lib/mail/messages/name-address";
 import Link from "next/link";
 import { notFound, redirect } from "next/navigation";
 import { ChevronLeft, Paperclip, ShieldQuestion } from "lucide-react";
@@ -47,7 +48,8 @@ export default async function OutboundMessagePage({ params }: { params: Params }
   const subject = m.subject || "(no subject)";
   const htmlUrl = m.html ? mailHtmlUrl(actor.projectId, m.id, new Date(Date.now() + HTML_URL_TTL_MS)) : null;
   const headers = Object.entries({ ...m.headers, ...m.customHeaders });
-  const from = m.fromName ? `${m.fromName} <${m.fromAddress ?? mailbox?.address}>` : (m.fromAddress ?? mailbox?.address ?? "—");
+  const address = m.fromAddress ?? mailbox?.address;
+  const from = address ? nameAddress(m.fromName, address) : "—";
 
   return (
     <>
