@@ -53,10 +53,12 @@ describe("receive lists against a sender's spelling", () => {
 
   it("blocks mail from a blocked domain however its From header spells it", async () => {
     const mb = await addMailbox(seeded.project.id, "spelled");
-    for (const entry of ["evil.example", "xn--bcher-kva.example"]) {
+    for (const entry of ["evil.example", "xn--bcher-kva.example", "eve@quoted.example"]) {
       await addListEntry({ projectId: seeded.project.id, mailboxId: mb.id, direction: "receive", type: "block", entry });
     }
     const froms = ["x@evil.example.", "x@ｅｖｉｌ.example", "x@evil\u200b.example", "x@EVIL.Example", "x@bücher.example", "x@sub.bücher.example."];
+    // The address entry's mailbox with its local part quoted for no reason (found by helper-107).
+    froms.push('Eve <"eve"@quoted.example>', '"e\\ve"@quoted.example');
     for (const [i, from] of froms.entries()) {
       const raw = Buffer.from(`From: ${from}\r\nTo: ${mb.address}\r\nSubject: Offer ${i}\r\nMessage-ID: <spelled-${i}@relay.example>\r\n\r\nbuy\r\n`, "utf8");
       await sendTo(listener.port, { envelope: { from: "bounces@relay.example", to: [mb.address] }, raw });

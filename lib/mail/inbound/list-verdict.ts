@@ -24,7 +24,7 @@ export function listCandidates(address: string | null): string[] {
   const at = a.lastIndexOf("@");
   if (at <= 0 || at === a.length - 1) return [a];
   const domain = entryDomain(a.slice(at + 1));
-  const own = `${a.slice(0, at)}@${domain}`;
+  const own = `${bareLocalPart(a.slice(0, at))}@${domain}`;
   if (domain.startsWith("[")) return [own, domain];
   const labels = domain.split(".");
   return [own, ...labels.map((_, i) => labels.slice(i).join(".")).filter(Boolean)];
@@ -41,6 +41,14 @@ function entryDomain(domain: string): string {
   while (end > 0 && domain[end - 1] === ".") end--;
   const bare = domain.slice(0, end);
   return domainToASCII(bare) || bare;
+}
+
+/** A local part as entries hold it: one quoted for no reason (`"eve"`, `"e\ve"`) is the same mailbox (RFC 5322 §3.4.1). */
+function bareLocalPart(local: string): string {
+  const quoted = /^"((?:[^"\\]|\\.)*)"$/.exec(local);
+  if (!quoted) return local;
+  const inner = quoted[1].replace(/\\(.)/g, "$1");
+  return /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*$/.test(inner) ? inner : local;
 }
 
 /**
