@@ -8,7 +8,7 @@ import { envSettings } from "@/lib/testing/env-settings";
 import { seedProject } from "@/lib/testing/seed";
 import { dsnReport, sendReport } from "@/lib/mail/__tests__/delivery-reports";
 import { fakeResolver } from "@/lib/mail/__tests__/helpers";
-import { addMailbox, mailEventsOf, messagesOf, queueSent } from "@/lib/mail/__tests__/mail-store-helpers";
+import { addListEntry, addMailbox, mailEventsOf, messagesOf, queueSent } from "@/lib/mail/__tests__/mail-store-helpers";
 
 /**
  * Delivery reports (DSN) and spam complaints (ARF) written to cost us, through the real listener: a genuine report
@@ -128,6 +128,37 @@ describe("hostile delivery reports", () => {
     // The same report with the null sender a real one has is acted on.
     expect(await sendReport(listener.port, mb.address, dsn.replace("<dsn-", "<dsn-real-"))).toMatch(/^250/);
     expect((await deliveryOf(sent.id)).status).toBe("bounced");
+    expect(errors).toEqual([]);
+  });
+
+  // A null sender is no authentication: one whose sender the lists refuse, or whose From fails DMARC, was still acted
+  // on — our message bounced and its recipient send-blocked (found by helper-107).
+  it("keeps a DSN the lists refuse or DMARC rejects as mail: it bounces nobody and blocks nobody", async () => {
+    // dsnReport's From is MAILER-DAEMON@relay.example, which sends only from 192.0.2.1 and publishes p=reject.
+    const strict = await startSmtpListener({
+      port: 0,
+      host: "127.0.0.1",
+      resolver: fakeResolver({ "relay.example": "v=spf1 ip4:192.0.2.1 -all", "_dmarc.relay.example": "v=DMARC1; p=reject" }),
+      onError: (err) => errors.push(err),
+    });
+    try {
+      const failing = await sentMessage("dsn-dmarc", "victim@far.example");
+      await sendReport(strict.port, failing.mb.address, dsnReport({ to: failing.mb.address, rfcId: failing.sent.rfcMessageId, failed: "victim@far.example" }));
+      const blocked = await sentMessage("dsn-blocked", "other@far.example");
+      await addListEntry({ projectId: seeded.project.id, mailboxId: blocked.mb.id, direction: "receive", type: "block", entry: "relay.example" });
+      await sendReport(listener.port, blocked.mb.address, dsnReport({ to: blocked.mb.address, rfcId: blocked.sent.rfcMessageId, failed: "other@far.example" }));
+      for (const [{ mb, sent }, category] of [
+        [failing, "unauthenticated"],
+        [blocked, "blocked"],
+      ] as const) {
+        expect((await messagesOf(mb.id)).find((m) => m.direction === "inbound")?.category).toBe(category);
+        expect((await deliveryOf(sent.id)).status).not.toBe("bounced");
+        expect((await mailEventsOf(sent.id)).map((e) => e.type)).not.toContain("message.bounced");
+        expect(await sendBlocks(mb.id)).toEqual([]);
+      }
+    } finally {
+      await strict.close();
+    }
     expect(errors).toEqual([]);
   });
 

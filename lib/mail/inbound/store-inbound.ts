@@ -115,9 +115,12 @@ export async function writeInbound(
     category,
   };
 
-  // A report about our own mail (a bounce, a complaint) is not new mail: it makes no email.received.
-  const report = c.dsn
-    ? await handleBounce(tx, { projectId, report: c.dsn, dsnMessageId: message.id })
+  // A report about our own mail (a bounce, a complaint) is not new mail: it makes no email.received. A null sender
+  // is no authentication (anyone may use one): a DSN whose sender the lists refuse, or whose From fails DMARC, is
+  // kept as the mail it is and bounces nobody (found by helper-107).
+  const bounce = c.dsn && category !== "blocked" && c.auth.dmarc !== "fail" ? c.dsn : null;
+  const report = bounce
+    ? await handleBounce(tx, { projectId, report: bounce, dsnMessageId: message.id })
     : c.complaint
       ? (await handleComplaint(tx, {
           projectId,
