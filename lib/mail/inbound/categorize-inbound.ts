@@ -18,6 +18,9 @@ export function categorizeInbound(o: { blocked: boolean; auth: MailAuthVerdicts;
   return "normal";
 }
 
+/** What would make mail `unauthenticated` were it not blocked first: the Quarantine screen names both reasons. */
+export const failsAuthentication = (a: MailAuthVerdicts | null) => a !== null && !a.local && unauthenticated(a);
+
 function unauthenticated(a: MailAuthVerdicts): boolean {
   if (a.dmarc === "fail") return true;
   const anyPass = a.spf === "pass" || a.dkim === "pass" || a.dmarc === "pass";

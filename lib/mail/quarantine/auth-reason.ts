@@ -12,7 +12,9 @@ export function authReason(a: MailAuthVerdicts | null): string {
     ["DMARC", a.dmarc],
   ] as const;
   const failed = named.filter(([, v]) => v === "fail").map(([k]) => `${k} fail`);
-  if (failed.length > 0) return `${failed.join(", ")} (${others(named, "fail")})`;
+  // This instance's own reason (from-agreement.ts), when it turned a verdict into a failure.
+  const why = /^brynth: (.+)/.exec(a.details ?? "")?.[1];
+  if (failed.length > 0) return `${failed.join(", ")} (${others(named, "fail")})${why ? `: ${why}` : ""}`;
   return `Nothing passed: ${named.map(([k, v]) => `${k} ${v || "none"}`).join(", ")}`;
 }
 

@@ -1,4 +1,5 @@
 import { and, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
+import { failsAuthentication } from "@/lib/mail/inbound/categorize-inbound";
 import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
 import { keysetAfter, keysetAt, keysetOrder, type PageKey } from "@/lib/db/keyset";
@@ -58,7 +59,13 @@ export async function listQuarantine(
   );
   return rows.map(({ authentication, ...r }) => ({
     ...r,
-    reason: r.category === "blocked" ? (blocked.get(r.id) ?? "") : r.category === "spam" ? SPAM_REASON : authReason(authentication),
+    reason:
+      r.category === "blocked"
+        ? // Blocked outranks unauthenticated: a spoof on a list said only which list (found by helper-107).
+          `${blocked.get(r.id) ?? ""}${failsAuthentication(authentication) ? `. It also failed authentication: ${authReason(authentication)}` : ""}`
+        : r.category === "spam"
+          ? SPAM_REASON
+          : authReason(authentication),
   }));
 }
 export type QuarantineRow = Awaited<ReturnType<typeof listQuarantine>>[number];

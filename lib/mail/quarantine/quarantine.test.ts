@@ -93,6 +93,23 @@ describe("quarantine list", () => {
     expect(second.body.next_page_token).toBeNull();
   });
 
+  // Blocked outranks unauthenticated: a spoof kept out by a list said only which list (found by helper-107).
+  it("names a failed authentication beside the list that blocked the mail", async () => {
+    const mb = await addMailbox(seeded.project.id, "qboth");
+    await addListEntry({ projectId: seeded.project.id, mailboxId: mb.id, direction: "receive", type: "allow", entry: "friend@sender.example" });
+    const spoof = await messageByRfc(mb.id, await mail(mb.address, "ceo@strict.example"));
+    const outsider = await messageByRfc(mb.id, await mail(mb.address, "stranger@sender.example"));
+    const res = await owner("GET", `/owner/quarantine?inbox_id=${mb.id}`);
+    expect(res.body.messages).toMatchObject([
+      { id: outsider.id, category: "blocked", reason: "Not on this mailbox's receive allow list" },
+      {
+        id: spoof.id,
+        category: "blocked",
+        reason: expect.stringMatching(/^Not on this mailbox's receive allow list\. It also failed authentication: SPF fail, DMARC fail/),
+      },
+    ]);
+  });
+
   it("explains an allow list that leaves the sender out, and a project-wide block", async () => {
     const allow = await addMailbox(seeded.project.id, "qallow");
     await addListEntry({ projectId: seeded.project.id, mailboxId: allow.id, direction: "receive", type: "allow", entry: "friend@sender.example" });
