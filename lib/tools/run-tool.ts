@@ -52,9 +52,9 @@ export async function runTool(tool: AnyTool, actor: Actor, args: unknown, signal
     if (idempotencyKey) {
       const stored = await claimIdempotencyKey(ctx.db, { actor, key: idempotencyKey, tool: tool.name, input });
       if (stored) {
-        // A retry: the first call's answer, byte for byte, recorded as this call's output.
+        // A retry: the first call's answer, byte for byte, recorded as this call's output under its subject.
         const text = "error" in stored ? JSON.stringify(toErrorBody(stored.error).body) : stored.text;
-        await appendEntry(ctx.db, { actor: ctx.actor, op: toolOp(tool), subject: ctx.subject, input: ledgered, outputText: text });
+        await appendEntry(ctx.db, { actor: ctx.actor, op: toolOp(tool), subject: stored.subject, input: ledgered, outputText: text });
         if ("error" in stored) return stored;
         const output = JSON.parse(text) as unknown;
         return { output, text, value: output };
@@ -77,7 +77,7 @@ export async function runTool(tool: AnyTool, actor: Actor, args: unknown, signal
         input: ledgered,
         outputText: JSON.stringify(toErrorBody(error).body),
       });
-      if (idempotencyKey) await completeIdempotencyKey(ctx.db, { actor, key: idempotencyKey, answer: { error } });
+      if (idempotencyKey) await completeIdempotencyKey(ctx.db, { actor, key: idempotencyKey, answer: { error }, subject: ctx.subject });
       return { error };
     }
     let checked = checkOutput(tool, result);
@@ -98,7 +98,7 @@ export async function runTool(tool: AnyTool, actor: Actor, args: unknown, signal
     }
     const outputText = tool.ledgerOutput ? JSON.stringify(tool.ledgerOutput(checked)) : fitted.text;
     await appendAfterWork(ctx.db, { actor: ctx.actor, op: toolOp(tool), subject: ctx.subject, input: ledgered, outputText });
-    if (idempotencyKey) await completeIdempotencyKey(ctx.db, { actor, key: idempotencyKey, answer: { text: fitted.text } });
+    if (idempotencyKey) await completeIdempotencyKey(ctx.db, { actor, key: idempotencyKey, answer: { text: fitted.text }, subject: ctx.subject });
     return { ...fitted, value: checked };
   };
   /**

@@ -26,6 +26,8 @@ export const idempotencyKeys = pgTable(
     statusCode: integer("status_code").notNull().default(200),
     /** The output JSON (snake_case), or the error body. */
     responseText: text("response_text").notNull().default(""),
+    /** The first call's ledger subject (a message id), so its retries' entries name it too. */
+    subject: text("subject"),
     keyId: text("key_id"),
     createdAt: ts("created_at").notNull().defaultNow(),
     /** 24 hours after the call completed; an expired key may be used again. */

@@ -169,6 +169,8 @@ export const mailMessages = pgTable(
     customHeaders: jsonb("custom_headers").$type<Record<string, string>>().notNull().default({}),
     /** Outbound: the draft it was sent from (send_draft, a schedule, an approval). */
     draftId: text("draft_id"),
+    /** Outbound: that draft's `clientId`, so create_draft's retry after the send makes no second draft. */
+    draftClientId: text("draft_client_id"),
     /** Outbound only: envelope recipients never written into a header. */
     bcc: jsonb("bcc").$type<string[]>().notNull().default([]),
     replyToAddresses: jsonb("reply_to_addresses").$type<string[]>().notNull().default([]),
@@ -253,6 +255,7 @@ export const mailMessages = pgTable(
     index("mail_messages_references_idx").using("gin", t.references),
     // Quarantine lists only what is held back: without it, a listing walks every normal message of the project.
     index("mail_messages_held_idx").on(t.projectId, t.msgAt, t.id).where(sql`category <> 'normal'`),
+    index("mail_messages_draft_client_idx").on(t.projectId, t.mailboxId, t.draftClientId).where(sql`draft_client_id is not null`),
     // Deleting a message frees its blobs only when no other row points at them.
     index("mail_messages_raw_blob_idx").on(t.rawBlobKey).where(sql`raw_blob_key is not null`),
   ],

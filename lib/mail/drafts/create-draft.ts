@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
-import type { Mailbox } from "@/lib/db/schema/mail";
+import { mailMessages, type Mailbox } from "@/lib/db/schema/mail";
 import { mailDrafts, type MailDraft } from "@/lib/db/schema/mail-send";
 import { AppError } from "@/lib/errors";
 import { insertDraft } from "@/lib/mail/drafts/insert-draft";
@@ -31,9 +31,14 @@ export interface CreateDraftInput extends Omit<DerivedSendInput, "headers"> {
 export async function createDraft(db: Executor, o: { actor: Actor; input: CreateDraftInput }): Promise<{ draft: MailDraft; replayed: boolean }> {
   const { actor, input } = o;
   const mailbox = await findMailbox(db, actor, input.inboxId);
-  const seen = () => (input.clientId === undefined ? Promise.resolve(undefined) : draftByClientId(db, actor.projectId, mailbox.id, input.clientId));
+  const seen = async () => {
+    if (input.clientId === undefined) return undefined;
+    const draft = await draftByClientId(db, actor.projectId, mailbox.id, input.clientId);
+    return draft && mineOrRefused(draft, actor, input.clientId);
+  };
   const before = await seen();
   if (before) return { draft: before, replayed: true };
+  if (input.clientId !== undefined) await refuseSentClientId(db, actor.projectId, mailbox.id, input.clientId);
   const request = await draftSendRequest(db, actor, mailbox, input);
   const files = await resolveSendAttachments(db, actor, request.attachments, request.kept);
   try {
@@ -71,6 +76,38 @@ const isUniqueViolation = (err: unknown) => {
   const e = err as { code?: string; cause?: { code?: string } };
   return e.code === "23505" || e.cause?.code === "23505";
 };
+
+/**
+ * A replay answers the draft whole, so only to whoever created it: another key with the same clientId got another
+ * key's draft, bodies and bcc included, with no draft_read (found by helper-109). Ids are unique per mailbox, so that
+ * caller needs another one.
+ */
+function mineOrRefused(draft: MailDraft, actor: Actor, clientId: string): MailDraft {
+  if (draft.keyId === actor.keyId) return draft;
+  throw new AppError("CONFLICT", `clientId ${JSON.stringify(clientId)} names another caller's draft in this inbox.`, {
+    fix: "Use a clientId of your own for a new draft.",
+    details: [{ field: "clientId", message: "used by another caller in this inbox" }],
+  });
+}
+
+/**
+ * A sent draft is deleted (AgentMail), which freed its clientId: create_draft retried after a scheduled send made
+ * a second draft, and the schedule sent the mail twice (found by helper-109). Its message keeps the id
+ * (sendDraft), and the retry is told what became of the draft.
+ */
+async function refuseSentClientId(db: Executor, projectId: string, mailboxId: string, clientId: string) {
+  const [sent] = await db
+    .select({ id: mailMessages.id })
+    .from(mailMessages)
+    .where(and(eq(mailMessages.projectId, projectId), eq(mailMessages.mailboxId, mailboxId), eq(mailMessages.draftClientId, clientId)))
+    .limit(1);
+  if (sent) {
+    throw new AppError("CONFLICT", `The draft with clientId ${JSON.stringify(clientId)} was sent already, as message ${sent.id}.`, {
+      fix: `Read it with get_message ${sent.id}; use a new clientId for a new draft.`,
+      details: [{ field: "clientId", message: `sent as message ${sent.id}` }],
+    });
+  }
+}
 
 async function draftByClientId(db: Executor, projectId: string, mailboxId: string, clientId: string): Promise<MailDraft | undefined> {
   const [row] = await db

@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
-import { mailAttachments, mailThreads, type Mailbox } from "@/lib/db/schema/mail";
+import { mailAttachments, mailMessages, mailThreads, type Mailbox } from "@/lib/db/schema/mail";
 import { mailDrafts, type MailDraft } from "@/lib/db/schema/mail-send";
 import { fieldError } from "@/lib/disk/field-error";
 import { isProtectedLabel } from "@/lib/mail/labels/system-labels";
@@ -72,7 +72,16 @@ export async function sendDraft(
     throw fieldError("to", `draft ${o.draft.id} has no recipients`, "Add recipients with update_draft, then send it.");
   }
   const outcome = await sendFromMailbox(tx, { actor: o.actor, mailbox: o.mailbox, request, origin: o.origin, tool: "send_draft", draft: o.draft });
-  if ("sent" in outcome) await tx.delete(mailDrafts).where(and(eq(mailDrafts.projectId, o.draft.projectId), eq(mailDrafts.id, o.draft.id)));
+  if ("sent" in outcome) {
+    await tx.delete(mailDrafts).where(and(eq(mailDrafts.projectId, o.draft.projectId), eq(mailDrafts.id, o.draft.id)));
+    // The draft's clientId outlives it on its message: create_draft's retry is then refused, not sent again.
+    if (o.draft.clientId !== null) {
+      await tx
+        .update(mailMessages)
+        .set({ draftClientId: o.draft.clientId })
+        .where(and(eq(mailMessages.projectId, o.draft.projectId), eq(mailMessages.id, outcome.sent.messageId)));
+    }
+  }
   return outcome;
 }
 

@@ -208,6 +208,7 @@ function inboundRow(
     inReplyToMessageId: o.inReplyToMessageId,
     customHeaders: {},
     draftId: null,
+    draftClientId: null,
     fromAddress: parsed.from?.address ?? null,
     fromName: noNul(parsed.from?.name ?? null),
     to: parsed.to,

@@ -26,7 +26,7 @@ export interface NewWebhook {
 /**
  * create_webhook (and the owner's "New webhook"): a webhook with a fresh `whsec_` secret, owned by the actor's key
  * (null for the owner). A `clientId` the same creator used before returns that webhook unchanged (`created:
- * false`), even if it was deleted since, so a retried create never makes a second one. The fields arrive checked
+ * false`), so a retried create never makes a second one; deleted since, it is CONFLICT. The fields arrive checked
  * (webhook-fields.ts); the inboxes are resolved here.
  */
 export async function createWebhook(db: Executor, opts: { actor: Actor; inboxId?: string; webhook: NewWebhook }) {
@@ -42,6 +42,14 @@ export async function createWebhook(db: Executor, opts: { actor: Actor; inboxId?
       .from(mailWebhooks)
       .where(and(visibleWebhooks(actor), ...(creator === null ? [isNull(mailWebhooks.keyId)] : []), eq(mailWebhooks.clientId, webhook.clientId)))
       .limit(1);
+    // Deleted since: the replay answered it as live and enabled while nothing was delivered (found by helper-109);
+    // a retry must not bring it back either. create_inbox answers the same.
+    if (first?.deletedAt) {
+      throw new AppError("CONFLICT", `The webhook created with clientId ${JSON.stringify(webhook.clientId)} (${first.id}) was deleted.`, {
+        fix: "Use a new clientId to create another webhook.",
+        details: [{ field: "clientId", message: "its webhook was deleted" }],
+      });
+    }
     if (first) return { webhook: first, created: false };
   }
   const [{ mine, all }] = await db

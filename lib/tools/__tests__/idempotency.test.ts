@@ -97,12 +97,30 @@ describe("idempotency keys", () => {
     expect((await viaRest("k-body", body("first"))).status).toBe(200);
     const rest = await viaRest("k-body", body("second"));
     expect(rest.status).toBe(409);
-    expect((await rest.json()).error).toMatchObject({ code: "CONFLICT" });
+    // The field in each caller's casing (REST named it idempotencyKey; found by helper-109).
+    expect((await rest.json()).error).toMatchObject({ code: "CONFLICT", details: [{ field: "idempotency_key" }] });
     const overMcp = await viaMcp({ ...body("second"), idempotencyKey: "k-body" });
     expect(overMcp.isError).toBe(true);
-    expect(JSON.parse(overMcp.text)).toMatchObject({ code: "CONFLICT", fix: expect.stringContaining("new idempotencyKey") });
+    expect(JSON.parse(overMcp.text)).toMatchObject({
+      code: "CONFLICT",
+      fix: expect.stringContaining("new idempotency key"),
+      details: [{ field: "idempotencyKey" }],
+    });
     expect((await sentWith("k-body")).tool).toBe("send_message");
     expect(await messagesTo("Once")).toHaveLength(1);
+  });
+
+  // A replay was ledgered with no subject, so ledger_query by the message id missed every retry (found by helper-109).
+  it("ledgers a retry under the first call's subject", async () => {
+    const send = { ...body("subject"), subject: "Subject" };
+    const first = await (await viaRest("k-subject", send)).json();
+    expect((await viaRest("k-subject", send)).status).toBe(200);
+    expect((await viaMcp({ ...send, idempotencyKey: "k-subject" })).isError).toBe(false);
+    const entries = await (await getDb())
+      .select({ subject: ledgerEntries.subject })
+      .from(ledgerEntries)
+      .where(and(eq(ledgerEntries.projectId, seeded.project.id), eq(ledgerEntries.op, "send.message"), eq(ledgerEntries.subject, first.message_id)));
+    expect(entries).toHaveLength(3);
   });
 
   it("keeps each API key's idempotency keys to itself: another key of the project with the same key and body sends anew", async () => {

@@ -48,19 +48,23 @@ export function toolResult(tool: CasedTool, output: unknown): unknown {
 }
 
 /**
- * A validation_error a handler raised (fieldError names the field as the schema spells it) in the caller's casing:
- * a REST caller of a mailbox tool wrote `inbox_id`, and the error must say so. Other errors pass unchanged.
+ * An error a handler raised naming fields as the schema spells them (fieldError's validation_error, a CONFLICT on
+ * `clientId` or `idempotencyKey`) in the caller's casing: a REST caller of a mailbox tool wrote `inbox_id`, and the
+ * error must say so. A validation_error's message is made of its fields, so it is rewritten too.
  */
 export function callerCasedError(tool: Pick<CasedTool, "family" | "input">, transport: Transport, err: unknown): unknown {
-  if (!snakeArgs(tool, transport) || !(err instanceof AppError) || err.code !== "validation_error" || !Array.isArray(err.details)) return err;
+  if (!snakeArgs(tool, transport) || !(err instanceof AppError) || !isFieldList(err.details)) return err;
   const plan = keyPlan(tool.input, "input");
-  const details = (err.details as Array<{ field: string; message: string }>).map((d) => ({
+  const details = err.details.map((d) => ({
     ...d,
     field: snakePath(
       plan,
       d.field.split(".").map((s) => (/^\d+$/.test(s) ? Number(s) : s)),
     ).join("."),
   }));
-  const message = details.map((d) => `${d.field}: ${d.message}`).join("; ");
-  return new AppError("validation_error", message, { fix: err.fix, details, headers: err.headers });
+  const message = err.code === "validation_error" ? details.map((d) => `${d.field}: ${d.message}`).join("; ") : err.message;
+  return new AppError(err.code, message, { fix: err.fix, details, headers: err.headers });
 }
+
+const isFieldList = (details: unknown): details is Array<{ field: string; message: string }> =>
+  Array.isArray(details) && details.length > 0 && details.every((d) => typeof (d as { field?: unknown })?.field === "string");

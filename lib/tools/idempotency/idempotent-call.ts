@@ -7,6 +7,8 @@ import { claimKey, completeKey, storedKey } from "@/lib/tools/idempotency/statem
 
 /** What a first call answered, replayed to its retries: its JSON text, or the error that committed. */
 export type StoredAnswer = { text: string } | { error: AppError };
+/** A stored answer, with the first call's ledger subject for its retries' entries. */
+export type Replay = StoredAnswer & { subject: string | null };
 
 /**
  * Mailbox spec `idempotencyKey` (REST `Idempotency-Key`, the same key space for one credential): inside the call's transaction, before
@@ -17,7 +19,7 @@ export type StoredAnswer = { text: string } | { error: AppError };
 export async function claimIdempotencyKey(
   tx: Executor,
   o: { actor: Actor; key: string; tool: string; input: Record<string, unknown> },
-): Promise<StoredAnswer | null> {
+): Promise<Replay | null> {
   const { idempotencyKey: _key, ...rest } = o.input;
   const hash = sha256Hex(`${o.tool}\n${stableJson(rest)}`);
   const claimed = await claimKey(tx, o.actor.projectId, principalOf(o.actor), o.key, hash, o.tool, o.actor.keyId);
@@ -26,18 +28,19 @@ export async function claimIdempotencyKey(
   if (!row) throw new Error("idempotency key vanished between claim and read");
   if (row.requestHash !== hash) {
     const other = row.tool === o.tool ? "different arguments" : `another tool (${row.tool})`;
-    throw new AppError("CONFLICT", `idempotencyKey ${JSON.stringify(o.key)} was used within the last 24 hours for a call with ${other}.`, {
-      fix: "Use a new idempotencyKey for a different send; reuse a key only to retry exactly the same call.",
+    // Worded for both transports (REST sends the key as Idempotency-Key); the field is re-cased for REST callers.
+    throw new AppError("CONFLICT", `The idempotency key ${JSON.stringify(o.key)} was used within the last 24 hours for a call with ${other}.`, {
+      fix: "Use a new idempotency key for a different send; reuse a key only to retry exactly the same call.",
       details: [{ field: "idempotencyKey", message: "already used for a different call" }],
     });
   }
-  if (row.statusCode === 200) return { text: row.responseText };
+  if (row.statusCode === 200) return { text: row.responseText, subject: row.subject };
   const body = JSON.parse(row.responseText) as ErrorBody;
-  return { error: new AppError(body.code, body.message, { fix: body.fix, details: body.details }) };
+  return { error: new AppError(body.code, body.message, { fix: body.fix, details: body.details }), subject: row.subject };
 }
 
-/** Records the call's answer under its key, in the call's transaction. */
-export async function completeIdempotencyKey(tx: Executor, o: { actor: Actor; key: string; answer: StoredAnswer }): Promise<void> {
+/** Records the call's answer (and its ledger subject) under its key, in the call's transaction. */
+export async function completeIdempotencyKey(tx: Executor, o: { actor: Actor; key: string; answer: StoredAnswer; subject: string | null }): Promise<void> {
   const { status, text } =
     "error" in o.answer
       ? {
@@ -45,7 +48,7 @@ export async function completeIdempotencyKey(tx: Executor, o: { actor: Actor; ke
           text: JSON.stringify({ code: o.answer.error.code, message: o.answer.error.message, fix: o.answer.error.fix, details: o.answer.error.details }),
         }
       : { status: 200, text: o.answer.text };
-  await completeKey(tx, o.actor.projectId, principalOf(o.actor), o.key, status, text);
+  await completeKey(tx, o.actor.projectId, principalOf(o.actor), o.key, status, text, o.subject);
 }
 
 /** Whose keys these are: the API key (over MCP and REST alike), or the owner. Another key never sees them. */

@@ -25,7 +25,10 @@ import { listDrafts } from "@/lib/tools/mailboxes/list-drafts";
 import { sendDraft } from "@/lib/tools/mailboxes/send-draft";
 import { updateDraft } from "@/lib/tools/mailboxes/update-draft";
 import { dueNow, draftWrites, hoursAhead } from "./draft-test-helpers";
-import { call, projectWithKey, refusal } from "./inbox-test-helpers";
+import { actorOf, call, projectWithKey, refusal } from "./inbox-test-helpers";
+import { seedKey } from "@/lib/testing/seed";
+
+const draftRows = async (mailboxId: string) => (await getDb()).select().from(mailDrafts).where(eq(mailDrafts.mailboxId, mailboxId)).orderBy(mailDrafts.id);
 
 let p: Awaited<ReturnType<typeof projectWithKey>>;
 let a: Awaited<ReturnType<typeof seedMailbox>>;
@@ -143,6 +146,37 @@ describe("drafts over MCP (camelCase in, snake_case out)", () => {
         .from(mailDrafts)
         .where(and(eq(mailDrafts.mailboxId, a.id), eq(mailDrafts.clientId, "client-1"))),
     ).toHaveLength(1);
+  });
+
+  // A sent draft was deleted and freed its clientId: a retry made (and scheduled) a second draft (found by helper-109).
+  it("refuses a clientId whose draft was sent, naming the message, in the caller's casing", async () => {
+    const args = { inboxId: a.id, to: [b.address], subject: "Sent once", text: "x", clientId: "client-sent" };
+    const draft = await call(createDraft, p.mcp, args);
+    const sent = await call(sendDraft, p.mcp, { inboxId: a.id, draftId: draft.draft_id });
+    const before = await draftRows(a.id);
+    const err = await refusal(createDraft, p.mcp, args);
+    expect(err).toMatchObject({ code: "CONFLICT", message: expect.stringContaining(`was sent already, as message ${sent.message_id}`) });
+    expect(err.details).toEqual([{ field: "clientId", message: `sent as message ${sent.message_id}` }]);
+    const rest = await refusal(createDraft, p.rest, { inbox_id: a.id, to: [b.address], subject: "Sent once", text: "x", client_id: "client-sent" });
+    expect(rest.details).toEqual([{ field: "client_id", message: `sent as message ${sent.message_id}` }]);
+    expect(await draftRows(a.id)).toEqual(before);
+  });
+
+  // Another key's clientId handed it that key's draft whole, bodies and bcc included (found by helper-109).
+  it("refuses another key's clientId instead of answering its draft", async () => {
+    const secret = await call(createDraft, p.mcp, {
+      inboxId: a.id,
+      to: [b.address],
+      bcc: ["hidden@x.test"],
+      subject: "Mine",
+      text: "the secret body",
+      clientId: "shared",
+    });
+    const { key: other } = await seedKey(p.project.id, ["draft_create"]);
+    const err = await refusal(createDraft, actorOf(other, p.project.name, "mcp"), { inboxId: a.id, subject: "Theirs", text: "other", clientId: "shared" });
+    expect(err).toMatchObject({ code: "CONFLICT", details: [{ field: "clientId", message: "used by another caller in this inbox" }] });
+    expect(JSON.stringify(err)).not.toContain("secret body");
+    expect((await call(createDraft, p.mcp, { inboxId: a.id, subject: "Mine", clientId: "shared" })).draft_id).toBe(secret.draft_id);
   });
 
   it("lists drafts newest first with pages, by label (scheduled), and project-wide without inboxId", async () => {

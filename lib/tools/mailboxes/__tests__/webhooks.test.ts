@@ -80,6 +80,16 @@ describe("create_webhook", () => {
     expect(await webhookRows(p.project.id)).toEqual(before);
   });
 
+  // The replay answered the deleted webhook as live and enabled while nothing was delivered (found by helper-109).
+  it("a client_id whose webhook was deleted is CONFLICT, naming the field as the caller wrote it", async () => {
+    const first = (await create({ client_id: "gone" })) as { webhook_id: string };
+    await call(deleteWebhookTool, p.mcp, { webhookId: first.webhook_id });
+    const before = await webhookRows(p.project.id);
+    const err = await refusal(createWebhookTool, p.mcp, { request: { url: URL_OK, event_types: ["message.received"], client_id: "gone" } });
+    expect(err).toMatchObject({ code: "CONFLICT", message: expect.stringContaining(`(${first.webhook_id}) was deleted`) });
+    expect(await webhookRows(p.project.id)).toEqual(before);
+  });
+
   it("without inbox_ids watches the inboxId argument if given, else every inbox; duplicate types collapse", async () => {
     const scoped = await create({ event_types: ["message.sent", "message.sent"] }, p.mcp, { inboxId: second.email });
     expect(scoped).toMatchObject({ inbox_ids: [second.inbox_id], event_types: ["message.sent"] });
