@@ -8,7 +8,8 @@ import { type ActionContext, type ActionLedger, runOwnerAction } from "@/lib/aut
 import { getDb } from "@/lib/db/client";
 import { jobs } from "@/lib/db/schema/jobs";
 import { ledgerEntries } from "@/lib/db/schema/ledger";
-import { mailboxes, mailMessages } from "@/lib/db/schema/mail";
+import { diskTrash } from "@/lib/db/schema/disk";
+import { mailAttachments, mailboxes, mailMessages } from "@/lib/db/schema/mail";
 import { mailDrafts } from "@/lib/db/schema/mail-send";
 import { AppError } from "@/lib/errors";
 import { drainJobs } from "@/lib/jobs/drain-jobs";
@@ -259,6 +260,20 @@ describe("drafts", () => {
     expect(await draftsOf(from.id)).toEqual([]);
     expect((await entries("update.draft")).length).toBeGreaterThanOrEqual(2);
     expect(await entries("delete.draft")).toContainEqual({ subject: other.data.draftId, actorType: "owner" });
+  });
+
+  // The owner's Delete dropped the file rows by cascade and left their bytes in the store for ever (found by helper-112).
+  it("deletes a draft's files with it: their bytes go to the trash, as delete_draft's do", async () => {
+    const from = await seedMailbox(p.project.id);
+    const made = await call(createDraft, p.mcp, {
+      inboxId: from.id,
+      subject: "With a file",
+      attachments: [{ filename: "a.txt", contentType: "text/plain", content: Buffer.from("draft bytes").toString("base64") }],
+    });
+    const db = await getDb();
+    const [file] = await db.select({ blobKey: mailAttachments.blobKey }).from(mailAttachments).where(eq(mailAttachments.draftId, made.draft_id));
+    expect(await act(ctx, deleteDraftDef, { draftId: made.draft_id, version: 1 })).toMatchObject({ ok: true });
+    expect(await db.select({ blobKey: diskTrash.blobKey }).from(diskTrash).where(eq(diskTrash.blobKey, file.blobKey))).toHaveLength(1);
   });
 
   it("acts only on the version the owner saw: an agent's later update_draft makes Send now, Edit and Delete CONFLICT", async () => {

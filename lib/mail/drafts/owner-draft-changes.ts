@@ -1,4 +1,6 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
+import { draftFiles } from "@/lib/mail/drafts/draft-view";
+import { releaseDraftFiles } from "@/lib/mail/drafts/release-draft-files";
 import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
 import { mailboxes, mailMessages } from "@/lib/db/schema/mail";
@@ -61,11 +63,20 @@ export async function ownerSendDraft(db: Executor, o: { actor: Actor; draftId: s
   return sendDraft(db, { actor: o.actor, mailbox, draft, origin: "owner" });
 }
 
-/** "Delete": gone with its files (cascade); a scheduled job made for it then finds nothing. */
+/**
+ * "Delete": gone with its file rows (cascade), and their bytes to the trash unless something else uses them, as
+ * delete_draft does (the bytes stayed for ever: found by helper-112); a scheduled job made for it then finds nothing.
+ */
 export async function ownerDeleteDraft(db: Executor, o: { actor: Actor; draftId: string; version: number }): Promise<{ id: string }> {
   const draft = await lockDraft(db, o.actor, o.draftId, o.version);
   refuseFrozen(draft, "deleted");
+  const files = (await draftFiles(db, draft.projectId, [draft.id])).get(draft.id) ?? [];
   await db.delete(mailDrafts).where(and(eq(mailDrafts.projectId, draft.projectId), eq(mailDrafts.id, draft.id)));
+  await releaseDraftFiles(
+    db,
+    draft.projectId,
+    files.map((f) => f.blobKey),
+  );
   return { id: draft.id };
 }
 
