@@ -17,7 +17,9 @@ export async function createLink(db: Executor, opts: { actor: Actor; path: strin
   if (!Number.isInteger(opts.expiresIn) || opts.expiresIn < LINK_MIN_SECONDS || opts.expiresIn > LINK_MAX_SECONDS) {
     throw fieldError("expires_in", `must be a whole number of seconds from ${LINK_MIN_SECONDS} to ${LINK_MAX_SECONDS} (7 days)`);
   }
-  const src = await findSource(db, { projectId: opts.actor.projectId, path: opts.path });
+  // Held until the link commits: a delete racing this one revoked the links it could see and left this one live, for
+  // a file that no longer existed (found by helper-112).
+  const src = await findSource(db, { projectId: opts.actor.projectId, path: opts.path, lock: "share" });
   if (opts.fileId !== undefined && src.fileId !== opts.fileId) {
     throw new AppError("CONFLICT", `${src.path} was replaced while its approved link was being made.`, {
       fix: "Call again with the same approval: it answers whether the approval still holds.",

@@ -19,7 +19,11 @@ export interface DiskSource {
   updatedAt: Date;
 }
 
-export async function findSource(db: Executor, opts: { projectId: string; path: string }): Promise<DiskSource> {
+/**
+ * `lock: "share"` holds the file row until the caller commits: a delete or replace under way (which locks it FOR
+ * UPDATE and revokes the links it sees) is waited for, and the file is then found gone or replaced.
+ */
+export async function findSource(db: Executor, opts: { projectId: string; path: string; lock?: "share" }): Promise<DiskSource> {
   const path = checkedDiskPath(opts.path);
   const target = targetOf(path);
   const missing = () => notFound(`File ${path}`, "List files with file_list; attachments are named in their event (evt_…/name).");
@@ -39,10 +43,11 @@ export async function findSource(db: Executor, opts: { projectId: string; path: 
       updatedAt: a.createdAt,
     };
   }
-  const [f] = await db
+  const query = db
     .select()
     .from(diskFiles)
     .where(and(eq(diskFiles.projectId, opts.projectId), eq(diskFiles.path, path)));
+  const [f] = opts.lock ? await query.for(opts.lock) : await query;
   if (!f) throw missing();
   const name = path.slice(path.lastIndexOf("/") + 1);
   return {
