@@ -24,10 +24,15 @@ export const deleteMessageRows = (tx: Executor, projectId: string, ids: readonly
 
 /**
  * Of these blob keys, those nothing points at any more: no attachment row (a forward re-attaches by reference), no
- * message's raw copy, no event's attachment (`evt_…/name`) and no live file_url link.
+ * message's raw copy, no event's attachment (`evt_…/name`) and no live file_url link. Called after the caller
+ * removed its own rows, in its transaction. The keys are held (a transaction advisory lock each, in key order) before
+ * they are counted: two deletes of the last two rows sharing a blob each counted the other's row, deleted but not yet
+ * committed, and neither trashed it, so the bytes stayed with nothing naming them (found by helper-112). Held, the
+ * second counts once the first committed, and finds nothing.
  */
-export const unreferencedBlobs = (tx: Executor, projectId: string, keys: readonly string[]) =>
-  query<{ blobKey: string }>(
+export async function unreferencedBlobs(tx: Executor, projectId: string, keys: readonly string[]) {
+  await query(tx, sql`select pg_advisory_xact_lock(hashtextextended(k, 0)) from (select k from ${list(keys)} as c(k) order by k) as held`);
+  return query<{ blobKey: string }>(
     tx,
     sql`select k as blob_key from ${list(keys)} as c(k)
         where not exists (select 1 from mail_attachments a where a.project_id = ${projectId} and a.blob_key = c.k)
@@ -35,3 +40,4 @@ export const unreferencedBlobs = (tx: Executor, projectId: string, keys: readonl
           and not exists (select 1 from disk_attachments d where d.project_id = ${projectId} and d.blob_key = c.k)
           and not exists (select 1 from disk_links l where l.project_id = ${projectId} and l.blob_key = c.k and l.revoked_at is null)`,
   );
+}
