@@ -27,8 +27,9 @@ it.runIf(onPostgres)("two deletes of the last two rows sharing a blob at once tr
   const mail = await seedReceivedMail(p.project.id, box.id);
   const db = await getDb();
   const [original] = await db.select({ blobKey: mailAttachments.blobKey }).from(mailAttachments).where(eq(mailAttachments.messageId, mail.message));
-  const drafts = [];
-  for (const to of ["x@example.org", "y@example.org"]) drafts.push(await call(createDraft, p.mcp, { inboxId: box.id, forwardOf: mail.message, to: [to] }));
+  const drafts: string[] = [];
+  for (const to of ["x@example.org", "y@example.org"])
+    drafts.push((await call(createDraft, p.mcp, { inboxId: box.id, forwardOf: mail.message, to: [to] })).draft_id);
   await db.transaction((tx) => deleteMessage(tx, { actor: p.actor, inboxId: box.id, messageId: mail.message }));
   const trashed = () => db.select().from(diskTrash).where(eq(diskTrash.blobKey, original.blobKey));
   expect(await trashed()).toEqual([]);
@@ -42,12 +43,12 @@ it.runIf(onPostgres)("two deletes of the last two rows sharing a blob at once tr
     deleted = r;
   });
   const first = db.transaction(async (tx) => {
-    expect((await deleteDraft(tx, { actor: p.mcp, inboxId: box.id, draftId: drafts[0].draft_id })).deleted).toBe(true);
+    expect((await deleteDraft(tx, { actor: p.mcp, inboxId: box.id, draftId: drafts[0] })).deleted).toBe(true);
     deleted();
     await gate;
   });
   await ready;
-  const second = db.transaction((tx) => deleteDraft(tx, { actor: p.mcp, inboxId: box.id, draftId: drafts[1].draft_id }));
+  const second = db.transaction((tx) => deleteDraft(tx, { actor: p.mcp, inboxId: box.id, draftId: drafts[1] }));
   await untilBlocked(second);
   commit();
   await first;
