@@ -10,6 +10,7 @@ import { checkDomainDns, type DomainDns } from "@/lib/mail/domains/check-domain-
 import { dnsRecords } from "@/lib/mail/domains/dns-records";
 import { listDomains } from "@/lib/mail/domains/list-domains";
 import { removeDomain } from "@/lib/mail/domains/remove-domain";
+import { deleteMailbox } from "@/lib/mail/mailboxes/delete-mailbox";
 import { startSmtpListener, type SmtpListener } from "@/lib/mail/inbound/smtp-listener";
 import { seedProject } from "@/lib/testing/seed";
 import { fakeResolver, sendTo } from "@/lib/mail/__tests__/helpers";
@@ -123,6 +124,12 @@ describe("mail domains", () => {
 
     await sendTo(listener.port, { from: "a@b.example", to: "sales@mail.example.com", subject: "x", text: "x" });
     await expect(tx((t) => removeDomain(t, { actor: seeded.actor, domainId: d.id }))).rejects.toMatchObject({ code: "CONFLICT" });
+    // Its mailbox deleted (the row stays, with its mail), the domain goes: the foreign key made this a 500 for good.
+    const [sales] = await db.select().from(mailboxes).where(eq(mailboxes.address, "sales@mail.example.com"));
+    await tx((t) => deleteMailbox(t, { actor: seeded.actor, inboxId: sales.id }));
+    expect(await tx((t) => removeDomain(t, { actor: seeded.actor, domainId: d.id }))).toEqual({ domain: "mail.example.com" });
+    expect(await db.select().from(mailDomains).where(eq(mailDomains.id, d.id))).toEqual([]);
+    expect((await db.select().from(mailboxes).where(eq(mailboxes.id, sales.id)))[0].deletedAt).not.toBeNull();
   });
 
   it("reports a wrong DKIM key and keeps other projects' domains out of reach", async () => {

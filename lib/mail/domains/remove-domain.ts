@@ -1,8 +1,9 @@
-import { and, count, eq, isNull } from "drizzle-orm";
+import { and, count, eq, isNotNull, isNull } from "drizzle-orm";
 import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
 import { mailboxes, mailDomains } from "@/lib/db/schema/mail";
 import { AppError, notFound } from "@/lib/errors";
+import { ensureDefaultDomain } from "@/lib/mail/domains/default-domain";
 
 /** Removes a custom domain; refused while live mailboxes use it (their mail would silently stop). */
 export async function removeDomain(db: Executor, opts: { actor: Actor; domainId: string }) {
@@ -22,6 +23,13 @@ export async function removeDomain(db: Executor, opts: { actor: Actor; domainId:
   if (used.n > 0) {
     throw new AppError("CONFLICT", `${d.domain} still has ${used.n} mailbox${used.n === 1 ? "" : "es"}.`, { fix: "Delete or move its mailboxes first." });
   }
+  // Deleted mailboxes stay (their mail's history) and still named the domain, so the delete failed on the foreign
+  // key, a 500, for good (found by helper-111). They send and receive nothing: they move to the default domain's row.
+  const fallback = await ensureDefaultDomain(db);
+  await db
+    .update(mailboxes)
+    .set({ domainId: fallback.id })
+    .where(and(eq(mailboxes.projectId, opts.actor.projectId), eq(mailboxes.domainId, d.id), isNotNull(mailboxes.deletedAt)));
   await db.delete(mailDomains).where(and(eq(mailDomains.projectId, opts.actor.projectId), eq(mailDomains.id, d.id)));
   return { domain: d.domain };
 }
