@@ -1,7 +1,17 @@
 import type { PGlite, Transaction } from "@electric-sql/pglite";
 import { drizzle } from "drizzle-orm/pglite";
 import type { Db, Tx } from "@/lib/db/client";
-import { registerExecutor, runAfterCommit, savepoints, settle, withCommitFailure, type DriverQuery, type TransactionState } from "@/lib/db/transaction";
+import {
+  newTransactionState,
+  registerExecutor,
+  runAfterCommit,
+  runAfterRollback,
+  savepoints,
+  settle,
+  withCommitFailure,
+  type DriverQuery,
+  type TransactionState,
+} from "@/lib/db/transaction";
 
 /**
  * The embedded side of lib/db: drizzle over PGlite, with transactions run by PGlite's own `transaction()`. PGlite
@@ -22,18 +32,24 @@ function driverQuery(client: PGlite | Transaction): DriverQuery {
 }
 
 async function transaction<T>(pglite: PGlite, fn: (tx: Tx) => Promise<T>): Promise<T> {
-  const state: TransactionState = { afterCommit: [], withCommit: [] };
-  const result = await pglite.transaction(async (conn) => {
-    const tx = drizzle({ client: conn as unknown as PGlite }) as unknown as Tx;
-    registerExecutor(tx, driverQuery(conn), state);
-    tx.transaction = savepoints(tx, state, (text) => conn.exec(text));
-    const out = await settle(fn(tx));
-    // Whatever the callback left in flight finishes inside the transaction, before it commits or rolls back.
-    const sent = await withCommitFailure(state);
-    if (!out.ok) throw out.error;
-    if (!sent.ok) throw sent.error;
-    return out.value as T;
-  });
-  runAfterCommit(state);
-  return result;
+  const state: TransactionState = newTransactionState();
+  try {
+    const result = await pglite.transaction(async (conn) => {
+      const tx = drizzle({ client: conn as unknown as PGlite }) as unknown as Tx;
+      registerExecutor(tx, driverQuery(conn), state);
+      tx.transaction = savepoints(tx, state, (text) => conn.exec(text));
+      const out = await settle(fn(tx));
+      // Whatever the callback left in flight finishes inside the transaction, before it commits or rolls back.
+      const sent = await withCommitFailure(state);
+      if (!out.ok) throw out.error;
+      if (!sent.ok) throw sent.error;
+      return out.value as T;
+    });
+    runAfterCommit(state);
+    return result;
+  } catch (err) {
+    // In-process, a transaction that failed to commit did not: there is no lost connection to leave it unknown.
+    runAfterRollback(state);
+    throw err;
+  }
 }

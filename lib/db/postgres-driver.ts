@@ -1,7 +1,17 @@
 import type { ReservedSql, Sql } from "postgres";
 import { drizzle } from "drizzle-orm/postgres-js";
 import type { Db, Tx } from "@/lib/db/client";
-import { registerExecutor, runAfterCommit, savepoints, settle, withCommitFailure, type DriverQuery, type TransactionState } from "@/lib/db/transaction";
+import {
+  newTransactionState,
+  registerExecutor,
+  runAfterCommit,
+  runAfterRollback,
+  savepoints,
+  settle,
+  withCommitFailure,
+  type DriverQuery,
+  type TransactionState,
+} from "@/lib/db/transaction";
 
 type Fn = (...args: unknown[]) => unknown;
 
@@ -61,7 +71,7 @@ function driverQuery(client: Sql | ReservedSql): DriverQuery {
  */
 async function transaction<T>(pool: Sql, fn: (tx: Tx) => Promise<T>): Promise<T> {
   const conn: ReservedSql = await pool.reserve();
-  const state: TransactionState = { afterCommit: [], withCommit: [] };
+  const state: TransactionState = newTransactionState();
   try {
     const began = settle(conn.unsafe("begin"));
     let firstFailure: unknown;
@@ -77,11 +87,17 @@ async function transaction<T>(pool: Sql, fn: (tx: Tx) => Promise<T>): Promise<T>
       await Promise.all(state.withCommit.splice(0));
       const rolledBack = await settle(conn.unsafe("rollback"));
       if (!rolledBack.ok) console.error("[brynth] rollback failed after", err, rolledBack.error);
+      // Never committed: nothing was sent with a COMMIT, and a lost connection rolls back too.
+      runAfterRollback(state);
       throw err;
     }
     const committed = settle(conn.unsafe("commit"));
     const sent = await withCommitFailure(state);
     const done = await committed;
+    // A statement sent with the COMMIT failed, or the COMMIT answered ROLLBACK: certainly not committed. A COMMIT
+    // with no answer (a lost connection) may have committed: the rollback's tasks are not run.
+    const rolledBack = !sent.ok || (done.ok && (done.value as { command?: string }).command !== "COMMIT");
+    if (rolledBack) runAfterRollback(state);
     if (!sent.ok) throw sent.error;
     if (!done.ok) throw done.error;
     if ((done.value as { command?: string }).command !== "COMMIT") {

@@ -13,6 +13,8 @@ export type DriverQuery = (text: string, params: unknown[]) => Promise<DriverRes
 export interface TransactionState {
   /** Run once the transaction has committed; dropped when it rolls back (or with the savepoint they belong to). */
   afterCommit: (() => void | Promise<void>)[];
+  /** Run once it is certain the transaction (or the savepoint they belong to) rolled back; dropped when it commits. */
+  afterRollback: (() => void | Promise<void>)[];
   /** Statements sent without waiting, to go out with the COMMIT: the transaction fails if any of them failed. */
   withCommit: Promise<Settled>[];
 }
@@ -57,17 +59,37 @@ export function afterCommit(db: Executor, task: () => void | Promise<void>): voi
   else runTask(task);
 }
 
+/**
+ * Undoing what no ROLLBACK undoes, for work done outside the database on behalf of a transaction (bytes written to
+ * the blob store for a row it inserts): `task` runs once the transaction, or the savepoint it was registered in,
+ * certainly rolled back, never if it committed or if its COMMIT's outcome is unknown (a lost connection: the rows may
+ * have committed). Outside a transaction there is nothing to roll back, and it never runs.
+ */
+export function afterRollback(db: Executor, task: () => void | Promise<void>): void {
+  scopeOf(db).tx?.afterRollback.push(task);
+}
+
 /** Runs what a committed transaction left for after its commit. */
 export function runAfterCommit(state: TransactionState): void {
+  state.afterRollback.length = 0;
   for (const task of state.afterCommit.splice(0)) runTask(task);
 }
+
+/** Runs what a transaction that certainly rolled back left for that case. */
+export function runAfterRollback(state: TransactionState): void {
+  state.afterCommit.length = 0;
+  for (const task of state.afterRollback.splice(0)) runTask(task);
+}
+
+/** A new transaction's empty state. */
+export const newTransactionState = (): TransactionState => ({ afterCommit: [], afterRollback: [], withCommit: [] });
 
 function runTask(task: () => void | Promise<void>): void {
   try {
     const out = task();
-    if (out instanceof Promise) out.catch((err) => console.error("[brynth] after-commit task failed", err));
+    if (out instanceof Promise) out.catch((err) => console.error("[brynth] after-commit/rollback task failed", err));
   } catch (err) {
-    console.error("[brynth] after-commit task failed", err);
+    console.error("[brynth] after-commit/rollback task failed", err);
   }
 }
 
@@ -96,21 +118,24 @@ export async function withCommitFailure(state: TransactionState): Promise<Settle
 
 /**
  * Nested `tx.transaction(fn)` as a savepoint on the same connection: the callback gets the same transaction, and
- * what it registered for after the commit is dropped if the savepoint rolls back.
+ * if the savepoint rolls back, what it registered for after the commit is dropped and what for a rollback runs.
  */
 export function savepoints(tx: Db, state: TransactionState, exec: (text: string) => Promise<unknown>): Db["transaction"] {
   let n = 0;
   return async <T>(fn: (inner: Tx) => Promise<T>): Promise<T> => {
     const name = `sp${n++}`;
     const mark = state.afterCommit.length;
+    const undoMark = state.afterRollback.length;
     await exec(`savepoint ${name}`);
     try {
       const out = await fn(tx as Tx);
       await exec(`release savepoint ${name}`);
       return out;
     } catch (err) {
+      // Should this fail, the transaction fails with it, and its own rollback runs what is registered here.
       await exec(`rollback to savepoint ${name}`);
       state.afterCommit.length = mark;
+      for (const task of state.afterRollback.splice(undoMark)) runTask(task);
       throw err;
     }
   };

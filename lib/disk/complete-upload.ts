@@ -1,4 +1,5 @@
 import { and, eq } from "drizzle-orm";
+import { discardOnRollback } from "@/lib/blob/unused-blob";
 import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
 import { diskUploads } from "@/lib/db/schema/disk";
@@ -37,18 +38,14 @@ export async function completeUpload(db: Executor, opts: { actor: Actor; path: s
   // gets its own copy of the bytes, so a later PUT to that URL never changes a saved version or what its links serve.
   const blobKey = newBlobKey(opts.actor.projectId);
   await store.copy(upload.blobKey, blobKey);
-  try {
-    const row = await replaceFile(db, {
-      actor: opts.actor,
-      path: upload.path,
-      blobKey,
-      sizeBytes: upload.sizeBytes,
-      contentType: upload.contentType,
-      completedUploadId: upload.id,
-    });
-    return { status: "saved" as const, ...fileView(row) };
-  } catch (err) {
-    await store.delete(blobKey).catch(() => {});
-    throw err;
-  }
+  discardOnRollback(db, blobKey);
+  const row = await replaceFile(db, {
+    actor: opts.actor,
+    path: upload.path,
+    blobKey,
+    sizeBytes: upload.sizeBytes,
+    contentType: upload.contentType,
+    completedUploadId: upload.id,
+  });
+  return { status: "saved" as const, ...fileView(row) };
 }

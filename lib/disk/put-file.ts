@@ -1,6 +1,7 @@
 import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
 import { getBlobStore } from "@/lib/blob/get-blob-store";
+import { discardOnRollback } from "@/lib/blob/unused-blob";
 import { writablePath, contentTypeProblem, decodeBase64, DEFAULT_CONTENT_TYPE } from "@/lib/disk/file-input";
 import { fieldError } from "@/lib/disk/field-error";
 import { fileView, newBlobKey } from "@/lib/disk/file-view";
@@ -16,12 +17,8 @@ export async function putFile(db: Executor, opts: { actor: Actor; path: string; 
   const store = await getBlobStore();
   const blobKey = newBlobKey(opts.actor.projectId);
   await store.put(blobKey, bytes, { size: bytes.byteLength, contentType });
-  try {
-    const row = await replaceFile(db, { actor: opts.actor, path, blobKey, sizeBytes: bytes.byteLength, contentType });
-    return { status: "saved" as const, ...fileView(row) };
-  } catch (err) {
-    // Nothing references the object: remove it now rather than leave it for ever.
-    await store.delete(blobKey).catch(() => {});
-    throw err;
-  }
+  // Refused here or failing later (the ledger entry, the COMMIT), the transaction rolls back and nothing names the bytes.
+  discardOnRollback(db, blobKey);
+  const row = await replaceFile(db, { actor: opts.actor, path, blobKey, sizeBytes: bytes.byteLength, contentType });
+  return { status: "saved" as const, ...fileView(row) };
 }

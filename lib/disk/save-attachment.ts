@@ -1,4 +1,5 @@
 import type { Executor } from "@/lib/db/client";
+import { discardOnRollback } from "@/lib/blob/unused-blob";
 import { diskAttachments } from "@/lib/db/schema/disk";
 import { getBlobStore } from "@/lib/blob/get-blob-store";
 import { AppError } from "@/lib/errors";
@@ -64,18 +65,14 @@ export async function saveAttachment(
   const blobKey = newBlobKey(opts.projectId);
   const store = await getBlobStore();
   await store.put(blobKey, opts.bytes, { size: opts.bytes.byteLength, contentType });
-  try {
-    await db.insert(diskAttachments).values({
-      projectId: opts.projectId,
-      eventId: opts.eventId,
-      name: opts.name,
-      blobKey,
-      sizeBytes: opts.bytes.byteLength,
-      contentType,
-    });
-  } catch (err) {
-    await store.delete(blobKey).catch(() => {});
-    throw err;
-  }
+  discardOnRollback(db, blobKey);
+  await db.insert(diskAttachments).values({
+    projectId: opts.projectId,
+    eventId: opts.eventId,
+    name: opts.name,
+    blobKey,
+    sizeBytes: opts.bytes.byteLength,
+    contentType,
+  });
   return { path: `${opts.eventId}/${opts.name}`, size_bytes: opts.bytes.byteLength, content_type: contentType };
 }

@@ -71,7 +71,7 @@ export async function seedReceivedMail(projectId: string, mailboxId?: string): P
   const draft = newId("drf");
   await db.insert(mailDrafts).values({ id: draft, projectId, mailboxId: mailbox.id, to: [mailbox.address], subject: "A draft", text: "Draft body." });
   const draftAttachment = newId("att");
-  const [file] = await storeOutboundFiles(projectId, [{ name: "notes.txt", contentType: "text/plain", bytes: Buffer.from("draft notes\n") }]);
+  const [file] = await storeOutboundFiles(db, projectId, [{ name: "notes.txt", contentType: "text/plain", bytes: Buffer.from("draft notes\n") }]);
   await db.insert(mailAttachments).values({ ...file, id: draftAttachment, projectId, draftId: draft });
   // One list entry, so list-entry examples (get, delete) name something that exists (once per mailbox).
   await db

@@ -62,7 +62,7 @@ export async function insertDraft(
 
 /** Attachment rows of a draft for new files (stored now) and kept blobs. */
 export async function attachToDraft(tx: Executor, draft: MailDraft, files: SendFiles): Promise<void> {
-  const stored = [...files.kept, ...(await storeOutboundFiles(draft.projectId, files.fresh))];
+  const stored = [...files.kept, ...(await storeOutboundFiles(tx, draft.projectId, files.fresh))];
   if (stored.length === 0) return;
   await tx.insert(mailAttachments).values(stored.map((a) => ({ id: newId("att"), projectId: draft.projectId, draftId: draft.id, ...a })));
 }

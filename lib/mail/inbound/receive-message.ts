@@ -1,4 +1,5 @@
 import { getDb } from "@/lib/db/client";
+import { discardBlob } from "@/lib/blob/unused-blob";
 import type { Mailbox } from "@/lib/db/schema/mail";
 import { contentTypeProblem, DEFAULT_CONTENT_TYPE } from "@/lib/disk/file-input";
 import { extractReply } from "@/lib/mail/extract/extract-reply";
@@ -93,6 +94,12 @@ export async function receiveMessage(raw: Buffer, envelope: InboundEnvelope, opt
         { signal: opts.signal },
       );
     });
+    // A copy already stored (the client retried after a lost 250), or no mailbox left to take it: no row names the
+    // bytes written for this one (they stayed for ever: found by helper-112).
+    if (!written.some((w) => !w.duplicate)) {
+      const { rawKey, attachments } = await blobs;
+      await Promise.all([rawKey, ...attachments.map((a) => a.blobKey)].map(discardBlob));
+    }
     stored.push(...written);
   }
   return stored;

@@ -43,7 +43,7 @@ export async function sendEmail(
   await checkSendLists(tx, { projectId: actor.projectId, mailboxId: mailbox.id, fields: opts.to.map((address, i) => ({ field: `to.${i}`, address })) });
   const localDomains = await checkRoute(tx, actor.projectId, opts.to);
   const files = await resolveAttachments(tx, actor, opts.attachments);
-  const blobs = await storeOutboundFiles(actor.projectId, files);
+  const blobs = await storeOutboundFiles(tx, actor.projectId, files);
   const batchId = newId("bat");
   const status = opts.hold ? ("pending" as const) : ("queued" as const);
   await tx.insert(mailBatches).values({ id: batchId, projectId: actor.projectId, status, keyId: actor.keyId, agent: actor.agent, recipients: opts.to.length });

@@ -72,7 +72,7 @@ export async function sendFromMailbox(
   if (v?.effect === "require_approval" || (v && mailbox.sendPolicy === "approval")) {
     return { held: await holdForApproval(tx, { actor, mailbox, request: r, files, draft: o.draft, verdict: v.effect === "require_approval" ? v : undefined }) };
   }
-  const stored = [...files.kept, ...(await storeOutboundFiles(mailbox.projectId, files.fresh))];
+  const stored = [...files.kept, ...(await storeOutboundFiles(tx, mailbox.projectId, files.fresh))];
   const [m] = await queueOutbound(tx, {
     mailbox,
     items: [
