@@ -115,7 +115,8 @@ describe("hostile MIME", () => {
     const raw = [
       `From: "ceo@corp.example" <evil@attacker.example>`,
       `To: "${mb.address}" <${mb.address}>, "x@y.example" <other@sender.example>`,
-      "Subject: Wire",
+      // Decoded from the header block alone (note-36: the fallback showed the encoded word).
+      `Subject: =?UTF-8?B?${Buffer.from("Überweisung heute").toString("base64")}?=`,
       "Message-ID: <fallback-from@sender.example>",
       'Content-Type: multipart/mixed; boundary="b"',
       "",
@@ -126,7 +127,7 @@ describe("hostile MIME", () => {
     expect(await deliver(mb.address, raw)).toMatch(/^250/);
     const row = await messageByRfc(mb.id, "fallback-from@sender.example");
     expect(row.parseError).toBeTruthy();
-    expect(row).toMatchObject({ fromAddress: "evil@attacker.example", to: [mb.address, "other@sender.example"] });
+    expect(row).toMatchObject({ fromAddress: "evil@attacker.example", to: [mb.address, "other@sender.example"], subject: "Überweisung heute" });
     expect(errors).toEqual([]);
   });
 

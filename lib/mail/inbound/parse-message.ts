@@ -132,7 +132,7 @@ async function parseWith(raw: Buffer, input: Buffer, text?: string | null): Prom
   try {
     mail = await simpleParser(input, { skipTextToHtml: true, skipImageLinks: true, skipTextLinks: true, maxHtmlLengthToParse: 2_000_000 });
   } catch (err) {
-    return fallbackParse(raw, err instanceof Error ? err.message : String(err));
+    return fallbackParse(raw, err instanceof Error ? err.message : String(err), await headerSubject(raw));
   }
   const headers: Record<string, string> = {};
   for (const line of mail.headerLines ?? []) {
@@ -199,7 +199,22 @@ function headerText(v: HeaderValue | undefined): string | null {
  * Last resort for input mailparser rejects: unfolded header lines, the rest as text. NULs are dropped first, as
  * mailparser drops them: an address holding one was refused by Postgres (text and jsonb), every attempt with 451.
  */
-function fallbackParse(raw: Buffer, error: string): ParsedMessage {
+/**
+ * The subject as mailparser decodes it (encoded words, charsets), from the header block alone: a message it gives up
+ * on whole (1,001 parts, say) has headers it reads well, and the raw `=?UTF-8?B?…?=` showed as the subject. Null
+ * when even the header block is too much for it (a 3 MB header).
+ */
+async function headerSubject(raw: Buffer): Promise<string | null> {
+  const end = raw.indexOf("\r\n\r\n");
+  if (end < 0 || end > 1_000_000) return null;
+  try {
+    return (await simpleParser(raw.subarray(0, end + 4), { skipTextToHtml: true })).subject ?? null;
+  } catch {
+    return null;
+  }
+}
+
+function fallbackParse(raw: Buffer, error: string, decodedSubject: string | null): ParsedMessage {
   const s = noNul(raw.toString("latin1"));
   const split = s.search(/\r?\n\r?\n/);
   const head = split < 0 ? s : s.slice(0, split);
@@ -225,7 +240,7 @@ function fallbackParse(raw: Buffer, error: string): ParsedMessage {
     to: addr(headers.to),
     cc: addr(headers.cc),
     replyTo: addr(headers["reply-to"]),
-    subject: headers.subject ?? null,
+    subject: decodedSubject ?? headers.subject ?? null,
     date: headers.date && !Number.isNaN(Date.parse(headers.date)) ? new Date(headers.date) : null,
     text: body,
     html: null,
