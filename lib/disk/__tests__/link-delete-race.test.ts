@@ -6,6 +6,7 @@ import { createLink } from "@/lib/disk/create-link";
 import { deleteFile } from "@/lib/disk/delete-file";
 import { putFile } from "@/lib/disk/put-file";
 import { seedProject } from "@/lib/testing/seed";
+import { heldOpen } from "@/lib/testing/held-open";
 import { untilBlocked } from "@/lib/testing/until-blocked";
 
 /**
@@ -24,24 +25,11 @@ it.runIf(onPostgres)("a link made while its file is deleted is refused, and no l
   const db = await getDb();
   const actor = seeded.actor;
   await db.transaction((tx) => putFile(tx, { actor, path: "doc.txt", contentBase64: Buffer.from("secret").toString("base64") }));
-  let commit!: () => void;
-  const gate = new Promise<void>((r) => {
-    commit = r;
-  });
-  let deleted!: () => void;
-  const ready = new Promise<void>((r) => {
-    deleted = r;
-  });
-  const deleting = db.transaction(async (tx) => {
-    expect((await deleteFile(tx, { actor, path: "doc.txt" })).deleted).toBe(true);
-    deleted();
-    await gate;
-  });
-  await ready;
+  const deleting = await heldOpen(async (tx) => expect((await deleteFile(tx, { actor, path: "doc.txt" })).deleted).toBe(true));
   const linking = db.transaction((tx) => createLink(tx, { actor, path: "doc.txt", expiresIn: 3600 })).catch((e: unknown) => e);
   await untilBlocked(linking);
-  commit();
-  await deleting;
+  deleting.commit();
+  await deleting.done;
   expect(await linking).toMatchObject({ code: "NOT_FOUND" });
   const live = await db
     .select()

@@ -6,6 +6,7 @@ import { mailAttachments } from "@/lib/db/schema/mail";
 import { deleteMessage } from "@/lib/mail/deletion/delete-message";
 import { deleteDraft } from "@/lib/mail/drafts/delete-draft";
 import { seedMailbox, seedReceivedMail } from "@/lib/testing/mail-fixture";
+import { heldOpen } from "@/lib/testing/held-open";
 import { untilBlocked } from "@/lib/testing/until-blocked";
 import { call, projectWithKey } from "@/lib/tools/mailboxes/__tests__/inbox-test-helpers";
 import { createDraft } from "@/lib/tools/mailboxes/create-draft";
@@ -34,24 +35,11 @@ it.runIf(onPostgres)("two deletes of the last two rows sharing a blob at once tr
   const trashed = () => db.select().from(diskTrash).where(eq(diskTrash.blobKey, original.blobKey));
   expect(await trashed()).toEqual([]);
 
-  let commit!: () => void;
-  const gate = new Promise<void>((r) => {
-    commit = r;
-  });
-  let deleted!: () => void;
-  const ready = new Promise<void>((r) => {
-    deleted = r;
-  });
-  const first = db.transaction(async (tx) => {
-    expect((await deleteDraft(tx, { actor: p.mcp, inboxId: box.id, draftId: drafts[0] })).deleted).toBe(true);
-    deleted();
-    await gate;
-  });
-  await ready;
+  const first = await heldOpen(async (tx) => expect((await deleteDraft(tx, { actor: p.mcp, inboxId: box.id, draftId: drafts[0] })).deleted).toBe(true));
   const second = db.transaction((tx) => deleteDraft(tx, { actor: p.mcp, inboxId: box.id, draftId: drafts[1] }));
   await untilBlocked(second);
-  commit();
-  await first;
+  first.commit();
+  await first.done;
   expect(await second).toMatchObject({ deleted: true });
   expect(await db.select().from(mailAttachments).where(eq(mailAttachments.blobKey, original.blobKey))).toEqual([]);
   expect(await trashed()).toHaveLength(1);
