@@ -1,3 +1,4 @@
+import { domainToASCII } from "node:url";
 import { authenticate } from "mailauth";
 import type { MailAuthVerdicts } from "@/lib/db/schema/mail";
 import type { MailDnsResolver } from "@/lib/mail/inbound/dns-resolver";
@@ -19,7 +20,7 @@ export async function authenticateMessage(
     const res = await authenticate(raw, {
       ip: opts.ip,
       helo: opts.helo ?? undefined,
-      sender: opts.sender ?? "",
+      sender: asciiSender(opts.sender ?? ""),
       mta: mailHostname(),
       resolver: opts.resolver,
       disableArc: true,
@@ -49,6 +50,17 @@ export async function authenticateMessage(
       details: `authentication failed: ${err instanceof Error ? err.message : String(err)}`.slice(0, 500),
     };
   }
+}
+
+/**
+ * The SMTP server hands over an IDN envelope sender in Unicode (`info@bücher.example`), and mailauth's SPF gives a
+ * domain it cannot look up `none` without asking DNS: a sender of an IDN domain never passed SPF. Its ASCII form
+ * is the same domain, and what DNS holds.
+ */
+function asciiSender(sender: string): string {
+  const at = sender.lastIndexOf("@");
+  const domain = sender.slice(at + 1);
+  return /[^\p{ASCII}]/u.test(domain) ? `${sender.slice(0, at + 1)}${domainToASCII(domain) || domain}` : sender;
 }
 
 /** Our own mailboxes delivering to each other: signed by us, no hop to check. */

@@ -15,12 +15,22 @@ export function fromDisagreement(judged: readonly string[], shown: string | null
   if (judged.length > 1) return `${judged.length} From addresses: DMARC vouches for none of them`;
   if (!shown) return null;
   const seen = judged[0];
-  if (seen === undefined || seen.trim().toLowerCase() !== shown.trim().toLowerCase()) {
+  if (seen === undefined || sameAddress(seen) !== sameAddress(shown)) {
     return "the From shown is not the From that was authenticated (its header was read two ways)";
   }
   const domain = shown.slice(shown.lastIndexOf("@") + 1).trim();
   if (!plainlySpelt(domain)) return `the From domain is spelt with characters that stand for others (${domainToASCII(domain) || "no domain"})`;
   return null;
+}
+
+/**
+ * An address as both parsers may spell it: mailparser shows an `xn--` domain in Unicode, mailauth keeps it as
+ * written; case does not matter. The domain's look-alike spellings are plainlySpelt's to judge.
+ */
+function sameAddress(address: string): string {
+  const a = address.trim().toLowerCase();
+  const at = a.lastIndexOf("@");
+  return at < 0 ? a : `${a.slice(0, at)}@${domainToASCII(a.slice(at + 1)) || a.slice(at + 1)}`;
 }
 
 /** Already in the form IDNA maps it to, up to case: `bücher.example` is, `ｓｔｒｉｃｔ.example` is not. */
