@@ -1,5 +1,5 @@
 /** RFC 5322 `specials` (and controls): a display name holding one is a quoted-string, or it reads as syntax. */
-const NEEDS_QUOTES = /[()<>[\]:;@\\,."\x00-\x1f\x7f]/;
+const NEEDS_QUOTES = /[()<>[\]:;@\\,."\p{Cc}]/u;
 
 /**
  * `Name <addr>` as a From header writes it, or the bare address when there is no name. A name holding an address
