@@ -2,6 +2,7 @@ import type { ReservedSql, Sql } from "postgres";
 import { drizzle } from "drizzle-orm/postgres-js";
 import type { Db, Tx } from "@/lib/db/client";
 import {
+  commitOutcomeUnknown,
   newTransactionState,
   registerExecutor,
   runAfterCommit,
@@ -94,12 +95,12 @@ async function transaction<T>(pool: Sql, fn: (tx: Tx) => Promise<T>): Promise<T>
     const committed = settle(conn.unsafe("commit"));
     const sent = await withCommitFailure(state);
     const done = await committed;
-    // A statement sent with the COMMIT failed, or the COMMIT answered ROLLBACK: certainly not committed. A COMMIT
-    // with no answer (a lost connection) may have committed: the rollback's tasks are not run.
-    const rolledBack = !sent.ok || (done.ok && (done.value as { command?: string }).command !== "COMMIT");
-    if (rolledBack) runAfterRollback(state);
+    // Only the server's answer to the COMMIT says it rolled back (a statement sent with it failed there, or an earlier
+    // one did). A COMMIT with no answer (a lost connection) may have committed, whatever the statements sent with it
+    // report: the rollback's tasks are not run (running them deleted a committed file's bytes: found by helper-113).
+    if (done.ok && (done.value as { command?: string }).command !== "COMMIT") runAfterRollback(state);
+    if (!done.ok) throw commitOutcomeUnknown(done.error);
     if (!sent.ok) throw sent.error;
-    if (!done.ok) throw done.error;
     if ((done.value as { command?: string }).command !== "COMMIT") {
       const why = firstFailure instanceof Error ? `: ${firstFailure.message}` : "";
       throw new Error(`transaction rolled back: a statement in it failed${why}`, { cause: firstFailure });

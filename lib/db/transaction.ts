@@ -81,6 +81,21 @@ export function runAfterRollback(state: TransactionState): void {
   for (const task of state.afterRollback.splice(0)) runTask(task);
 }
 
+const OUTCOME_UNKNOWN = Symbol.for("brynth.commitOutcomeUnknown");
+
+/**
+ * Marks the error of a COMMIT that was sent and never answered (a lost connection): the transaction may have
+ * committed. The error itself is kept (it still renders as the database being unavailable); whoever would retry the
+ * transaction's work in-process must not (commit-batcher.ts), since it may already be stored.
+ */
+export function commitOutcomeUnknown(err: unknown): unknown {
+  if (err !== null && typeof err === "object") (err as Record<symbol, unknown>)[OUTCOME_UNKNOWN] = true;
+  return err;
+}
+
+export const isCommitOutcomeUnknown = (err: unknown): boolean =>
+  err !== null && typeof err === "object" && (err as Record<symbol, unknown>)[OUTCOME_UNKNOWN] === true;
+
 /** A new transaction's empty state. */
 export const newTransactionState = (): TransactionState => ({ afterCommit: [], afterRollback: [], withCommit: [] });
 
