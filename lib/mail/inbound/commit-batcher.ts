@@ -1,6 +1,7 @@
 import { getDb, type Tx } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import { setStatementTimeout } from "@/lib/db/statement-timeout";
+import { isCommitOutcomeUnknown } from "@/lib/db/transaction";
 
 const MAX_BATCH = 50;
 /** Transactions in flight at once: while fewer are running, a message starts its own at once (no waiting). */
@@ -38,7 +39,7 @@ async function runWork(w: Work, tx: Tx) {
  * issued together: on PostgreSQL they share the connection's round trips, PGlite runs them in turn. Every message
  * of a batch settles before the transaction is decided, so none is still in flight when it ends. A batch that
  * fails is retried message by message, each in its own transaction, so a bad message fails only itself (its SMTP
- * client gets 451 and retries). Every caller learns only after its data is committed: 250 never precedes
+ * client gets 451 and retries); one whose COMMIT went unanswered is not (it may be stored): all its senders retry. Every caller learns only after its data is committed: 250 never precedes
  * durability.
  */
 class CommitBatcher {
@@ -72,6 +73,7 @@ class CommitBatcher {
       while (this.queue.length > 0) {
         const batch = this.queue.splice(0, MAX_BATCH);
         let results: unknown[] | null = null;
+        let unknown: unknown = null;
         if (batch.length > 1) {
           results = await db
             .transaction(async (tx) => {
@@ -84,10 +86,20 @@ class CommitBatcher {
               if (batch.some((w) => w.signal?.aborted)) throw new Error("a caller stopped waiting");
               return settled.map((r) => (r as PromiseFulfilledResult<unknown>).value);
             })
-            .catch(() => null);
+            .catch((err: unknown) => {
+              if (isCommitOutcomeUnknown(err)) unknown = err;
+              return null;
+            });
         }
         if (results) {
           batch.forEach((w, i) => w.resolve(results![i]));
+          continue;
+        }
+        // Its COMMIT went unanswered: the batch may be stored. Retried here, on duplicate checks read before it,
+        // every message was stored twice (found by helper-113); the senders retry instead, and a redelivery of a
+        // stored Message-ID is skipped.
+        if (unknown) {
+          for (const w of batch) w.reject(unknown);
           continue;
         }
         for (const w of batch) {

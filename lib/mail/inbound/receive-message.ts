@@ -1,5 +1,6 @@
 import { getDb } from "@/lib/db/client";
 import { discardBlob } from "@/lib/blob/unused-blob";
+import { unreferencedBlobs } from "@/lib/mail/deletion/statements";
 import type { Mailbox } from "@/lib/db/schema/mail";
 import { contentTypeProblem, DEFAULT_CONTENT_TYPE } from "@/lib/disk/file-input";
 import { extractReply } from "@/lib/mail/extract/extract-reply";
@@ -96,9 +97,12 @@ export async function receiveMessage(raw: Buffer, envelope: InboundEnvelope, opt
     });
     // A copy already stored (the client retried after a lost 250), or no mailbox left to take it: no row names the
     // bytes written for this one (they stayed for ever: found by helper-112).
+    // Only what no row names: an earlier attempt of this very call (a batch whose COMMIT went unanswered) may have
+    // stored rows naming these keys.
     if (!written.some((w) => !w.duplicate)) {
       const { rawKey, attachments } = await blobs;
-      await Promise.all([rawKey, ...attachments.map((a) => a.blobKey)].map(discardBlob));
+      const unused = await unreferencedBlobs(db, projectId, [rawKey, ...attachments.map((a) => a.blobKey)]);
+      await Promise.all(unused.map((u) => discardBlob(u.blobKey)));
     }
     stored.push(...written);
   }
