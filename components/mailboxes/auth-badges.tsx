@@ -2,7 +2,9 @@ import { Badge } from "@/components/ui/badge";
 
 type Verdicts = { spf: string; dkim: string; dmarc: string } | null;
 
-const variant = (v: string) => (v === "pass" ? "success" : v === "fail" || v === "permerror" ? "destructive" : v === "softfail" ? "warning" : "secondary");
+// `policy`: a DKIM signature that verified but leaves part of the body unsigned (authenticate-message.ts).
+const variant = (v: string) =>
+  v === "pass" ? "success" : v === "fail" || v === "permerror" ? "destructive" : v === "softfail" || v === "policy" ? "warning" : "secondary";
 
 /** One badge per verdict this instance computed (never a sender's own Authentication-Results). */
 export function AuthBadges({ verdicts, local }: { verdicts: Verdicts; local?: boolean }) {
