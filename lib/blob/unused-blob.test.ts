@@ -50,7 +50,7 @@ describe("bytes no row names", () => {
     });
     await expect(failed).rejects.toThrow("the ledger entry failed");
     // Rollback tasks run after the rollback, without holding the caller's answer.
-    await expect.poll(() => objects(p.project.id)).toEqual(before);
+    await expect.poll(() => objects(p.project.id), { timeout: 5000 }).toEqual(before);
   });
 
   it("are not written for good by a send refused for quota after its attachments were stored", async () => {
@@ -66,7 +66,7 @@ describe("bytes no row names", () => {
       attachments: [{ filename: "a.pdf", contentType: "application/pdf", content: Buffer.from("%PDF-1.4").toString("base64") }],
     });
     expect(err.code).toBe("QUOTA_EXCEEDED");
-    await expect.poll(() => objects(p.project.id)).toEqual(before);
+    await expect.poll(() => objects(p.project.id), { timeout: 5000 }).toEqual(before);
     quota.restore();
   });
 
