@@ -186,11 +186,16 @@ export const mailMessages = pgTable(
     category: text("category").$type<(typeof messageCategories)[number]>().notNull().default("normal"),
     /** The time lists sort by: received_at for inbound, the send time for outbound. */
     msgAt: ts("msg_at").notNull().defaultNow(),
-    /** Full-text search (design D9): subject A, participants B, the first 100,000 characters of text C. */
+    /**
+     * Full-text search (design D9): subject A, the first 20,000 characters of the participants B, the first 100,000
+     * of text C, all in NFC (searchWords normalizes the query the same way: mail from macOS is often decomposed).
+     * Every part is cut: a tsvector holds at most 1 MB, and a 1.5 MB To header made a message no mailbox could
+     * store (found by helper-119, migration 0039).
+     */
     search: tsvector("search")
       .notNull()
       .generatedAlwaysAs(
-        sql`setweight(to_tsvector('simple', coalesce(subject, '')), 'A') || setweight(to_tsvector('simple', coalesce(from_address, '') || ' ' || coalesce(from_name, '') || ' ' || "to"::text || ' ' || cc::text), 'B') || to_tsvector('simple', left(coalesce(text, ''), 100000))`,
+        sql`setweight(to_tsvector('simple', normalize(coalesce(subject, ''), NFC)), 'A') || setweight(to_tsvector('simple', normalize(left(coalesce(from_address, '') || ' ' || coalesce(from_name, '') || ' ' || "to"::text || ' ' || cc::text, 20000), NFC)), 'B') || to_tsvector('simple', normalize(left(coalesce(text, ''), 100000), NFC))`,
       ),
     /** Outbound send state in the mailbox spec's words (`send_status`, `send_reason`). */
     sendStatus: text("send_status"),

@@ -11,7 +11,7 @@ import {
   type MailScope,
   scopeCondition,
   columnContainsAll,
-  containsPattern,
+  textContains,
   hasAllLabels,
   type IncludeFlags,
   shownMessage,
@@ -49,7 +49,7 @@ export function messageListQuery(opts: { scope: MailScope; filter: MessageFilter
     f.after ? sql`${m.msgAt} > ${f.after.toISOString()}::timestamptz` : undefined,
     hasAllLabels(m.labels, f.labels),
     // `from` matches the address or the display name.
-    ...(f.from ?? []).map((v) => or(sql`${m.fromAddress} ilike ${containsPattern(v)}`, sql`${m.fromName} ilike ${containsPattern(v)}`)),
+    ...(f.from ?? []).map((v) => or(textContains(m.fromAddress, v), textContains(m.fromName, v))),
     ...arrayContainsAll(m.to, f.to),
     ...columnContainsAll(m.subject, f.subject),
     opts.page ? keysetAfter(m.msgAt, m.id, opts.page, opts.ascending) : undefined,

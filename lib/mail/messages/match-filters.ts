@@ -8,15 +8,19 @@ import { mailboxes, mailMessages } from "@/lib/db/schema/mail";
  */
 
 const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
-export const containsPattern = (s: string) => `%${likeEscape(s)}%`;
+
+/**
+ * `value` is a substring of `text`, ignoring case. Both sides in NFC: mail written on macOS often comes decomposed
+ * (`e` and a combining accent), and a filter typed composed missed it (found by helper-119).
+ */
+export const textContains = (text: AnyColumn | SQL, value: string): SQL => sql`normalize(${text}, NFC) ilike ${`%${likeEscape(value.normalize("NFC"))}%`}`;
 
 /** Every value is a substring of the text column. */
-export const columnContainsAll = (column: AnyColumn, values: readonly string[] | undefined): SQL[] =>
-  (values ?? []).map((v) => sql`${column} ilike ${containsPattern(v)}`);
+export const columnContainsAll = (column: AnyColumn, values: readonly string[] | undefined): SQL[] => (values ?? []).map((v) => textContains(column, v));
 
 /** Every value is a substring of some element of a jsonb array of strings (senders, to, …). */
 export const arrayContainsAll = (column: AnyColumn, values: readonly string[] | undefined): SQL[] =>
-  (values ?? []).map((v) => sql`exists (select 1 from jsonb_array_elements_text(${column}) as e(v) where e.v ilike ${containsPattern(v)})`);
+  (values ?? []).map((v) => sql`exists (select 1 from jsonb_array_elements_text(${column}) as e(v) where ${textContains(sql`e.v`, v)})`);
 
 /** Labels are stored lower case: `labels` means all the given ones (jsonb containment, served by the GIN index). */
 export const hasAllLabels = (column: AnyColumn, labels: readonly string[] | undefined): SQL | undefined =>
@@ -74,8 +78,8 @@ export function scopeCondition(cols: { projectId: AnyColumn; mailboxId: AnyColum
     return sql`${cols.mailboxId} = ${scope.mailboxId} and exists (select 1 from ${mailboxes} where ${mailboxes.id} = ${scope.mailboxId} and ${mailboxes.projectId} = ${scope.projectId} and ${mailboxes.deletedAt} is null)`;
   }
   if (scope.deletedMailboxIds.length === 0) return sql`${cols.projectId} = ${scope.projectId}`;
-  return sql`${cols.projectId} = ${scope.projectId} and ${cols.mailboxId} not in (${sql.join(
-    scope.deletedMailboxIds.map((id) => sql`${id}`),
-    sql`, `,
-  )})`;
+  // One JSON parameter, however many: a parameter per id failed past PostgreSQL's 65,535 (found by helper-119: a
+  // project that had created and deleted that many mailboxes could list no mail at all). NOT IN over a subquery is
+  // a hashed subplan, one probe a row.
+  return sql`${cols.projectId} = ${scope.projectId} and ${cols.mailboxId} not in (select jsonb_array_elements_text(${JSON.stringify(scope.deletedMailboxIds)}::jsonb))`;
 }

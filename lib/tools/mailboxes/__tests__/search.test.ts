@@ -74,13 +74,19 @@ describe("search_messages", () => {
     for (const q of ["&&|!(", "!", "'", '"', ":*", "-", "or", "a & b | (c"]) expect(await messages(q)).toEqual([]);
   });
 
-  it("takes a run of dashes (a pasted signature rule, spaced or not) as one, not 40 nested NOTs", async () => {
-    // Before: 33 or more nested past PostgreSQL's tsquery stack, and the search failed with an internal error.
+  it("reads a run of dashes (a pasted signature rule, spaced or not, or among ! & | ( ) <) as a separator, one dash as a NOT", async () => {
+    // Before: 33 or more nested past PostgreSQL's tsquery stack, and the search failed with an internal error; then
+    // a run read as one NOT turned `--overdue` into "everything but overdue" (found by helper-119).
     const rule = "-".repeat(40);
     expect(await messages(rule)).toEqual([]);
     expect(await messages(`invoice ${rule}`)).toEqual([m.overdue0, m.march0]);
-    expect(await messages(`invoice ${"- ".repeat(40)}overdue`)).toEqual([m.march0]);
-    expect(await threads(`invoice ${rule}overdue`)).toEqual([t.march]);
+    expect(await messages(`invoice ${"- ".repeat(40)}overdue`)).toEqual([m.overdue0]);
+    expect(await messages(`invoice ${"-!".repeat(40)}overdue`)).toEqual([m.overdue0]);
+    expect(await messages(`invoice ${"-| ".repeat(40)}overdue`)).toEqual([m.overdue0]);
+    expect(await messages("--overdue")).toEqual([m.overdue0]);
+    expect(await messages("invoice -overdue")).toEqual([m.march0]);
+    expect(await threads(`invoice ${rule}overdue`)).toEqual([t.overdue]);
+    expect(await threads(`invoice -(overdue)`)).toEqual([t.march]);
   });
 
   it("before/after and paging through every match once, in REST's casing", async () => {
