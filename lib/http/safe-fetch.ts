@@ -94,7 +94,17 @@ export function safeFetch(
       if (init.signal?.aborted) return reject(new OutboundError("cancelled before an answer came (the job was stopped)"));
       reject(err instanceof OutboundError ? err : new OutboundError(err.message));
     });
+    // A 101 Switching Protocols answer (nothing here asks to upgrade) makes Node drop the socket with neither
+    // 'error' nor 'response', and the deadline's destroy() of a destroyed request does nothing: the fetch never
+    // settled, and held its endpoint slot until a restart (found by helper-116). A request that closes unanswered fails.
+    let answered = false;
+    req.on("close", () => {
+      if (answered) return;
+      clearTimeout(deadline);
+      reject(new OutboundError(init.signal?.aborted ? "cancelled before an answer came (the job was stopped)" : "the connection closed without an answer"));
+    });
     req.on("response", (res) => {
+      answered = true;
       const chunks: Buffer[] = [];
       let size = 0;
       res.on("data", (chunk: Buffer) => {
