@@ -35,11 +35,16 @@ for (const [net, bits] of [
 for (const [net, bits] of [
   ["::", 96],
   ["::ffff:0:0", 96],
+  // IPv4-translated (SIIT, RFC 6145): reaches its embedded IPv4 address through a translator, as NAT64 does.
+  ["::ffff:0:0:0", 96],
   ["64:ff9b::", 96],
   ["64:ff9b:1::", 48],
   ["100::", 64],
   ["2001::", 32],
+  ["2001:2::", 48],
   ["2001:db8::", 32],
+  ["3fff::", 20],
+  ["5f00::", 16],
   ["fc00::", 7],
   ["fe80::", 10],
   ["fec0::", 10],
