@@ -128,6 +128,10 @@ async function refuseUpgrade(socket: Duplex, response: Response) {
  */
 export function attachStreamUpgrade(server: Server, origin: string, opts: { dev: boolean }) {
   server.on("upgrade", (req, socket, head) => {
+    // Node takes its own error listener off an upgraded socket, and ws adds one only in handleUpgrade: a client that
+    // reset the connection while it was being refused or authenticated threw ECONNRESET with nobody listening, and
+    // the process exited (found by helper-115). This one outlives the handover; ws's own handles the socket after.
+    socket.on("error", () => socket.destroy());
     // First: the Host check reads it to know whether X-Forwarded-Host comes from a trusted proxy.
     stampRemoteAddress(req);
     const wrongHost = hostProblem(req.headers);
