@@ -14,7 +14,7 @@ export async function sendWebResponse(res: ServerResponse, response: Response, r
   // JSON is always built in memory: one write, without pumping a web stream.
   const text = jsonText(response);
   if (text !== undefined || (response.body && response.headers.get("content-type")?.startsWith("application/json"))) {
-    const body = text !== undefined ? Buffer.from(text) : Buffer.from(await response.arrayBuffer());
+    const body = text === undefined ? Buffer.from(await response.arrayBuffer()) : Buffer.isBuffer(text) ? text : Buffer.from(text);
     headers["content-length"] = String(body.length);
     res.writeHead(response.status, headers);
     return void res.end(body);

@@ -6,6 +6,7 @@ import { toolSchemas, type JsonSchema } from "@/lib/tools/json-schema";
 import { restRoutes } from "@/lib/tools/adapters/rest-routes";
 
 let cached: unknown;
+let cachedBytes: Buffer | undefined;
 
 /** Which of the owner's projects an owner route acts on; without it, the owner's first project. */
 const projectHeader = {
@@ -24,6 +25,9 @@ const projectHeader = {
 const OWNER_PROJECT = "The owner acts on the project named by the X-Brynth-Project header (default: their first), on a tool with every scope.";
 const ownerSecurity = [{ ownerBasic: [] }, { ownerCookie: [] }];
 const toolSecurity = [{ bearer: [] }, ...ownerSecurity];
+
+/** The document serialized once, for GET /api/v1/openapi.json. */
+export const openApiBytes = (): Buffer => (cachedBytes ??= Buffer.from(JSON.stringify(openApiDocument())));
 
 /** Generated from the registry: the operationId is the tool name, parameters come from the tool's input schema. */
 export function openApiDocument(): unknown {

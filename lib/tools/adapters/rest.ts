@@ -17,9 +17,9 @@ import { matchRoute } from "@/lib/tools/adapters/rest-routes";
 import { restArgs } from "@/lib/tools/adapters/rest-args";
 import { etagHeader, ifMatchArgs } from "@/lib/tools/adapters/rest-etag";
 import { idempotencyArgs } from "@/lib/tools/adapters/rest-idempotency";
-import { openApiDocument } from "@/lib/tools/adapters/openapi";
+import { openApiBytes } from "@/lib/tools/adapters/openapi";
 import { ledgeredTransaction } from "@/lib/ledger/ledgered-transaction";
-import { errorResponse, jsonResponse, jsonTextResponse } from "@/lib/http/json-response";
+import { errorResponse, jsonBytesResponse, jsonResponse, jsonTextResponse } from "@/lib/http/json-response";
 
 export const API_PREFIX = "/api/v1";
 
@@ -33,7 +33,7 @@ async function serveRest(req: ApiRequest): Promise<Response> {
   try {
     const url = new URL(req.url);
     const path = url.pathname.slice(API_PREFIX.length) || "/";
-    if (req.method === "GET" && path === "/openapi.json") return jsonResponse(200, openApiDocument());
+    if (req.method === "GET" && path === "/openapi.json") return jsonBytesResponse(200, openApiBytes());
     if (req.method !== "GET" && !isAllowedOrigin(req.headers.get("origin"))) {
       throw new AppError("forbidden", "Origin not allowed.", { fix: "Call the API from an allowed origin." });
     }
