@@ -54,6 +54,7 @@ export function dispatchRequest(req: ApiRequest, key: Key, session: McpSession |
         readOnly: tool.annotations.readOnlyHint,
         progressToken: params.data._meta?.progressToken,
         cancelled: tracked?.signal,
+        abandon: () => tracked?.done(),
         run: async () => {
           try {
             // runTool counts keys' calls; the owner's count in the owner's own bucket, as over REST (rest.ts).

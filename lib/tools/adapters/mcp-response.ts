@@ -22,6 +22,8 @@ export interface Pending {
   cancelled?: AbortSignal;
   /** Changes nothing (tools/list, ping, a read-only tool): its answer may be refused for size in a batch. */
   readOnly?: boolean;
+  /** Gives back what dispatching took, for a request that will never run (its batch was refused after it). */
+  abandon?: () => void;
 }
 
 const ERROR = Symbol("rpc error");

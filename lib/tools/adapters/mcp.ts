@@ -136,10 +136,17 @@ function batch(req: ApiRequest, key: McpPrincipal, session: Parameters<typeof di
   for (const msg of messages) if ("method" in msg && !("id" in msg)) chargeNotification(key, session, msg);
   const pending: Pending[] = [];
   const answered = { bytes: 0 };
-  for (const msg of messages) {
-    if (!("method" in msg)) continue;
-    if ("id" in msg) pending.push(withinBatch(dispatchRequest(req, key, session, msg as JSONRPCRequest), answered));
-    else handleNotification(key, session, msg);
+  try {
+    for (const msg of messages) {
+      if (!("method" in msg)) continue;
+      if ("id" in msg) pending.push(withinBatch(dispatchRequest(req, key, session, msg as JSONRPCRequest), answered));
+      else handleNotification(key, session, msg);
+    }
+  } catch (err) {
+    // A later member refused the batch (a ping or tools/list over the call limit: 429): the waiting calls dispatched
+    // before it never run, and stayed registered for ever, their ids refused as "in use" (found by helper-115).
+    for (const p of pending) p.abandon?.();
+    throw err;
   }
   if (pending.length === 0) return new Response(null, { status: 202 });
   return respond(req, pending, { batch: true });
