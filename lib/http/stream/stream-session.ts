@@ -135,6 +135,9 @@ export class StreamSession {
     const live = () => gen === this.gen && !this.closed;
     // Live mail frames wait here while the replay runs (null: straight through).
     let held: StreamFrame[] | null = sub.since ? [] : null;
+    // What waits in `held` counts with the socket's backlog: uncounted, a client reading a trickle kept the replay
+    // going while every live event of its project piled up here (found by helper-115).
+    let heldBytes = 0;
     const seen = sub.since && !sub.since.afterTime ? sub.since.after : null;
     let joined = START;
     if (sub.mailEvents) {
@@ -143,8 +146,10 @@ export class StreamSession {
         wants: (row) => wantsEvent(sub, row),
         deliver: (f) => {
           if (!live() || (seen && f.pos && !isAfter(f.pos, seen))) return;
-          if (held) held.push(f);
-          else this.push(f);
+          if (!held) return this.push(f);
+          held.push(f);
+          heldBytes += f.json.length;
+          if (heldBytes + this.sink.backlog() > MAX_BACKLOG_BYTES) this.close(1013, "The client fell too far behind; reconnect and resubscribe with since.");
         },
       };
       this.tailSub = tailSub;
