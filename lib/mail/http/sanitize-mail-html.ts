@@ -54,7 +54,9 @@ const LAYOUT = [
 
 /** CSS that loads (url, image-set, @import) or runs (expression, behavior, -moz-binding) is dropped whole. */
 const DANGEROUS_CSS = /url\s*\(|image-set|expression\s*\(|javascript:|behavior\s*:|-moz-binding|@import|\\/i;
-const SAFE_CSS_VALUE = /^[^;{}<>]*$/;
+// Each declaration's value as sanitize-html writes it: postcss drops a comment between spaces, so `url /**/ (` is
+// written `url  (`, which the check of the attribute as sent (transformTags) did not see.
+const SAFE_CSS_VALUE = new RegExp(`^(?![\\s\\S]*(?:${DANGEROUS_CSS.source}))[^;{}<>]*$`, "i");
 
 /** Properties worth keeping for readable mail; anything else (position, filter, content…) is dropped. */
 const CSS_PROPERTIES = [
@@ -109,21 +111,36 @@ export interface SanitizedMail {
 }
 
 /**
- * HTML nested deeper than a browser builds (nestsTooDeep) is shown as its text, escaped: sanitize-html on 220,000
- * nested `<div>` held the owner's request, and the server's event loop, for about a minute.
+ * Longer HTML is shown as its text: sanitize-html walks it synchronously, about half a second a megabyte, and once
+ * for each message of a thread page as well as for each GET /mail-html, so 24 MB of flat `<span style>` (under the
+ * 25 MB message limit, and not nested: nestsTooDeep let it through) held the server's event loop for 17 s a view.
+ * A million characters is ten times what Gmail shows before clipping (102 KB), so real mail stays far below it
+ * (found by helper-117).
  */
-function tooDeepAsText(html: string): SanitizedMail {
+export const MAX_MAIL_HTML_CHARS = 1_000_000;
+
+/**
+ * HTML a browser would not build (nested too deeply) or that is too long to sanitise at once is shown as its text,
+ * escaped: sanitize-html on 220,000 nested `<div>` held the owner's request, and the server's event loop, for about
+ * a minute. A tag is `<` to the next `<` or `>`: `<[^>]*>` went back over the rest of the input from every `<` that
+ * closed nowhere, 10 s for 100,000 of them (found by helper-117).
+ */
+function asText(html: string, why: string): SanitizedMail {
+  // The first 4 MB give far more text than is shown, in about 50 ms where all of 24 MB took 0.7 s.
   const text = html
-    .replace(/<[^>]*>/g, " ")
+    .slice(0, 4 * MAX_MAIL_HTML_CHARS)
+    .replace(/<[^<>]*>/g, " ")
     .replace(/\s+/g, " ")
     .trim()
     .slice(0, 100_000);
   const escaped = text.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c] ?? c);
-  return { html: `<p><em>This message's HTML nests more deeply than a browser shows; here is its text.</em></p><p>${escaped}</p>`, remoteImages: 0 };
+  return { html: `<p><em>${why}; here is its text.</em></p><p>${escaped}</p>`, remoteImages: 0 };
 }
 
 export function sanitizeMailHtml(html: string): SanitizedMail {
-  if (nestsTooDeep(html)) return tooDeepAsText(html);
+  // Nesting shows within the first part already, and nestsTooDeep reads all of flat HTML.
+  if (nestsTooDeep(html.slice(0, MAX_MAIL_HTML_CHARS))) return asText(html, "This message's HTML nests more deeply than a browser shows");
+  if (html.length > MAX_MAIL_HTML_CHARS) return asText(html, "This message's HTML is too large to show");
   let remoteImages = 0;
   const clean = sanitizeHtml(html, {
     allowedTags: TAGS,
@@ -150,21 +167,20 @@ export function sanitizeMailHtml(html: string): SanitizedMail {
         const source = src?.trim();
         return { tagName, attribs: source && /^(https?|data|cid):/i.test(source) ? { ...attribs, src: source } : attribs };
       },
+      // A style that tries to load or run anything loses all its declarations, entities already decoded here
+      // (`u&#114;l(`). This was a regex over the serialized output, which also matched text, where sanitize-html
+      // leaves `"` as is: `Set style="…url(…)"` in a sentence was cut out, and an unclosed quote took the paragraphs
+      // and links after it (found by helper-117).
+      "*": (tagName, attribs) => {
+        if (!DANGEROUS_CSS.test(attribs.style ?? "")) return { tagName, attribs };
+        const { style: _, ...rest } = attribs;
+        return { tagName, attribs: rest };
+      },
     },
     exclusiveFilter: (frame) => {
       if (frame.tag === "img" && /^https?:/i.test(frame.attribs.src ?? "")) remoteImages++;
       return false;
     },
   });
-  // allowedStyles checks each value against its pattern; what can still load is removed here, the whole attribute.
-  const html2 = clean.replace(/\sstyle="([^"]*)"/g, (whole, css: string) => (DANGEROUS_CSS.test(decodeEntities(css)) ? "" : whole));
-  return { html: html2, remoteImages };
+  return { html: clean, remoteImages };
 }
-
-const decodeEntities = (s: string) =>
-  s.replace(/&(#x?[0-9a-f]+|quot|amp|lt|gt|apos);/gi, (_, e: string) => {
-    const named: Record<string, string> = { quot: '"', amp: "&", lt: "<", gt: ">", apos: "'" };
-    if (e[0] !== "#") return named[e.toLowerCase()] ?? "";
-    const code = e[1] === "x" || e[1] === "X" ? Number.parseInt(e.slice(2), 16) : Number.parseInt(e.slice(1), 10);
-    return Number.isFinite(code) ? String.fromCodePoint(code) : "";
-  });
