@@ -5,6 +5,30 @@ import type { MailAttachment, MailMessage } from "@/lib/db/schema/mail";
 import type { SigningKey } from "@/lib/mail/domains/domain-key";
 import { SAFE_ID } from "@/lib/mail/outbound/address-rules";
 
+/** A file to attach; only the stored rows (a forward's, a draft's) carry a Content-ID or an inline disposition. */
+type ComposedFile = Pick<MailAttachment, "name" | "contentType"> & Partial<Pick<MailAttachment, "contentId" | "inline">> & { content: Buffer };
+
+/**
+ * Every line break as CRLF. nodemailer signs a bare CR (or LF) as it is, then its SMTP stream writes it as CRLF: the
+ * relay got a body other than the one signed and DKIM failed, for an agent's text or an outsider's quoted by a forward
+ * (found by helper-118).
+ */
+const crlf = (body: string) => body.replace(/\r\n?|\n/g, "\r\n");
+
+/**
+ * A stored file as a MIME part. A message/* part (an attached .eml) went out as nodemailer writes it, inline and 8bit
+ * as it came, long lines, NULs and bare CRs included: recipients saw it inside the text, not as a file, and relays
+ * may refuse or rewrap it. It goes base64 as an attachment, as clients accept it (found by helper-118). An inline
+ * part keeps its Content-ID: a forward sent the original's images without it, and its HTML's cid: links broke
+ * (found by helper-118).
+ */
+function attachmentPart(a: ComposedFile) {
+  const part = { filename: a.name, content: a.content, contentType: a.contentType };
+  if (/^message\//i.test(a.contentType)) return { ...part, contentDisposition: "attachment" as const, contentTransferEncoding: "base64" };
+  if (!a.inline) return part;
+  return { ...part, contentDisposition: "inline" as const, cid: a.contentId ?? undefined };
+}
+
 /**
  * The RFC 5322 bytes of an outbound message, DKIM-signed (relaxed/relaxed, rsa-sha256) with its domain's key.
  * nodemailer's signer, because it takes the parsed key: mailauth's dkimSign parses the PEM again for every message
@@ -19,7 +43,7 @@ export async function composeMessage(opts: {
     "to" | "cc" | "replyToAddresses" | "subject" | "text" | "html" | "rfcMessageId" | "createdAt" | "inReplyTo" | "references" | "headers" | "customHeaders"
   >;
   from: { address: string; name: string | null };
-  attachments: Array<Pick<MailAttachment, "name" | "contentType"> & { content: Buffer }>;
+  attachments: ComposedFile[];
   key: SigningKey;
 }): Promise<Buffer> {
   const m = opts.message;
@@ -31,14 +55,14 @@ export async function composeMessage(opts: {
     cc: m.cc.length > 0 ? m.cc : undefined,
     replyTo: m.replyToAddresses.length > 0 ? m.replyToAddresses : undefined,
     subject: m.subject ?? "",
-    text: m.text ?? "",
-    html: m.html ?? undefined,
+    text: crlf(m.text ?? ""),
+    html: typeof m.html === "string" ? crlf(m.html) : undefined,
     messageId: `<${m.rfcMessageId}>`,
     date: m.createdAt,
     inReplyTo: inReplyTo ? `<${inReplyTo}>` : undefined,
     references: references.length > 0 ? references.map((r) => `<${r}>`) : undefined,
     headers: { ...m.customHeaders, ...m.headers },
-    attachments: opts.attachments.map((a) => ({ filename: a.name, content: a.content, contentType: a.contentType })),
+    attachments: opts.attachments.map(attachmentPart),
   });
   const raw = await composer.compile().build();
   const signer = new DKIM({ domainName: opts.key.domain, keySelector: opts.key.selector, privateKey: opts.key.privateKey });
