@@ -16,6 +16,9 @@ export const attachmentInput = z
       .min(3)
       .max(255)
       .regex(/^[\w.+-]+\/[\w.+-]+$/, "must be a MIME type like text/plain")
+      // nodemailer builds a multipart/* part as a container with its own boundary: the file's bytes went into its
+      // preamble and the recipient got no file, while the send answered queued (found by helper-118).
+      .refine((v) => !/^multipart\//i.test(v), "must not be multipart/*: give the file's own type, or application/octet-stream")
       .optional(),
     content: z.string().optional().describe("The bytes, base64. The whole MCP request is capped at 2 MB: attach larger files by `path`."),
     path: pathText().min(1).optional().describe("A disk path, `disk://` reference or inbound attachment `evt_…/name`."),

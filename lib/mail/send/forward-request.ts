@@ -4,17 +4,14 @@ import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
 import { mailAttachments, mailMessages, type Mailbox } from "@/lib/db/schema/mail";
 import { messageNotFound, type StoredMessage } from "@/lib/mail/lookup/find-message";
-import type { DerivedSendInput } from "@/lib/mail/send/reply-request";
+import { type DerivedSendInput, derivedSubject } from "@/lib/mail/send/reply-request";
 import type { SendRequest } from "@/lib/mail/send/send-request";
 import { escapeHtml } from "@/lib/text/escape-html";
 
 const FWD = /^(?:fwd?|fw)\s*:/i;
 
 /** `Fwd: <original>`, never `Fwd: Fwd: …`. */
-export function forwardSubject(subject: string | null): string {
-  const s = (subject ?? "").trim();
-  return FWD.test(s) ? s : `Fwd: ${s}`.trimEnd();
-}
+export const forwardSubject = (subject: string | null) => derivedSubject("Fwd:", FWD, subject);
 
 /** The header block a forward quotes, as mail clients write it. */
 function quotedHeaders(m: StoredMessage): string[] {

@@ -6,6 +6,8 @@ import { plainAddress } from "@/lib/mail/outbound/address-rules";
 import type { StoredMessage } from "@/lib/mail/lookup/find-message";
 import type { SendRequest } from "@/lib/mail/send/send-request";
 import type { AttachmentInput } from "@/lib/mail/send/attachment-input";
+import { sliceWhole } from "@/lib/text/well-formed";
+import { SEND_SUBJECT_MAX_CHARS } from "@/lib/tools/mailboxes/send-fields";
 
 /** What a reply or forward caller may say; everything left out is derived from the original (or empty). */
 export interface DerivedSendInput {
@@ -28,11 +30,21 @@ const MAX_REFERENCES = 50;
 
 const RE = /^re\s*(?:\[\d+\]|\(\d+\))?\s*:/i;
 
-/** `Re: <original>`, never `Re: Re: …`. */
-export function replySubject(subject: string | null): string {
-  const s = (subject ?? "").trim();
-  return RE.test(s) ? s : `Re: ${s}`.trimEnd();
+/**
+ * `<prefix> <original>` unless it already starts so, held to the rule a subject an agent types meets: one line, at
+ * most SEND_SUBJECT_MAX_CHARS. An outsider's encoded-word subject may decode to CR LF: the stored reply said
+ * "Re: a\r\nBcc: x" while the recipient got it flattened; and it was not capped, a 3000-character word became a
+ * 2001-character header line (found by helper-118).
+ */
+export function derivedSubject(prefix: string, already: RegExp, subject: string | null): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point
+  const s = (subject ?? "").replace(/[\u0000-\u0008\u000a-\u001f\u007f]+/g, " ").trim();
+  const full = already.test(s) ? s : `${prefix} ${s}`.trimEnd();
+  return sliceWhole(full, SEND_SUBJECT_MAX_CHARS).trimEnd();
 }
+
+/** `Re: <original>`, never `Re: Re: …`. */
+export const replySubject = (subject: string | null) => derivedSubject("Re:", RE, subject);
 
 /** RFC 5322 §3.6.4: the parent's References (or its In-Reply-To) followed by the parent's own Message-ID. */
 export function replyReferences(original: Pick<StoredMessage, "references" | "inReplyTo" | "rfcMessageId">): string[] {
