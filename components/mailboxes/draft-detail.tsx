@@ -20,6 +20,8 @@ export type DraftDetailView = {
   subject: string | null;
   text: string | null;
   htmlUrl: string | null;
+  htmlWithImagesUrl: string | null;
+  remoteImages: number;
   status: DraftSendStatus | null;
   reason: string | null;
   sendAt: string | null;
@@ -109,7 +111,13 @@ export function DraftDetail({
           This draft changed after it was held: approving it sends nothing and rejects it.
         </p>
       )}
-      <MessageBody htmlUrl={d.htmlUrl} htmlWithImagesUrl={null} remoteImages={0} text={d.text} subject={d.subject ?? "(no subject)"} />
+      <MessageBody
+        htmlUrl={d.htmlUrl}
+        htmlWithImagesUrl={d.htmlWithImagesUrl}
+        remoteImages={d.remoteImages}
+        text={d.text}
+        subject={d.subject ?? "(no subject)"}
+      />
       {d.htmlUrl && d.text && (
         <details className="text-sm">
           <summary className="cursor-pointer text-muted-foreground">Plain-text part</summary>

@@ -3,12 +3,14 @@ import type { Actor } from "@/lib/actor";
 import type { Executor } from "@/lib/db/client";
 import { mailAttachments, type Mailbox } from "@/lib/db/schema/mail";
 import { mailDrafts, type MailDraft } from "@/lib/db/schema/mail-send";
+import { fieldError } from "@/lib/disk/field-error";
 import { AppError } from "@/lib/errors";
 import type { Verdict } from "@/lib/policy/evaluate-policy";
 import { createRequest } from "@/lib/approvals/create-request";
 import { emitMailEvent } from "@/lib/mail/events/emit-mail-event";
 import { describeDraft, draftAction } from "@/lib/mail/drafts/draft-action";
 import { insertDraft } from "@/lib/mail/drafts/insert-draft";
+import { sanitizeMailHtml, shownAsText } from "@/lib/mail/http/sanitize-mail-html";
 import { holdMailbox } from "@/lib/mail/mailboxes/mailbox-scope";
 import type { SendFiles } from "@/lib/mail/send/resolve-send-attachments";
 import type { SendRequest } from "@/lib/mail/send/send-request";
@@ -35,6 +37,7 @@ export async function holdForApproval(
       // A scheduled draft now waits for the owner instead of its time: it leaves the `scheduled` list for the
       // `pending_approval` one.
       .set({
+        html: approvableHtml(o.draft.html),
         sendStatus: "pending_approval",
         sendReason: null,
         labels: sql`(${mailDrafts.labels} - 'scheduled' - 'pending_approval') || '["pending_approval"]'::jsonb`,
@@ -44,7 +47,8 @@ export async function holdForApproval(
       .where(and(eq(mailDrafts.projectId, o.draft.projectId), eq(mailDrafts.id, o.draft.id)))
       .returning();
   } else {
-    draft = await insertDraft(tx, { actor: o.actor, mailbox: o.mailbox, request: o.request, files: o.files, sendStatus: "pending_approval" });
+    const request = { ...o.request, html: approvableHtml(o.request.html) };
+    draft = await insertDraft(tx, { actor: o.actor, mailbox: o.mailbox, request, files: o.files, sendStatus: "pending_approval" });
   }
   const files = await tx
     .select({ name: mailAttachments.name, sizeBytes: mailAttachments.sizeBytes })
@@ -71,6 +75,19 @@ export async function holdForApproval(
     summary: { from: o.mailbox.address, to: [...draft.to, ...draft.cc], subject: draft.subject, preview: null, labels: draft.labels },
   });
   return { draftId: draft.id, requestId: request.id };
+}
+
+/**
+ * A held send's HTML is held, and sent, as its approver is shown it: sanitized, as the Drafts screen frames it.
+ * Sent as the agent wrote it, a <style> block (which the preview drops, and mail clients apply) showed the owner
+ * "Invoice attached as agreed." while the recipient read "Wire 48,000 EUR to IBAN …" (found by helper-117). HTML
+ * the preview would only show as text (too large, nested too deeply) cannot be approved at all.
+ */
+function approvableHtml(html: string | null): string | null {
+  if (html === null) return null;
+  const why = shownAsText(html);
+  if (why) throw fieldError("html", `${why}, so the owner could not see what they approve`, "Send simpler HTML (under 1,000,000 characters), or text only.");
+  return sanitizeMailHtml(html).html;
 }
 
 /** The spec's answer to a held send: `approval_required`, with the draft id in both message and fix. */

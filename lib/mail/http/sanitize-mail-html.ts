@@ -137,10 +137,17 @@ function asText(html: string, why: string): SanitizedMail {
   return { html: `<p><em>${why}; here is its text.</em></p><p>${escaped}</p>`, remoteImages: 0 };
 }
 
-export function sanitizeMailHtml(html: string): SanitizedMail {
+/** Why HTML is shown as its text rather than sanitized, or null. */
+export function shownAsText(html: string): string | null {
   // Nesting shows within the first part already, and nestsTooDeep reads all of flat HTML.
-  if (nestsTooDeep(html.slice(0, MAX_MAIL_HTML_CHARS))) return asText(html, "This message's HTML nests more deeply than a browser shows");
-  if (html.length > MAX_MAIL_HTML_CHARS) return asText(html, "This message's HTML is too large to show");
+  if (nestsTooDeep(html.slice(0, MAX_MAIL_HTML_CHARS))) return "This message's HTML nests more deeply than a browser shows";
+  if (html.length > MAX_MAIL_HTML_CHARS) return "This message's HTML is too large to show";
+  return null;
+}
+
+export function sanitizeMailHtml(html: string): SanitizedMail {
+  const why = shownAsText(html);
+  if (why) return asText(html, why);
   let remoteImages = 0;
   const clean = sanitizeHtml(html, {
     allowedTags: TAGS,

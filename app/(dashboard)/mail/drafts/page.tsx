@@ -13,6 +13,7 @@ import { getDb } from "@/lib/db/client";
 import { ownerDraftHash } from "@/lib/mail/drafts/owner-draft-hash";
 import { countDraftsAwaitingApproval, type DraftTab, draftTabs, ownerGetDraft, ownerListDrafts } from "@/lib/mail/drafts/owner-list-drafts";
 import { mailHtmlUrl } from "@/lib/mail/http/mail-html-url";
+import { sanitizeMailHtml } from "@/lib/mail/http/sanitize-mail-html";
 import { cn } from "@/lib/utils";
 import { decideAction } from "../../approvals/actions";
 import { deleteDraftAction, sendDraftNowAction, updateDraftAction } from "../send-actions";
@@ -62,6 +63,9 @@ export default async function DraftsPage({ searchParams }: { searchParams: Searc
       subject: open.subject,
       text: open.text,
       htmlUrl: open.html ? mailHtmlUrl(actor.projectId, open.id, new Date(Date.now() + HTML_URL_TTL_MS)) : null,
+      // Remote images too, on request: words in an image are part of what the owner approves.
+      htmlWithImagesUrl: open.html ? mailHtmlUrl(actor.projectId, open.id, new Date(Date.now() + HTML_URL_TTL_MS), { images: true }) : null,
+      remoteImages: open.html ? sanitizeMailHtml(open.html).remoteImages : 0,
       status: open.sendStatus,
       reason: open.sendReason,
       sendAt: open.sendAt?.toISOString() ?? null,
