@@ -1,6 +1,7 @@
 import { buffer } from "node:stream/consumers";
 import DKIM from "nodemailer/lib/dkim";
 import MailComposer from "nodemailer/lib/mail-composer";
+import { encodeWord } from "nodemailer/lib/mime-funcs";
 import type { MailAttachment, MailMessage } from "@/lib/db/schema/mail";
 import type { SigningKey } from "@/lib/mail/domains/domain-key";
 import { SAFE_ID } from "@/lib/mail/outbound/address-rules";
@@ -14,6 +15,13 @@ type ComposedFile = Pick<MailAttachment, "name" | "contentType"> & Partial<Pick<
  * (found by helper-118).
  */
 const crlf = (body: string) => body.replace(/\r\n?|\n/g, "\r\n");
+
+/**
+ * A subject nodemailer can fold. It folds at spaces only, so one word of 998 characters (the longest subject a send
+ * takes) went out as a 999-character line, past RFC 5322's 998, which relays may rewrap and so break the signature
+ * (found by helper-118). Such a subject goes as encoded-words (RFC 2047), short ones with spaces between.
+ */
+const foldableSubject = (subject: string) => (/\S{900}/.test(subject) ? encodeWord(subject, "Q", 52) : subject);
 
 /**
  * A stored file as a MIME part. A message/* part (an attached .eml) went out as nodemailer writes it, inline and 8bit
@@ -54,7 +62,7 @@ export async function composeMessage(opts: {
     to: m.to.length > 0 ? m.to : undefined,
     cc: m.cc.length > 0 ? m.cc : undefined,
     replyTo: m.replyToAddresses.length > 0 ? m.replyToAddresses : undefined,
-    subject: m.subject ?? "",
+    subject: foldableSubject(m.subject ?? ""),
     text: crlf(m.text ?? ""),
     html: typeof m.html === "string" ? crlf(m.html) : undefined,
     messageId: `<${m.rfcMessageId}>`,

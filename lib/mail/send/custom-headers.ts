@@ -32,6 +32,10 @@ export const customHeadersField = z
       else if (/[\u0000-\u0008\u000a-\u001f\u007f]/.test(value))
         ctx.addIssue({ code: "custom", path: [name], message: "must be one line: no line breaks or control characters" });
       else if (value.length > VALUE_MAX_CHARS) ctx.addIssue({ code: "custom", path: [name], message: `is longer than ${VALUE_MAX_CHARS} characters` });
+      // A header line folds at spaces only: an unbroken run as long as a line went out past RFC 5322's 998 (found
+      // by helper-118), and relays that rewrap it break the signature.
+      else if (/\S{900}/.test(value))
+        ctx.addIssue({ code: "custom", path: [name], message: "has a run of 900 or more characters without a space, longer than a header line can hold" });
       seen.add(lower);
     }
   })
