@@ -1,3 +1,4 @@
+import { decideErrorText } from "@/lib/approvals/decide-error-text";
 import type { Metadata } from "next";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
@@ -13,16 +14,6 @@ import { principalName } from "@/lib/text/principal-name";
 
 export const metadata: Metadata = { title: "Decide a request", robots: { index: false } };
 export const dynamic = "force-dynamic";
-
-const errors: Record<string, string> = {
-  incomplete: "Choose an answer (and write a comment when you ask for more context).",
-  ALREADY_DECIDED: "This request was already decided or has expired.",
-  forbidden: "This link cannot decide any more: it was used, or its channel was removed.",
-  validation_error: "That answer does not fit this request.",
-  // A policy proposal approved after another version was put in force would drop that version (found by helper-103).
-  CONFLICT:
-    "This proposal was written against an older policy, and another version is in force now: it cannot be approved. Deny it, and ask the agent to propose again.",
-};
 
 /**
  * The page an emailed request link opens. It shows the request and decides nothing: only its form's POST does, so a
@@ -75,7 +66,7 @@ export default async function DecidePage({ params, searchParams }: { params: Pro
           )}
           {error && (
             <p role="alert" className="text-sm text-destructive">
-              {errors[error] ?? "That did not work."}
+              {decideErrorText(error)}
             </p>
           )}
           {state === "open" ? (
