@@ -35,9 +35,9 @@ describe("a JSON number out of double range", () => {
     );
     const setBody = (await set.json()) as { result?: { isError?: boolean } };
     const get = await rawMcp(server.url, { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "kv_get", arguments: { key: "big" } } }, h);
-    const got = (await get.json()) as { result?: { structuredContent?: { value?: unknown } } };
+    const got = (await get.json()) as { result: { structuredContent: { updated_at: unknown } } };
     expect(set.ok && !setBody.result?.isError).toBe(false);
-    expect((got.result?.structuredContent as { updated_at?: unknown }).updated_at).toBeNull();
+    expect(got.result.structuredContent.updated_at).toBeNull();
   });
 });
 
