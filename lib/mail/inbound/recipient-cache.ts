@@ -1,5 +1,6 @@
 import type { Executor } from "@/lib/db/client";
 import { notifiedCache } from "@/lib/db/notified-cache";
+import { asciiAddress } from "@/lib/mail/domains/mail-domain-name";
 import { resolveRecipient, type Recipient } from "@/lib/mail/inbound/resolve-recipient";
 
 /** Accepted RCPT addresses; emptied on every instance when a mailbox is disabled or deleted, or a source removed. */
@@ -11,7 +12,9 @@ export const recipientCache = notifiedCache<Recipient>("brynth_mail_recipients",
  * change that could turn an acceptance into a refusal calls forgetRecipients, so the next RCPT reads it.
  */
 export async function cachedRecipient(db: Executor, address: string): Promise<Recipient> {
-  const key = address.trim().toLowerCase();
+  // Keyed by the stored spelling: a key as written let every spelling of one address (case, Unicode or xn--, soft
+  // hyphens IDNA drops) miss the cache and cost a query (found by helper-114).
+  const key = asciiAddress(address);
   const hit = recipientCache.get(key);
   if (hit) return hit;
   const epoch = recipientCache.epoch();

@@ -100,6 +100,10 @@ export async function startSmtpListener(opts: SmtpListenerOptions): Promise<Smtp
       callback();
     },
     onRcptTo(address, session, callback) {
+      // The list is only ever added to, never stored here: storing it after the lookup put back the entry of a
+      // session closed meanwhile, and a client hanging up during RCPT leaked a Mailbox per session (found by
+      // helper-114). The list counts distinct mailboxes: a repeated RCPT used to count again, so 100 repeats of one
+      // address refused a second recipient with 452 (found by helper-114).
       const list = accepted.get(session.id) ?? [];
       if (list.length >= MAX_RECIPIENTS) return callback(refuse(session, address.address, 452, "4.5.3 Too many recipients"));
       getDb()
@@ -107,8 +111,7 @@ export async function startSmtpListener(opts: SmtpListenerOptions): Promise<Smtp
         .then((r) => {
           if (r.kind === "foreign") return callback(smtpError(550, "5.7.1 Relaying denied: this server only accepts mail for its own domains"));
           if (r.kind === "unknown") return callback(refuse(session, address.address, 550, "5.1.1 No such mailbox here"));
-          list.push(r.mailbox);
-          accepted.set(session.id, list);
+          if (!list.some((m) => m.id === r.mailbox.id)) list.push(r.mailbox);
           callback();
         })
         .catch((err) => {
