@@ -26,6 +26,14 @@ describe("a key's value typed on the Disk screen", () => {
     expect(parseValueText(JSON.stringify("[".repeat(5_000)))).toBe("[".repeat(5_000));
   });
 
+  it("is refused by field when it holds a number JSON cannot carry (it was saved as null: found by helper-123)", () => {
+    expect(refusal('{"amount": 1e400}')).toMatchObject({
+      code: "validation_error",
+      details: [{ field: "valueJson", message: expect.stringMatching(/"amount" is too large/) }],
+    });
+    expect(parseValueText('{"amount": 1.5e308, "s": "1e400"}')).toEqual({ amount: 1.5e308, s: "1e400" });
+  });
+
   it("is refused by field when it is not JSON", () => {
     expect(refusal("{nope")).toMatchObject({ code: "validation_error", details: [{ field: "valueJson" }] });
   });

@@ -1,3 +1,4 @@
+import { NonFiniteNumberError, parseFiniteJson } from "@/lib/json/finite-json";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import type { ApiRequest } from "@/lib/http/api-request";
@@ -67,31 +68,14 @@ export async function readJson(req: ApiRequest, limit: number): Promise<unknown>
   refuseDeepJson(bytes);
   // A view of the bytes, not Buffer.from(bytes), which would copy them (256 KB for a large kv_set) for nothing.
   const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
-  let value: unknown;
   try {
-    // Only a text holding a long exponent or 309 digits in a row can hold a number past a double's range: the
-    // reviver, which costs on every value, runs for those alone.
-    value = MAYBE_HUGE_NUMBER.test(text) ? JSON.parse(text, refuseNonFinite) : JSON.parse(text);
+    return parseFiniteJson(text);
   } catch (err) {
-    if (err instanceof AppError) throw err;
+    if (err instanceof NonFiniteNumberError) {
+      throw new AppError("bad_request", `The request body's ${err.message}.`, { fix: "Send it as a string, or within ±1.7e308." });
+    }
     throw new AppError("bad_request", "The request body is not valid JSON.", { fix: "Send a JSON body." });
   }
-  return value;
-}
-
-const MAYBE_HUGE_NUMBER = /[eE][+-]?\d{3}|\d{309}/;
-
-/**
- * A number past a double's range parses as Infinity, which JSON has no word for: stored, it read back as null, so
- * `{"amount": 1e400}` was answered 200 and lost (found by helper-115).
- */
-function refuseNonFinite(key: string, value: unknown): unknown {
-  if (typeof value === "number" && !Number.isFinite(value)) {
-    throw new AppError("bad_request", `The request body's number at "${key}" is too large for JSON's numbers (it would be stored as null).`, {
-      fix: "Send it as a string, or within ±1.7e308.",
-    });
-  }
-  return value;
 }
 
 /** An HTML form's fields (application/x-www-form-urlencoded, what a plain `<form method="post">` sends). */
