@@ -24,7 +24,8 @@ export async function authenticateMessage(
     return { spf: "permerror", dkim: "permerror", dmarc: "permerror", details: why };
   }
   try {
-    const res = await authenticate(firstSignatures(raw, MAX_DKIM_SIGNATURES), {
+    const fromDomain = opts.from ? domainToASCII(opts.from.slice(opts.from.lastIndexOf("@") + 1)).toLowerCase() || null : null;
+    const res = await authenticate(signaturesToVerify(raw, MAX_DKIM_SIGNATURES, fromDomain), {
       ip: opts.ip,
       helo: opts.helo ?? undefined,
       sender: asciiSender(opts.sender ?? ""),
@@ -60,27 +61,52 @@ export async function authenticateMessage(
 }
 
 /**
- * DKIM signatures verified per message, the topmost (the last hops') first. mailauth verifies every one, each with
- * a key lookup (one after another, up to MAIL_DNS_TIMEOUT_MS each on a name server the sender runs) and each `l=`
- * value with a hash of the whole body: 300 signatures on a 133 KB message hashed 30 MB, 1,000 on 206 KB stalled the
- * process 3 s, and slow lookups held the listener's byte budget until every other sender got 452 (found by
- * helper-116). RFC 6376 §6.1 lets a verifier limit how many it checks; mail carries one to three.
+ * DKIM signatures verified per message. mailauth verifies every one, each with a key lookup (one after another, up to
+ * MAIL_DNS_TIMEOUT_MS each on a name server the sender runs) and each `l=` value with a hash of the whole body: 300
+ * signatures on a 133 KB message hashed 30 MB, 1,000 on 206 KB stalled the process 3 s, and slow lookups held the
+ * listener's byte budget until every other sender got 452 (found by helper-116). RFC 6376 §6.1 lets a verifier
+ * limit how many it checks; mail carries one to three.
  */
 export const MAX_DKIM_SIGNATURES = 5;
 
+/** A DKIM-Signature field's length at most: a 2048-bit signature with a long h= list is under 2,000 characters. */
+export const MAX_SIGNATURE_CHARS = 8192;
+
 /**
- * The message with only its first `max` DKIM-Signature fields; every other byte as it came (the signatures cover
- * them). The header block is read as latin1, one character a byte, so the copy is byte for byte.
+ * The message with at most `max` of its DKIM-Signature fields, every other byte as it came (the signatures cover
+ * them; latin1 reads one character a byte). Those whose d= aligns with the From domain are kept first, since DMARC
+ * rests on them, then the topmost (the last hops'): keeping the topmost alone dropped the author's own signature
+ * below five forwarders', and genuine mail failed DMARC (found by helper-123). Fields are told apart as mailauth
+ * tells them: a line starting with any white space continues the field, and the name is what precedes the colon,
+ * trimmed; `DKIM-Signature\f:` was verified by mailauth and not counted here (found by helper-123).
  */
-export function firstSignatures(raw: Buffer, max: number): Buffer {
+export function signaturesToVerify(raw: Buffer, max: number, fromDomain: string | null): Buffer {
   const end = headerEnd(raw);
   const head = raw.subarray(0, end).toString("latin1");
-  // A field starts at a line that does not begin with white space (RFC 5322 §2.2.3 folding).
-  const fields = head.split(/(?<=\n)(?=[^ \t])/);
-  let seen = 0;
-  const kept = fields.filter((f) => !/^dkim-signature[ \t]*:/i.test(f) || ++seen <= max);
-  if (kept.length === fields.length) return raw;
+  const fields = head.split(/(?<=\n)(?=\S)/);
+  const signatures = fields.flatMap((f, i) => (fieldName(f) === "dkim-signature" ? [i] : []));
+  // A signature longer than any real one is not verified: mailauth scans every header field for each name of its h=
+  // list, and one h= of 120,000 names over 4,000 header lines held the event loop 5-8 s (found by helper-124).
+  const oversized = signatures.filter((i) => fields[i].length > MAX_SIGNATURE_CHARS);
+  if (signatures.length <= max && oversized.length === 0) return raw;
+  const aligned = (i: number) => aligns(signingDomain(fields[i]), fromDomain);
+  const usable = signatures.filter((i) => !oversized.includes(i));
+  const keep = new Set([...usable.filter(aligned), ...usable.filter((i) => !aligned(i))].slice(0, max));
+  const kept = fields.filter((_, i) => !signatures.includes(i) || keep.has(i));
   return Buffer.concat([Buffer.from(kept.join(""), "latin1"), raw.subarray(end)]);
+}
+
+const fieldName = (field: string) => {
+  const colon = field.indexOf(":");
+  return colon < 0 ? null : field.slice(0, colon).trim().toLowerCase();
+};
+
+const signingDomain = (field: string) => /[:;]\s*d\s*=\s*([^;\s]+)/i.exec(field)?.[1]?.toLowerCase() ?? null;
+
+/** Relaxed alignment, near enough for choosing: one domain is the other or under it. */
+function aligns(d: string | null, from: string | null): boolean {
+  if (!d || !from) return false;
+  return d === from || from.endsWith(`.${d}`) || d.endsWith(`.${from}`);
 }
 
 /**
