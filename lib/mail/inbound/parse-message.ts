@@ -1,3 +1,4 @@
+import { htmlText } from "@/lib/mail/inbound/html-text";
 import { simpleParser, type AddressObject, type HeaderValue, type ParsedMail } from "mailparser";
 import addressparser from "nodemailer/lib/addressparser";
 import { noNul } from "@/lib/mail/mail-blob";
@@ -130,7 +131,8 @@ function wellFormedText(m: ParsedMessage): ParsedMessage {
 async function parseWith(raw: Buffer, input: Buffer, text?: string | null): Promise<ParsedMessage> {
   let mail: ParsedMail;
   try {
-    mail = await simpleParser(input, { skipTextToHtml: true, skipImageLinks: true, skipTextLinks: true, maxHtmlLengthToParse: 2_000_000 });
+    // Its HTML-to-text conversion runs on every HTML part, unbounded in total: htmlText makes one, bounded.
+    mail = await simpleParser(input, { skipTextToHtml: true, skipImageLinks: true, skipTextLinks: true, skipHtmlToText: true });
   } catch (err) {
     return fallbackParse(raw, err instanceof Error ? err.message : String(err), await headerSubject(raw));
   }
@@ -151,7 +153,7 @@ async function parseWith(raw: Buffer, input: Buffer, text?: string | null): Prom
     replyTo: addresses(mail.replyTo),
     subject: mail.subject ?? null,
     date: mail.date && !Number.isNaN(mail.date.getTime()) ? mail.date : null,
-    text: text === undefined ? (mail.text ?? null) : text,
+    text: text === undefined ? messageText(mail) : text,
     html: typeof mail.html === "string" ? mail.html : null,
     headers,
     autoSubmitted: autoSubmitted !== "" && !autoSubmitted.startsWith("no"),
@@ -166,6 +168,15 @@ async function parseWith(raw: Buffer, input: Buffer, text?: string | null): Prom
     })),
     parseError: null,
   };
+}
+
+/**
+ * The text parts, or for mail with no text, its HTML's text (htmlText). HTML parts beside text parts in a mixed
+ * message (rare) are no longer converted into the text too: they stay in `html`.
+ */
+function messageText(mail: ParsedMail): string | null {
+  if (mail.text?.trim() || typeof mail.html !== "string") return mail.text ?? null;
+  return htmlText(mail.html) || null;
 }
 
 const spamFlagged = (flag: string | null | undefined, status: string | null | undefined) => /^\s*yes\b/i.test(flag ?? "") || /^\s*yes\b/i.test(status ?? "");
