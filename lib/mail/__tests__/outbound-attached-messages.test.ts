@@ -1,7 +1,7 @@
 import { simpleParser } from "mailparser";
 import { describe, expect, it } from "vitest";
 import { drainJobs } from "@/lib/jobs/drain-jobs";
-import { outboundSink } from "@/lib/mail/__tests__/outbound-sink";
+import { longestLine, outboundSink } from "@/lib/mail/__tests__/outbound-sink";
 import { forwardMessage } from "@/lib/tools/mailboxes/forward-message";
 import { getMessage } from "@/lib/tools/mailboxes/get-message";
 import { call } from "@/lib/tools/mailboxes/__tests__/inbox-test-helpers";
@@ -15,13 +15,6 @@ import { call } from "@/lib/tools/mailboxes/__tests__/inbox-test-helpers";
  */
 const { ctx, arrived, inbound } = outboundSink();
 const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==", "base64");
-const longest = (raw: Buffer) =>
-  Math.max(
-    ...raw
-      .toString("latin1")
-      .split("\r\n")
-      .map((l) => l.length),
-  );
 
 describe("forward_message and the original's files", () => {
   it("keeps an inline image's Content-ID, so the forwarded HTML's cid: reference still resolves", async () => {
@@ -51,6 +44,6 @@ describe("forward_message and the original's files", () => {
     const original = await inbound({ attachments: [{ filename: "fwd.eml", content: eml, contentType: "message/rfc822", contentDisposition: "attachment" }] });
     const out = await call(forwardMessage, ctx.p.mcp, { inboxId: ctx.box.id, messageId: original, to: ["bob@example.com"] });
     await drainJobs();
-    expect(longest(arrived(out.message_id))).toBeLessThanOrEqual(998);
+    expect(longestLine(arrived(out.message_id))).toBeLessThanOrEqual(998);
   });
 });

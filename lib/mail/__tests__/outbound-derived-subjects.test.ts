@@ -1,7 +1,7 @@
 import { simpleParser } from "mailparser";
 import { describe, expect, it } from "vitest";
 import { drainJobs } from "@/lib/jobs/drain-jobs";
-import { outboundSink } from "@/lib/mail/__tests__/outbound-sink";
+import { longestLine, outboundSink } from "@/lib/mail/__tests__/outbound-sink";
 import { forwardSubject } from "@/lib/mail/send/forward-request";
 import { replySubject } from "@/lib/mail/send/reply-request";
 import { getMessage } from "@/lib/tools/mailboxes/get-message";
@@ -16,13 +16,6 @@ import { call } from "@/lib/tools/mailboxes/__tests__/inbox-test-helpers";
  * 2001-character header line (found by helper-118).
  */
 const { ctx, arrived, inbound } = outboundSink();
-const longest = (raw: Buffer) =>
-  Math.max(
-    ...raw
-      .toString("latin1")
-      .split("\r\n")
-      .map((l) => l.length),
-  );
 const from = (id: string, subject: string) =>
   Buffer.from(`From: ada@example.org\r\nTo: ${ctx.box.address}\r\nMessage-ID: <${id}@example.org>\r\nSubject: ${subject}\r\n\r\nhello\r\n`);
 
@@ -42,7 +35,7 @@ describe("a derived subject", () => {
     await drainJobs();
     const sent = await call(getMessage, ctx.p.mcp, { inboxId: ctx.box.id, messageId: out.message_id });
     expect(sent.subject).toHaveLength(SEND_SUBJECT_MAX_CHARS);
-    expect(longest(arrived(out.message_id))).toBeLessThanOrEqual(998);
+    expect(longestLine(arrived(out.message_id))).toBeLessThanOrEqual(998);
   });
 
   it("collapses control characters and never cuts a character in half", () => {

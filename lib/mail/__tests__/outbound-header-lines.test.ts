@@ -1,7 +1,7 @@
 import { simpleParser } from "mailparser";
 import { describe, expect, it } from "vitest";
 import { drainJobs } from "@/lib/jobs/drain-jobs";
-import { outboundSink } from "@/lib/mail/__tests__/outbound-sink";
+import { longestLine, outboundSink } from "@/lib/mail/__tests__/outbound-sink";
 import { sendMessage } from "@/lib/tools/mailboxes/send-message";
 import { call, refusedFields } from "@/lib/tools/mailboxes/__tests__/inbox-test-helpers";
 
@@ -12,13 +12,6 @@ import { call, refusedFields } from "@/lib/tools/mailboxes/__tests__/inbox-test-
  * is refused.
  */
 const { ctx, arrived, dkim } = outboundSink();
-const longest = (raw: Buffer) =>
-  Math.max(
-    ...raw
-      .toString("latin1")
-      .split("\r\n")
-      .map((l) => l.length),
-  );
 
 describe("header lines of a sent message", () => {
   it("a subject of one 998-character word folds within 998 and reads back whole", async () => {
@@ -26,7 +19,7 @@ describe("header lines of a sent message", () => {
     const out = await call(sendMessage, ctx.p.mcp, { inboxId: ctx.box.id, to: ["ann@example.com"], subject, text: "t" });
     await drainJobs();
     const raw = arrived(out.message_id as string);
-    expect(longest(raw)).toBeLessThanOrEqual(998);
+    expect(longestLine(raw)).toBeLessThanOrEqual(998);
     expect((await simpleParser(raw)).subject).toBe(subject);
     expect(await dkim(raw)).toBe("pass");
   });

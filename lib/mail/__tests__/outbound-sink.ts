@@ -56,3 +56,12 @@ export function outboundSink() {
     },
   };
 }
+
+/** The longest line of a message, in bytes: RFC 5322 §2.1.1 allows 998. */
+export const longestLine = (raw: Buffer) =>
+  Math.max(
+    ...raw
+      .toString("latin1")
+      .split("\r\n")
+      .map((l) => l.length),
+  );
