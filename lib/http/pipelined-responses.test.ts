@@ -1,8 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import net from "node:net";
 import { readFileSync } from "node:fs";
-import type { ChildProcess } from "node:child_process";
-import { spawnApiInstance } from "@/lib/testing/spawn-instance";
+import { useApiInstance } from "@/lib/testing/spawn-instance";
 
 /**
  * HTTP/1.1 pipelining from a client that never reads: Node parses every request of a read chunk before any
@@ -10,13 +9,7 @@ import { spawnApiInstance } from "@/lib/testing/spawn-instance";
  * and each was a fresh ~370 KB copy: 600 requests (32 KB sent, one write) held 337 MB, and one host may open 256
  * connections (found by helper-115). Every response now writes the one Buffer serialized at first use.
  */
-let instance: { url: string; child: ChildProcess };
-beforeAll(async () => {
-  instance = await spawnApiInstance();
-}, 60_000);
-afterAll(() => {
-  instance?.child.kill("SIGTERM");
-});
+const instance = useApiInstance();
 const rssMb = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${instance.child.pid}/status`, "utf8"))![1]) >> 10;
 
 describe("pipelined requests from a client that does not read", () => {

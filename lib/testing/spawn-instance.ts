@@ -32,3 +32,15 @@ export function useTwoInstances() {
   });
   return instances;
 }
+
+/** One API instance on this test file's database, started before its tests and stopped after them. Read `.url` and `.child` inside the tests. */
+export function useApiInstance() {
+  const instance = {} as { url: string; child: ChildProcess };
+  beforeAll(async () => {
+    Object.assign(instance, await spawnApiInstance());
+  }, 60_000);
+  afterAll(() => {
+    instance.child?.kill("SIGTERM");
+  });
+  return instance;
+}

@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import net from "node:net";
-import type { ChildProcess } from "node:child_process";
-import { spawnApiInstance } from "@/lib/testing/spawn-instance";
+import { useApiInstance } from "@/lib/testing/spawn-instance";
 
 /**
  * Node takes its own listeners off a socket once it emits 'upgrade', its 'error' handler included, and ws adds one
@@ -9,13 +8,7 @@ import { spawnApiInstance } from "@/lib/testing/spawn-instance";
  * bad key, a wrong Origin) or still being authenticated raised ECONNRESET with nobody listening: the process exited.
  * Anyone who could reach the port could do it, no key needed (found by helper-115).
  */
-let instance: { url: string; child: ChildProcess };
-beforeAll(async () => {
-  instance = await spawnApiInstance();
-}, 60_000);
-afterAll(() => {
-  instance?.child.kill("SIGTERM");
-});
+const instance = useApiInstance();
 
 function refusedUpgradeThenReset(port: number, request: string): Promise<string> {
   return new Promise((resolve) => {

@@ -16,7 +16,8 @@ export async function authenticateMessage(
   raw: Buffer,
   opts: { ip: string; helo: string | null; sender: string | null; from: string | null; resolver: MailDnsResolver },
 ): Promise<MailAuthVerdicts> {
-  const lines = headerLines(raw);
+  const end = headerEnd(raw);
+  const lines = headerLines(raw, end);
   if (lines > MAX_HEADER_LINES) {
     // Nothing judged passes: the message is unauthenticated, as one whose checks all failed (a spoof must not get
     // past DMARC by padding its header).
@@ -25,7 +26,7 @@ export async function authenticateMessage(
   }
   try {
     const fromDomain = opts.from ? domainToASCII(opts.from.slice(opts.from.lastIndexOf("@") + 1)).toLowerCase() || null : null;
-    const res = await authenticate(signaturesToVerify(raw, MAX_DKIM_SIGNATURES, fromDomain), {
+    const res = await authenticate(signaturesToVerify(raw, MAX_DKIM_SIGNATURES, fromDomain, end), {
       ip: opts.ip,
       helo: opts.helo ?? undefined,
       sender: asciiSender(opts.sender ?? ""),
@@ -80,8 +81,7 @@ export const MAX_SIGNATURE_CHARS = 8192;
  * tells them: a line starting with any white space continues the field, and the name is what precedes the colon,
  * trimmed; `DKIM-Signature\f:` was verified by mailauth and not counted here (found by helper-123).
  */
-export function signaturesToVerify(raw: Buffer, max: number, fromDomain: string | null): Buffer {
-  const end = headerEnd(raw);
+export function signaturesToVerify(raw: Buffer, max: number, fromDomain: string | null, end = headerEnd(raw)): Buffer {
   const head = raw.subarray(0, end).toString("latin1");
   const fields = head.split(/(?<=\n)(?=\S)/);
   const signatures = fields.flatMap((f, i) => (fieldName(f) === "dkim-signature" ? [i] : []));
@@ -124,8 +124,7 @@ function headerEnd(raw: Buffer): number {
   return Math.min(crlf < 0 ? raw.length : crlf + 2, lf < 0 ? raw.length : lf + 1);
 }
 
-function headerLines(raw: Buffer): number {
-  const end = headerEnd(raw);
+function headerLines(raw: Buffer, end: number): number {
   let n = 0;
   for (let at = raw.indexOf(10); at >= 0 && at < end && n <= MAX_HEADER_LINES; at = raw.indexOf(10, at + 1)) n++;
   return n;
