@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import net from "node:net";
 import { readFileSync } from "node:fs";
-import { useApiInstance } from "@/lib/testing/spawn-instance";
+import { apiInstanceForFile } from "@/lib/testing/spawn-instance";
 
 /**
  * HTTP/1.1 pipelining from a client that never reads: Node parses every request of a read chunk before any
@@ -9,7 +9,7 @@ import { useApiInstance } from "@/lib/testing/spawn-instance";
  * and each was a fresh ~370 KB copy: 600 requests (32 KB sent, one write) held 337 MB, and one host may open 256
  * connections (found by helper-115). Every response now writes the one Buffer serialized at first use.
  */
-const instance = useApiInstance();
+const instance = apiInstanceForFile();
 const rssMb = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${instance.child.pid}/status`, "utf8"))![1]) >> 10;
 
 describe("pipelined requests from a client that does not read", () => {

@@ -34,7 +34,7 @@ export function useTwoInstances() {
 }
 
 /** One API instance on this test file's database, started before its tests and stopped after them. Read `.url` and `.child` inside the tests. */
-export function useApiInstance() {
+export function apiInstanceForFile() {
   const instance = {} as { url: string; child: ChildProcess };
   beforeAll(async () => {
     Object.assign(instance, await spawnApiInstance());

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import net from "node:net";
-import { useApiInstance } from "@/lib/testing/spawn-instance";
+import { apiInstanceForFile } from "@/lib/testing/spawn-instance";
 
 /**
  * Node takes its own listeners off a socket once it emits 'upgrade', its 'error' handler included, and ws adds one
@@ -8,7 +8,7 @@ import { useApiInstance } from "@/lib/testing/spawn-instance";
  * bad key, a wrong Origin) or still being authenticated raised ECONNRESET with nobody listening: the process exited.
  * Anyone who could reach the port could do it, no key needed (found by helper-115).
  */
-const instance = useApiInstance();
+const instance = apiInstanceForFile();
 
 function refusedUpgradeThenReset(port: number, request: string): Promise<string> {
   return new Promise((resolve) => {
